@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages mapindex needs to build, test and benchmark.
+# Idempotent: does nothing when every package is already installed, and runs
+# `apt-get update` only when something must be installed.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config ccache
+  zlib1g-dev libarchive-dev libtbb-dev libsqlite3-dev
+  libboost-program-options-dev doctest-dev libssl-dev
+  libdeflate-dev liblzf-dev
+  sqlite3 zip libarchive-tools p7zip-full xz-utils zstd
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -q
+"${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

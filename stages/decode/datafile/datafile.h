@@ -1,0 +1,144 @@
+// The Teeworlds datafile container (versions 3 and 4, `DATA` and `ATAD`):
+// header, item types, items and data items, validated against the
+// "Container header" and "Container structure" rules of
+// shared/spec/validation-rules.md (codes H1..H8, V1..V6).
+//
+// Datafile::open() validates the whole container without copying the item
+// block and without a heap allocation per item: it keeps a view of the input,
+// which must outlive the Datafile. Data items are decompressed lazily, one at a
+// time, only when a caller asks (codes D1, D2, D4, D7 and "D.cap").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stages/common/bytes.h"
+#include "stages/common/problem.h"
+#include "stages/common/result.h"
+#include "stages/decode/datafile/uuid.h"
+
+namespace mapindex::datafile {
+
+inline constexpr std::uint16_t kUuidIndexType = 0xFFFF;
+inline constexpr std::uint16_t kFirstUuidTypeId = 0x8000;
+
+struct Options {
+  // The largest data item the decoder will allocate for (declared
+  // uncompressed size). Larger ones fail with code "D.cap".
+  std::uint64_t max_data_item_size = 256ull << 20;
+};
+
+// A view of an item's payload as little-endian int32s (never a cast of the
+// underlying, possibly unaligned, memory).
+class Int32View {
+ public:
+  Int32View() = default;
+  explicit Int32View(Bytes bytes) : bytes_(bytes) {}
+
+  std::size_t size() const { return bytes_.size() / 4; }
+  bool empty() const { return bytes_.size() < 4; }
+  // Precondition: i < size().
+  std::int32_t operator[](std::size_t i) const { return load_le_i32(bytes_.data() + 4 * i); }
+  // The int at i, or `fallback` when the item is too short to hold it.
+  std::int32_t get_or(std::size_t i, std::int32_t fallback) const {
+    return i < size() ? (*this)[i] : fallback;
+  }
+  Int32View subview(std::size_t first, std::size_t count) const;  // clamped to size()
+  Bytes bytes() const { return bytes_; }
+
+ private:
+  Bytes bytes_;
+};
+
+struct ItemType {
+  std::uint16_t type_id = 0;
+  std::int32_t start = 0;
+  std::int32_t num = 0;
+};
+
+struct Item {
+  std::uint16_t type_id = 0;
+  std::uint16_t id = 0;
+  std::uint32_t index = 0;  // position in the items array
+  Int32View data;           // the payload after the 8-byte item header
+};
+
+// Items [start, start + num) of one type.
+struct ItemRange {
+  std::uint32_t start = 0;
+  std::uint32_t num = 0;
+};
+
+class Datafile {
+ public:
+  // Validates the container. On success the Datafile views `file`.
+  static Result<Datafile> open(Bytes file, const Options& options = {});
+
+  int version() const { return version_; }
+  bool reversed_magic() const { return reversed_magic_; }  // `ATAD`
+  bool crude_header() const { return crude_header_; }      // v4 header without the size table
+  // Non-fatal findings: "H6.crude" (v4 crude header) and "V6" (zero-size data item).
+  const Problems& warnings() const { return warnings_; }
+  Bytes file() const { return file_; }
+
+  std::size_t num_item_types() const { return num_item_types_; }
+  ItemType item_type(std::size_t i) const;  // precondition: i < num_item_types()
+  std::size_t num_items() const { return num_items_; }
+  Item item(std::size_t i) const;  // precondition: i < num_items()
+  ItemRange items_of_type(std::uint16_t type_id) const;  // empty range when absent
+  std::optional<Item> find_item(std::uint16_t type_id, std::uint16_t id) const;
+
+  // UUID item types, resolved through the UUID index items (type 0xFFFF, id =
+  // the type id it names, 4 big-endian ints = the 16 UUID bytes).
+  std::optional<std::uint16_t> type_id_of(const Uuid& uuid) const;
+  std::optional<Uuid> uuid_of(std::uint16_t type_id) const;
+  // Items of the type registered for `uuid` (empty range when absent).
+  ItemRange items_of_uuid(const Uuid& uuid) const;
+
+  std::size_t num_data() const { return num_data_; }
+  // Bytes the data item occupies in the file (compressed size in v4).
+  std::uint32_t data_stored_size(std::size_t index) const;
+  // Uncompressed size: the v4 size table entry, or the stored size in v3.
+  std::int64_t data_size(std::size_t index) const;
+
+  // The uncompressed bytes of data item `index`. v3 returns a slice of the
+  // file; v4 inflates into `scratch` (resized to exactly the declared size)
+  // and returns a view of it. Errors: "D1" index out of range, "D2" declared
+  // size 0, "D.cap" declared size above Options::max_data_item_size, "D4"
+  // inflate failed or produced another size than declared.
+  Result<Bytes> data(std::size_t index, std::vector<std::uint8_t>& scratch) const;
+
+  // Data item `index` as a string (rule D7: size > 0, last byte NUL, no NUL
+  // before it, valid UTF-8), without the terminating NUL.
+  Result<std::string> string(std::size_t index) const;
+
+ private:
+  Datafile() = default;
+
+  Bytes file_;
+  Options options_;
+  int version_ = 0;
+  bool reversed_magic_ = false;
+  bool crude_header_ = false;
+  Problems warnings_;
+  std::size_t num_item_types_ = 0;
+  std::size_t num_items_ = 0;
+  std::size_t num_data_ = 0;
+  const std::uint8_t* item_types_ = nullptr;    // num_item_types * 12 bytes
+  const std::uint8_t* item_offsets_ = nullptr;  // num_items * 4
+  const std::uint8_t* data_offsets_ = nullptr;  // num_data * 4
+  const std::uint8_t* data_sizes_ = nullptr;    // num_data * 4 (v4 only)
+  const std::uint8_t* items_ = nullptr;         // item_size bytes
+  const std::uint8_t* data_ = nullptr;          // data_size bytes
+  std::uint32_t item_size_ = 0;
+  std::uint32_t data_block_size_ = 0;
+};
+
+// Inflates a zlib stream into exactly `out.size()` bytes with libdeflate.
+// Returns false when the stream is corrupt or its size differs from out.size().
+bool inflate_exact(Bytes compressed, std::span<std::uint8_t> out);
+
+}  // namespace mapindex::datafile

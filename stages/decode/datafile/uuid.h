@@ -1,0 +1,31 @@
+// Name-based (MD5, version 3) UUIDs that DDNet uses for its extra item types.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace mapindex::datafile {
+
+struct Uuid {
+  std::array<std::uint8_t, 16> bytes{};
+
+  bool operator==(const Uuid&) const = default;
+  // "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
+  std::string to_string() const;
+};
+
+// The UUID of `name` in DDNet's namespace e05ddaaa-c4e6-4cfb-b642-5d48e80c0029
+// (computed, not copied from a document).
+Uuid uuid_from_name(std::string_view name);
+
+// The names DDNet maps use for UUID item types.
+inline constexpr std::string_view kAutomapperConfigName = "mapitemtype-automapper-config@ddnet.tw";
+inline constexpr std::string_view kEnvPointsBezierName = "mapitemtype-envpoints-bezier@ddnet.tw";
+inline constexpr std::string_view kTestItemName = "mapitemtype-test@ddnet.tw";
+
+// The known name of a UUID, or "" when it is not one of the names above.
+std::string_view known_uuid_name(const Uuid& uuid);
+
+}  // namespace mapindex::datafile

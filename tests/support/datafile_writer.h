@@ -1,0 +1,65 @@
+// A small Teeworlds datafile writer for tests, benchmarks, fuzzing and the
+// demo archive (never used by the product). Builds v3 and v4 files, `DATA` and
+// `ATAD` magic, crude v4 headers and UUID item types.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "stages/decode/datafile/uuid.h"
+
+namespace mapindex::testing {
+
+struct WriterOptions {
+  int version = 4;              // 3 (raw data) or 4 (zlib data + size table)
+  bool reversed_magic = false;  // write `ATAD` instead of `DATA`
+  bool crude_header = false;    // v4: size/swaplen leave out the num_data*4 size table
+  int zlib_level = 9;
+};
+
+class DatafileWriter {
+ public:
+  // Adds an item. Items are written grouped by type id (in order of first
+  // appearance of the type), in insertion order within a type.
+  void add_item(std::uint16_t type_id, std::uint16_t id, std::vector<std::int32_t> data);
+
+  // The type id for a UUID item type: assigns the next id from 0x8000 and adds
+  // the UUID index item (type 0xFFFF) the first time a UUID is seen.
+  std::uint16_t uuid_type(const datafile::Uuid& uuid);
+
+  // Adds a data item (stored uncompressed in v3, zlib-compressed in v4) and
+  // returns its index.
+  std::int32_t add_data(std::span<const std::uint8_t> bytes);
+  // Adds `text` plus a terminating NUL as a data item.
+  std::int32_t add_string(std::string_view text);
+
+  std::vector<std::uint8_t> finish(const WriterOptions& options = {}) const;
+
+ private:
+  struct PendingItem {
+    std::uint16_t type_id;
+    std::uint16_t id;
+    std::vector<std::int32_t> data;
+  };
+  std::vector<PendingItem> items_;
+  std::vector<std::vector<std::uint8_t>> data_;
+  std::vector<datafile::Uuid> uuids_;
+};
+
+// Offsets of header fields in a written file, for tests that break one.
+namespace header_offset {
+inline constexpr std::size_t magic = 0, version = 4, size = 8, swaplen = 12, num_item_types = 16,
+                             num_items = 20, num_data = 24, item_size = 28, data_size = 32,
+                             item_types = 36;
+}
+
+// Overwrites the little-endian int32 at `offset`.
+void patch_i32(std::vector<std::uint8_t>& file, std::size_t offset, std::int32_t value);
+
+// Strings stored in consecutive int32s (names of groups, layers, envelopes):
+// big-endian bytes, each +128, last byte NUL.
+std::vector<std::int32_t> to_i32_string(std::string_view text, std::size_t num_ints);
+
+}  // namespace mapindex::testing
