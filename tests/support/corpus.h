@@ -1,0 +1,28 @@
+// Locating the real-map corpus in ../shared/corpus (beside the checkout).
+// Tests that need it call corpus_dir() and skip with a message when it is
+// absent (MAPINDEX_CORPUS_DIR overrides the location).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mapindex::testing {
+
+// ../shared/corpus/<sub> if it exists (sub = "maps" or "spritetile").
+std::optional<std::filesystem::path> corpus_dir(const std::string& sub);
+
+// Files under corpus_dir(sub) with the given extension, sorted by name.
+std::vector<std::filesystem::path> corpus_files(const std::string& sub, const std::string& ext);
+
+// MANIFEST.tsv of corpus_dir(sub): file name -> (column name -> value).
+std::map<std::string, std::map<std::string, std::string>> corpus_manifest(const std::string& sub);
+
+std::vector<std::uint8_t> read_file(const std::filesystem::path& path);
+
+// Prints "SKIPPED: <what> (../shared/corpus/<sub> not found)" once per test.
+void report_corpus_missing(const std::string& sub, const std::string& what);
+
+}  // namespace mapindex::testing

@@ -1,0 +1,2 @@
+// Placeholder until the demo archive generator lands.
+int main() { return 0; }
