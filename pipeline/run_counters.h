@@ -1,0 +1,25 @@
+// Live counters of an index run, updated by the pipeline's nodes and read by
+// the progress display and the final summary.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace mapindex {
+
+struct LiveCounters {
+  std::atomic<std::uint64_t> entries{0};        // entries delivered by the reader
+  std::atomic<std::uint64_t> bytes{0};          // bytes of entries read
+  std::atomic<std::uint64_t> maps_indexed{0};   // maps decoded and written
+  std::atomic<std::uint64_t> maps_known{0};     // maps skipped: content already indexed
+  std::atomic<std::uint64_t> rejected{0};       // maps with an error
+  std::atomic<std::uint64_t> with_warnings{0};  // maps with warnings only
+  std::atomic<std::uint64_t> not_maps{0};       // entries that are not maps
+  std::atomic<std::uint64_t> oversize{0};       // entries over --max-map-size
+  std::atomic<std::uint64_t> unreadable{0};     // read errors (truncated, corrupt, missing)
+  std::atomic<std::uint64_t> input_bytes_total{0};  // sum of input sizes (0 if unknown)
+  std::atomic<std::uint64_t> input_bytes_done{0};
+  std::atomic<std::uint64_t> written{0};        // entries written by the writer node
+};
+
+}  // namespace mapindex

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Configures and builds mapindex. Usage: scripts/build.sh [release|asan]
+#   release -> build/       optimized (RelWithDebInfo), warnings as errors
+#   asan    -> build-asan/  Debug with AddressSanitizer + UndefinedBehaviorSanitizer
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kind=${1:-release}
+case "$kind" in
+  release) dir=build; flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
+  asan) dir=build-asan; flags=(-DCMAKE_BUILD_TYPE=Debug -DMAPINDEX_SANITIZE=ON) ;;
+  *) echo "usage: scripts/build.sh [release|asan]" >&2; exit 2 ;;
+esac
+cmake -S . -B "$dir" "${flags[@]}" >/dev/null
+cmake --build "$dir" -j "$(nproc)"
