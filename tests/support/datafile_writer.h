@@ -3,6 +3,7 @@
 // `ATAD` magic, crude v4 headers and UUID item types.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -15,7 +16,8 @@ namespace mapindex::testing {
 struct WriterOptions {
   int version = 4;              // 3 (raw data) or 4 (zlib data + size table)
   bool reversed_magic = false;  // write `ATAD` instead of `DATA`
-  bool crude_header = false;    // v4: size/swaplen leave out the num_data*4 size table
+  bool crude_header = false;    // size/swaplen leave out the num_data*4 size table (a v4 quirk;
+                                // also applied to v3, which readers must then reject)
   int zlib_level = 9;
 };
 
@@ -54,6 +56,21 @@ inline constexpr std::size_t magic = 0, version = 4, size = 8, swaplen = 12, num
                              num_items = 20, num_data = 24, item_size = 28, data_size = 32,
                              item_types = 36;
 }
+
+// Where the parts of a written (or any well-formed) datafile start, read from
+// its header; for tests that break one part.
+struct FileLayout {
+  int version = 0;
+  std::size_t num_item_types = 0, num_items = 0, num_data = 0, item_size = 0, data_size = 0;
+  std::size_t item_types = 0;    // 12 bytes per item type: type_id, start, num
+  std::size_t item_offsets = 0;  // 4 bytes per item
+  std::size_t data_offsets = 0;  // 4 bytes per data item
+  std::size_t data_sizes = 0;    // 4 bytes per data item (v4; == items in v3)
+  std::size_t items = 0;         // item_size bytes
+  std::size_t data = 0;          // data_size bytes
+};
+// Precondition: file holds at least the 36-byte header.
+FileLayout file_layout(std::span<const std::uint8_t> file);
 
 // Overwrites the little-endian int32 at `offset`.
 void patch_i32(std::vector<std::uint8_t>& file, std::size_t offset, std::int32_t value);

@@ -1,0 +1,453 @@
+#include "stages/decode/datafile/datafile.h"
+
+#include <array>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "stages/decode/datafile/inflate.h"
+#include "stages/decode/datafile/utf8.h"
+
+namespace mapindex::datafile {
+namespace {
+
+constexpr std::size_t kHeaderSize = 36;
+constexpr std::size_t kItemTypeSize = 12;
+constexpr std::size_t kItemHeaderSize = 8;
+constexpr std::int64_t kMaxMetadata = std::int64_t{1} << 31;  // H8: 2 GiB
+
+using std::to_string;
+
+Error fail(const char* code, std::string message) { return Error{code, std::move(message)}; }
+
+std::string describe_magic(const std::uint8_t* p) {
+  std::string printable;
+  bool all_printable = true;
+  for (int i = 0; i < 4; ++i) {
+    if (p[i] < 0x20 || p[i] > 0x7E) all_printable = false;
+    printable += static_cast<char>(p[i]);
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (int i = 0; i < 4; ++i) {
+    hex += kHex[p[i] >> 4];
+    hex += kHex[p[i] & 15];
+  }
+  return all_printable ? "'" + printable + "' (" + hex + ")" : hex;
+}
+
+// A set of 16-bit values on the stack: 8 KiB, no heap.
+class U16Set {
+ public:
+  bool test_and_set(std::uint32_t v) {
+    const std::uint64_t bit = std::uint64_t{1} << (v & 63);
+    const bool was = (words_[v >> 6] & bit) != 0;
+    words_[v >> 6] |= bit;
+    return was;
+  }
+  void reset(std::uint32_t v) { words_[v >> 6] &= ~(std::uint64_t{1} << (v & 63)); }
+
+ private:
+  std::array<std::uint64_t, 1024> words_{};
+};
+
+std::string item_label(std::size_t index, std::uint32_t type_id, std::uint32_t id) {
+  return "item " + to_string(index) + " (type " + to_string(type_id) + ", id " + to_string(id) +
+         ")";
+}
+
+}  // namespace
+
+Int32View Int32View::subview(std::size_t first, std::size_t count) const {
+  const std::size_t n = size();
+  if (first > n) first = n;
+  if (count > n - first) count = n - first;
+  return Int32View(bytes_.subspan(4 * first, 4 * count));
+}
+
+Result<Datafile> Datafile::open(Bytes file, const Options& options) {
+  const std::int64_t file_size = static_cast<std::int64_t>(file.size());
+  // H1
+  if (file.size() < kHeaderSize)
+    return fail("H1", "file is " + to_string(file.size()) +
+                          " bytes, shorter than the 36-byte datafile header");
+  const std::uint8_t* p = file.data();
+
+  // H2
+  bool reversed = false;
+  if (std::memcmp(p, "DATA", 4) == 0) {
+    reversed = false;
+  } else if (std::memcmp(p, "ATAD", 4) == 0) {
+    reversed = true;
+  } else {
+    return fail("H2", "magic " + describe_magic(p) + " is neither 'DATA' nor 'ATAD'");
+  }
+
+  // H3
+  const std::int32_t version = load_le_i32(p + 4);
+  if (version != 3 && version != 4)
+    return fail("H3", "version " + to_string(version) + " is not 3 or 4");
+  const bool v4 = version == 4;
+
+  const std::int64_t size = load_le_i32(p + 8);
+  const std::int64_t swaplen = load_le_i32(p + 12);
+  const std::int64_t num_types = load_le_i32(p + 16);
+  const std::int64_t num_items = load_le_i32(p + 20);
+  const std::int64_t num_data = load_le_i32(p + 24);
+  const std::int64_t item_size = load_le_i32(p + 28);
+  const std::int64_t data_size = load_le_i32(p + 32);
+
+  // H4
+  if (num_types < 0 || num_types > 65536)
+    return fail("H4", "num_item_types " + to_string(num_types) + " is outside [0, 65536]");
+  if (num_items < 0) return fail("H4", "num_items " + to_string(num_items) + " is negative");
+  if (num_data < 0) return fail("H4", "num_data " + to_string(num_data) + " is negative");
+  if (item_size < 0) return fail("H4", "item_size " + to_string(item_size) + " is negative");
+  if (item_size % 4 != 0)
+    return fail("H4", "item_size " + to_string(item_size) + " is not a multiple of 4");
+  if (data_size < 0) return fail("H4", "data_size " + to_string(data_size) + " is negative");
+
+  // H8 before H5: a reader allocates the metadata before it can compare sizes.
+  const std::int64_t size_table = v4 ? num_data * 4 : 0;
+  const std::int64_t metadata = num_types * static_cast<std::int64_t>(kItemTypeSize) +
+                                num_items * 4 + num_data * 4 + size_table + item_size;
+  if (metadata > kMaxMetadata)
+    return fail("H8", "metadata of " + to_string(metadata) + " bytes (" + to_string(num_types) +
+                          " item types, " + to_string(num_items) + " items, " +
+                          to_string(num_data) + " data items, item_size " +
+                          to_string(item_size) + ") exceeds the 2 GiB limit");
+
+  // H5
+  const std::int64_t expected_size = static_cast<std::int64_t>(kHeaderSize) + metadata + data_size;
+  if (expected_size != file_size)
+    return fail("H5", "header describes a file of " + to_string(expected_size) + " bytes (" +
+                          to_string(num_types) + " item types, " + to_string(num_items) +
+                          " items, " + to_string(num_data) + " data items, item_size " +
+                          to_string(item_size) + ", data_size " + to_string(data_size) +
+                          ") but the file is " + to_string(file_size) + " bytes");
+
+  // H6, H7 (v4 also accepts the "crude" variant that leaves out the size table)
+  bool crude = false;
+  if (size + 16 != file_size) {
+    if (v4 && size + 16 + size_table == file_size) {
+      crude = true;
+    } else {
+      std::string expected = to_string(file_size - 16);
+      if (v4) expected += " (or " + to_string(file_size - 16 - size_table) + " for a v4 crude header)";
+      return fail("H6", "size " + to_string(size) + " is not the file size " +
+                            to_string(file_size) + " minus 16 = " + expected);
+    }
+  }
+  if (swaplen + 16 != file_size - data_size) {
+    if (v4 && swaplen + 16 + size_table == file_size - data_size) {
+      crude = true;
+    } else {
+      std::string expected = to_string(file_size - data_size - 16);
+      if (v4)
+        expected += " (or " + to_string(file_size - data_size - 16 - size_table) +
+                    " for a v4 crude header)";
+      return fail("H7", "swaplen " + to_string(swaplen) + " is not the file size " +
+                            to_string(file_size) + " minus data_size " + to_string(data_size) +
+                            " minus 16 = " + expected);
+    }
+  }
+
+  Datafile df;
+  df.file_ = file;
+  df.options_ = options;
+  df.version_ = version;
+  df.reversed_magic_ = reversed;
+  df.crude_header_ = crude;
+  df.num_item_types_ = static_cast<std::size_t>(num_types);
+  df.num_items_ = static_cast<std::size_t>(num_items);
+  df.num_data_ = static_cast<std::size_t>(num_data);
+  df.item_types_ = p + kHeaderSize;
+  df.item_offsets_ = df.item_types_ + df.num_item_types_ * kItemTypeSize;
+  df.data_offsets_ = df.item_offsets_ + df.num_items_ * 4;
+  df.data_sizes_ = v4 ? df.data_offsets_ + df.num_data_ * 4 : nullptr;
+  df.items_ = df.data_offsets_ + df.num_data_ * 4 + static_cast<std::size_t>(size_table);
+  df.item_size_ = static_cast<std::uint32_t>(item_size);
+  df.data_ = df.items_ + df.item_size_;
+  df.data_block_size_ = static_cast<std::uint32_t>(data_size);
+  if (crude)
+    df.warnings_.push_back(Problem{
+        Severity::warning, "H6.crude",
+        "v4 crude header: size " + to_string(size) + " and swaplen " + to_string(swaplen) +
+            " leave out the " + to_string(size_table) + "-byte table of uncompressed sizes",
+        ""});
+
+  // V1: item types
+  U16Set seen_types;
+  std::int64_t running = 0;
+  for (std::size_t t = 0; t < df.num_item_types_; ++t) {
+    const std::uint8_t* e = df.item_types_ + t * kItemTypeSize;
+    const std::int64_t type_id = load_le_i32(e);
+    const std::int64_t start = load_le_i32(e + 4);
+    const std::int64_t num = load_le_i32(e + 8);
+    const std::string label = "item type " + to_string(t) + " (type " + to_string(type_id) + ")";
+    if (type_id < 0 || type_id > 0xFFFF)
+      return fail("V1", label + ": type id is outside [0, 65535]");
+    if (seen_types.test_and_set(static_cast<std::uint32_t>(type_id)))
+      return fail("V1", label + ": type id " + to_string(type_id) + " appears twice");
+    if (num <= 0) return fail("V1", label + ": num " + to_string(num) + " is not positive");
+    if (start != running)
+      return fail("V1", label + ": start " + to_string(start) + " is not " + to_string(running) +
+                            ", the number of items of the types before it");
+    running += num;
+    if (running > num_items)
+      return fail("V1", label + ": num " + to_string(num) + " takes the item count to " +
+                            to_string(running) + ", above num_items " + to_string(num_items));
+  }
+  if (running != num_items)
+    return fail("V1", "item types hold " + to_string(running) + " items but num_items is " +
+                          to_string(num_items));
+
+  // V2: item offsets
+  std::int64_t previous = -1;
+  for (std::size_t i = 0; i < df.num_items_; ++i) {
+    const std::int64_t offset = load_le_i32(df.item_offsets_ + 4 * i);
+    const std::string label = "item " + to_string(i);
+    if (i == 0 && offset != 0) return fail("V2", label + ": offset " + to_string(offset) + " is not 0");
+    if (i > 0 && offset <= previous)
+      return fail("V2", label + ": offset " + to_string(offset) +
+                            " is not above the previous item's offset " + to_string(previous));
+    if (offset >= item_size)
+      return fail("V2", label + ": offset " + to_string(offset) + " is not below item_size " +
+                            to_string(item_size));
+    previous = offset;
+  }
+
+  // V3: items; V4: their spans fill item_size
+  U16Set seen_ids;
+  std::int64_t spans = 0;
+  std::size_t index = 0;
+  for (std::size_t t = 0; t < df.num_item_types_; ++t) {
+    const std::uint8_t* e = df.item_types_ + t * kItemTypeSize;
+    const auto type_id = static_cast<std::uint32_t>(load_le_i32(e));
+    const auto num = static_cast<std::size_t>(load_le_i32(e + 8));
+    const std::size_t first = index;
+    for (std::size_t k = 0; k < num; ++k, ++index) {
+      const std::int64_t offset = load_le_i32(df.item_offsets_ + 4 * index);
+      const std::int64_t end =
+          index + 1 < df.num_items_ ? load_le_i32(df.item_offsets_ + 4 * (index + 1)) : item_size;
+      const std::int64_t span = end - offset;
+      if (span < static_cast<std::int64_t>(kItemHeaderSize))
+        return fail("V3", "item " + to_string(index) + " (type " + to_string(type_id) +
+                              "): its span of " + to_string(span) +
+                              " bytes is shorter than the 8-byte item header");
+      const std::uint8_t* h = df.items_ + offset;
+      const std::uint32_t key = load_le_u32(h);
+      const std::uint32_t header_type = key >> 16;
+      const std::uint32_t id = key & 0xFFFF;
+      const std::int64_t item_data_size = load_le_i32(h + 4);
+      const std::string label = item_label(index, header_type, id);
+      if (header_type != type_id)
+        return fail("V3", label + ": its header says type " + to_string(header_type) +
+                              " but it lies in the items of item type " + to_string(t) +
+                              " (type " + to_string(type_id) + ")");
+      const std::int64_t payload = span - static_cast<std::int64_t>(kItemHeaderSize);
+      if (item_data_size < 0)
+        return fail("V3", label + ": size " + to_string(item_data_size) + " is negative");
+      if (item_data_size % 4 != 0)
+        return fail("V3", label + ": size " + to_string(item_data_size) +
+                              " is not a multiple of 4");
+      if (item_data_size != payload)
+        return fail("V3", label + ": size " + to_string(item_data_size) +
+                              " is not the size of its span " + to_string(payload));
+      if (type_id != kUuidIndexType && seen_ids.test_and_set(id)) {
+        // Clean up is unnecessary: we return.
+        return fail("V3", label + ": id " + to_string(id) + " appears twice in type " +
+                              to_string(type_id));
+      }
+      spans += span;
+    }
+    if (type_id != kUuidIndexType)
+      for (std::size_t i = first; i < index; ++i)
+        seen_ids.reset(load_le_u32(df.items_ + load_le_i32(df.item_offsets_ + 4 * i)) & 0xFFFF);
+  }
+  if (spans != item_size)
+    return fail("V4", "item spans add up to " + to_string(spans) + " bytes but item_size is " +
+                          to_string(item_size));
+
+  // V5: data offsets
+  previous = -1;
+  for (std::size_t i = 0; i < df.num_data_; ++i) {
+    const std::int64_t offset = load_le_i32(df.data_offsets_ + 4 * i);
+    const std::string label = "data item " + to_string(i);
+    if (i == 0 && offset != 0) return fail("V5", label + ": offset " + to_string(offset) + " is not 0");
+    if (i > 0 && offset <= previous)
+      return fail("V5", label + ": offset " + to_string(offset) +
+                            " is not above the previous data item's offset " + to_string(previous));
+    if (offset >= data_size)
+      return fail("V5", label + ": offset " + to_string(offset) + " is not below data_size " +
+                            to_string(data_size));
+    previous = offset;
+  }
+
+  // V6: uncompressed sizes (v4)
+  if (v4) {
+    for (std::size_t i = 0; i < df.num_data_; ++i) {
+      const std::int32_t declared = load_le_i32(df.data_sizes_ + 4 * i);
+      if (declared < 0)
+        return fail("V6", "data item " + to_string(i) + ": uncompressed size " +
+                              to_string(declared) + " is negative");
+      if (declared == 0)
+        df.warnings_.push_back(Problem{Severity::warning, "V6",
+                                       "data item " + to_string(i) +
+                                           ": uncompressed size is 0 (loading it fails)",
+                                       "data item " + to_string(i)});
+    }
+  }
+  return df;
+}
+
+ItemType Datafile::item_type(std::size_t i) const {
+  const std::uint8_t* e = item_types_ + i * kItemTypeSize;
+  return ItemType{static_cast<std::uint16_t>(load_le_i32(e)), load_le_i32(e + 4),
+                  load_le_i32(e + 8)};
+}
+
+Item Datafile::item(std::size_t i) const {
+  const auto offset = static_cast<std::uint32_t>(load_le_i32(item_offsets_ + 4 * i));
+  const std::uint8_t* h = items_ + offset;
+  const std::uint32_t key = load_le_u32(h);
+  const auto size = static_cast<std::uint32_t>(load_le_i32(h + 4));
+  return Item{static_cast<std::uint16_t>(key >> 16), static_cast<std::uint16_t>(key & 0xFFFF),
+              static_cast<std::uint32_t>(i), Int32View(Bytes(h + kItemHeaderSize, size))};
+}
+
+ItemRange Datafile::items_of_type(std::uint16_t type_id) const {
+  for (std::size_t t = 0; t < num_item_types_; ++t) {
+    const std::uint8_t* e = item_types_ + t * kItemTypeSize;
+    if (load_le_i32(e) == type_id)
+      return ItemRange{static_cast<std::uint32_t>(load_le_i32(e + 4)),
+                       static_cast<std::uint32_t>(load_le_i32(e + 8))};
+  }
+  return ItemRange{};
+}
+
+std::optional<Item> Datafile::find_item(std::uint16_t type_id, std::uint16_t id) const {
+  const ItemRange range = items_of_type(type_id);
+  for (std::uint32_t i = range.start; i < range.start + range.num; ++i) {
+    const auto offset = static_cast<std::uint32_t>(load_le_i32(item_offsets_ + 4 * i));
+    if ((load_le_u32(items_ + offset) & 0xFFFF) == id) return item(i);
+  }
+  return std::nullopt;
+}
+
+namespace {
+// The UUID in a UUID index item: 4 ints, each holding 4 UUID bytes big-endian.
+std::optional<Uuid> uuid_in(const Item& item) {
+  if (item.data.size() < 4) return std::nullopt;
+  Uuid uuid;
+  for (std::size_t k = 0; k < 4; ++k) {
+    const auto v = static_cast<std::uint32_t>(item.data[k]);
+    uuid.bytes[4 * k] = static_cast<std::uint8_t>(v >> 24);
+    uuid.bytes[4 * k + 1] = static_cast<std::uint8_t>(v >> 16);
+    uuid.bytes[4 * k + 2] = static_cast<std::uint8_t>(v >> 8);
+    uuid.bytes[4 * k + 3] = static_cast<std::uint8_t>(v);
+  }
+  return uuid;
+}
+}  // namespace
+
+std::optional<std::uint16_t> Datafile::type_id_of(const Uuid& uuid) const {
+  const ItemRange range = items_of_type(kUuidIndexType);
+  for (std::uint32_t i = range.start; i < range.start + range.num; ++i) {
+    const Item it = item(i);
+    if (it.id < kFirstUuidTypeId) continue;
+    if (auto u = uuid_in(it); u && *u == uuid) return it.id;
+  }
+  return std::nullopt;
+}
+
+std::optional<Uuid> Datafile::uuid_of(std::uint16_t type_id) const {
+  const ItemRange range = items_of_type(kUuidIndexType);
+  for (std::uint32_t i = range.start; i < range.start + range.num; ++i) {
+    const Item it = item(i);
+    if (it.id != type_id) continue;
+    if (auto u = uuid_in(it)) return u;
+  }
+  return std::nullopt;
+}
+
+ItemRange Datafile::items_of_uuid(const Uuid& uuid) const {
+  const auto type_id = type_id_of(uuid);
+  return type_id ? items_of_type(*type_id) : ItemRange{};
+}
+
+std::uint32_t Datafile::data_stored_size(std::size_t index) const {
+  const auto offset = static_cast<std::uint32_t>(load_le_i32(data_offsets_ + 4 * index));
+  const std::uint32_t end = index + 1 < num_data_
+                                ? static_cast<std::uint32_t>(load_le_i32(data_offsets_ + 4 * (index + 1)))
+                                : data_block_size_;
+  return end - offset;
+}
+
+std::int64_t Datafile::data_size(std::size_t index) const {
+  if (version_ == 4) return load_le_i32(data_sizes_ + 4 * index);
+  return data_stored_size(index);
+}
+
+Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scratch) const {
+  const std::string label = "data item " + to_string(index);
+  if (index >= num_data_)
+    return fail("D1", label + " does not exist (the file has " + to_string(num_data_) +
+                          " data items)");
+  const auto offset = static_cast<std::uint32_t>(load_le_i32(data_offsets_ + 4 * index));
+  const std::uint32_t stored = data_stored_size(index);
+  const Bytes compressed(data_ + offset, stored);
+  if (version_ == 3) return compressed;
+
+  const std::int64_t declared = data_size(index);
+  if (declared <= 0)
+    return fail("D2", label + ": uncompressed size " + to_string(declared) + " is not positive");
+  const auto wanted = static_cast<std::uint64_t>(declared);
+  if (wanted > options_.max_data_item_size)
+    return fail("D.cap", label + ": uncompressed size " + to_string(wanted) +
+                             " is above the limit of " + to_string(options_.max_data_item_size) +
+                             " bytes per data item");
+  if (wanted > max_inflated_size(stored))
+    return fail("D4", label + ": uncompressed size " + to_string(wanted) +
+                          " is more than " + to_string(stored) +
+                          " compressed bytes can hold (zlib expands at most 1032:1)");
+  scratch.resize(static_cast<std::size_t>(wanted));
+  const InflateOutcome outcome = inflate_zlib(compressed, scratch);
+  switch (outcome.status) {
+    case InflateStatus::ok:
+      return Bytes(scratch.data(), scratch.size());
+    case InflateStatus::too_short:
+      return fail("D4", label + ": " + to_string(stored) + " compressed bytes inflate to " +
+                            to_string(outcome.produced) + " bytes, not the declared " +
+                            to_string(wanted));
+    case InflateStatus::too_long:
+      return fail("D4", label + ": " + to_string(stored) +
+                            " compressed bytes inflate to more than the declared " +
+                            to_string(wanted) + " bytes");
+    case InflateStatus::corrupt:
+      break;
+  }
+  return fail("D4", label + ": " + to_string(stored) +
+                        " compressed bytes are not a valid zlib stream (declared size " +
+                        to_string(wanted) + ")");
+}
+
+Result<std::string> Datafile::string(std::size_t index) const {
+  std::vector<std::uint8_t> scratch;
+  auto bytes = data(index, scratch);
+  if (!bytes) return bytes.error();
+  const Bytes b = *bytes;
+  const std::string label = "data item " + to_string(index);
+  if (b.empty()) return fail("D7", label + ": a string needs at least its terminating NUL");
+  if (b.back() != 0)
+    return fail("D7", label + ": string of " + to_string(b.size()) +
+                          " bytes does not end with NUL");
+  const std::string_view text(reinterpret_cast<const char*>(b.data()), b.size() - 1);
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos)
+    return fail("D7", label + ": string has a NUL at byte " + to_string(nul) + " before its end " +
+                          to_string(b.size() - 1));
+  if (!is_valid_utf8(text)) return fail("D7", label + ": string is not valid UTF-8");
+  return std::string(text);
+}
+
+}  // namespace mapindex::datafile
