@@ -1,0 +1,323 @@
+#include "stages/decode/teeworlds/teeworlds_map.h"
+
+#include <string>
+
+namespace mapindex::teeworlds {
+namespace {
+
+using datafile::Datafile;
+using datafile::Item;
+
+void add(Problems& out, Severity severity, std::string code, std::string message,
+         std::string location) {
+  out.push_back(Problem{severity, std::move(code), std::move(message), std::move(location)});
+}
+
+void add(Problems& out, Severity severity, const Error& e, std::string location) {
+  add(out, severity, e.code, e.message, std::move(location));
+}
+
+std::string uuid_type_name(const datafile::Uuid& uuid) {
+  if (auto known = datafile::known_uuid_name(uuid); !known.empty()) return std::string(known);
+  if (uuid == datafile::uuid_from_name(kGroupExName)) return kGroupExName;
+  return uuid.to_string();
+}
+
+template <class T, class F>
+std::vector<std::optional<T>> decode_all(const Datafile& df, std::uint16_t type, const char* what,
+                                         F decode, Problems& problems) {
+  const auto range = df.items_of_type(type);
+  std::vector<std::optional<T>> out;
+  out.reserve(range.num);
+  for (std::uint32_t i = 0; i < range.num; ++i) {
+    auto r = decode(df.item(range.start + i).data);
+    if (r) {
+      out.emplace_back(std::move(r.value()));
+    } else {
+      add(problems, Severity::warning, r.error(), item_location(what, i));
+      out.emplace_back(std::nullopt);
+    }
+  }
+  return out;
+}
+
+void decode_layer(const Item& item, DecodedLayer& layer, Problems& problems) {
+  const std::string where = item_location("layer", static_cast<std::size_t>(layer.index));
+  layer.item_ints = item.data.size();
+  auto header = decode_layer_header(item.data);
+  if (!header) {
+    add(problems, Severity::error, header.error(), where);
+    return;
+  }
+  layer.header = *header;
+  switch (header->type) {
+    case kLayerTilemap: {
+      auto t = decode_tilemap(item.data);
+      if (!t) {
+        layer.type = LayerType::tiles;
+        add(problems, Severity::error, t.error(), where);
+        return;
+      }
+      layer.type = t->kind;
+      bool readable = true;
+      for (const auto& e : validate_tilemap(*t, item.data.size())) {
+        if (e.code != "M8") readable = false;
+        add(problems, Severity::error, e, where);
+      }
+      layer.tiles_readable = readable;
+      layer.tilemap = std::move(t.value());
+      return;
+    }
+    case kLayerQuads: {
+      layer.type = LayerType::quads;
+      auto q = decode_quads_layer(item.data);
+      if (q) layer.quads = std::move(q.value());
+      else add(problems, Severity::warning, q.error(), where);
+      return;
+    }
+    case kLayerSounds:
+    case kLayerSoundsDeprecated: {
+      const bool deprecated = header->type == kLayerSoundsDeprecated;
+      layer.type = deprecated ? LayerType::sounds_deprecated : LayerType::sounds;
+      auto s = decode_sounds_layer(item.data, deprecated);
+      if (s) layer.sounds = std::move(s.value());
+      else add(problems, Severity::warning, s.error(), where);
+      return;
+    }
+    default:
+      layer.type = LayerType::unknown;
+      add(problems, Severity::warning, "layer.type",
+          "layer type " + std::to_string(header->type) +
+              " is unknown (expected 2 tilemap, 3 quads, 9 or 10 sounds)",
+          where);
+  }
+}
+
+}  // namespace
+
+std::string item_location(const char* what, std::size_t index) {
+  return std::string(what) + " " + std::to_string(index);
+}
+
+TeeworldsMap decode_map(const Datafile& df) {
+  TeeworldsMap map;
+  Problems& problems = map.problems;
+
+  // M1: the version item.
+  if (auto v = df.find_item(kVersionType, 0)) {
+    auto r = decode_version(v->data);
+    if (r) map.version = *r;
+    else add(problems, Severity::error, r.error(), "");
+  } else {
+    add(problems, Severity::error, "M1", "no version item (type 0, id 0)", "");
+  }
+
+  // Info: the first info item.
+  if (auto range = df.items_of_type(kInfoType); range.num > 0) {
+    auto r = decode_info(df.item(range.start).data);
+    if (r) map.info = *r;
+    else add(problems, Severity::warning, r.error(), "info");
+  }
+
+  map.images = decode_all<ImageItem>(df, kImageType, "image", decode_image, problems);
+  map.envelopes = decode_all<EnvelopeItem>(df, kEnvelopeType, "envelope", decode_envelope, problems);
+  map.sounds = decode_all<SoundItem>(df, kSoundType, "sound", decode_sound, problems);
+
+  // Envelope points: 22 ints each when any envelope has version 3 (0.7
+  // bezier), else 6, with DDNet's optional bezier item beside them.
+  {
+    bool v3 = false;
+    for (const auto& e : map.envelopes) v3 = v3 || (e && e->version >= 3);
+    const std::size_t point_ints = v3 ? kEnvPointV3Ints : kEnvPointInts;
+    datafile::Int32View points, bezier;
+    if (auto range = df.items_of_type(kEnvPointsType); range.num > 0)
+      points = df.item(range.start).data;
+    if (auto range = df.items_of_uuid(datafile::uuid_from_name(datafile::kEnvPointsBezierName));
+        range.num > 0) {
+      bezier = df.item(range.start).data;
+      map.has_bezier_item = true;
+    }
+    map.points = EnvelopePoints(points, point_ints, bezier);
+    if (map.points.trailing_ints() != 0) {
+      add(problems, Severity::warning, "envpoints.size",
+          "envelope points item holds " + std::to_string(points.size()) +
+              " ints, not a multiple of the point size " + std::to_string(point_ints),
+          "envelope points");
+    }
+    if (map.has_bezier_item && !v3 && !map.points.bezier_item_used() &&
+        bezier.size() / kEnvPointBezierInts != map.points.size()) {
+      add(problems, Severity::warning, "envpoints.bezier_count",
+          "bezier item holds " + std::to_string(bezier.size()) + " ints (" +
+              std::to_string(bezier.size() / kEnvPointBezierInts) + " points of 16 ints), but " +
+              std::to_string(map.points.size()) + " envelope points exist; it is ignored",
+          "envelope points");
+    }
+  }
+
+  // Groups (M2) and their DDNet extension.
+  {
+    const auto range = df.items_of_type(kGroupType);
+    map.groups.reserve(range.num);
+    for (std::uint32_t i = 0; i < range.num; ++i) {
+      auto r = decode_group(df.item(range.start + i).data);
+      if (r) {
+        map.groups.emplace_back(std::move(r.value()));
+      } else {
+        add(problems, Severity::error, r.error(), item_location("group", i));
+        map.groups.emplace_back(std::nullopt);
+      }
+    }
+    map.group_ex.resize(map.groups.size());
+    const auto ex = df.items_of_uuid(datafile::uuid_from_name(kGroupExName));
+    for (std::uint32_t i = 0; i < ex.num; ++i) {
+      const Item item = df.item(ex.start + i);
+      if (item.id >= map.group_ex.size()) continue;
+      if (auto r = decode_group_ex(item.data)) map.group_ex[item.id] = *r;
+    }
+  }
+
+  // Layers (M4..M8).
+  {
+    const auto range = df.items_of_type(kLayerType);
+    map.layers.resize(range.num);
+    for (std::uint32_t i = 0; i < range.num; ++i) {
+      map.layers[i].index = static_cast<std::int32_t>(i);
+      decode_layer(df.item(range.start + i), map.layers[i], problems);
+    }
+  }
+
+  // Group ranges (M2) and overlaps (M3).
+  const auto num_layers = static_cast<std::int64_t>(map.layers.size());
+  for (std::size_t g = 0; g < map.groups.size(); ++g) {
+    if (!map.groups[g]) continue;
+    const GroupItem& group = *map.groups[g];
+    const std::string where = item_location("group", g);
+    if (group.start_layer < 0 || group.num_layers < 0 ||
+        std::int64_t{group.start_layer} + group.num_layers > num_layers) {
+      add(problems, Severity::error, "M2",
+          "group layers " + std::to_string(group.start_layer) + " + " +
+              std::to_string(group.num_layers) + " are outside the " + std::to_string(num_layers) +
+              " layers",
+          where);
+      continue;
+    }
+    for (std::int32_t l = group.start_layer; l < group.start_layer + group.num_layers; ++l) {
+      DecodedLayer& layer = map.layers[static_cast<std::size_t>(l)];
+      if (layer.group < 0) {
+        layer.group = static_cast<std::int32_t>(g);
+      } else {
+        add(problems, Severity::error, "M3",
+            "layer " + std::to_string(l) + " belongs to group " + std::to_string(layer.group) +
+                " and group " + std::to_string(g),
+            item_location("layer", static_cast<std::size_t>(l)));
+      }
+    }
+  }
+
+  // Physics layers in group order: the last of each kind wins (M10, and
+  // duplicates are reported).
+  bool ungrouped_game = false;
+  for (const auto& layer : map.layers) {
+    if (!layer.tilemap || !is_physics(layer.type)) continue;
+    if (layer.group < 0) {
+      ungrouped_game = ungrouped_game || layer.type == LayerType::game;
+      continue;
+    }
+  }
+  for (std::size_t g = 0; g < map.groups.size(); ++g) {
+    if (!map.groups[g]) continue;
+    const GroupItem& group = *map.groups[g];
+    for (std::int32_t l = group.start_layer; l < group.start_layer + group.num_layers; ++l) {
+      if (l < 0 || l >= num_layers) break;
+      const DecodedLayer& layer = map.layers[static_cast<std::size_t>(l)];
+      if (layer.group != static_cast<std::int32_t>(g)) continue;  // counted in its first group
+      if (!layer.tilemap || !is_physics(layer.type)) continue;
+      auto& last = map.last_of_kind[static_cast<std::size_t>(layer.type)];
+      if (last >= 0) {
+        add(problems, Severity::warning, "layer.duplicate_physics",
+            std::string("more than one ") + layer_type_name(layer.type) + " layer: layer " +
+                std::to_string(last) + " is replaced by layer " + std::to_string(l) +
+                " (the game uses the last)",
+            item_location("layer", static_cast<std::size_t>(last)));
+      }
+      last = l;
+    }
+  }
+  if (map.game_layer() < 0) {
+    add(problems, Severity::error, "M10",
+        ungrouped_game ? "no game layer in any group (a game layer exists outside the groups)"
+                       : "no game layer",
+        "");
+  }
+
+  // M11: each tile layer's data index is in range and its own.
+  {
+    std::vector<std::int32_t> owner(df.num_data(), -1);
+    for (auto& layer : map.layers) {
+      if (!layer.tilemap) continue;
+      const int slot = ddnet_data_slot(layer.type);
+      if (slot >= 0 && layer.tilemap->num_ddnet_data <= slot) continue;  // M6 already
+      const std::int32_t d = layer.tilemap->tile_data();
+      const std::string where = item_location("layer", static_cast<std::size_t>(layer.index));
+      if (d < 0 || static_cast<std::size_t>(d) >= df.num_data()) {
+        add(problems, Severity::error, "M11",
+            std::string(layer_type_name(layer.type)) + " layer data index " + std::to_string(d) +
+                " is outside the " + std::to_string(df.num_data()) + " data items",
+            where);
+        layer.tiles_readable = false;
+        continue;
+      }
+      auto& o = owner[static_cast<std::size_t>(d)];
+      if (o >= 0) {
+        add(problems, Severity::error, "M11",
+            "data item " + std::to_string(d) + " holds the tiles of layer " + std::to_string(o) +
+                " and of layer " + std::to_string(layer.index),
+            where);
+      } else {
+        o = layer.index;
+      }
+    }
+  }
+
+  // M13: physics layers hold at least as many tiles as the game layer and
+  // should have its size.
+  if (const std::int32_t game = map.game_layer(); game >= 0) {
+    const TilemapLayer& g = *map.layers[static_cast<std::size_t>(game)].tilemap;
+    const std::int64_t game_tiles = std::int64_t{g.width} * g.height;
+    for (const auto& layer : map.layers) {
+      if (!layer.tilemap || !is_physics(layer.type) || layer.type == LayerType::game) continue;
+      const TilemapLayer& t = *layer.tilemap;
+      const std::string where = item_location("layer", static_cast<std::size_t>(layer.index));
+      const std::int64_t tiles = std::int64_t{t.width} * t.height;
+      const std::string sizes = std::string(layer_type_name(layer.type)) + " layer is " +
+                                std::to_string(t.width) + "x" + std::to_string(t.height) +
+                                ", game layer " + std::to_string(game) + " is " +
+                                std::to_string(g.width) + "x" + std::to_string(g.height);
+      if (tiles < game_tiles) {
+        add(problems, Severity::error, "M13", sizes + ": fewer tiles than the game layer", where);
+      } else if (t.width != g.width || t.height != g.height) {
+        add(problems, Severity::warning, "layer.size_mismatch", sizes, where);
+      }
+    }
+  }
+
+  // Automappers (DDNet).
+  if (auto range = df.items_of_uuid(datafile::uuid_from_name(datafile::kAutomapperConfigName));
+      range.num > 0) {
+    for (std::uint32_t i = 0; i < range.num; ++i) {
+      auto r = decode_automapper(df.item(range.start + i).data);
+      if (r) map.automappers.push_back(*r);
+      else add(problems, Severity::warning, r.error(), item_location("automapper", i));
+    }
+  }
+
+  // UUID item types present.
+  for (std::size_t i = 0; i < df.num_item_types(); ++i) {
+    const auto t = df.item_type(i);
+    if (t.type_id < datafile::kFirstUuidTypeId || t.type_id == datafile::kUuidIndexType) continue;
+    if (auto uuid = df.uuid_of(t.type_id)) map.uuid_types.push_back(uuid_type_name(*uuid));
+  }
+  return map;
+}
+
+}  // namespace mapindex::teeworlds
