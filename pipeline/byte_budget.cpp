@@ -1,0 +1,44 @@
+#include "pipeline/byte_budget.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace mapindex {
+
+ByteBudget::ByteBudget(std::uint64_t limit, std::uint64_t largest_item)
+    : limit_(limit), largest_item_(std::min(largest_item, limit)) {}
+
+bool ByteBudget::wait_for_room(const std::function<bool()>& stop) {
+  std::unique_lock lock(mutex_);
+  while (!(in_flight_ == 0 || in_flight_ + largest_item_ <= limit_)) {
+    if (stop()) return false;
+    room_.wait_for(lock, std::chrono::milliseconds(20));
+  }
+  return !stop();
+}
+
+void ByteBudget::acquire(std::uint64_t bytes) {
+  std::lock_guard lock(mutex_);
+  in_flight_ += bytes;
+  peak_ = std::max(peak_, in_flight_);
+}
+
+void ByteBudget::release(std::uint64_t bytes) {
+  {
+    std::lock_guard lock(mutex_);
+    in_flight_ -= std::min(bytes, in_flight_);
+  }
+  room_.notify_one();
+}
+
+std::uint64_t ByteBudget::in_flight() const {
+  std::lock_guard lock(mutex_);
+  return in_flight_;
+}
+
+std::uint64_t ByteBudget::peak() const {
+  std::lock_guard lock(mutex_);
+  return peak_;
+}
+
+}  // namespace mapindex

@@ -1,0 +1,136 @@
+// `mapindex index [--db FILE] [options] INPUT...`
+#include <boost/program_options.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include "pipeline/commands.h"
+#include "pipeline/index_run.h"
+#include "pipeline/interrupt.h"
+#include "pipeline/progress.h"
+
+namespace mapindex {
+namespace po = boost::program_options;
+
+namespace {
+
+void print_summary(const IndexOptions& o, const LiveCounters& c, const IndexSummary& s) {
+  const double mb = static_cast<double>(c.bytes.load()) / (1024.0 * 1024.0);
+  const auto maps = c.maps_indexed.load() + c.maps_known.load();
+  std::printf("mapindex: %s run %lld into %s\n", s.interrupted ? "interrupted" : "finished",
+              static_cast<long long>(s.run_id), o.db_path.c_str());
+  std::printf("  entries read      %10llu  (%.1f MB)\n",
+              static_cast<unsigned long long>(c.entries.load()), mb);
+  std::printf("  maps indexed      %10llu  (decoded and measured)\n",
+              static_cast<unsigned long long>(c.maps_indexed.load()));
+  std::printf("  already known     %10llu  (same content indexed before: not decoded)\n",
+              static_cast<unsigned long long>(c.maps_known.load()));
+  std::printf("  rejected          %10llu  (DDNet would refuse them)\n",
+              static_cast<unsigned long long>(c.rejected.load()));
+  std::printf("  with warnings     %10llu\n", static_cast<unsigned long long>(c.with_warnings.load()));
+  std::printf("  not maps          %10llu\n", static_cast<unsigned long long>(c.not_maps.load()));
+  std::printf("  oversize          %10llu  (over --max-map-size, not read)\n",
+              static_cast<unsigned long long>(c.oversize.load()));
+  std::printf("  unreadable        %10llu\n", static_cast<unsigned long long>(c.unreadable.load()));
+  std::printf("  time              %10.2f s  (%.1f maps/s, %.1f MB/s, CPU %.2f s)\n", s.seconds,
+              s.seconds > 0 ? static_cast<double>(maps) / s.seconds : 0.0,
+              s.seconds > 0 ? mb / s.seconds : 0.0, s.cpu_seconds);
+  if (c.rejected.load() || c.unreadable.load() || c.oversize.load())
+    std::printf("  problems: mapindex query --db %s \"SELECT * FROM problems WHERE run_id = %lld\"\n",
+                o.db_path.c_str(), static_cast<long long>(s.run_id));
+}
+
+}  // namespace
+
+int index_command(const Args& args) {
+  IndexOptions o;
+  unsigned memory_mb = 1024, max_map_mb = 64;
+  std::string progress = "auto";
+  bool quiet = false;
+  po::options_description opts(
+      "Usage: mapindex index [--db FILE] [OPTIONS] INPUT...\n\n"
+      "Streams every map out of the INPUTs (archives libarchive reads: zip, tar,\n"
+      "tar.gz/xz/zst/bz2, 7z, ...; folders, recursively; single files; - for an\n"
+      "archive on standard input; archives inside archives are followed), decodes\n"
+      "and measures them on all cores and writes the SQLite index. Content already\n"
+      "indexed (same SHA-256) is not decoded again.\n\nOptions");
+  opts.add_options()
+      ("help,h", "show this help")
+      ("db", po::value(&o.db_path)->default_value(o.db_path), "the SQLite index to create or update")
+      ("threads,j", po::value(&o.threads)->default_value(0),
+       "decode threads (0 = all cores); the results do not depend on it")
+      ("memory", po::value(&memory_mb)->default_value(memory_mb),
+       "memory budget in MB for entries in flight (backpressure on the reader)")
+      ("max-map-size", po::value(&max_map_mb)->default_value(max_map_mb),
+       "entries larger than this many MB are skipped with a problem row")
+      ("max-nesting", po::value(&o.max_nesting)->default_value(o.max_nesting),
+       "how deep archives inside archives are followed")
+      ("batch", po::value(&o.batch_size)->default_value(o.batch_size),
+       "entries per transaction (a transaction also ends every second)")
+      ("reindex", po::bool_switch(&o.reindex), "decode and measure even content already indexed")
+      ("progress", po::value(&progress)->default_value(progress),
+       "auto (a bar on a terminal, else nothing), bar, lines (a line every 5 s) or none")
+      ("quiet,q", po::bool_switch(&quiet), "no progress and no summary");
+  po::options_description hidden;
+  hidden.add_options()("input", po::value(&o.inputs));
+  po::options_description all;
+  all.add(opts).add(hidden);
+  po::positional_options_description pos;
+  pos.add("input", -1);
+
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "mapindex index: " << e.what() << "\n(see mapindex index --help)\n";
+    return kExitUsage;
+  }
+  if (vm.count("help")) {
+    std::cout << opts << "\nExit status: 0 clean, 1 finished with rejected maps or unreadable\n"
+              << "inputs, 2 usage error, 130 interrupted (re-run to continue).\n";
+    return kExitOk;
+  }
+  if (o.inputs.empty()) {
+    std::cerr << "mapindex index: no INPUT given (see mapindex index --help)\n";
+    return kExitUsage;
+  }
+  ProgressMode mode;
+  if (quiet || progress == "none") mode = ProgressMode::none;
+  else if (progress == "auto") mode = ProgressMode::automatic;
+  else if (progress == "bar") mode = ProgressMode::bar;
+  else if (progress == "lines") mode = ProgressMode::lines;
+  else {
+    std::cerr << "mapindex index: --progress must be auto, bar, lines or none, not '" << progress
+              << "'\n";
+    return kExitUsage;
+  }
+  if (max_map_mb == 0 || memory_mb < 2 * max_map_mb) {
+    std::cerr << "mapindex index: --memory (" << memory_mb
+              << " MB) must be at least twice --max-map-size (" << max_map_mb << " MB)\n";
+    return kExitUsage;
+  }
+  if (o.batch_size == 0) o.batch_size = 1;
+  o.memory_budget = static_cast<std::uint64_t>(memory_mb) << 20;
+  o.max_map_size = static_cast<std::uint64_t>(max_map_mb) << 20;
+  o.command_line = "mapindex index";
+  for (const auto& a : args) o.command_line += " " + a;
+
+  install_interrupt_handlers();
+  LiveCounters counters;
+  Result<IndexSummary> result = [&] {
+    ProgressReporter reporter(counters, mode, stderr);
+    return run_index(o, counters);
+  }();
+  if (!result) {
+    std::cerr << "mapindex index: " << result.error().message << "\n";
+    return kExitUsage;
+  }
+  if (!quiet) print_summary(o, counters, *result);
+  if (result->interrupted) return kExitInterrupted;
+  if (counters.rejected.load() || counters.unreadable.load()) return kExitFindings;
+  return kExitOk;
+}
+
+}  // namespace mapindex

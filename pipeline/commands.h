@@ -1,0 +1,24 @@
+// The subcommands of the `mapindex` executable. Each takes the arguments after
+// the command name and returns the process exit status:
+//   0 clean, 1 finished but found rejected maps / unreadable inputs (index) or
+//   failed the audit, 2 usage error or bad SQL, 130 interrupted.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace mapindex {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFindings = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitInterrupted = 130;
+
+using Args = std::vector<std::string>;
+
+int index_command(const Args& args);
+int query_command(const Args& args);
+int inspect_command(const Args& args);
+int audit_command(const Args& args);
+
+}  // namespace mapindex

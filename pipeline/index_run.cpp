@@ -1,0 +1,252 @@
+// The flow graph of `mapindex index`:
+//
+//   reader (input_node, serial)          stages/read: next archive entry -> bytes,
+//      |                                 waits for room in the memory budget first
+//   measure (function_node, N threads)   stages/read digest, then stages/extract:
+//      |                                 skip known content, else decode + measure
+//   order (sequencer_node)               restores input order, so the index does
+//      |                                 not depend on the number of threads
+//   write (function_node, serial)        stages/write: rows in batched transactions,
+//                                        gives the entry's bytes back to the budget
+#include "pipeline/index_run.h"
+
+#include <oneapi/tbb/flow_graph.h>
+#include <oneapi/tbb/global_control.h>
+
+#include <chrono>
+#include <ctime>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+
+#include "pipeline/byte_budget.h"
+#include "pipeline/interrupt.h"
+#include "pipeline/version.h"
+#include "stages/extract/measure.h"
+#include "stages/read/archive_magic.h"
+#include "stages/read/digest.h"
+#include "stages/read/source_reader.h"
+#include "stages/write/index_db.h"
+
+namespace mapindex {
+namespace {
+
+namespace flow = oneapi::tbb::flow;
+
+// One entry on its way through the graph.
+struct WorkItem {
+  std::uint64_t seq = 0;
+  std::uint64_t charge = 0;  // bytes held in the budget until written
+  read::Entry entry;
+  read::FileDigest digest;
+  std::optional<std::int64_t> known_map_id;
+  Measurement measurement;
+  std::optional<Problem> failure;  // an unexpected failure while measuring
+};
+using WorkPtr = std::shared_ptr<WorkItem>;
+
+double cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// "stdin", "folder", "archive" or "file" (a single map), as stored in sources.kind.
+std::string source_kind(const std::string& input) {
+  if (input == "-") return "stdin";
+  std::error_code ec;
+  if (std::filesystem::is_directory(input, ec)) return "folder";
+  std::vector<std::uint8_t> prefix(read::kArchiveMagicBytes);
+  std::ifstream in(input, std::ios::binary);
+  in.read(reinterpret_cast<char*>(prefix.data()), static_cast<std::streamsize>(prefix.size()));
+  prefix.resize(static_cast<std::size_t>(in.gcount()));
+  return read::sniff_archive(prefix) == read::ArchiveMagic::none ? "file" : "archive";
+}
+
+// What the measure node does with one entry (runs on any worker thread).
+void measure_entry(WorkItem& w, const std::unordered_map<std::string, std::int64_t>& known,
+                   const IndexOptions& options) {
+  if (w.entry.kind != read::EntryKind::file) return;
+  w.digest = read::digest(w.entry.bytes);
+  if (!options.reindex) {
+    if (auto it = known.find(w.digest.sha256_hex()); it != known.end()) {
+      w.known_map_id = it->second;
+      w.entry.bytes = {};
+      return;
+    }
+  }
+  try {
+    MeasureOptions mo;
+    mo.max_data_item_size = options.max_data_item_size;
+    w.measurement = measure_content(w.entry.bytes, mo);
+  } catch (const std::exception& e) {
+    w.failure = Problem{Severity::error, "internal",
+                        std::string("measuring failed: ") + e.what(), ""};
+  }
+  w.entry.bytes = {};  // free the bytes now; the budget is given back by the writer
+}
+
+}  // namespace
+
+Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counters) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = cpu_seconds();
+
+  auto db = index::IndexDb::open(options.db_path, index::OpenMode::read_write);
+  if (!db) return db.error();
+
+  IndexSummary summary;
+  summary.run_id = db->begin_run(options.command_line, tool_version());
+  std::unordered_map<std::string, std::int64_t> source_ids;
+  for (const auto& input : options.inputs)
+    source_ids[input] = db->source_id(summary.run_id, input, source_kind(input));
+  const auto known = db->known_maps();
+
+  read::ReadOptions ro;
+  ro.max_entry_size = options.max_map_size;
+  ro.max_nesting = options.max_nesting;
+  read::SourceReader reader(options.inputs, ro);
+
+  const unsigned threads =
+      options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  // One more thread than decode threads: the reader may wait for budget
+  // without taking a decode thread away.
+  oneapi::tbb::global_control parallelism(oneapi::tbb::global_control::max_allowed_parallelism,
+                                          threads + 1);
+  ByteBudget budget(options.memory_budget, options.max_map_size);
+  const auto stop = [] { return interrupt_requested(); };
+
+  std::uint64_t next_seq = 0;
+  std::uint32_t uncommitted = 0;
+  auto last_commit = std::chrono::steady_clock::now();
+  double writer_seconds = 0;
+
+  flow::graph g;
+  flow::input_node<WorkPtr> read_node(g, [&](oneapi::tbb::flow_control& fc) -> WorkPtr {
+    if (!budget.wait_for_room(stop)) {
+      reader.stop();
+      fc.stop();
+      return {};
+    }
+    auto entry = reader.next();
+    const auto progress = reader.progress();
+    counters.input_bytes_total = progress.input_bytes_total;
+    counters.input_bytes_done = progress.input_bytes_done;
+    if (!entry) {
+      fc.stop();
+      return {};
+    }
+    auto w = std::make_shared<WorkItem>();
+    w->seq = next_seq++;
+    w->charge = entry->bytes.size();
+    w->entry = std::move(*entry);
+    budget.acquire(w->charge);
+    counters.entries++;
+    counters.bytes += w->charge;
+    return w;
+  });
+
+  flow::function_node<WorkPtr, WorkPtr> measure_node(g, threads, [&](WorkPtr w) {
+    measure_entry(*w, known, options);
+    return w;
+  });
+
+  flow::sequencer_node<WorkPtr> order_node(g, [](const WorkPtr& w) { return w->seq; });
+
+  flow::function_node<WorkPtr> write_node(g, flow::serial, [&](WorkPtr w) {
+    const auto t0 = std::chrono::steady_clock::now();
+    index::EntryRecord rec;
+    rec.source_id = source_ids.at(w->entry.source);
+    rec.entry_path = w->entry.path;
+    rec.size = w->entry.size;
+    const MapStats* stats = nullptr;
+    switch (w->entry.kind) {
+      case read::EntryKind::error:
+        rec.kind = index::EntryKind::unreadable;
+        rec.problems.push_back({Severity::error, w->entry.error.code, w->entry.error.message, ""});
+        counters.unreadable++;
+        break;
+      case read::EntryKind::oversize:
+        rec.kind = index::EntryKind::oversize;
+        rec.problems.push_back(
+            {Severity::error, "entry.oversize",
+             "entry is " + std::to_string(w->entry.size) + " bytes, over --max-map-size " +
+                 std::to_string(options.max_map_size) + "; not read",
+             ""});
+        counters.oversize++;
+        break;
+      case read::EntryKind::file:
+        rec.sha256 = w->digest.sha256_hex();
+        rec.crc32 = w->digest.crc32;
+        if (w->known_map_id) {
+          rec.kind = index::EntryKind::map;
+          counters.maps_known++;
+        } else if (w->failure) {
+          rec.kind = index::EntryKind::unreadable;
+          rec.problems.push_back(*w->failure);
+          counters.unreadable++;
+        } else if (w->measurement.kind == ContentKind::not_a_map) {
+          rec.kind = index::EntryKind::other;
+          counters.not_maps++;
+        } else {
+          rec.kind = index::EntryKind::map;
+          stats = &w->measurement.stats;
+          counters.maps_indexed++;
+          if (stats->status == MapStatus::rejected) counters.rejected++;
+          if (stats->status == MapStatus::warnings) counters.with_warnings++;
+        }
+        break;
+    }
+    db->write_entry(summary.run_id, rec, stats);
+    counters.written++;
+    const auto now = std::chrono::steady_clock::now();
+    if (++uncommitted >= options.batch_size || now - last_commit > std::chrono::seconds(1)) {
+      db->commit_batch();
+      uncommitted = 0;
+      last_commit = now;
+    }
+    budget.release(w->charge);
+    writer_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  });
+
+  flow::make_edge(read_node, measure_node);
+  flow::make_edge(measure_node, order_node);
+  flow::make_edge(order_node, write_node);
+
+  std::string failure;
+  try {
+    read_node.activate();
+    g.wait_for_all();
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+
+  summary.interrupted = interrupt_requested();
+  db->commit_batch();
+  index::RunCounters rc;
+  rc.entries = counters.entries;
+  rc.bytes = counters.bytes;
+  rc.maps_indexed = counters.maps_indexed;
+  rc.maps_known = counters.maps_known;
+  rc.rejected = counters.rejected;
+  rc.with_warnings = counters.with_warnings;
+  rc.not_maps = counters.not_maps;
+  rc.oversize = counters.oversize;
+  rc.unreadable = counters.unreadable;
+  const char* status = !failure.empty() ? "failed" : summary.interrupted ? "interrupted" : "complete";
+  db->finish_run(summary.run_id, status, rc);
+  if (!failure.empty()) return Error{"index.failed", "index run failed: " + failure};
+
+  summary.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  summary.cpu_seconds = cpu_seconds() - cpu_start;
+  summary.peak_in_flight = budget.peak();
+  summary.writer_seconds = writer_seconds;
+  return summary;
+}
+
+}  // namespace mapindex

@@ -1,0 +1,42 @@
+// `mapindex index` as a function: streams every entry of the inputs through
+// the oneTBB flow graph (pipeline/index_graph.cpp) into the SQLite index.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pipeline/progress.h"
+#include "pipeline/run_counters.h"
+#include "stages/common/result.h"
+
+namespace mapindex {
+
+struct IndexOptions {
+  std::string db_path = "mapindex.sqlite";
+  std::vector<std::string> inputs;
+  unsigned threads = 0;                          // 0: all cores
+  std::uint64_t memory_budget = 1024ull << 20;   // bytes of entries in flight
+  std::uint64_t max_map_size = 64ull << 20;      // larger entries are skipped with a problem
+  std::uint64_t max_data_item_size = 256ull << 20;
+  int max_nesting = 4;
+  std::uint32_t batch_size = 500;                // entries per transaction (also every second)
+  bool reindex = false;                          // decode even content already indexed
+  std::string command_line;                      // stored in runs.command
+};
+
+struct IndexSummary {
+  std::int64_t run_id = 0;
+  bool interrupted = false;
+  double seconds = 0;
+  double cpu_seconds = 0;
+  std::uint64_t peak_in_flight = 0;   // most bytes held between reader and writer
+  double writer_seconds = 0;          // time spent inside the writer node
+};
+
+// Runs the whole index job. Errors opening the index (newer schema, not a
+// database, ...) come back as Error; problems with inputs and maps are rows in
+// the index and counts in `counters`.
+Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counters);
+
+}  // namespace mapindex
