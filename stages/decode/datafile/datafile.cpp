@@ -184,18 +184,18 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
     const std::int64_t type_id = load_le_i32(e);
     const std::int64_t start = load_le_i32(e + 4);
     const std::int64_t num = load_le_i32(e + 8);
-    const std::string label = "item type " + to_string(t) + " (type " + to_string(type_id) + ")";
+    auto label = [&] { return "item type " + to_string(t) + " (type " + to_string(type_id) + ")"; };
     if (type_id < 0 || type_id > 0xFFFF)
-      return fail("V1", label + ": type id is outside [0, 65535]");
+      return fail("V1", label() + ": type id is outside [0, 65535]");
     if (seen_types.test_and_set(static_cast<std::uint32_t>(type_id)))
-      return fail("V1", label + ": type id " + to_string(type_id) + " appears twice");
-    if (num <= 0) return fail("V1", label + ": num " + to_string(num) + " is not positive");
+      return fail("V1", label() + ": type id " + to_string(type_id) + " appears twice");
+    if (num <= 0) return fail("V1", label() + ": num " + to_string(num) + " is not positive");
     if (start != running)
-      return fail("V1", label + ": start " + to_string(start) + " is not " + to_string(running) +
+      return fail("V1", label() + ": start " + to_string(start) + " is not " + to_string(running) +
                             ", the number of items of the types before it");
     running += num;
     if (running > num_items)
-      return fail("V1", label + ": num " + to_string(num) + " takes the item count to " +
+      return fail("V1", label() + ": num " + to_string(num) + " takes the item count to " +
                             to_string(running) + ", above num_items " + to_string(num_items));
   }
   if (running != num_items)
@@ -206,13 +206,14 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
   std::int64_t previous = -1;
   for (std::size_t i = 0; i < df.num_items_; ++i) {
     const std::int64_t offset = load_le_i32(df.item_offsets_ + 4 * i);
-    const std::string label = "item " + to_string(i);
-    if (i == 0 && offset != 0) return fail("V2", label + ": offset " + to_string(offset) + " is not 0");
+    auto label = [&] { return "item " + to_string(i); };
+    if (i == 0 && offset != 0)
+      return fail("V2", label() + ": offset " + to_string(offset) + " is not 0");
     if (i > 0 && offset <= previous)
-      return fail("V2", label + ": offset " + to_string(offset) +
+      return fail("V2", label() + ": offset " + to_string(offset) +
                             " is not above the previous item's offset " + to_string(previous));
     if (offset >= item_size)
-      return fail("V2", label + ": offset " + to_string(offset) + " is not below item_size " +
+      return fail("V2", label() + ": offset " + to_string(offset) + " is not below item_size " +
                             to_string(item_size));
     previous = offset;
   }
@@ -240,23 +241,23 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
       const std::uint32_t header_type = key >> 16;
       const std::uint32_t id = key & 0xFFFF;
       const std::int64_t item_data_size = load_le_i32(h + 4);
-      const std::string label = item_label(index, header_type, id);
+      auto label = [&] { return item_label(index, header_type, id); };
       if (header_type != type_id)
-        return fail("V3", label + ": its header says type " + to_string(header_type) +
+        return fail("V3", label() + ": its header says type " + to_string(header_type) +
                               " but it lies in the items of item type " + to_string(t) +
                               " (type " + to_string(type_id) + ")");
       const std::int64_t payload = span - static_cast<std::int64_t>(kItemHeaderSize);
       if (item_data_size < 0)
-        return fail("V3", label + ": size " + to_string(item_data_size) + " is negative");
+        return fail("V3", label() + ": size " + to_string(item_data_size) + " is negative");
       if (item_data_size % 4 != 0)
-        return fail("V3", label + ": size " + to_string(item_data_size) +
+        return fail("V3", label() + ": size " + to_string(item_data_size) +
                               " is not a multiple of 4");
       if (item_data_size != payload)
-        return fail("V3", label + ": size " + to_string(item_data_size) +
+        return fail("V3", label() + ": size " + to_string(item_data_size) +
                               " is not the size of its span " + to_string(payload));
       if (type_id != kUuidIndexType && seen_ids.test_and_set(id)) {
         // Clean up is unnecessary: we return.
-        return fail("V3", label + ": id " + to_string(id) + " appears twice in type " +
+        return fail("V3", label() + ": id " + to_string(id) + " appears twice in type " +
                               to_string(type_id));
       }
       spans += span;
@@ -273,13 +274,14 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
   previous = -1;
   for (std::size_t i = 0; i < df.num_data_; ++i) {
     const std::int64_t offset = load_le_i32(df.data_offsets_ + 4 * i);
-    const std::string label = "data item " + to_string(i);
-    if (i == 0 && offset != 0) return fail("V5", label + ": offset " + to_string(offset) + " is not 0");
+    auto label = [&] { return "data item " + to_string(i); };
+    if (i == 0 && offset != 0)
+      return fail("V5", label() + ": offset " + to_string(offset) + " is not 0");
     if (i > 0 && offset <= previous)
-      return fail("V5", label + ": offset " + to_string(offset) +
+      return fail("V5", label() + ": offset " + to_string(offset) +
                             " is not above the previous data item's offset " + to_string(previous));
     if (offset >= data_size)
-      return fail("V5", label + ": offset " + to_string(offset) + " is not below data_size " +
+      return fail("V5", label() + ": offset " + to_string(offset) + " is not below data_size " +
                             to_string(data_size));
     previous = offset;
   }
@@ -390,9 +392,9 @@ std::int64_t Datafile::data_size(std::size_t index) const {
 }
 
 Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scratch) const {
-  const std::string label = "data item " + to_string(index);
+  auto label = [index] { return "data item " + to_string(index); };
   if (index >= num_data_)
-    return fail("D1", label + " does not exist (the file has " + to_string(num_data_) +
+    return fail("D1", label() + " does not exist (the file has " + to_string(num_data_) +
                           " data items)");
   const auto offset = static_cast<std::uint32_t>(load_le_i32(data_offsets_ + 4 * index));
   const std::uint32_t stored = data_stored_size(index);
@@ -401,14 +403,14 @@ Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scrat
 
   const std::int64_t declared = data_size(index);
   if (declared <= 0)
-    return fail("D2", label + ": uncompressed size " + to_string(declared) + " is not positive");
+    return fail("D2", label() + ": uncompressed size " + to_string(declared) + " is not positive");
   const auto wanted = static_cast<std::uint64_t>(declared);
   if (wanted > options_.max_data_item_size)
-    return fail("D.cap", label + ": uncompressed size " + to_string(wanted) +
+    return fail("D.cap", label() + ": uncompressed size " + to_string(wanted) +
                              " is above the limit of " + to_string(options_.max_data_item_size) +
                              " bytes per data item");
   if (wanted > max_inflated_size(stored))
-    return fail("D4", label + ": uncompressed size " + to_string(wanted) +
+    return fail("D4", label() + ": uncompressed size " + to_string(wanted) +
                           " is more than " + to_string(stored) +
                           " compressed bytes can hold (zlib expands at most 1032:1)");
   scratch.resize(static_cast<std::size_t>(wanted));
@@ -417,17 +419,17 @@ Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scrat
     case InflateStatus::ok:
       return Bytes(scratch.data(), scratch.size());
     case InflateStatus::too_short:
-      return fail("D4", label + ": " + to_string(stored) + " compressed bytes inflate to " +
+      return fail("D4", label() + ": " + to_string(stored) + " compressed bytes inflate to " +
                             to_string(outcome.produced) + " bytes, not the declared " +
                             to_string(wanted));
     case InflateStatus::too_long:
-      return fail("D4", label + ": " + to_string(stored) +
+      return fail("D4", label() + ": " + to_string(stored) +
                             " compressed bytes inflate to more than the declared " +
                             to_string(wanted) + " bytes");
     case InflateStatus::corrupt:
       break;
   }
-  return fail("D4", label + ": " + to_string(stored) +
+  return fail("D4", label() + ": " + to_string(stored) +
                         " compressed bytes are not a valid zlib stream (declared size " +
                         to_string(wanted) + ")");
 }
@@ -437,16 +439,16 @@ Result<std::string> Datafile::string(std::size_t index) const {
   auto bytes = data(index, scratch);
   if (!bytes) return bytes.error();
   const Bytes b = *bytes;
-  const std::string label = "data item " + to_string(index);
-  if (b.empty()) return fail("D7", label + ": a string needs at least its terminating NUL");
+  auto label = [index] { return "data item " + to_string(index); };
+  if (b.empty()) return fail("D7", label() + ": a string needs at least its terminating NUL");
   if (b.back() != 0)
-    return fail("D7", label + ": string of " + to_string(b.size()) +
+    return fail("D7", label() + ": string of " + to_string(b.size()) +
                           " bytes does not end with NUL");
   const std::string_view text(reinterpret_cast<const char*>(b.data()), b.size() - 1);
   if (const auto nul = text.find('\0'); nul != std::string_view::npos)
-    return fail("D7", label + ": string has a NUL at byte " + to_string(nul) + " before its end " +
+    return fail("D7", label() + ": string has a NUL at byte " + to_string(nul) + " before its end " +
                           to_string(b.size() - 1));
-  if (!is_valid_utf8(text)) return fail("D7", label + ": string is not valid UTF-8");
+  if (!is_valid_utf8(text)) return fail("D7", label() + ": string is not valid UTF-8");
   return std::string(text);
 }
 
