@@ -1,0 +1,220 @@
+#include "stages/extract/teeworlds_checks.h"
+
+#include <algorithm>
+#include <array>
+
+#include "stages/decode/datafile/utf8.h"
+
+namespace mapindex::teeworlds {
+namespace {
+
+void warn(MapStats& stats, std::string code, std::string message, std::string location) {
+  stats.problems.push_back(
+      Problem{Severity::warning, std::move(code), std::move(message), std::move(location)});
+}
+
+std::string loc(const char* what, std::int64_t index) {
+  return std::string(what) + " " + std::to_string(index);
+}
+
+constexpr std::array<std::string_view, 32> kStandardImages = {
+    "bg_cloud1",          "bg_cloud2",         "bg_cloud3",          "desert_doodads",
+    "desert_main",        "desert_mountains2", "desert_mountains",   "desert_sun",
+    "generic_deathtiles", "generic_unhookable", "grass_doodads",     "grass_main",
+    "jungle_background",  "jungle_deathtiles", "jungle_doodads",     "jungle_main",
+    "jungle_midground",   "jungle_unhookables", "moon",              "mountains",
+    "snow",               "stars",             "sun",                "winter_doodads",
+    "winter_main",        "winter_mountains2", "winter_mountains3",  "winter_mountains",
+    // Teeworlds 0.7 only
+    "easter",             "generic_lamps",     "generic_shadows",    "light"};
+
+constexpr std::size_t kMaxImages = 64, kMaxSounds = 64;
+
+}  // namespace
+
+bool is_standard_external_image(std::string_view name) {
+  return std::find(kStandardImages.begin(), kStandardImages.end(), name) != kStandardImages.end();
+}
+
+bool is_utf8(std::string_view text) { return datafile::is_valid_utf8(text); }
+
+EnvelopeKind expected_envelope_kind(std::string_view role) {
+  if (role == "quad_position" || role == "source_position") return EnvelopeKind::position;
+  if (role == "source_sound") return EnvelopeKind::sound;
+  return EnvelopeKind::color;  // layer_color, quad_color
+}
+
+void resolve_references(const References& refs, MapStats& stats) {
+  const auto num_images = static_cast<std::int32_t>(stats.images.size());
+  std::vector<bool> tile_image_reported(stats.images.size(), false);
+  for (const auto& r : refs.images) {
+    if (r.image < 0) continue;
+    if (r.image >= num_images) {
+      warn(stats, "image.missing",
+           "uses image " + std::to_string(r.image) + ", but the map has " +
+               std::to_string(num_images) + " images",
+           loc("layer", r.layer));
+      continue;
+    }
+    ImageStats& img = stats.images[static_cast<std::size_t>(r.image)];
+    img.used_by.push_back(ImageUse{r.layer, r.tile_layer ? 0 : r.quads});
+    if (r.tile_layer && !tile_image_reported[static_cast<std::size_t>(r.image)] &&
+        (img.width % 16 != 0 || img.height % 16 != 0 || img.width <= 0 || img.height <= 0)) {
+      tile_image_reported[static_cast<std::size_t>(r.image)] = true;
+      warn(stats, "image.tile_size",
+           "image used by tile layer " + std::to_string(r.layer) + " is " +
+               std::to_string(img.width) + "x" + std::to_string(img.height) +
+               ", not a multiple of 16 in both directions",
+           loc("image", r.image));
+    }
+  }
+
+  const auto num_envelopes = static_cast<std::int32_t>(stats.envelopes.size());
+  for (const auto& r : refs.envelopes) {
+    if (r.envelope < 0) continue;
+    if (r.envelope >= num_envelopes) {
+      warn(stats, "envelope.missing",
+           r.role + " uses envelope " + std::to_string(r.envelope) + ", but the map has " +
+               std::to_string(num_envelopes) + " envelopes",
+           loc("layer", r.layer));
+      continue;
+    }
+    EnvelopeStats& env = stats.envelopes[static_cast<std::size_t>(r.envelope)];
+    env.used_by.push_back(EnvelopeUse{r.layer, r.role, r.count});
+    const EnvelopeKind want = expected_envelope_kind(r.role);
+    if (env.kind != want) {
+      warn(stats, "envelope.kind",
+           r.role + " uses envelope " + std::to_string(r.envelope) + " of kind " +
+               std::string(to_string(env.kind)) + " (channels " + std::to_string(env.channels) +
+               "), expected " + std::string(to_string(want)),
+           loc("layer", r.layer));
+    }
+  }
+
+  const auto num_sounds = static_cast<std::int32_t>(stats.sounds.size());
+  for (const auto& r : refs.sounds) {
+    if (r.sound < 0) continue;
+    if (r.sound >= num_sounds) {
+      warn(stats, "sound.missing",
+           "uses sound " + std::to_string(r.sound) + ", but the map has " +
+               std::to_string(num_sounds) + " sounds",
+           loc("layer", r.layer));
+      continue;
+    }
+    stats.sounds[static_cast<std::size_t>(r.sound)].used_by.push_back(
+        SoundUse{r.layer, r.sources});
+  }
+
+  for (const auto& img : stats.images)
+    if (img.used_by.empty())
+      warn(stats, "image.unused", "image '" + img.name + "' is used by no layer",
+           loc("image", img.image_index));
+  for (const auto& env : stats.envelopes)
+    if (env.used_by.empty())
+      warn(stats, "envelope.unused",
+           "envelope '" + env.name + "' is used by no layer, quad or sound source",
+           loc("envelope", env.envelope_index));
+  for (const auto& snd : stats.sounds)
+    if (snd.used_by.empty())
+      warn(stats, "sound.unused", "sound '" + snd.name + "' is used by no sounds layer",
+           loc("sound", snd.sound_index));
+}
+
+void check_images_and_sounds(MapStats& stats) {
+  for (const auto& img : stats.images) {
+    const std::string where = loc("image", img.image_index);
+    if (img.width <= 0 || img.height <= 0)
+      warn(stats, "image.size",
+           "image is " + std::to_string(img.width) + "x" + std::to_string(img.height), where);
+    if (img.external) {
+      if (!is_standard_external_image(img.name))
+        warn(stats, "image.external_nonstandard",
+             "external image '" + img.name + "' is not one of the standard mapres images", where);
+      continue;
+    }
+    if (!img.rgba)
+      warn(stats, "image.rgb", "embedded image is RGB (version 2 variant 0); DDNet loads only RGBA",
+           where);
+    if (img.data_size < 0) continue;  // image.no_data already
+    if (img.width > 0 && img.height > 0) {
+      const std::int64_t need = std::int64_t{img.width} * img.height * (img.rgba ? 4 : 3);
+      if (img.data_size < need)
+        warn(stats, "image.data_size",
+             "embedded image data holds " + std::to_string(img.data_size) + " bytes, " +
+                 std::to_string(img.width) + "x" + std::to_string(img.height) + "x" +
+                 (img.rgba ? "4" : "3") + " = " + std::to_string(need) + " needed",
+             where);
+    }
+  }
+  if (stats.images.size() > kMaxImages)
+    warn(stats, "images.too_many",
+         std::to_string(stats.images.size()) + " images, more than the " +
+             std::to_string(kMaxImages) + " the game supports",
+         "");
+  if (stats.sounds.size() > kMaxSounds)
+    warn(stats, "sounds.too_many",
+         std::to_string(stats.sounds.size()) + " sounds, more than the " +
+             std::to_string(kMaxSounds) + " the game supports",
+         "");
+  for (const auto& snd : stats.sounds)
+    if (snd.external)
+      warn(stats, "sound.external",
+           "sound '" + snd.name + "' is marked external; no external sounds exist",
+           loc("sound", snd.sound_index));
+}
+
+void check_groups_and_automappers(const TeeworldsMap& map, MapStats& stats) {
+  const std::int32_t game = map.game_layer();
+  const std::int32_t game_group =
+      game >= 0 ? map.layers[static_cast<std::size_t>(game)].group : -1;
+  if (game_group >= 0 && map.groups[static_cast<std::size_t>(game_group)]) {
+    const GroupItem& g = *map.groups[static_cast<std::size_t>(game_group)];
+    if (g.offset_x != 0 || g.offset_y != 0 || g.parallax_x != 100 || g.parallax_y != 100 ||
+        g.clipping) {
+      warn(stats, "group.game_not_standard",
+           "game group has offset " + std::to_string(g.offset_x) + "," +
+               std::to_string(g.offset_y) + ", parallax " + std::to_string(g.parallax_x) + "," +
+               std::to_string(g.parallax_y) + ", clipping " + (g.clipping ? "on" : "off") +
+               "; expected offset 0,0, parallax 100,100, no clipping",
+           loc("group", game_group));
+    }
+  }
+  for (const auto& layer : map.layers) {
+    const std::string where = loc("layer", layer.index);
+    if (layer.group < 0) {
+      warn(stats, "layer.ungrouped",
+           std::string(layer_type_name(layer.type)) + " layer belongs to no group; it is ignored",
+           where);
+      continue;
+    }
+    if (is_physics(layer.type) && game_group >= 0 && layer.group != game_group) {
+      warn(stats, "layer.physics_outside_game_group",
+           std::string(layer_type_name(layer.type)) + " layer is in group " +
+               std::to_string(layer.group) + ", not in the game group " +
+               std::to_string(game_group),
+           where);
+    }
+  }
+  for (std::size_t i = 0; i < map.automappers.size(); ++i) {
+    const AutomapperItem& a = map.automappers[i];
+    const std::string where = loc("automapper", static_cast<std::int64_t>(i));
+    if (a.group < 0 || static_cast<std::size_t>(a.group) >= map.groups.size() ||
+        !map.groups[static_cast<std::size_t>(a.group)]) {
+      warn(stats, "automapper.target",
+           "automapper points at group " + std::to_string(a.group) + ", but the map has " +
+               std::to_string(map.groups.size()) + " groups",
+           where);
+      continue;
+    }
+    const GroupItem& g = *map.groups[static_cast<std::size_t>(a.group)];
+    if (a.layer < 0 || a.layer >= g.num_layers) {
+      warn(stats, "automapper.target",
+           "automapper points at layer " + std::to_string(a.layer) + " of group " +
+               std::to_string(a.group) + ", which has " + std::to_string(g.num_layers) +
+               " layers",
+           where);
+    }
+  }
+}
+
+}  // namespace mapindex::teeworlds

@@ -1,0 +1,534 @@
+#include "stages/extract/teeworlds_measure.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "stages/decode/datafile/datafile.h"
+#include "stages/decode/teeworlds/teeworlds_map.h"
+#include "stages/extract/teeworlds_checks.h"
+#include "stages/extract/teeworlds_features.h"
+#include "stages/extract/teeworlds_tile_counter.h"
+#include "stages/extract/teeworlds_tile_names.h"
+
+namespace mapindex {
+namespace {
+
+using datafile::Datafile;
+using namespace teeworlds;
+
+void add(MapStats& stats, Severity severity, std::string code, std::string message,
+         std::string location) {
+  stats.problems.push_back(
+      Problem{severity, std::move(code), std::move(message), std::move(location)});
+}
+
+std::string loc(const char* what, std::int64_t index) {
+  return std::string(what) + " " + std::to_string(index);
+}
+
+bool data_index_valid(const Datafile& df, std::int32_t index) {
+  return index >= 0 && static_cast<std::size_t>(index) < df.num_data();
+}
+
+LayerKind to_layer_kind(LayerType t) {
+  switch (t) {
+    case LayerType::tiles: return LayerKind::tiles;
+    case LayerType::game: return LayerKind::game;
+    case LayerType::tele: return LayerKind::tele;
+    case LayerType::speedup: return LayerKind::speedup;
+    case LayerType::front: return LayerKind::front;
+    case LayerType::switch_layer: return LayerKind::switch_layer;
+    case LayerType::tune: return LayerKind::tune;
+    case LayerType::quads: return LayerKind::quads;
+    case LayerType::sounds: return LayerKind::sounds;
+    case LayerType::sounds_deprecated: return LayerKind::sounds_deprecated;
+    case LayerType::unknown: return LayerKind::unknown;
+  }
+  return LayerKind::unknown;
+}
+
+EnvelopeKind envelope_kind(std::int32_t channels) {
+  switch (channels) {
+    case kEnvSound: return EnvelopeKind::sound;
+    case kEnvPosition: return EnvelopeKind::position;
+    case kEnvColor: return EnvelopeKind::color;
+    default: return EnvelopeKind::unknown;
+  }
+}
+
+// An info string (author, version, credits, license): absent when -1 or out
+// of range (D1: "no data").
+std::optional<std::string> info_string(const Datafile& df, std::int32_t index, const char* field,
+                                       std::size_t max_bytes, MapStats& stats) {
+  if (!data_index_valid(df, index)) return std::nullopt;
+  auto s = df.string(static_cast<std::size_t>(index));
+  if (!s) {
+    add(stats, Severity::warning, "info.string",
+        std::string(field) + " (data item " + std::to_string(index) + "): " + s.error().to_string(),
+        "info");
+    return std::nullopt;
+  }
+  if (s->size() + 1 > max_bytes) {
+    add(stats, Severity::warning, "info.too_long",
+        std::string(field) + " is " + std::to_string(s->size() + 1) +
+            " bytes with its NUL, at most " + std::to_string(max_bytes) + " allowed",
+        "info");
+  }
+  return std::move(s.value());
+}
+
+void measure_info(const Datafile& df, const TeeworldsMap& map, MapStats& stats,
+                  std::vector<std::uint8_t>& scratch) {
+  if (!map.info) return;
+  const InfoItem& info = *map.info;
+  stats.author = info_string(df, info.author, "author", kInfoAuthorMax, stats);
+  stats.map_version = info_string(df, info.map_version, "version", kInfoVersionMax, stats);
+  stats.credits = info_string(df, info.credits, "credits", kInfoCreditsMax, stats);
+  stats.license = info_string(df, info.license, "license", kInfoLicenseMax, stats);
+  if (!data_index_valid(df, info.settings)) return;
+  auto data = df.data(static_cast<std::size_t>(info.settings), scratch);
+  if (!data) {
+    add(stats, Severity::warning, "info.settings",
+        "settings (data item " + std::to_string(info.settings) + "): " + data.error().to_string(),
+        "info");
+    return;
+  }
+  const Bytes bytes = *data;
+  if (bytes.empty() || bytes.back() != 0) {
+    add(stats, Severity::warning, "info.settings",
+        "settings data of " + std::to_string(bytes.size()) + " bytes does not end with a NUL",
+        "info");
+  }
+  std::size_t start = 0;
+  bool bad_utf8 = false;
+  for (std::size_t i = 0; i <= bytes.size(); ++i) {
+    if (i < bytes.size() && bytes[i] != 0) continue;
+    if (i > start || i < bytes.size()) {
+      std::string line(reinterpret_cast<const char*>(bytes.data()) + start, i - start);
+      if (!is_utf8(line)) bad_utf8 = true;
+      if (i < bytes.size() || !line.empty()) stats.settings.push_back(std::move(line));
+    }
+    start = i + 1;
+  }
+  if (bad_utf8)
+    add(stats, Severity::warning, "info.settings", "a settings line is not valid UTF-8", "info");
+}
+
+void measure_images(const Datafile& df, const TeeworldsMap& map, MapStats& stats) {
+  for (std::size_t i = 0; i < map.images.size(); ++i) {
+    ImageStats img;
+    img.image_index = static_cast<std::int32_t>(i);
+    const std::string where = loc("image", img.image_index);
+    if (const auto& item = map.images[i]) {
+      img.version = item->version;
+      img.width = item->width;
+      img.height = item->height;
+      img.external = item->external;
+      img.rgba = item->rgba();
+      if (data_index_valid(df, item->name)) {
+        auto name = df.string(static_cast<std::size_t>(item->name));
+        if (name) img.name = std::move(name.value());
+        else add(stats, Severity::warning, "image.name", "image name: " + name.error().to_string(), where);
+      } else {
+        add(stats, Severity::warning, "image.name",
+            "image name data index " + std::to_string(item->name) + " is out of range", where);
+      }
+      if (img.name.size() + 1 > kImageNameMax)
+        add(stats, Severity::warning, "image.name",
+            "image name is " + std::to_string(img.name.size() + 1) + " bytes with its NUL, at most " +
+                std::to_string(kImageNameMax) + " allowed",
+            where);
+      img.standard_name = is_standard_external_image(img.name);
+      if (!img.external) {
+        if (data_index_valid(df, item->data)) {
+          img.data_stored_size = df.data_stored_size(static_cast<std::size_t>(item->data));
+          img.data_size = df.data_size(static_cast<std::size_t>(item->data));
+        } else {
+          add(stats, Severity::warning, "image.no_data",
+              "embedded image data index " + std::to_string(item->data) + " is outside the " +
+                  std::to_string(df.num_data()) + " data items",
+              where);
+        }
+      }
+    }
+    stats.images.push_back(std::move(img));
+  }
+}
+
+void measure_envelopes(const TeeworldsMap& map, MapStats& stats) {
+  const std::size_t num_points = map.points.size();
+  stats.num_envelope_points = static_cast<std::int64_t>(num_points);
+  for (std::size_t i = 0; i < map.envelopes.size(); ++i) {
+    EnvelopeStats env;
+    env.envelope_index = static_cast<std::int32_t>(i);
+    const std::string where = loc("envelope", env.envelope_index);
+    if (const auto& item = map.envelopes[i]) {
+      env.version = item->version;
+      env.channels = item->channels;
+      env.kind = envelope_kind(item->channels);
+      env.name = item->name;
+      env.synchronized = item->synchronized;
+      env.start_point = item->start_point;
+      env.num_points = item->num_points;
+      if (env.kind == EnvelopeKind::unknown)
+        add(stats, Severity::warning, "envelope.channels",
+            "envelope has " + std::to_string(item->channels) +
+                " channels (expected 1 sound, 3 position or 4 color)",
+            where);
+      const std::int64_t start = item->start_point, count = item->num_points;
+      if (start < 0 || count < 0 || start + count > static_cast<std::int64_t>(num_points)) {
+        add(stats, Severity::warning, "envelope.points_range",
+            "envelope points " + std::to_string(start) + " + " + std::to_string(count) +
+                " are outside the " + std::to_string(num_points) + " envelope points",
+            where);
+      } else {
+        bool reported = false;
+        for (std::int64_t p = start; p < start + count; ++p) {
+          const auto pi = static_cast<std::size_t>(p);
+          const std::int32_t curve = map.points.curve(pi);
+          const std::size_t c = curve >= 0 && curve < 6 ? static_cast<std::size_t>(curve) : 6;
+          env.curves[c]++;
+          if (p > start && !reported && map.points.time(pi) < map.points.time(pi - 1)) {
+            reported = true;
+            add(stats, Severity::warning, "envelope.time_order",
+                "point " + std::to_string(p - start) + " has time " +
+                    std::to_string(map.points.time(pi)) + ", before the previous point's " +
+                    std::to_string(map.points.time(pi - 1)),
+                where);
+          }
+        }
+      }
+    }
+    stats.envelopes.push_back(std::move(env));
+  }
+}
+
+void measure_sounds(const Datafile& df, const TeeworldsMap& map, MapStats& stats) {
+  for (std::size_t i = 0; i < map.sounds.size(); ++i) {
+    SoundStats snd;
+    snd.sound_index = static_cast<std::int32_t>(i);
+    const std::string where = loc("sound", snd.sound_index);
+    if (const auto& item = map.sounds[i]) {
+      snd.external = item->external;
+      if (data_index_valid(df, item->name)) {
+        auto name = df.string(static_cast<std::size_t>(item->name));
+        if (name) snd.name = std::move(name.value());
+        else add(stats, Severity::warning, "sound.name", "sound name: " + name.error().to_string(), where);
+      }
+      if (item->external) {
+        // no data expected (sound.external reports it)
+      } else if (data_index_valid(df, item->data)) {
+        snd.data_stored_size = df.data_stored_size(static_cast<std::size_t>(item->data));
+        snd.data_size = df.data_size(static_cast<std::size_t>(item->data));
+      } else {
+        add(stats, Severity::warning, "sound.no_data",
+            "sound data index " + std::to_string(item->data) + " is outside the " +
+                std::to_string(df.num_data()) + " data items",
+            where);
+      }
+    }
+    stats.sounds.push_back(std::move(snd));
+  }
+}
+
+void measure_groups(const TeeworldsMap& map, MapStats& stats) {
+  const std::int32_t game = map.game_layer();
+  const std::int32_t game_group = game >= 0 ? map.layers[static_cast<std::size_t>(game)].group : -1;
+  for (std::size_t i = 0; i < map.groups.size(); ++i) {
+    GroupStats g;
+    g.group_index = static_cast<std::int32_t>(i);
+    if (const auto& item = map.groups[i]) {
+      g.version = item->version;
+      g.name = item->name;
+      g.offset_x = item->offset_x;
+      g.offset_y = item->offset_y;
+      g.parallax_x = item->parallax_x;
+      g.parallax_y = item->parallax_y;
+      g.start_layer = item->start_layer;
+      g.num_layers = item->num_layers;
+      g.clipping = item->clipping;
+      g.clip_x = item->clip_x;
+      g.clip_y = item->clip_y;
+      g.clip_w = item->clip_w;
+      g.clip_h = item->clip_h;
+    }
+    g.game_group = g.group_index == game_group;
+    stats.groups.push_back(std::move(g));
+  }
+}
+
+// Per-layer aggregation of envelope uses (role, envelope) -> count.
+void add_envelope_refs(std::int32_t layer, const std::map<std::pair<std::string, std::int32_t>, std::int64_t>& uses,
+                       References& refs) {
+  for (const auto& [key, count] : uses)
+    refs.envelopes.push_back(References::Envelope{layer, key.first, key.second, count});
+}
+
+class LayerMeasurer {
+ public:
+  LayerMeasurer(const Datafile& df, const TeeworldsMap& map, MapStats& stats, References& refs)
+      : df_(df), map_(map), stats_(stats), refs_(refs) {}
+
+  void measure(const DecodedLayer& layer) {
+    LayerStats ls;
+    ls.layer_index = layer.index;
+    ls.group_index = layer.group;
+    ls.kind = to_layer_kind(layer.type);
+    if (layer.header) {
+      ls.item_type = layer.header->type;
+      ls.detail = layer.header->detail();
+    }
+    if (layer.tilemap) measure_tilemap(layer, *layer.tilemap, ls);
+    if (layer.quads) measure_quads(layer, *layer.quads, ls);
+    if (layer.sounds) measure_sources(layer, *layer.sounds, ls);
+    stats_.layers.push_back(std::move(ls));
+  }
+
+  KeysPresent& present() { return present_; }
+
+ private:
+  void error(const DecodedLayer& layer, Severity severity, std::string code, std::string message) {
+    add(stats_, severity, std::move(code), std::move(message), loc("layer", layer.index));
+  }
+
+  void measure_tilemap(const DecodedLayer& layer, const TilemapLayer& t, LayerStats& ls) {
+    ls.version = t.version;
+    ls.name = t.name;
+    ls.width = t.width;
+    ls.height = t.height;
+    ls.color = t.color;
+    ls.skip_compressed = t.skip_compressed();
+    if (layer.type == LayerType::tiles) {
+      ls.image = t.image;
+      ls.color_envelope = t.color_envelope;
+      refs_.images.push_back(References::Image{layer.index, t.image, true, 0});
+      if (t.color_envelope >= 0)
+        refs_.envelopes.push_back(References::Envelope{layer.index, "layer_color", t.color_envelope, 1});
+    }
+    if (!layer.tiles_readable) return;
+    count_tiles(layer, t, ls);
+  }
+
+  void count_tiles(const DecodedLayer& layer, const TilemapLayer& t, LayerStats& ls) {
+    const auto num_tiles = static_cast<std::size_t>(std::int64_t{t.width} * t.height);
+    const std::int32_t index = t.tile_data();
+    auto data = df_.data(static_cast<std::size_t>(index), scratch_);
+    if (!data) {
+      const bool game = layer.type == LayerType::game;
+      error(layer, Severity::error, game ? "M15" : "M14",
+            std::string(layer_type_name(layer.type)) + " layer tile data (data item " +
+                std::to_string(index) + ") cannot be read: " + data.error().to_string());
+      return;
+    }
+    counts_ = TileCounts{};
+    const Bytes bytes = *data;
+    if (t.skip_compressed()) {
+      if (auto e = count_skip_tiles(bytes, num_tiles, counts_))
+        error(layer, Severity::error, e->code, e->message);
+    } else {
+      const std::size_t size = tile_struct_size(layer.type);
+      std::size_t n = num_tiles;
+      if (bytes.size() / size < num_tiles) {
+        n = bytes.size() / size;
+        error(layer, Severity::error, "M14",
+              std::string(layer_type_name(layer.type)) + " layer tile data holds " +
+                  std::to_string(bytes.size()) + " bytes, " + std::to_string(t.width) + "x" +
+                  std::to_string(t.height) + " tiles of " + std::to_string(size) +
+                  " bytes need " + std::to_string(num_tiles * size));
+      }
+      count_plain_tiles(bytes, layer.type, n, counts_);
+    }
+    if (counts_.reserved_nonzero > 0)
+      error(layer, Severity::error, "M14",
+            std::to_string(counts_.reserved_nonzero) +
+                " tiles have a non-zero reserved byte (byte 3 of the Tile struct)");
+    summarize(layer, ls);
+  }
+
+  void summarize(const DecodedLayer& layer, LayerStats& ls) {
+    const TileNameTable* names = tile_names(layer.type);
+    const bool last_of_kind = map_.physics_layer(layer.type) == layer.index;
+    std::string invalid;
+    std::int64_t invalid_kinds = 0;
+    for (std::size_t k = 1; k < 256; ++k) {
+      const std::int64_t c = counts_.keys[k];
+      if (c == 0) continue;
+      ls.tile_counts.push_back(TileCount{static_cast<std::int32_t>(k), c});
+      if (last_of_kind) present_[static_cast<std::size_t>(layer.type)].set(k);
+      if (!names) continue;
+      switch (names->category[k]) {
+        case TileCategory::entity: ls.entities.push_back(NamedCount{names->name[k], c}); break;
+        case TileCategory::tile: break;
+        case TileCategory::invalid:
+          if (invalid_kinds++ < 8) invalid += (invalid.empty() ? "" : ", ") + std::to_string(k) + " (" + std::to_string(c) + "x)";
+          break;
+      }
+    }
+    if (invalid_kinds > 0)
+      error(layer, Severity::warning, "tile.invalid",
+            std::to_string(invalid_kinds) + " tile kinds not valid on a " +
+                layer_type_name(layer.type) + " layer: " + invalid + (invalid_kinds > 8 ? ", ..." : ""));
+    std::sort(ls.entities.begin(), ls.entities.end(),
+              [](const NamedCount& a, const NamedCount& b) { return a.name < b.name; });
+    ls.non_empty = counts_.non_empty();
+    for (std::size_t f = 0; f < 256; ++f) {
+      const std::int64_t c = counts_.flags[f];
+      if (c == 0) continue;
+      if (f & 1) ls.flip_x += c;
+      if (f & 2) ls.flip_y += c;
+      if (f & 8) ls.rotate += c;
+    }
+    if (layer.type == LayerType::tele || layer.type == LayerType::switch_layer ||
+        layer.type == LayerType::tune) {
+      for (std::size_t n = 1; n < 256; ++n)
+        if (counts_.numbers[n] > 0) ls.numbers.push_back(static_cast<std::int32_t>(n));
+    }
+  }
+
+  // Reads `count` records of `record_bytes` from data item `index` (quads,
+  // sound sources) into scratch; reports a size mismatch.
+  std::optional<Bytes> records(const DecodedLayer& layer, std::int32_t index, std::int64_t count,
+                               std::size_t record_bytes, const char* code_prefix, const char* what) {
+    if (count <= 0 && index < 0) return Bytes{};
+    if (!data_index_valid(df_, index)) {
+      error(layer, Severity::warning, std::string(code_prefix) + ".data",
+            std::string(what) + " data index " + std::to_string(index) + " is outside the " +
+                std::to_string(df_.num_data()) + " data items");
+      return std::nullopt;
+    }
+    auto data = df_.data(static_cast<std::size_t>(index), scratch_);
+    if (!data) {
+      error(layer, Severity::warning, std::string(code_prefix) + ".data",
+            std::string(what) + " data (data item " + std::to_string(index) +
+                ") cannot be read: " + data.error().to_string());
+      return std::nullopt;
+    }
+    const std::int64_t want = std::max<std::int64_t>(count, 0) * static_cast<std::int64_t>(record_bytes);
+    if (static_cast<std::int64_t>(data->size()) != want) {
+      error(layer, Severity::warning, std::string(code_prefix) + ".data_size",
+            std::to_string(count) + " " + what + "s of " + std::to_string(record_bytes) +
+                " bytes need " + std::to_string(want) + " bytes, the data holds " +
+                std::to_string(data->size()));
+    }
+    const std::size_t n = std::min<std::size_t>(data->size() / record_bytes,
+                                                 static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
+    return data->first(n * record_bytes);
+  }
+
+  void measure_quads(const DecodedLayer& layer, const QuadsLayer& q, LayerStats& ls) {
+    ls.version = q.version;
+    ls.name = q.name;
+    ls.image = q.image;
+    ls.num_quads = std::max(q.num_quads, 0);
+    auto bytes = records(layer, q.data, q.num_quads, kQuadBytes, "quads", "quad");
+    std::int64_t read = 0;
+    std::map<std::pair<std::string, std::int32_t>, std::int64_t> uses;
+    if (bytes) {
+      read = static_cast<std::int64_t>(bytes->size() / kQuadBytes);
+      for (std::int64_t i = 0; i < read; ++i) {
+        const Quad quad = decode_quad(bytes->data() + static_cast<std::size_t>(i) * kQuadBytes);
+        if (quad.position_envelope >= 0) uses[{"quad_position", quad.position_envelope}]++;
+        if (quad.color_envelope >= 0) uses[{"quad_color", quad.color_envelope}]++;
+      }
+    }
+    ls.non_empty = read;
+    refs_.images.push_back(References::Image{layer.index, q.image, false, ls.num_quads});
+    add_envelope_refs(layer.index, uses, refs_);
+  }
+
+  void measure_sources(const DecodedLayer& layer, const SoundsLayer& s, LayerStats& ls) {
+    ls.version = s.version;
+    ls.name = s.name;
+    ls.sound = s.sound;
+    ls.num_sources = std::max(s.num_sources, 0);
+    auto bytes = records(layer, s.data, s.num_sources, s.source_bytes(), "sounds", "sound source");
+    std::int64_t read = 0;
+    std::map<std::pair<std::string, std::int32_t>, std::int64_t> uses;
+    if (bytes) {
+      read = static_cast<std::int64_t>(bytes->size() / s.source_bytes());
+      for (std::int64_t i = 0; i < read; ++i) {
+        const SoundSource src = decode_sound_source(
+            bytes->data() + static_cast<std::size_t>(i) * s.source_bytes(), s.deprecated);
+        if (src.position_envelope >= 0) uses[{"source_position", src.position_envelope}]++;
+        if (src.sound_envelope >= 0) uses[{"source_sound", src.sound_envelope}]++;
+      }
+    }
+    ls.non_empty = read;
+    refs_.sounds.push_back(References::Sound{layer.index, s.sound, ls.num_sources});
+    add_envelope_refs(layer.index, uses, refs_);
+  }
+
+  const Datafile& df_;
+  const TeeworldsMap& map_;
+  MapStats& stats_;
+  References& refs_;
+  std::vector<std::uint8_t> scratch_;  // one layer's data at a time, reused
+  TileCounts counts_;
+  KeysPresent present_{};
+};
+
+}  // namespace
+
+bool looks_like_datafile(Bytes file) {
+  if (file.size() < 4) return false;
+  const auto m = [&](const char* s) {
+    return file[0] == s[0] && file[1] == s[1] && file[2] == s[2] && file[3] == s[3];
+  };
+  return m("DATA") || m("ATAD");
+}
+
+MapStats measure_teeworlds(Bytes file, const MeasureOptions& options) {
+  MapStats stats;
+  stats.format = MapFormat::teeworlds;
+  datafile::Options dopt;
+  dopt.max_data_item_size = options.max_data_item_size;
+  auto opened = Datafile::open(file, dopt);
+  if (!opened) {
+    stats.problems.push_back(
+        Problem{Severity::error, opened.error().code, opened.error().message, ""});
+    finalize_status(stats);
+    return stats;
+  }
+  const Datafile& df = *opened;
+  stats.format_version = df.version();
+  stats.crude_header = df.crude_header();
+  stats.reversed_magic = df.reversed_magic();
+  stats.num_items = static_cast<std::int32_t>(df.num_items());
+  stats.num_data = static_cast<std::int32_t>(df.num_data());
+  for (const auto& w : df.warnings()) stats.problems.push_back(w);
+
+  TeeworldsMap map = decode_map(df);
+  for (auto& p : map.problems) stats.problems.push_back(std::move(p));
+  stats.uuid_types = map.uuid_types;
+  stats.num_automappers = static_cast<std::int32_t>(map.automappers.size());
+
+  std::vector<std::uint8_t> scratch;
+  measure_info(df, map, stats, scratch);
+  measure_images(df, map, stats);
+  measure_envelopes(map, stats);
+  measure_sounds(df, map, stats);
+  measure_groups(map, stats);
+
+  References refs;
+  {
+    LayerMeasurer measurer(df, map, stats, refs);
+    for (const auto& layer : map.layers) measurer.measure(layer);
+    stats.ddnet_features = ddnet_features(measurer.present());
+  }
+  if (const std::int32_t game = map.game_layer(); game >= 0) {
+    const TilemapLayer& g = *map.layers[static_cast<std::size_t>(game)].tilemap;
+    stats.game_width = g.width;
+    stats.game_height = g.height;
+  }
+
+  resolve_references(refs, stats);
+  check_images_and_sounds(stats);
+  check_groups_and_automappers(map, stats);
+  finalize_status(stats);
+  return stats;
+}
+
+}  // namespace mapindex
