@@ -1,0 +1,45 @@
+// What the writer stores about one entry of a source (besides its map's
+// statistics), and the counters of a run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "stages/common/problem.h"
+
+namespace mapindex::index {
+
+// map: a Teeworlds map or SpriteTile level (decoded, or known by its SHA-256);
+// other: read but not a map; oversize: skipped unread for its size;
+// unreadable: reading it failed.
+enum class EntryKind : unsigned char { map, other, oversize, unreadable };
+
+std::string_view to_string(EntryKind kind);
+
+struct EntryRecord {
+  std::int64_t source_id = 0;  // from IndexDb::source_id
+  std::string entry_path;      // path inside the source ("maps/Kobra 4.map")
+  EntryKind kind = EntryKind::other;
+  std::uint64_t size = 0;
+  std::string sha256;          // 64 lowercase hex digits; empty when not read (oversize, unreadable)
+  std::uint32_t crc32 = 0;     // ignored when sha256 is empty
+  Problems problems;           // entry problems (unreadable, oversize, ...), stored with the file
+};
+
+struct RunCounters {
+  std::uint64_t entries = 0;
+  std::uint64_t maps_indexed = 0;
+  std::uint64_t maps_known = 0;
+  std::uint64_t rejected = 0;
+  std::uint64_t with_warnings = 0;
+  std::uint64_t not_maps = 0;
+  std::uint64_t unreadable = 0;
+  std::uint64_t oversize = 0;
+  std::uint64_t bytes = 0;
+};
+
+// The file name without folder and extension: "maps/Kobra 4.map" -> "Kobra 4".
+std::string entry_name(std::string_view entry_path);
+
+}  // namespace mapindex::index

@@ -1,0 +1,407 @@
+#include "stages/write/index_db.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <utility>
+#include <vector>
+
+#include "stages/write/map_rows.h"
+#include "stages/write/tile_names.h"
+
+namespace mapindex::index {
+namespace {
+
+constexpr std::string_view kNow = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+std::string host_name() {
+  char buffer[256] = {};
+  if (gethostname(buffer, sizeof buffer - 1) != 0) return {};
+  return buffer;
+}
+
+// A run left 'running' belongs to a live process only if that process (on
+// this host, other than us) still exists.
+bool run_is_alive(const std::string& host, std::int64_t pid) {
+  if (host != host_name() || pid <= 0 || pid == getpid()) return false;
+  return kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+}
+
+bool is_lower_hex_sha256(std::string_view s) {
+  if (s.size() != 64) return false;
+  for (const char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+Error open_error(sqlite3* db, const std::string& path) {
+  return Error{"index.open", "cannot open index '" + path + "': " +
+                                 (db ? sqlite3_errmsg(db) : std::string("out of memory"))};
+}
+
+}  // namespace
+
+std::string_view to_string(EntryKind kind) {
+  switch (kind) {
+    case EntryKind::map: return "map";
+    case EntryKind::other: return "other";
+    case EntryKind::oversize: return "oversize";
+    case EntryKind::unreadable: return "unreadable";
+  }
+  return "other";
+}
+
+std::string entry_name(std::string_view entry_path) {
+  const auto slash = entry_path.find_last_of("/\\");
+  std::string_view base = slash == std::string_view::npos ? entry_path : entry_path.substr(slash + 1);
+  if (base.empty()) return std::string(entry_path);
+  const auto dot = base.rfind('.');
+  if (dot != std::string_view::npos && dot > 0) base = base.substr(0, dot);
+  return std::string(base);
+}
+
+struct IndexDb::Impl {
+  sqlite3* db = nullptr;
+  std::string path;
+  OpenMode mode = OpenMode::read_only;
+  int extractor_version = kExtractorVersion;
+  int schema_version = 0;
+  std::unique_ptr<StatementCache> statements;
+  bool in_batch = false;
+  std::size_t pending = 0;
+
+  ~Impl() {
+    if (db && in_batch) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    statements.reset();  // finalize before closing
+    sqlite3_close_v2(db);
+  }
+
+  Statement& sql(std::string_view text) { return statements->get(text); }
+
+  void require_writable(std::string_view what) const {
+    if (mode != OpenMode::read_write)
+      throw IndexError(std::string(what) + ": index '" + path + "' is open read-only");
+  }
+
+  void begin_batch() {
+    if (in_batch) return;
+    sql("BEGIN IMMEDIATE").run();
+    in_batch = true;
+  }
+
+  void commit() {
+    if (!in_batch) return;
+    sql("COMMIT").run();
+    in_batch = false;
+    pending = 0;
+  }
+
+  // After a failed statement SQLite may have rolled the whole transaction
+  // back (disk full, I/O error): notice it.
+  void resync_after_error() {
+    if (in_batch && sqlite3_get_autocommit(db)) {
+      in_batch = false;
+      pending = 0;
+    }
+  }
+
+  void write_counters(std::int64_t run_id, const RunCounters& c) {
+    sql("UPDATE runs SET entries = ?, maps_indexed = ?, maps_known = ?, rejected = ?, "
+        "with_warnings = ?, not_maps = ?, unreadable = ?, oversize = ?, bytes = ? "
+        "WHERE run_id = ?")
+        .bind_all(c.entries, c.maps_indexed, c.maps_known, c.rejected, c.with_warnings,
+                  c.not_maps, c.unreadable, c.oversize, c.bytes, run_id)
+        .run();
+  }
+
+  std::int64_t write_entry(std::int64_t run_id, const EntryRecord& e, const MapStats* stats);
+};
+
+Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOptions options) {
+  auto impl = std::make_unique<Impl>();
+  impl->path = path;
+  impl->mode = mode;
+  impl->extractor_version = options.extractor_version;
+
+  if (mode == OpenMode::read_only && !std::filesystem::exists(path))
+    return Error{"index.open", "index '" + path + "' does not exist"};
+  const int flags = mode == OpenMode::read_write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                                                 : SQLITE_OPEN_READONLY;
+  if (sqlite3_open_v2(path.c_str(), &impl->db, flags, nullptr) != SQLITE_OK)
+    return open_error(impl->db, path);
+  sqlite3_extended_result_codes(impl->db, 1);
+  sqlite3_busy_timeout(impl->db, options.busy_timeout_ms);
+
+  auto version = read_schema_version(impl->db, path);
+  if (!version) return version.error();
+  const int latest = options.migrations.empty() ? 0 : options.migrations.back().version;
+
+  try {
+    if (mode == OpenMode::read_write) {
+      if (*version > latest) {
+        auto migrated = migrate(impl->db, path, options.migrations);  // reports "newer"
+        return migrated.error();
+      }
+      Statement wal(impl->db, "PRAGMA journal_mode = WAL");
+      if (!wal.step() || wal.column_text(0) != "wal")
+        return Error{"index.open", "cannot switch index '" + path + "' to WAL mode"};
+      wal.reset();
+      auto migrated = migrate(impl->db, path, options.migrations);
+      if (!migrated) return migrated.error();
+      impl->schema_version = *migrated;
+      exec_sql(impl->db, "PRAGMA synchronous = NORMAL");
+      exec_sql(impl->db, "PRAGMA foreign_keys = ON");
+      exec_sql(impl->db, "PRAGMA cache_size = -16384");
+      sync_tile_names(impl->db, builtin_tile_names());
+    } else {
+      if (*version == 0)
+        return Error{"index.open", "'" + path + "' is not a mapindex index (no schema)"};
+      if (*version > latest)
+        return Error{"index.newer", "index '" + path + "' has schema version " +
+                                        std::to_string(*version) +
+                                        ", newer than this mapindex understands (" +
+                                        std::to_string(latest) + "): use a newer mapindex"};
+      if (*version < latest)
+        return Error{"index.older", "index '" + path + "' has schema version " +
+                                        std::to_string(*version) + ", older than this mapindex's " +
+                                        std::to_string(latest) +
+                                        ": run `mapindex index --db " + path +
+                                        " ...` once to migrate it in place"};
+      impl->schema_version = *version;
+      exec_sql(impl->db, "PRAGMA query_only = ON");
+    }
+  } catch (const IndexError& e) {
+    return Error{"index.open", "cannot open index '" + path + "': " + e.what()};
+  }
+  impl->statements = std::make_unique<StatementCache>(impl->db);
+  return IndexDb(std::move(impl));
+}
+
+IndexDb::IndexDb(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+IndexDb::IndexDb(IndexDb&&) noexcept = default;
+IndexDb& IndexDb::operator=(IndexDb&&) noexcept = default;
+IndexDb::~IndexDb() = default;
+
+int IndexDb::schema_version() const { return impl_->schema_version; }
+sqlite3* IndexDb::handle() const { return impl_->db; }
+std::size_t IndexDb::pending_entries() const { return impl_->pending; }
+
+std::int64_t IndexDb::begin_run(std::string_view command, std::string_view tool_version) {
+  auto& d = *impl_;
+  d.require_writable("begin_run");
+  d.commit();
+  d.begin_batch();
+  try {
+    std::vector<std::int64_t> stale;
+    auto& running = d.sql("SELECT run_id, host, pid FROM runs WHERE status = 'running'");
+    running.bind_all();
+    while (running.step())
+      if (!run_is_alive(running.column_text(1), running.column_int(2)))
+        stale.push_back(running.column_int(0));
+    running.reset();
+    for (const auto run_id : stale)
+      d.sql("UPDATE runs SET status = 'interrupted' WHERE run_id = ?").bind_all(run_id).run();
+
+    auto& insert = d.sql("INSERT INTO runs (started_at, status, tool_version, extractor_version, "
+                         "command, host, pid) VALUES (" + std::string(kNow) +
+                         ", 'running', ?, ?, ?, ?, ?) RETURNING run_id");
+    insert.bind_all(tool_version, d.extractor_version, command, host_name(), getpid());
+    insert.step();
+    const std::int64_t run_id = insert.column_int(0);
+    insert.reset();
+    d.commit();
+    return run_id;
+  } catch (...) {
+    sqlite3_exec(d.db, "ROLLBACK", nullptr, nullptr, nullptr);
+    d.in_batch = false;
+    throw;
+  }
+}
+
+std::int64_t IndexDb::source_id(std::int64_t run_id, std::string_view path,
+                                std::string_view kind) {
+  auto& d = *impl_;
+  d.require_writable("source_id");
+  if (kind != "archive" && kind != "folder" && kind != "file" && kind != "stdin")
+    throw IndexError("source '" + std::string(path) + "': kind '" + std::string(kind) +
+                     "' is not one of archive, folder, file, stdin");
+  d.begin_batch();
+  try {
+    auto& upsert = d.sql(
+        "INSERT INTO sources (path, kind, first_run_id, last_run_id) VALUES (?1, ?2, ?3, ?3) "
+        "ON CONFLICT (path, kind) DO UPDATE SET last_run_id = excluded.last_run_id "
+        "RETURNING source_id");
+    upsert.bind_all(path, kind, run_id);
+    upsert.step();
+    const std::int64_t id = upsert.column_int(0);
+    upsert.reset();
+    d.sql("INSERT OR IGNORE INTO run_sources (run_id, source_id) VALUES (?, ?)")
+        .bind_all(run_id, id)
+        .run();
+    return id;
+  } catch (...) {
+    d.resync_after_error();
+    throw;
+  }
+}
+
+std::unordered_map<std::string, std::int64_t> IndexDb::known_maps() {
+  auto& d = *impl_;
+  std::unordered_map<std::string, std::int64_t> known;
+  auto& select = d.sql("SELECT sha256, map_id FROM maps WHERE extractor_version >= ?");
+  select.bind_all(d.extractor_version);
+  while (select.step()) known.emplace(select.column_text(0), select.column_int(1));
+  select.reset();
+  return known;
+}
+
+std::int64_t IndexDb::write_entry(std::int64_t run_id, const EntryRecord& entry,
+                                  const MapStats* stats) {
+  auto& d = *impl_;
+  d.require_writable("write_entry");
+  const std::string where = "entry '" + entry.entry_path + "'";
+  if (!entry.sha256.empty() && !is_lower_hex_sha256(entry.sha256))
+    throw IndexError(where + ": sha256 '" + entry.sha256 + "' is not 64 lowercase hex digits");
+  if (entry.kind == EntryKind::map && entry.sha256.empty())
+    throw IndexError(where + ": a map needs its sha256");
+  if (stats && entry.kind != EntryKind::map)
+    throw IndexError(where + ": statistics given for an entry of kind " +
+                     std::string(to_string(entry.kind)));
+
+  d.begin_batch();
+  d.sql("SAVEPOINT entry").run();
+  try {
+    const std::int64_t file_id = d.write_entry(run_id, entry, stats);
+    d.sql("RELEASE entry").run();
+    ++d.pending;
+    return file_id;
+  } catch (...) {
+    sqlite3_exec(d.db, "ROLLBACK TO entry; RELEASE entry", nullptr, nullptr, nullptr);
+    d.resync_after_error();
+    throw;
+  }
+}
+
+std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& e,
+                                        const MapStats* stats) {
+  std::optional<std::int64_t> map_id;
+  if (e.kind == EntryKind::map) {
+    const auto stored = find_map(*statements, e.sha256);
+    if (stats) {
+      if (stored && stored->extractor_version >= extractor_version)
+        map_id = stored->map_id;  // same content, already measured as well
+      else
+        map_id = store_map(*statements, run_id, extractor_version,
+                           MapIdentity{e.sha256, e.crc32, e.size}, *stats);
+    } else if (stored) {
+      map_id = stored->map_id;
+    } else {
+      throw IndexError("entry '" + e.entry_path + "': map " + e.sha256 +
+                       " is not in the index, so its statistics are needed");
+    }
+  }
+
+  std::optional<std::string_view> sha256;
+  std::optional<std::uint32_t> crc32;
+  if (!e.sha256.empty()) {
+    sha256 = e.sha256;
+    crc32 = e.crc32;
+  }
+  const std::string_view kind = to_string(e.kind);
+
+  auto& file_upsert = sql(
+      "INSERT INTO files (source_id, entry_path, name, kind, size, sha256, crc32, map_id, "
+      "first_run_id, last_run_id, changed_run_id) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?9) "
+      "ON CONFLICT (source_id, entry_path) DO UPDATE SET "
+      "changed_run_id = CASE WHEN files.kind IS NOT excluded.kind "
+      "OR files.size IS NOT excluded.size OR files.sha256 IS NOT excluded.sha256 "
+      "THEN excluded.changed_run_id ELSE files.changed_run_id END, "
+      "name = excluded.name, kind = excluded.kind, size = excluded.size, "
+      "sha256 = excluded.sha256, crc32 = excluded.crc32, map_id = excluded.map_id, "
+      "last_run_id = excluded.last_run_id "
+      "RETURNING file_id");
+  file_upsert.bind_all(e.source_id, e.entry_path, entry_name(e.entry_path), kind, e.size, sha256,
+                       crc32, map_id, run_id);
+  file_upsert.step();
+  const std::int64_t file_id = file_upsert.column_int(0);
+  file_upsert.reset();
+
+  auto& version_select = sql(
+      "SELECT version_id FROM file_versions "
+      "WHERE file_id = ? AND kind = ? AND size = ? AND ifnull(sha256, '') = ?");
+  version_select.bind_all(file_id, kind, e.size, e.sha256);
+  auto version_id = version_select.single_int();
+  if (!version_id) {
+    auto& version_insert = sql(
+        "INSERT INTO file_versions (file_id, kind, size, sha256, crc32, map_id, first_run_id) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING version_id");
+    version_insert.bind_all(file_id, kind, e.size, sha256, crc32, map_id, run_id);
+    version_id = version_insert.single_int();
+  }
+
+  sql("INSERT INTO file_sightings (run_id, file_id, version_id) VALUES (?, ?, ?) "
+      "ON CONFLICT (run_id, file_id) DO UPDATE SET version_id = excluded.version_id")
+      .bind_all(run_id, file_id, *version_id)
+      .run();
+
+  sql("DELETE FROM problems WHERE file_id = ?").bind_all(file_id).run();
+  auto& problem_insert = sql(
+      "INSERT INTO problems (run_id, map_id, file_id, position, severity, code, message, "
+      "location) VALUES (?, NULL, ?, ?, ?, ?, ?, ?)");
+  for (std::size_t i = 0; i < e.problems.size(); ++i) {
+    const auto& p = e.problems[i];
+    problem_insert
+        .bind_all(run_id, file_id, i, to_string(p.severity), p.code, p.message, p.location)
+        .run();
+  }
+  return file_id;
+}
+
+void IndexDb::commit_batch() {
+  auto& d = *impl_;
+  try {
+    d.commit();
+  } catch (...) {
+    d.resync_after_error();
+    throw;
+  }
+}
+
+void IndexDb::update_run(std::int64_t run_id, const RunCounters& counters) {
+  auto& d = *impl_;
+  d.require_writable("update_run");
+  d.begin_batch();
+  try {
+    d.write_counters(run_id, counters);
+  } catch (...) {
+    d.resync_after_error();
+    throw;
+  }
+}
+
+void IndexDb::finish_run(std::int64_t run_id, std::string_view status,
+                         const RunCounters& counters) {
+  auto& d = *impl_;
+  d.require_writable("finish_run");
+  if (status != "complete" && status != "interrupted" && status != "failed")
+    throw IndexError("run " + std::to_string(run_id) + ": status '" + std::string(status) +
+                     "' is not one of complete, interrupted, failed");
+  d.begin_batch();
+  try {
+    d.write_counters(run_id, counters);
+    d.sql("UPDATE runs SET status = ?, finished_at = " + std::string(kNow) + " WHERE run_id = ?")
+        .bind_all(status, run_id)
+        .run();
+    d.commit();
+  } catch (...) {
+    d.resync_after_error();
+    throw;
+  }
+  // Keep the planner's statistics fresh; bounded work.
+  sqlite3_exec(d.db, "PRAGMA analysis_limit = 400; PRAGMA optimize;", nullptr, nullptr, nullptr);
+}
+
+}  // namespace mapindex::index

@@ -1,0 +1,35 @@
+// The rows of one measured map: the maps row and its child tables (settings,
+// groups, layers, tile counts, entities, numbers, images, envelopes, sounds,
+// their users, DDNet features, map problems). Runs inside the caller's
+// transaction; throws IndexError.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "stages/extract/map_stats.h"
+#include "stages/write/sqlite_statement.h"
+
+namespace mapindex::index {
+
+struct MapIdentity {
+  std::string_view sha256;  // 64 lowercase hex digits
+  std::uint32_t crc32 = 0;
+  std::uint64_t size = 0;
+};
+
+// The map_id and extractor version of the map with this content, if indexed.
+struct StoredMap {
+  std::int64_t map_id = 0;
+  int extractor_version = 0;
+};
+std::optional<StoredMap> find_map(StatementCache& statements, std::string_view sha256);
+
+// Inserts the maps row (or updates it in place, keeping map_id and
+// first_run_id, when the content is already indexed), deletes the map's old
+// child rows and writes the new ones. Returns the map_id.
+std::int64_t store_map(StatementCache& statements, std::int64_t run_id, int extractor_version,
+                       const MapIdentity& identity, const MapStats& stats);
+
+}  // namespace mapindex::index

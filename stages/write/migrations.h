@@ -1,0 +1,44 @@
+// Schema versions: the ordered list of migrations (schema/NNN_name.sql,
+// embedded in the binary) and the runner that brings an index up to date.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <string>
+#include <vector>
+
+#include "stages/common/result.h"
+
+namespace mapindex::index {
+
+struct Migration {
+  int version = 0;      // the user_version after it ran: 1, 2, ...
+  std::string name;     // e.g. "001_initial.sql"
+  std::string sql;
+};
+
+using Migrations = std::vector<Migration>;
+
+// The project's migrations, from schema/NNN_*.sql in order.
+const Migrations& default_migrations();
+
+// The schema version this build writes (the last migration's version).
+int latest_schema_version();
+
+// 'MPIX': PRAGMA application_id of a mapindex index.
+inline constexpr int kApplicationId = 1297107288;
+
+// Migrations must be numbered 1, 2, ... without gaps. Error otherwise.
+Result<bool> check_migrations(const Migrations& migrations);
+
+// Reads PRAGMA user_version. Error "index.not_sqlite" when the file is not a
+// SQLite database, "index.foreign" when it is another program's database.
+Result<int> read_schema_version(sqlite3* db, const std::string& path);
+
+// Brings the index to the last migration's version: each pending migration
+// runs in its own transaction (BEGIN IMMEDIATE) that also sets user_version,
+// so a failure leaves the index at the previous version. Refuses an index
+// newer than the last migration ("index.newer"). Returns the version now.
+Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migrations);
+
+}  // namespace mapindex::index

@@ -1,0 +1,104 @@
+// Thin RAII helpers over the SQLite C API: prepared statements with typed
+// binding, a cache of them, and plain execution of SQL text. Failures throw
+// IndexError carrying SQLite's message.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <concepts>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace mapindex::index {
+
+// A failure while writing or reading the index (SQLite error, misuse). The
+// message names the statement or value and includes SQLite's own message.
+class IndexError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// "<what>: <sqlite3_errmsg> (code N)".
+std::string sqlite_message(sqlite3* db, std::string_view what);
+
+// Runs SQL text of one or more statements that return no rows we need.
+void exec_sql(sqlite3* db, std::string_view sql);
+
+class Statement {
+ public:
+  Statement() = default;
+  Statement(sqlite3* db, std::string_view sql);  // throws IndexError
+  ~Statement();
+  Statement(Statement&& other) noexcept;
+  Statement& operator=(Statement&& other) noexcept;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  // Binds parameters 1..N in order (after resetting the statement).
+  // Binds parameters 1..N in order (after resetting the statement); N must
+  // be the statement's number of parameters.
+  template <class... Args>
+  Statement& bind_all(const Args&... args) {
+    reset();
+    check_parameter_count(static_cast<int>(sizeof...(Args)));
+    [[maybe_unused]] int i = 1;
+    (bind(i++, args), ...);
+    return *this;
+  }
+
+  void bind(int i, std::nullopt_t);
+  void bind(int i, double v);
+  void bind(int i, std::string_view v);
+  void bind(int i, const std::string& v) { bind(i, std::string_view(v)); }
+  void bind(int i, const char* v) { bind(i, std::string_view(v)); }
+  void bind(int i, bool v) { bind_int64(i, v ? 1 : 0); }
+  template <std::integral T>
+  void bind(int i, T v) { bind_int64(i, static_cast<std::int64_t>(v)); }
+  template <class T>
+  void bind(int i, const std::optional<T>& v) {
+    if (v) bind(i, *v); else bind(i, std::nullopt);
+  }
+
+  // Steps once: true when a row is available, false when done.
+  bool step();
+  // Steps to completion, ignoring rows, then resets.
+  void run();
+  // Steps once and returns column 0 of the row as an integer; nullopt if no row.
+  std::optional<std::int64_t> single_int();
+
+  std::int64_t column_int(int i) const;
+  double column_double(int i) const;
+  std::string column_text(int i) const;  // "" for NULL
+  bool column_is_null(int i) const;
+  int column_count() const;
+
+  void reset();
+  sqlite3_stmt* get() const { return stmt_; }
+
+ private:
+  void bind_int64(int i, std::int64_t v);
+  void check_parameter_count(int given) const;
+  void check_bind(int rc, int i);
+
+  sqlite3* db_ = nullptr;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+// Prepared statements by SQL text, prepared on first use.
+class StatementCache {
+ public:
+  explicit StatementCache(sqlite3* db) : db_(db) {}
+  Statement& get(std::string_view sql);
+  void clear() { cache_.clear(); }
+
+ private:
+  sqlite3* db_;
+  std::unordered_map<std::string, Statement> cache_;
+};
+
+}  // namespace mapindex::index

@@ -1,0 +1,540 @@
+// The index: schema creation, versions and migrations, and the writer
+// (content addressing, idempotence, re-measuring, runs, file history).
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "stages/write/index_db.h"
+#include "stages/write/migrations.h"
+#include "stages/write/tile_names.h"
+#include "tests/test_index_helpers.h"
+
+using namespace mapindex;
+using namespace mapindex::index;
+using namespace mapindex::index::testing;
+
+namespace {
+
+// Sets PRAGMA user_version of an existing file directly.
+void set_user_version(const std::string& path, int version) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(db, ("PRAGMA user_version = " + std::to_string(version)).c_str(), nullptr,
+                       nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(db);
+}
+
+Migrations with_test_migration(const std::string& sql) {
+  Migrations migrations = default_migrations();
+  migrations.push_back({latest_schema_version() + 1, "999_test.sql", sql});
+  return migrations;
+}
+
+// Writes race_map(0) as "maps/a.map" of a folder source in one complete run.
+std::int64_t index_one_map(IndexDb& db, int content = 1) {
+  const auto run = db.begin_run("test", "0.0-test");
+  const auto source = db.source_id(run, "/srv/maps", "folder");
+  const auto stats = race_map();
+  db.write_entry(run, map_entry(source, "maps/a.map", content), &stats);
+  db.finish_run(run, "complete", {});
+  return run;
+}
+
+}  // namespace
+
+TEST_SUITE("index") {
+
+TEST_CASE("a new index has the latest schema version, WAL mode and every table") {
+  TempDir dir;
+  auto db = open_index(dir.file("new.sqlite"));
+  CHECK(latest_schema_version() == 1);
+  CHECK(db.schema_version() == 1);
+  CHECK(query_int(db.handle(), "PRAGMA user_version") == 1);
+  CHECK(query_int(db.handle(), "PRAGMA application_id") == kApplicationId);
+  CHECK(query_text(db.handle(), "PRAGMA journal_mode") == "wal");
+  CHECK(query_int(db.handle(), "PRAGMA foreign_keys") == 1);
+
+  // The tables issue 4 asks for, by name.
+  const auto tables = table_names(db.handle());
+  for (const char* required :
+       {"runs", "sources", "files", "maps", "settings", "groups", "layers", "tile_counts",
+        "entities", "images", "envelopes", "sounds", "problems", "tile_names"})
+    CHECK_MESSAGE(std::find(tables.begin(), tables.end(), required) != tables.end(), required);
+  const auto views = query_rows(db.handle(), "SELECT name FROM sqlite_schema WHERE type = 'view'");
+  for (const char* required : {"file_overview", "ddnet_mapinfo", "unused_images", "maps_with_errors"})
+    CHECK_MESSAGE(std::find(views.begin(), views.end(), required) != views.end(), required);
+}
+
+TEST_CASE("tile_names is filled from the built-in CSV") {
+  TempDir dir;
+  auto db = open_index(dir.file("names.sqlite"));
+  // 287 data lines in schema/tile_names.csv.
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM tile_names") == 287);
+  // Facts from DDNet's mapitems.h (shared/spec/ddnet-tiles.csv).
+  CHECK(query_text(db.handle(), "SELECT name FROM tile_names WHERE layer_kind = 'game' AND tile = 9") == "FREEZE");
+  CHECK(query_text(db.handle(), "SELECT name FROM tile_names WHERE layer_kind = 'tele' AND tile = 26") == "TELEIN");
+  CHECK(query_text(db.handle(), "SELECT name || ',' || category FROM tile_names WHERE layer_kind = 'game' AND tile = 192") == "SPAWN,entity");
+
+  // A tampered table is repaired on the next writing open; an intact one is left alone.
+  REQUIRE(sqlite3_exec(db.handle(), "DELETE FROM tile_names WHERE tile = 9", nullptr, nullptr, nullptr) == SQLITE_OK);
+  auto reopened = open_index(dir.file("names.sqlite"));
+  CHECK(query_int(reopened.handle(), "SELECT count(*) FROM tile_names") == 287);
+}
+
+TEST_CASE("the tile names CSV parser names bad lines") {
+  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,9,FREEZE,tile\n").ok());
+  auto bad_header = parse_tile_names_csv("kind,tile,name\n");
+  REQUIRE_FALSE(bad_header.ok());
+  CHECK(bad_header.error().message.find("line 1") != std::string::npos);
+  auto bad_number = parse_tile_names_csv("layer_kind,tile,name,category\ngame,x9,FREEZE,tile\n");
+  REQUIRE_FALSE(bad_number.ok());
+  CHECK(bad_number.error().message.find("line 2: tile 'x9'") != std::string::npos);
+  auto duplicate = parse_tile_names_csv(
+      "layer_kind,tile,name,category\ngame,9,FREEZE,tile\ngame,9,OTHER,tile\n");
+  REQUIRE_FALSE(duplicate.ok());
+  CHECK(duplicate.error().code == "tile_names.duplicate");
+  auto short_line = parse_tile_names_csv("layer_kind,tile,name,category\ngame,9,FREEZE\n");
+  REQUIRE_FALSE(short_line.ok());
+  CHECK(short_line.error().message.find("3 fields, expected 4") != std::string::npos);
+}
+
+TEST_CASE("an index from a newer mapindex is refused, unchanged") {
+  TempDir dir;
+  const auto path = dir.file("newer.sqlite");
+  { auto db = open_index(path); index_one_map(db); }
+  set_user_version(path, latest_schema_version() + 1);
+
+  auto rw = IndexDb::open(path, OpenMode::read_write);
+  REQUIRE_FALSE(rw.ok());
+  CHECK(rw.error().code == "index.newer");
+  CHECK(rw.error().message.find("schema version 2, newer than this mapindex understands (1)") !=
+        std::string::npos);
+  auto ro = IndexDb::open(path, OpenMode::read_only);
+  REQUIRE_FALSE(ro.ok());
+  CHECK(ro.error().code == "index.newer");
+
+  set_user_version(path, latest_schema_version());
+  auto again = open_index(path);
+  CHECK(query_int(again.handle(), "SELECT count(*) FROM maps") == 1);
+}
+
+TEST_CASE("an older index is migrated in place, keeping its rows") {
+  TempDir dir;
+  const auto path = dir.file("older.sqlite");
+  { auto db = open_index(path); index_one_map(db); }
+
+  // Pretend version 2 exists: it adds a column with a default and a table.
+  OpenOptions v2;
+  v2.migrations = with_test_migration(
+      "ALTER TABLE maps ADD COLUMN note TEXT NOT NULL DEFAULT 'migrated';"
+      "CREATE TABLE extra (x INTEGER);");
+
+  // A read-only open does not migrate; it says what to do.
+  auto ro = IndexDb::open(path, OpenMode::read_only, v2);
+  REQUIRE_FALSE(ro.ok());
+  CHECK(ro.error().code == "index.older");
+  CHECK(ro.error().message.find("migrate it in place") != std::string::npos);
+
+  {
+    auto db = open_index(path, v2);
+    CHECK(db.schema_version() == 2);
+    CHECK(query_int(db.handle(), "PRAGMA user_version") == 2);
+    CHECK(query_text(db.handle(), "SELECT note FROM maps") == "migrated");
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM layers") == 6);
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM extra") == 0);
+    // Writing goes on at version 2.
+    index_one_map(db, 2);
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 2);
+  }
+  // Reopening at version 2 runs nothing again; a build that only knows version 1 refuses it.
+  { auto db = open_index(path, v2); CHECK(db.schema_version() == 2); }
+  auto old_build = IndexDb::open(path, OpenMode::read_write);
+  REQUIRE_FALSE(old_build.ok());
+  CHECK(old_build.error().code == "index.newer");
+}
+
+TEST_CASE("a failing migration leaves the index at its previous version") {
+  TempDir dir;
+  const auto path = dir.file("failing.sqlite");
+  { auto db = open_index(path); index_one_map(db); }
+  OpenOptions broken;
+  broken.migrations = with_test_migration(
+      "CREATE TABLE extra (x INTEGER); INSERT INTO no_such_table VALUES (1);");
+  auto db = IndexDb::open(path, OpenMode::read_write, broken);
+  REQUIRE_FALSE(db.ok());
+  CHECK(db.error().code == "index.migration");
+  CHECK(db.error().message.find("999_test.sql") != std::string::npos);
+  CHECK(db.error().message.find("no such table: no_such_table") != std::string::npos);
+
+  auto intact = open_index(path);
+  CHECK(intact.schema_version() == 1);
+  CHECK(query_int(intact.handle(), "SELECT count(*) FROM sqlite_schema WHERE name = 'extra'") == 0);
+  CHECK(query_int(intact.handle(), "SELECT count(*) FROM maps") == 1);
+}
+
+TEST_CASE("migrations are numbered 1, 2, ... without gaps") {
+  CHECK(check_migrations(default_migrations()).ok());
+  CHECK(default_migrations().front().name == "001_initial.sql");
+  Migrations gap = default_migrations();
+  gap.push_back({3, "003_gap.sql", "SELECT 1;"});
+  auto checked = check_migrations(gap);
+  REQUIRE_FALSE(checked.ok());
+  CHECK(checked.error().message.find("expected 2") != std::string::npos);
+}
+
+TEST_CASE("files that are not mapindex indexes are refused") {
+  TempDir dir;
+  const auto text = dir.file("notes.txt");
+  std::ofstream(text) << "these are not the maps you are looking for, not a database at all\n";
+  auto not_db = IndexDb::open(text, OpenMode::read_write);
+  REQUIRE_FALSE(not_db.ok());
+  CHECK(not_db.error().code == "index.not_sqlite");
+
+  const auto other = dir.file("other.sqlite");
+  sqlite3* raw = nullptr;
+  REQUIRE(sqlite3_open(other.c_str(), &raw) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(raw, "CREATE TABLE mine (x)", nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(raw);
+  auto foreign = IndexDb::open(other, OpenMode::read_write);
+  REQUIRE_FALSE(foreign.ok());
+  CHECK(foreign.error().code == "index.foreign");
+
+  auto missing = IndexDb::open(dir.file("missing.sqlite"), OpenMode::read_only);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().code == "index.open");
+  CHECK_FALSE(std::filesystem::exists(dir.file("missing.sqlite")));
+}
+
+TEST_CASE("writing the same entries twice in a run gives the same rows") {
+  TempDir dir;
+  auto db = open_index(dir.file("idem.sqlite"));
+  const auto run = db.begin_run("test", "0.0-test");
+  const auto folder = db.source_id(run, "/srv/maps", "folder");
+  const auto stats = race_map();
+  const auto broken = broken_map();
+  const auto level = spritetile_level();
+  EntryRecord junk;
+  junk.source_id = folder;
+  junk.entry_path = "readme.txt";
+  junk.size = 12;
+  junk.sha256 = sha_of(99);
+  EntryRecord lost;
+  lost.source_id = folder;
+  lost.entry_path = "lost.map";
+  lost.kind = EntryKind::unreadable;
+  lost.size = 4000;
+  lost.problems = {{Severity::error, "read.truncated", "archive ends inside 'lost.map'", ""}};
+
+  auto write_all = [&] {
+    db.write_entry(run, map_entry(folder, "a.map", 1), &stats);
+    db.write_entry(run, map_entry(folder, "b.map", 2), &broken);
+    db.write_entry(run, map_entry(folder, "levels/c.bytes", 3), &level);
+    db.write_entry(run, junk, nullptr);
+    db.write_entry(run, lost, nullptr);
+    db.commit_batch();
+  };
+  auto snapshot = [&] {
+    std::vector<std::vector<std::string>> all;
+    for (const auto& table : table_names(db.handle())) all.push_back(table_rows(db.handle(), table));
+    return all;
+  };
+
+  write_all();
+  const auto first = snapshot();
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 3);
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 5);
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM problems") == 5);
+  write_all();
+  CHECK(snapshot() == first);
+}
+
+TEST_CASE("a second run over the same entries changes only run bookkeeping") {
+  TempDir dir;
+  auto db = open_index(dir.file("rerun.sqlite"));
+  const auto stats = race_map();
+  EntryRecord lost;
+  lost.entry_path = "lost.map";
+  lost.kind = EntryKind::unreadable;
+  lost.problems = {{Severity::error, "read.corrupt", "bad zip entry", ""}};
+
+  auto run_once = [&] {
+    const auto run = db.begin_run("test", "0.0-test");
+    const auto source = db.source_id(run, "/srv/maps.zip", "archive");
+    db.write_entry(run, map_entry(source, "a.map", 1), &stats);
+    lost.source_id = source;
+    db.write_entry(run, lost, nullptr);
+    db.finish_run(run, "complete", {});
+    return run;
+  };
+  const auto first_run = run_once();
+  std::vector<std::vector<std::string>> before;
+  const std::vector<std::string> bookkeeping = {"last_run_id", "run_id"};
+  for (const auto& table : table_names(db.handle()))
+    if (table != "runs" && table != "file_sightings" && table != "run_sources")
+      before.push_back(table_rows(db.handle(), table, bookkeeping));
+
+  const auto second_run = run_once();
+  std::vector<std::vector<std::string>> after;
+  for (const auto& table : table_names(db.handle()))
+    if (table != "runs" && table != "file_sightings" && table != "run_sources")
+      after.push_back(table_rows(db.handle(), table, bookkeeping));
+  CHECK(after == before);
+
+  CHECK(query_text(db.handle(), "SELECT first_run_id || ',' || last_run_id || ',' || changed_run_id "
+                                "FROM files WHERE entry_path = 'a.map'") ==
+        std::to_string(first_run) + "," + std::to_string(second_run) + "," +
+            std::to_string(first_run));
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM file_sightings") == 4);
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM file_versions") == 2);
+  CHECK(query_int(db.handle(), "SELECT measured_run_id FROM maps") == first_run);
+  // The entry problem is that of the latest sighting.
+  CHECK(query_int(db.handle(), "SELECT run_id FROM problems WHERE file_id IS NOT NULL") == second_run);
+}
+
+TEST_CASE("the same content in two sources is one map and two files") {
+  TempDir dir;
+  auto db = open_index(dir.file("content.sqlite"));
+  const auto run = db.begin_run("test", "0.0-test");
+  const auto zip = db.source_id(run, "/srv/a.zip", "archive");
+  const auto folder = db.source_id(run, "/srv/maps", "folder");
+  const auto stats = race_map();
+  db.write_entry(run, map_entry(zip, "maps/Kobra.map", 7), &stats);
+  db.commit_batch();
+  const auto known = db.known_maps();
+  REQUIRE(known.count(sha_of(7)) == 1);
+  // The pipeline skips decoding known content and passes no statistics.
+  db.write_entry(run, map_entry(folder, "Kobra copy.map", 7), nullptr);
+  db.finish_run(run, "complete", {});
+
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 1);
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 2);
+  CHECK(query_int(db.handle(), "SELECT count(DISTINCT map_id) FROM files") == 1);
+  CHECK(query_int(db.handle(), "SELECT map_id FROM files WHERE entry_path = 'Kobra copy.map'") ==
+        known.at(sha_of(7)));
+  CHECK(query_rows(db.handle(), "SELECT name FROM files ORDER BY name") ==
+        std::vector<std::string>{"Kobra", "Kobra copy"});
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM layers") == 6);
+}
+
+TEST_CASE("a map with an unknown sha256 and no statistics is refused, leaving no rows") {
+  TempDir dir;
+  auto db = open_index(dir.file("unknown.sqlite"));
+  const auto run = db.begin_run("test", "0.0-test");
+  const auto source = db.source_id(run, "/srv/maps", "folder");
+  CHECK_THROWS_AS(db.write_entry(run, map_entry(source, "ghost.map", 5), nullptr), IndexError);
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 0);
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM file_versions") == 0);
+
+  // Bad input is refused before anything is written.
+  auto bad_sha = map_entry(source, "bad.map", 5);
+  bad_sha.sha256 = "ABC";
+  CHECK_THROWS_AS(db.write_entry(run, bad_sha, nullptr), IndexError);
+  EntryRecord text;
+  text.source_id = source;
+  text.entry_path = "x.txt";
+  const auto stats = race_map();
+  CHECK_THROWS_AS(db.write_entry(run, text, &stats), IndexError);
+
+  // The batch is still usable.
+  db.write_entry(run, map_entry(source, "real.map", 6), &stats);
+  db.finish_run(run, "complete", {});
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 1);
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 1);
+}
+
+TEST_CASE("a map measured by an older extractor version is measured again, its rows replaced") {
+  TempDir dir;
+  const auto path = dir.file("extractor.sqlite");
+  OpenOptions v1, v2;
+  v1.extractor_version = 1;
+  v2.extractor_version = 2;
+  std::int64_t map_id = 0;
+  {
+    auto db = open_index(path, v1);
+    index_one_map(db, 3);
+    REQUIRE(db.known_maps().count(sha_of(3)) == 1);
+    map_id = db.known_maps().at(sha_of(3));
+  }
+  auto db = open_index(path, v2);
+  CHECK(db.known_maps().empty());
+
+  // The new extractor finds something else: fewer layers, other problems.
+  MapStats remeasured = broken_map();
+  remeasured.layers = {layer(0, 0, LayerKind::game, "Game")};
+  remeasured.layers[0].tile_counts = {{2, 3}};
+  remeasured.ddnet_features = {"DEATH"};
+  const auto run = db.begin_run("test", "0.0-test");
+  const auto source = db.source_id(run, "/srv/maps", "folder");
+  db.write_entry(run, map_entry(source, "maps/a.map", 3), &remeasured);
+  db.finish_run(run, "complete", {});
+
+  sqlite3* h = db.handle();
+  CHECK(query_int(h, "SELECT count(*) FROM maps") == 1);
+  CHECK(query_int(h, "SELECT map_id FROM maps") == map_id);
+  CHECK(query_text(h, "SELECT extractor_version || ',' || measured_run_id || ',' || first_run_id || ',' || status FROM maps") ==
+        "2," + std::to_string(run) + ",1,rejected");
+  CHECK(query_int(h, "SELECT count(*) FROM layers") == 1);
+  CHECK(query_rows(h, "SELECT tile || ':' || count FROM tile_counts") == std::vector<std::string>{"2:3"});
+  CHECK(query_int(h, "SELECT count(*) FROM images") == 0);
+  CHECK(query_int(h, "SELECT count(*) FROM image_users") == 0);
+  CHECK(query_int(h, "SELECT count(*) FROM envelopes") == 0);
+  CHECK(query_int(h, "SELECT count(*) FROM envelope_users") == 0);
+  CHECK(query_int(h, "SELECT count(*) FROM sounds") == 0);
+  CHECK(query_int(h, "SELECT count(*) FROM settings") == 0);
+  CHECK(query_int(h, "SELECT count(*) FROM groups") == 0);
+  CHECK(query_int(h, "SELECT count(*) FROM entities") == 0);
+  CHECK(query_int(h, "SELECT count(*) FROM layer_numbers") == 0);
+  CHECK(query_rows(h, "SELECT feature FROM ddnet_features") == std::vector<std::string>{"DEATH"});
+  CHECK(query_rows(h, "SELECT code || ':' || run_id FROM problems ORDER BY position") ==
+        std::vector<std::string>{"M10:" + std::to_string(run), "envelope.unused:" + std::to_string(run),
+                                 "H5:" + std::to_string(run)});
+  CHECK(db.known_maps().count(sha_of(3)) == 1);
+
+  // An older mapindex (extractor 1) does not overwrite the newer measurement.
+  {
+    auto old = open_index(path, v1);
+    CHECK(old.known_maps().count(sha_of(3)) == 1);
+    const auto old_run = old.begin_run("test", "0.0-old");
+    const auto old_source = old.source_id(old_run, "/srv/maps", "folder");
+    const auto stats = race_map();
+    old.write_entry(old_run, map_entry(old_source, "maps/a.map", 3), &stats);
+    old.finish_run(old_run, "complete", {});
+  }
+  CHECK(query_int(h, "SELECT extractor_version FROM maps") == 2);
+  CHECK(query_int(h, "SELECT count(*) FROM layers") == 1);
+}
+
+TEST_CASE("an entry whose content changes keeps its history") {
+  TempDir dir;
+  auto db = open_index(dir.file("history.sqlite"));
+  const auto stats = race_map();
+  const auto run1 = db.begin_run("test", "0.0-test");
+  auto source = db.source_id(run1, "/srv/maps.zip", "archive");
+  db.write_entry(run1, map_entry(source, "a.map", 1), &stats);
+  db.finish_run(run1, "complete", {});
+  const auto run2 = db.begin_run("test", "0.0-test");
+  source = db.source_id(run2, "/srv/maps.zip", "archive");
+  const auto fixed = race_map(1);
+  db.write_entry(run2, map_entry(source, "a.map", 2, 1200), &fixed);
+  db.finish_run(run2, "complete", {});
+
+  sqlite3* h = db.handle();
+  CHECK(query_int(h, "SELECT count(*) FROM files") == 1);
+  CHECK(query_int(h, "SELECT count(*) FROM maps") == 2);  // the old content stays indexed
+  CHECK(query_text(h, "SELECT sha256 || ',' || size || ',' || changed_run_id FROM files") ==
+        sha_of(2) + ",1200," + std::to_string(run2));
+  CHECK(query_rows(h, "SELECT run_id || ':' || sha256 FROM file_history ORDER BY run_id") ==
+        std::vector<std::string>{std::to_string(run1) + ":" + sha_of(1),
+                                 std::to_string(run2) + ":" + sha_of(2)});
+}
+
+TEST_CASE("entry problems belong to the file and follow its latest sighting") {
+  TempDir dir;
+  auto db = open_index(dir.file("entry.sqlite"));
+  EntryRecord big;
+  big.entry_path = "huge.map";
+  big.kind = EntryKind::oversize;
+  big.size = 100ull << 20;
+  big.problems = {{Severity::error, "read.oversize", "100 MiB is over --max-map-size 64 MiB", ""}};
+  const auto run1 = db.begin_run("test", "0.0-test");
+  big.source_id = db.source_id(run1, "/srv/maps", "folder");
+  db.write_entry(run1, big, nullptr);
+  db.finish_run(run1, "complete", {});
+  sqlite3* h = db.handle();
+  CHECK(query_text(h, "SELECT kind || ',' || ifnull(sha256, 'NULL') || ',' || ifnull(crc32, 'NULL') FROM files") ==
+        "oversize,NULL,NULL");
+  CHECK(query_text(h, "SELECT code || ',' || run_id || ',' || ifnull(map_id, 'NULL') FROM problems") ==
+        "read.oversize," + std::to_string(run1) + ",NULL");
+
+  // Next run the entry is smaller and readable (not a map): its problem is gone.
+  const auto run2 = db.begin_run("test", "0.0-test");
+  EntryRecord small = big;
+  small.source_id = db.source_id(run2, "/srv/maps", "folder");
+  small.kind = EntryKind::other;
+  small.size = 10;
+  small.sha256 = sha_of(10);
+  small.problems.clear();
+  db.write_entry(run2, small, nullptr);
+  db.finish_run(run2, "complete", {});
+  CHECK(query_int(h, "SELECT count(*) FROM problems") == 0);
+  CHECK(query_rows(h, "SELECT kind FROM file_history ORDER BY run_id") ==
+        std::vector<std::string>{"oversize", "other"});
+}
+
+TEST_CASE("runs: counters, status, and runs left running by a dead process") {
+  TempDir dir;
+  const auto path = dir.file("runs.sqlite");
+  std::int64_t abandoned = 0;
+  {
+    auto db = open_index(path);
+    abandoned = db.begin_run("mapindex index a.zip", "0.1.0");
+    // Destroyed without finish_run: like a process that died.
+  }
+  auto db = open_index(path);
+  sqlite3* h = db.handle();
+  CHECK(query_text(h, "SELECT status FROM runs WHERE run_id = " + std::to_string(abandoned)) == "running");
+  // A run of another live process on this host stays running.
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  REQUIRE(sqlite3_exec(h, ("INSERT INTO runs (started_at, tool_version, extractor_version, command, host, pid) "
+                           "VALUES ('2026-01-01T00:00:00.000Z', 'x', 1, 'other', '" + std::string(host) +
+                           "', " + std::to_string(getppid()) + ")").c_str(),
+                       nullptr, nullptr, nullptr) == SQLITE_OK);
+  const auto live = query_int(h, "SELECT max(run_id) FROM runs");
+
+  const auto run = db.begin_run("mapindex index b.zip", "0.1.0");
+  CHECK(query_text(h, "SELECT status FROM runs WHERE run_id = " + std::to_string(abandoned)) == "interrupted");
+  CHECK(query_text(h, "SELECT status FROM runs WHERE run_id = " + std::to_string(live)) == "running");
+  CHECK(query_text(h, "SELECT status || ',' || command || ',' || tool_version || ',' || pid FROM runs WHERE run_id = " +
+                          std::to_string(run)) ==
+        "running,mapindex index b.zip,0.1.0," + std::to_string(getpid()));
+
+  RunCounters counters;
+  counters.entries = 10;
+  counters.maps_indexed = 6;
+  counters.maps_known = 1;
+  counters.rejected = 2;
+  counters.with_warnings = 3;
+  counters.not_maps = 1;
+  counters.unreadable = 1;
+  counters.oversize = 1;
+  counters.bytes = 123456;
+  db.update_run(run, counters);
+  db.commit_batch();
+  CHECK(query_int(h, "SELECT bytes FROM runs WHERE run_id = " + std::to_string(run)) == 123456);
+  counters.bytes = 200000;
+  db.finish_run(run, "interrupted", counters);
+  CHECK(query_text(h, "SELECT status || ',' || entries || ',' || maps_indexed || ',' || maps_known || ',' || "
+                      "rejected || ',' || with_warnings || ',' || not_maps || ',' || unreadable || ',' || "
+                      "oversize || ',' || bytes || ',' || (finished_at >= started_at) FROM runs WHERE run_id = " +
+                          std::to_string(run)) == "interrupted,10,6,1,2,3,1,1,1,200000,1");
+  CHECK_THROWS_AS(db.finish_run(run, "done", counters), IndexError);
+  CHECK_THROWS_AS(db.source_id(run, "/x", "tarball"), IndexError);
+}
+
+TEST_CASE("a read-only index refuses to write") {
+  TempDir dir;
+  const auto path = dir.file("ro.sqlite");
+  { auto db = open_index(path); index_one_map(db); }
+  auto ro = IndexDb::open(path, OpenMode::read_only);
+  REQUIRE(ro.ok());
+  CHECK(ro->known_maps().size() == 1);
+  CHECK_THROWS_AS(ro->begin_run("x", "y"), IndexError);
+  CHECK(sqlite3_exec(ro->handle(), "DELETE FROM maps", nullptr, nullptr, nullptr) != SQLITE_OK);
+  CHECK(query_int(ro->handle(), "SELECT count(*) FROM maps") == 1);
+}
+
+TEST_CASE("entry names are file names without folder and extension") {
+  CHECK(entry_name("maps/Kobra 4.map") == "Kobra 4");
+  CHECK(entry_name("Kobra.map") == "Kobra");
+  CHECK(entry_name("packs/inner.zip/maps/a.b.map") == "a.b");
+  CHECK(entry_name("win\\style\\x.map") == "x");
+  CHECK(entry_name(".hidden") == ".hidden");
+  CHECK(entry_name("noext") == "noext");
+  CHECK(entry_name("-") == "-");
+}
+
+}  // TEST_SUITE
