@@ -1,0 +1,51 @@
+#include "stages/read/byte_source.h"
+
+#include <archive.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "stages/read/libarchive_reader.h"
+
+namespace mapindex::read {
+
+FdSource::~FdSource() {
+  if (owned_ && fd_ >= 0) ::close(fd_);
+}
+
+std::int64_t FdSource::read(std::uint8_t* out, std::size_t size) {
+  if (failed_) return -1;
+  for (;;) {
+    ssize_t n = ::read(fd_, out, size);
+    if (n >= 0) {
+      bytes_read_ += static_cast<std::uint64_t>(n);
+      if (n == 0 && size > 0) at_end_ = true;
+      return n;
+    }
+    if (errno == EINTR) continue;
+    failed_ = true;
+    error_number_ = errno;
+    error_message_ = std::string("read failed: ") + std::strerror(errno);
+    return -1;
+  }
+}
+
+std::int64_t EntryDataSource::read(std::uint8_t* out, std::size_t size) {
+  if (failed_) return -1;
+  la_ssize_t n = archive_read_data(outer_, out, size);
+  if (n >= 0) {
+    bytes_read_ += static_cast<std::uint64_t>(n);
+    if (n == 0 && size > 0) at_end_ = true;
+    return n;
+  }
+  // Any failure (even ARCHIVE_WARN, e.g. a CRC mismatch) means the bytes of
+  // the inner archive cannot be trusted.
+  failed_ = true;
+  outer_fatal_ = n == ARCHIVE_FATAL;
+  error_number_ = archive_errno(outer_);
+  error_message_ = archive_reason(outer_);
+  return -1;
+}
+
+}  // namespace mapindex::read

@@ -1,0 +1,66 @@
+// Sequential byte streams that a libarchive reader can be fed from: a file
+// descriptor (standard input, a pipe) or the data of an entry of an outer
+// archive (an archive inside an archive).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+struct archive;
+
+namespace mapindex::read {
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Reads up to `size` bytes; returns the count, 0 at the end, -1 on failure
+  // (then error_number()/error_message() say why).
+  virtual std::int64_t read(std::uint8_t* out, std::size_t size) = 0;
+
+  bool failed() const { return failed_; }
+  int error_number() const { return error_number_; }
+  const std::string& error_message() const { return error_message_; }
+  std::uint64_t bytes_read() const { return bytes_read_; }
+  // Whether a read returned 0: the stream ended.
+  bool at_end() const { return at_end_; }
+
+ protected:
+  bool at_end_ = false;
+  bool failed_ = false;
+  int error_number_ = 0;
+  std::string error_message_;
+  std::uint64_t bytes_read_ = 0;
+};
+
+// Reads a file descriptor it does not own (fd 0 for "-") or owns (a FIFO).
+class FdSource final : public ByteSource {
+ public:
+  FdSource(int fd, bool owned) : fd_(fd), owned_(owned) {}
+  ~FdSource() override;
+  FdSource(const FdSource&) = delete;
+  FdSource& operator=(const FdSource&) = delete;
+
+  std::int64_t read(std::uint8_t* out, std::size_t size) override;
+
+ private:
+  int fd_;
+  bool owned_;
+};
+
+// The data of the current entry of an outer archive, via archive_read_data.
+class EntryDataSource final : public ByteSource {
+ public:
+  explicit EntryDataSource(archive* outer) : outer_(outer) {}
+  std::int64_t read(std::uint8_t* out, std::size_t size) override;
+
+  // After a failure: whether the outer archive itself is unusable
+  // (ARCHIVE_FATAL) or only this entry's data was bad.
+  bool outer_fatal() const { return outer_fatal_; }
+
+ private:
+  archive* outer_;
+  bool outer_fatal_ = false;
+};
+
+}  // namespace mapindex::read

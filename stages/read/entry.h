@@ -1,0 +1,47 @@
+// What the read stage hands to the rest of the pipeline: one entry of an
+// input (a file in an archive, a folder or a single file), its bytes or why
+// it has none.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "stages/common/result.h"
+
+namespace mapindex::read {
+
+struct ReadOptions {
+  std::uint64_t max_entry_size = 64ull << 20;  // larger entries are not read: EntryKind::oversize
+  int max_nesting = 4;  // archives inside archives followed by content (0: none followed)
+};
+
+enum class EntryKind { file, oversize, error };
+
+struct Entry {
+  std::string source;  // the input as given: archive path, folder, file, or "-"
+  // Path inside the source. Nested archives join with "/" after the inner
+  // archive's path ("packs/inner.zip/maps/a.map"); files in a folder are
+  // relative to it ("sub/a.map"); a single file input is its file name; a
+  // plain (non-archive) standard input is "-". For errors reading an
+  // archive's next header: the archive's own path ("" for the input itself).
+  std::string path;
+  std::uint64_t size = 0;  // bytes; for oversize the declared or counted size
+  EntryKind kind = EntryKind::file;
+  std::vector<std::uint8_t> bytes;  // only for EntryKind::file
+  // Only for EntryKind::error. Codes: "read.io" (cannot open or read the
+  // input), "read.truncated", "read.corrupt", "read.encrypted",
+  // "read.nesting" (archive nested deeper than max_nesting, not followed),
+  // "read.oversize_archive" (a 7-Zip archive that must be held in memory to
+  // be read, larger than max_entry_size). The message names source, entry
+  // and libarchive's reason.
+  Error error;
+};
+
+struct ReadProgress {
+  std::uint64_t input_bytes_total = 0;  // sum of input file sizes; 0 if unknown (stdin, pipes)
+  std::uint64_t input_bytes_done = 0;   // bytes of the inputs consumed so far
+  std::uint64_t entries = 0;            // entries returned by next() so far
+};
+
+}  // namespace mapindex::read

@@ -1,0 +1,92 @@
+#include "stages/read/folder_walker.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <utility>
+
+namespace mapindex::read {
+namespace fs = std::filesystem;
+namespace {
+
+struct DirCloser {
+  void operator()(DIR* d) const { closedir(d); }
+};
+
+Error io_error(const std::string& what, const std::string& relative, int error_number) {
+  return Error{"read.io", what + " \"" + relative + "\": " + std::strerror(error_number)};
+}
+
+}  // namespace
+
+FolderWalker::FolderWalker(fs::path root) : root_(std::move(root)) {}
+
+bool FolderWalker::is_being_walked(dev_t device, ino_t inode) const {
+  return std::any_of(stack_.begin(), stack_.end(), [&](const Folder& f) {
+    return f.device == device && f.inode == inode;
+  });
+}
+
+std::optional<FolderWalker::Item> FolderWalker::enter(fs::path path, std::string relative,
+                                                      dev_t device, ino_t inode) {
+  std::unique_ptr<DIR, DirCloser> dir(opendir(path.c_str()));
+  if (!dir) {
+    Item item{path, relative, 0, io_error("cannot list folder", relative.empty() ? "." : relative, errno)};
+    return item;
+  }
+  Folder folder{std::move(path), std::move(relative), device, inode, {}, 0};
+  errno = 0;
+  while (dirent* d = readdir(dir.get())) {
+    std::string name = d->d_name;
+    if (name != "." && name != "..") folder.names.push_back(std::move(name));
+    errno = 0;
+  }
+  if (errno != 0) {
+    Item item{folder.path, folder.relative,
+              0, io_error("cannot list folder", folder.relative.empty() ? "." : folder.relative, errno)};
+    return item;
+  }
+  std::sort(folder.names.begin(), folder.names.end());
+  stack_.push_back(std::move(folder));
+  return std::nullopt;
+}
+
+std::optional<FolderWalker::Item> FolderWalker::next() {
+  if (!started_) {
+    started_ = true;
+    struct stat st {};
+    if (::stat(root_.c_str(), &st) != 0) return Item{root_, "", 0, io_error("cannot open folder", ".", errno)};
+    if (auto error = enter(root_, "", st.st_dev, st.st_ino)) return error;
+  }
+  while (!stack_.empty()) {
+    Folder& top = stack_.back();
+    if (top.next == top.names.size()) {
+      stack_.pop_back();
+      continue;
+    }
+    const std::string& name = top.names[top.next++];
+    fs::path path = top.path / name;
+    std::string relative = top.relative.empty() ? name : top.relative + "/" + name;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+      int error_number = errno;
+      struct stat link {};
+      if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) continue;  // broken link
+      return Item{path, relative, 0, io_error("cannot read", relative, error_number)};
+    }
+    if (S_ISDIR(st.st_mode)) {
+      if (is_being_walked(st.st_dev, st.st_ino)) continue;  // a link back up: a loop
+      if (auto error = enter(std::move(path), std::move(relative), st.st_dev, st.st_ino)) return error;
+      continue;
+    }
+    if (!S_ISREG(st.st_mode)) continue;
+    return Item{std::move(path), std::move(relative), static_cast<std::uint64_t>(st.st_size), std::nullopt};
+  }
+  return std::nullopt;
+}
+
+}  // namespace mapindex::read

@@ -1,0 +1,65 @@
+#include "stages/read/libarchive_reader.h"
+
+#include <archive.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <new>
+
+namespace mapindex::read {
+
+void ArchiveReadFree::operator()(archive* a) const { archive_read_free(a); }
+
+ArchiveHandle new_archive_reader() {
+  ArchiveHandle a(archive_read_new());
+  if (!a) throw std::bad_alloc();
+  archive* r = a.get();
+  archive_read_support_format_all(r);
+  archive_read_support_filter_bzip2(r);
+  archive_read_support_filter_compress(r);
+  archive_read_support_filter_gzip(r);
+  archive_read_support_filter_lz4(r);
+  archive_read_support_filter_lzip(r);
+  archive_read_support_filter_lzma(r);
+  archive_read_support_filter_rpm(r);
+  archive_read_support_filter_uu(r);
+  archive_read_support_filter_xz(r);
+  archive_read_support_filter_zstd(r);
+  return a;
+}
+
+std::string archive_reason(archive* a) {
+  const char* s = a ? archive_error_string(a) : nullptr;
+  return s && *s ? std::string(s) : std::string("unknown libarchive error");
+}
+
+bool is_unrecognized_format(std::string_view reason) {
+  return reason.find("Unrecognized archive format") != std::string_view::npos;
+}
+
+std::string classify_read_error(int error_number, std::string_view reason) {
+  std::string lower(reason);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (std::string_view needle : {"truncat", "premature end", "unexpected end", "unexpected eof", "no progress is possible"})
+    if (lower.find(needle) != std::string::npos) return "read.truncated";
+  switch (error_number) {
+    case EIO:
+    case EACCES:
+    case EPERM:
+    case ENOENT:
+    case ENOTDIR:
+    case EISDIR:
+    case ENXIO:
+    case ENODEV:
+    case EBADF:
+    case ESTALE:
+    case ENOMEM:
+      return "read.io";
+    default:
+      return "read.corrupt";
+  }
+}
+
+}  // namespace mapindex::read

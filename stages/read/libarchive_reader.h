@@ -1,0 +1,36 @@
+// Thin helpers over libarchive's reader: an owning handle configured for
+// every format and the library-backed filters, and stable error codes for
+// libarchive's failures.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+struct archive;
+
+namespace mapindex::read {
+
+struct ArchiveReadFree {
+  void operator()(archive* a) const;
+};
+using ArchiveHandle = std::unique_ptr<archive, ArchiveReadFree>;
+
+// A reader for every format libarchive knows (zip, tar, 7z, rar, cpio, iso,
+// ...) and every filter it decodes in-process (gzip, bzip2, xz, lzma, lzip,
+// zstd, lz4, compress, uu, rpm). Filters that libarchive runs as external
+// programs (lrzip, lzop, grzip) are left out: no child processes from a
+// multi-threaded indexer fed with untrusted input.
+ArchiveHandle new_archive_reader();
+
+// libarchive's error string for the last failure, or a placeholder.
+std::string archive_reason(archive* a);
+
+// libarchive's message when no format (or filter + format) matches a stream.
+bool is_unrecognized_format(std::string_view reason);
+
+// "read.truncated", "read.io" or "read.corrupt" from libarchive's errno and
+// message (libarchive has no finer typed errors).
+std::string classify_read_error(int error_number, std::string_view reason);
+
+}  // namespace mapindex::read

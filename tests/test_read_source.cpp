@@ -1,0 +1,528 @@
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "stages/read/archive_magic.h"
+#include "stages/read/source_reader.h"
+#include "tests/support/archive_builder.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using mapindex::read::Entry;
+using mapindex::read::EntryKind;
+using mapindex::read::ReadOptions;
+using mapindex::read::SourceReader;
+using namespace mapindex::testing;
+
+std::vector<Entry> read_all(std::vector<std::string> inputs, ReadOptions options = {}) {
+  SourceReader reader(std::move(inputs), options);
+  std::vector<Entry> out;
+  while (auto e = reader.next()) {
+    out.push_back(std::move(*e));
+    REQUIRE(out.size() < 10000);
+  }
+  CHECK_FALSE(reader.next().has_value());  // stays at the end
+  return out;
+}
+
+std::vector<std::string> paths_of(const std::vector<Entry>& entries) {
+  std::vector<std::string> out;
+  for (const auto& e : entries) out.push_back(e.path);
+  return out;
+}
+
+// A small datafile-like header: what a map starts with.
+std::vector<std::uint8_t> fake_map(std::uint32_t seed, std::size_t size) {
+  auto bytes = noise_bytes(size, seed);
+  bytes[0] = 'D';
+  bytes[1] = 'A';
+  bytes[2] = 'T';
+  bytes[3] = 'A';
+  return bytes;
+}
+
+std::vector<ArchiveMember> sample_members() {
+  return {
+      {"maps/", {}, MemberType::directory, ""},
+      {"maps/a.map", fake_map(1, 3000), MemberType::file, ""},
+      {"maps/sub/b.map", fake_map(2, 200000), MemberType::file, ""},
+      {"readme.txt", to_bytes("hello maps\n"), MemberType::file, ""},
+      {"empty.bin", {}, MemberType::file, ""},
+  };
+}
+
+const ArchiveFormat kAllFormats[] = {ArchiveFormat::zip,     ArchiveFormat::tar,
+                                     ArchiveFormat::tar_gz,  ArchiveFormat::tar_xz,
+                                     ArchiveFormat::tar_zst, ArchiveFormat::tar_bz2,
+                                     ArchiveFormat::seven_zip};
+
+void check_sample(const std::vector<Entry>& entries, const std::string& source,
+                  const std::string& prefix = "") {
+  auto members = sample_members();
+  std::vector<const ArchiveMember*> files;
+  for (const auto& m : members)
+    if (m.type == MemberType::file) files.push_back(&m);
+  REQUIRE(entries.size() == files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    CAPTURE(i);
+    CHECK(entries[i].kind == EntryKind::file);
+    CHECK(entries[i].source == source);
+    CHECK(entries[i].path == prefix + files[i]->path);
+    CHECK(entries[i].size == files[i]->bytes.size());
+    CHECK(entries[i].bytes == files[i]->bytes);
+  }
+}
+
+// Runs `body` with standard input reading `bytes` from a pipe fed by a thread.
+template <class Body>
+void with_stdin(const std::vector<std::uint8_t>& bytes, Body body) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  int saved = ::dup(STDIN_FILENO);
+  REQUIRE(saved >= 0);
+  REQUIRE(::dup2(fds[0], STDIN_FILENO) == STDIN_FILENO);
+  ::close(fds[0]);
+  std::thread writer([&bytes, fd = fds[1]] {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+      if (n <= 0) break;  // reader stopped early: EPIPE
+      done += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+  });
+  body();
+  // Drain what the reader left so the writer can finish, then restore fd 0.
+  std::vector<std::uint8_t> sink(65536);
+  while (::read(STDIN_FILENO, sink.data(), sink.size()) > 0) {
+  }
+  writer.join();
+  ::dup2(saved, STDIN_FILENO);
+  ::close(saved);
+}
+
+}  // namespace
+
+TEST_SUITE("read") {
+  TEST_CASE("archive magic is recognised by content") {
+    using mapindex::read::ArchiveMagic;
+    using mapindex::read::sniff_archive;
+    CHECK(sniff_archive(build_archive(ArchiveFormat::zip, sample_members())) == ArchiveMagic::zip);
+    CHECK(sniff_archive(build_archive(ArchiveFormat::tar, sample_members())) == ArchiveMagic::tar);
+    CHECK(sniff_archive(build_archive(ArchiveFormat::tar_gz, sample_members())) == ArchiveMagic::gzip);
+    CHECK(sniff_archive(build_archive(ArchiveFormat::tar_xz, sample_members())) == ArchiveMagic::xz);
+    CHECK(sniff_archive(build_archive(ArchiveFormat::tar_zst, sample_members())) == ArchiveMagic::zstd);
+    CHECK(sniff_archive(build_archive(ArchiveFormat::tar_bz2, sample_members())) == ArchiveMagic::bzip2);
+    CHECK(sniff_archive(build_archive(ArchiveFormat::seven_zip, sample_members())) ==
+          ArchiveMagic::seven_zip);
+    CHECK(sniff_archive(fake_map(3, 1000)) == ArchiveMagic::none);
+    CHECK(sniff_archive(to_bytes("PK")) == ArchiveMagic::none);  // too short
+    CHECK(sniff_archive({}) == ArchiveMagic::none);
+  }
+
+  TEST_CASE("every archive format is read entry by entry, directories skipped") {
+    TempDir dir;
+    for (ArchiveFormat format : kAllFormats) {
+      std::string name = "sample" + std::string(extension(format));
+      CAPTURE(name);
+      fs::path path = dir / name;
+      write_archive(path, format, sample_members());
+      check_sample(read_all({path.string()}), path.string());
+    }
+  }
+
+  TEST_CASE("archive kind is decided by content, not by name") {
+    TempDir dir;
+    // A tar.gz named .map, and a plain file named .zip.
+    write_file(dir / "disguised.map", build_archive(ArchiveFormat::tar_gz, sample_members()));
+    write_file(dir / "plain.zip", to_bytes("not an archive at all"));
+    auto archive = read_all({(dir / "disguised.map").string()});
+    check_sample(archive, (dir / "disguised.map").string());
+    auto plain = read_all({(dir / "plain.zip").string()});
+    REQUIRE(plain.size() == 1);
+    CHECK(plain[0].kind == EntryKind::file);
+    CHECK(plain[0].path == "plain.zip");
+    CHECK(plain[0].bytes == to_bytes("not an archive at all"));
+  }
+
+  TEST_CASE("a single map file and an empty file are one entry each") {
+    TempDir dir;
+    auto map = fake_map(7, 5000);
+    write_file(dir / "ctf1.map", map);
+    write_file(dir / "empty.map", std::vector<std::uint8_t>{});
+    auto entries = read_all({(dir / "ctf1.map").string(), (dir / "empty.map").string()});
+    REQUIRE(entries.size() == 2);
+    CHECK(entries[0].kind == EntryKind::file);
+    CHECK(entries[0].source == (dir / "ctf1.map").string());
+    CHECK(entries[0].path == "ctf1.map");
+    CHECK(entries[0].bytes == map);
+    CHECK(entries[1].kind == EntryKind::file);
+    CHECK(entries[1].path == "empty.map");
+    CHECK(entries[1].size == 0);
+  }
+
+  TEST_CASE("non-regular archive entries are skipped") {
+    TempDir dir;
+    std::vector<ArchiveMember> members = {
+        {"d/", {}, MemberType::directory, ""},
+        {"d/real.map", fake_map(4, 100), MemberType::file, ""},
+        {"d/link.map", {}, MemberType::symlink, "real.map"},
+        {"d/hard.map", {}, MemberType::hardlink, "d/real.map"},
+        {"d/sub/", {}, MemberType::directory, ""},
+        {"d/last.txt", to_bytes("x"), MemberType::file, ""},
+    };
+    for (ArchiveFormat format : {ArchiveFormat::tar, ArchiveFormat::zip, ArchiveFormat::seven_zip}) {
+      CAPTURE(extension(format));
+      fs::path path = dir / ("links" + std::string(extension(format)));
+      if (format != ArchiveFormat::tar) members.erase(members.begin() + 3);  // tar-only hard link
+      write_archive(path, format, members);
+      auto entries = read_all({path.string()});
+      CHECK(paths_of(entries) == std::vector<std::string>{"d/real.map", "d/last.txt"});
+      for (const auto& e : entries) CHECK(e.kind == EntryKind::file);
+    }
+  }
+
+  TEST_CASE("folders are walked recursively in sorted order, loops not followed") {
+    TempDir dir;
+    fs::path root = dir / "maps";
+    fs::create_directories(root / "a" / "deep");
+    fs::create_directories(root / "z");
+    // Created in an order unlike the sorted one.
+    for (int i = 19; i >= 0; --i)
+      write_file(root / "z" / ("m" + std::to_string(100 + i) + ".map"), fake_map(static_cast<std::uint32_t>(i), 64));
+    write_file(root / "b.map", fake_map(50, 64));
+    write_file(root / "a.map", fake_map(51, 64));
+    write_file(root / "A.map", fake_map(52, 64));
+    write_file(root / "a" / "deep" / "x.map", fake_map(53, 64));
+    write_archive(root / "a" / "pack.zip", ArchiveFormat::zip,
+                  {{"in.map", fake_map(54, 64), MemberType::file, ""}});
+    fs::create_directory_symlink("..", root / "a" / "deep" / "up");  // a loop
+    fs::create_symlink("b.map", root / "c_link.map");                 // a file link
+    fs::create_symlink("missing.map", root / "d_broken.map");         // broken
+    REQUIRE(::mkfifo((root / "e_fifo").c_str(), 0644) == 0);          // would block
+
+    std::vector<std::string> expected = {"A.map", "a/deep/x.map", "a/pack.zip/in.map", "a.map",
+                                         "b.map", "c_link.map"};
+    for (int i = 0; i < 20; ++i) expected.push_back("z/m" + std::to_string(100 + i) + ".map");
+    auto entries = read_all({root.string()});
+    CHECK(paths_of(entries) == expected);
+    for (const auto& e : entries) {
+      CHECK(e.kind == EntryKind::file);
+      CHECK(e.source == root.string());
+    }
+    REQUIRE(entries.size() == expected.size());
+    CHECK(entries[0].bytes == fake_map(52, 64));
+    CHECK(entries[2].bytes == fake_map(54, 64));
+    CHECK(entries[5].bytes == fake_map(50, 64));  // the link reads its target
+    // Same inputs, same order.
+    CHECK(paths_of(read_all({root.string()})) == expected);
+  }
+
+  TEST_CASE("archives inside archives are followed by content") {
+    TempDir dir;
+    auto inner_zip = build_archive(ArchiveFormat::zip, sample_members());
+    auto inner_tar = build_archive(ArchiveFormat::tar, sample_members());
+
+    SUBCASE("zip in tar.gz") {
+      fs::path path = dir / "outer.tar.gz";
+      write_archive(path, ArchiveFormat::tar_gz,
+                    {{"top.map", fake_map(9, 100), MemberType::file, ""},
+                     {"packs/inner.zip", inner_zip, MemberType::file, ""},
+                     {"after.map", fake_map(10, 100), MemberType::file, ""}});
+      auto entries = read_all({path.string()});
+      REQUIRE(entries.size() == 6);
+      CHECK(entries[0].path == "top.map");
+      check_sample({entries.begin() + 1, entries.begin() + 5}, path.string(), "packs/inner.zip/");
+      CHECK(entries[5].path == "after.map");
+      CHECK(entries[5].bytes == fake_map(10, 100));
+    }
+    SUBCASE("tar in zip, named without extension") {
+      fs::path path = dir / "outer.zip";
+      write_archive(path, ArchiveFormat::zip, {{"packs/inner", inner_tar, MemberType::file, ""}});
+      check_sample(read_all({path.string()}), path.string(), "packs/inner/");
+    }
+    SUBCASE("7z in tar (held in memory) and tar.xz in zip in tar.zst") {
+      auto inner_7z = build_archive(ArchiveFormat::seven_zip, sample_members());
+      auto txz = build_archive(ArchiveFormat::tar_xz, sample_members());
+      auto zip = build_archive(ArchiveFormat::zip, {{"x.tar.xz", txz, MemberType::file, ""}});
+      fs::path path = dir / "outer.tar.zst";
+      write_archive(path, ArchiveFormat::tar_zst,
+                    {{"i.7z", inner_7z, MemberType::file, ""}, {"z.zip", zip, MemberType::file, ""}});
+      auto entries = read_all({path.string()});
+      REQUIRE(entries.size() == 8);
+      check_sample({entries.begin(), entries.begin() + 4}, path.string(), "i.7z/");
+      check_sample({entries.begin() + 4, entries.end()}, path.string(), "z.zip/x.tar.xz/");
+    }
+    SUBCASE("a compressed file that is not an archive is delivered as it is") {
+      auto map = fake_map(11, 70000);  // more than one feeder block
+      auto gz = gzip_bytes(map);
+      auto fake_zip = to_bytes("PK\x03\x04 but nothing a zip reader accepts, padded...........");
+      fs::path path = dir / "odd.tar";
+      write_archive(path, ArchiveFormat::tar,
+                    {{"a.map.gz", gz, MemberType::file, ""},
+                     {"fake.zip", fake_zip, MemberType::file, ""},
+                     {"b.map", map, MemberType::file, ""}});
+      auto entries = read_all({path.string()});
+      REQUIRE(entries.size() == 3);
+      CHECK(entries[0].kind == EntryKind::file);
+      CHECK(entries[0].path == "a.map.gz");
+      CHECK(entries[0].bytes == gz);
+      CHECK(entries[1].kind == EntryKind::error);
+      CHECK(entries[1].path == "fake.zip");
+      // Its "header" runs past the end of the entry: corrupt or cut, either way.
+      CHECK((entries[1].error.code == "read.corrupt" || entries[1].error.code == "read.truncated"));
+      CHECK(entries[1].error.message.find("fake.zip") != std::string::npos);
+      CHECK(entries[2].path == "b.map");
+      CHECK(entries[2].bytes == map);
+    }
+    SUBCASE("nesting deeper than max_nesting is reported, not followed") {
+      auto level2 = build_archive(ArchiveFormat::tar, {{"deep.map", fake_map(12, 10), MemberType::file, ""}});
+      auto level1 = build_archive(ArchiveFormat::zip, {{"l2.tar", level2, MemberType::file, ""},
+                                                      {"l1.map", fake_map(13, 10), MemberType::file, ""}});
+      fs::path path = dir / "l0.tar.gz";
+      write_archive(path, ArchiveFormat::tar_gz, {{"l1.zip", level1, MemberType::file, ""}});
+
+      ReadOptions one;
+      one.max_nesting = 1;
+      auto entries = read_all({path.string()}, one);
+      REQUIRE(entries.size() == 2);
+      CHECK(entries[0].kind == EntryKind::error);
+      CHECK(entries[0].error.code == "read.nesting");
+      CHECK(entries[0].path == "l1.zip/l2.tar");
+      CHECK(entries[1].path == "l1.zip/l1.map");
+
+      ReadOptions two;
+      two.max_nesting = 2;
+      CHECK(paths_of(read_all({path.string()}, two)) ==
+            std::vector<std::string>{"l1.zip/l2.tar/deep.map", "l1.zip/l1.map"});
+
+      ReadOptions none;
+      none.max_nesting = 0;
+      auto flat = read_all({path.string()}, none);
+      REQUIRE(flat.size() == 1);
+      CHECK(flat[0].error.code == "read.nesting");
+      CHECK(flat[0].path == "l1.zip");
+    }
+  }
+
+  TEST_CASE("standard input: an archive streamed from fd 0, or a plain file") {
+    for (ArchiveFormat format : {ArchiveFormat::tar_gz, ArchiveFormat::zip, ArchiveFormat::tar,
+                                 ArchiveFormat::seven_zip}) {
+      CAPTURE(extension(format));
+      auto bytes = build_archive(format, sample_members());
+      with_stdin(bytes, [&] {
+        SourceReader reader({"-"});
+        std::vector<Entry> entries;
+        while (auto e = reader.next()) entries.push_back(std::move(*e));
+        check_sample(entries, "-");
+        CHECK(reader.progress().input_bytes_total == 0);  // unknown
+        CHECK(reader.progress().input_bytes_done == bytes.size());
+      });
+    }
+    auto map = fake_map(21, 100000);
+    with_stdin(map, [&] {
+      auto entries = read_all({"-"});
+      REQUIRE(entries.size() == 1);
+      CHECK(entries[0].kind == EntryKind::file);
+      CHECK(entries[0].source == "-");
+      CHECK(entries[0].path == "-");
+      CHECK(entries[0].bytes == map);
+    });
+    ReadOptions small;
+    small.max_entry_size = 1000;
+    with_stdin(map, [&] {
+      auto entries = read_all({"-"}, small);
+      REQUIRE(entries.size() == 1);
+      CHECK(entries[0].kind == EntryKind::oversize);
+      CHECK(entries[0].size == map.size());
+      CHECK(entries[0].bytes.empty());
+    });
+    auto big_7z = build_archive(ArchiveFormat::seven_zip, sample_members());
+    with_stdin(big_7z, [&] {
+      auto entries = read_all({"-"}, small);
+      REQUIRE(entries.size() == 1);
+      CHECK(entries[0].kind == EntryKind::error);
+      CHECK(entries[0].error.code == "read.oversize_archive");
+    });
+  }
+
+  TEST_CASE("a truncated archive yields the entries before the cut, then one error") {
+    TempDir dir;
+    std::vector<ArchiveMember> members = {
+        {"one.map", noise_bytes(100000, 1), MemberType::file, ""},
+        {"two.map", noise_bytes(100000, 2), MemberType::file, ""},
+        {"three.map", noise_bytes(300000, 3), MemberType::file, ""},
+    };
+    fs::path good = dir / "good.map";
+    write_file(good, fake_map(5, 10));
+    for (ArchiveFormat format : {ArchiveFormat::zip, ArchiveFormat::tar, ArchiveFormat::tar_gz,
+                                 ArchiveFormat::tar_xz, ArchiveFormat::tar_zst}) {
+      CAPTURE(extension(format));
+      auto bytes = build_archive(format, members);
+      // Cut in the middle of the last entry's data (the data is incompressible).
+      // Far from the end of the entry before: libarchive's decompression
+      // filters drop their last partial 64 KiB output block on a cut input.
+      fs::path path = dir / ("cut" + std::string(extension(format)));
+      write_file(path, truncated_copy(bytes, bytes.size() - 100000));
+      auto entries = read_all({path.string(), good.string()});
+      REQUIRE(entries.size() == 4);
+      CHECK(entries[0].path == "one.map");
+      CHECK(entries[0].bytes == members[0].bytes);
+      CHECK(entries[1].path == "two.map");
+      CHECK(entries[1].bytes == members[1].bytes);
+      CHECK(entries[2].kind == EntryKind::error);
+      CHECK(entries[2].source == path.string());
+      CHECK(entries[2].path == "three.map");
+      CHECK(entries[2].error.code == "read.truncated");
+      CHECK(entries[2].error.message.find(path.string()) != std::string::npos);
+      CHECK(entries[2].error.message.find("three.map") != std::string::npos);
+      CHECK(entries[3].kind == EntryKind::file);  // the next input is read
+      CHECK(entries[3].source == good.string());
+    }
+    SUBCASE("7z cut short: nothing readable, one error") {
+      auto bytes = build_archive(ArchiveFormat::seven_zip, members);
+      fs::path path = dir / "cut.7z";
+      write_file(path, truncated_copy(bytes, bytes.size() / 2));
+      auto entries = read_all({path.string(), good.string()});
+      REQUIRE(entries.size() == 2);
+      CHECK(entries[0].kind == EntryKind::error);
+      CHECK(entries[0].source == path.string());
+      CHECK(entries[1].source == good.string());
+    }
+    SUBCASE("a truncated archive inside an archive: the outer goes on") {
+      auto inner = build_archive(ArchiveFormat::tar_gz, members);
+      fs::path path = dir / "outer.zip";
+      write_archive(path, ArchiveFormat::zip,
+                    {{"inner.tgz", truncated_copy(inner, inner.size() - 100000), MemberType::file, ""},
+                     {"after.map", fake_map(6, 10), MemberType::file, ""}});
+      auto entries = read_all({path.string()});
+      REQUIRE(entries.size() == 4);
+      CHECK(entries[0].path == "inner.tgz/one.map");
+      CHECK(entries[1].path == "inner.tgz/two.map");
+      CHECK(entries[2].kind == EntryKind::error);
+      CHECK(entries[2].path == "inner.tgz/three.map");
+      CHECK(entries[2].error.code == "read.truncated");
+      CHECK(entries[3].path == "after.map");
+      CHECK(entries[3].kind == EntryKind::file);
+    }
+    SUBCASE("an archive truncated inside a nested archive's data: one error for the outer") {
+      auto inner = build_archive(ArchiveFormat::tar, members);
+      auto outer = build_archive(ArchiveFormat::tar_gz, {{"inner.tar", inner, MemberType::file, ""},
+                                                         {"after.map", fake_map(6, 10), MemberType::file, ""}});
+      fs::path path = dir / "outer_cut.tar.gz";
+      write_file(path, truncated_copy(outer, outer.size() - 150000));  // inside three.map
+      auto entries = read_all({path.string(), good.string()});
+      REQUIRE(entries.size() == 4);
+      CHECK(entries[0].path == "inner.tar/one.map");
+      CHECK(entries[1].path == "inner.tar/two.map");
+      CHECK(entries[1].bytes == members[1].bytes);
+      CHECK(entries[2].kind == EntryKind::error);
+      CHECK(entries[2].source == path.string());
+      CHECK(entries[2].path == "inner.tar");
+      CHECK(entries[2].error.code == "read.truncated");
+      CHECK(entries[3].source == good.string());
+    }
+  }
+
+  TEST_CASE("unreadable inputs are error entries, reading goes on") {
+    TempDir dir;
+    fs::path good = dir / "good.map";
+    write_file(good, fake_map(5, 10));
+    auto entries = read_all({(dir / "missing.zip").string(), good.string()});
+    REQUIRE(entries.size() == 2);
+    CHECK(entries[0].kind == EntryKind::error);
+    CHECK(entries[0].error.code == "read.io");
+    CHECK(entries[0].source == (dir / "missing.zip").string());
+    CHECK(entries[0].error.message.find("missing.zip") != std::string::npos);
+    CHECK(entries[1].kind == EntryKind::file);
+
+    if (::geteuid() != 0) {  // root reads anything
+      fs::path locked = dir / "locked.zip";
+      write_archive(locked, ArchiveFormat::zip, sample_members());
+      fs::permissions(locked, fs::perms::none);
+      auto denied = read_all({locked.string(), good.string()});
+      REQUIRE(denied.size() == 2);
+      CHECK(denied[0].kind == EntryKind::error);
+      CHECK(denied[0].error.code == "read.io");
+      CHECK(denied[1].kind == EntryKind::file);
+      fs::permissions(locked, fs::perms::owner_all);
+    }
+  }
+
+  TEST_CASE("oversize entries are not read") {
+    TempDir dir;
+    ReadOptions options;
+    options.max_entry_size = 1000;
+    std::vector<ArchiveMember> members = {
+        {"small.map", fake_map(1, 1000), MemberType::file, ""},
+        {"big.map", fake_map(2, 5000), MemberType::file, ""},
+        {"after.map", fake_map(3, 10), MemberType::file, ""},
+    };
+    for (ArchiveFormat format : kAllFormats) {
+      CAPTURE(extension(format));
+      fs::path path = dir / ("big" + std::string(extension(format)));
+      write_archive(path, format, members);
+      auto entries = read_all({path.string()}, options);
+      REQUIRE(entries.size() == 3);
+      CHECK(entries[0].kind == EntryKind::file);
+      CHECK(entries[0].size == 1000);
+      CHECK(entries[1].kind == EntryKind::oversize);
+      CHECK(entries[1].path == "big.map");
+      CHECK(entries[1].size == 5000);
+      CHECK(entries[1].bytes.empty());
+      CHECK(entries[2].kind == EntryKind::file);
+      CHECK(entries[2].bytes == members[2].bytes);
+    }
+    SUBCASE("a single file, and a compressed file found larger while reading") {
+      write_file(dir / "huge.map", fake_map(4, 4000));
+      auto gz = gzip_bytes(fake_map(5, 100000));
+      REQUIRE(gz.size() > 1000);
+      write_archive(dir / "gz.tar", ArchiveFormat::tar, {{"x.gz", gz, MemberType::file, ""}});
+      auto entries = read_all({(dir / "huge.map").string(), (dir / "gz.tar").string()}, options);
+      REQUIRE(entries.size() == 2);
+      CHECK(entries[0].kind == EntryKind::oversize);
+      CHECK(entries[0].size == 4000);
+      CHECK(entries[1].kind == EntryKind::oversize);
+      CHECK(entries[1].path == "x.gz");
+      CHECK(entries[1].size == gz.size());
+    }
+  }
+
+  TEST_CASE("progress counts input bytes and entries; stop ends the stream") {
+    TempDir dir;
+    fs::path a = dir / "a.tar.gz";
+    fs::path b = dir / "b.map";
+    write_archive(a, ArchiveFormat::tar_gz, sample_members());
+    write_file(b, fake_map(1, 777));
+    std::uint64_t total = fs::file_size(a) + fs::file_size(b);
+    {
+      SourceReader reader({a.string(), b.string()});
+      CHECK(reader.progress().input_bytes_total == total);
+      CHECK(reader.progress().input_bytes_done == 0);
+      std::uint64_t n = 0;
+      std::uint64_t last_done = 0;
+      while (auto e = reader.next()) {
+        ++n;
+        CHECK(reader.progress().entries == n);
+        CHECK(reader.progress().input_bytes_done >= last_done);
+        last_done = reader.progress().input_bytes_done;
+      }
+      CHECK(n == 5);
+      CHECK(reader.progress().input_bytes_done == total);
+    }
+    {
+      SourceReader reader({a.string(), b.string()});
+      REQUIRE(reader.next().has_value());
+      reader.stop();
+      CHECK_FALSE(reader.next().has_value());
+      CHECK_FALSE(reader.next().has_value());
+    }
+  }
+}
