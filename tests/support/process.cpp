@@ -1,0 +1,102 @@
+#include "tests/support/process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <stdexcept>
+
+namespace mapindex::testing {
+namespace {
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+pid_t spawn(const std::string& program, const std::vector<std::string>& args,
+            const std::filesystem::path& in, const std::filesystem::path& out,
+            const std::filesystem::path& err) {
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    const int fd_in = ::open(in.c_str(), O_RDONLY);
+    const int fd_out = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int fd_err = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd_in < 0 || fd_out < 0 || fd_err < 0) ::_exit(127);
+    ::dup2(fd_in, 0);
+    ::dup2(fd_out, 1);
+    ::dup2(fd_err, 2);
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(program.c_str()));
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(program.c_str(), argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+int wait_status(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+std::filesystem::path unique_log_dir() {
+  std::random_device rd;
+  auto dir = std::filesystem::temp_directory_path() /
+             ("mapindex-proc-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+}  // namespace
+
+ProcessResult run_process(const std::string& program, const std::vector<std::string>& args,
+                          const std::filesystem::path& stdin_file) {
+  const auto dir = unique_log_dir();
+  const pid_t pid = spawn(program, args, stdin_file, dir / "out", dir / "err");
+  ProcessResult r;
+  r.exit_code = wait_status(pid);
+  r.out = slurp(dir / "out");
+  r.err = slurp(dir / "err");
+  std::filesystem::remove_all(dir);
+  return r;
+}
+
+BackgroundProcess::BackgroundProcess(const std::string& program,
+                                     const std::vector<std::string>& args,
+                                     const std::filesystem::path& log_dir)
+    : out_(log_dir / "bg.out"), err_(log_dir / "bg.err") {
+  pid_ = spawn(program, args, "/dev/null", out_, err_);
+}
+
+BackgroundProcess::~BackgroundProcess() {
+  if (!waited_ && pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    wait_status(pid_);
+  }
+}
+
+void BackgroundProcess::signal(int sig) { ::kill(pid_, sig); }
+
+ProcessResult BackgroundProcess::wait() {
+  ProcessResult r;
+  r.exit_code = wait_status(pid_);
+  waited_ = true;
+  r.out = slurp(out_);
+  r.err = slurp(err_);
+  return r;
+}
+
+std::string mapindex_binary() { return MAPINDEX_BINARY_FOR_FIXTURES; }
+
+}  // namespace mapindex::testing

@@ -1,0 +1,44 @@
+// Running the real `mapindex` binary from end-to-end tests.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <sys/types.h>
+
+namespace mapindex::testing {
+
+struct ProcessResult {
+  int exit_code = -1;      // exit status, or 128 + signal when killed
+  std::string out, err;
+};
+
+// Runs `program args...`, with standard input from `stdin_file` (or
+// /dev/null), and waits for it.
+ProcessResult run_process(const std::string& program, const std::vector<std::string>& args,
+                          const std::filesystem::path& stdin_file = "/dev/null");
+
+// A process started in the background (output to files in `log_dir`).
+class BackgroundProcess {
+ public:
+  BackgroundProcess(const std::string& program, const std::vector<std::string>& args,
+                    const std::filesystem::path& log_dir);
+  ~BackgroundProcess();  // kills it if still running
+  BackgroundProcess(const BackgroundProcess&) = delete;
+  BackgroundProcess& operator=(const BackgroundProcess&) = delete;
+
+  pid_t pid() const { return pid_; }
+  void signal(int sig);
+  ProcessResult wait();
+
+ private:
+  pid_t pid_ = -1;
+  std::filesystem::path out_, err_;
+  bool waited_ = false;
+};
+
+// The mapindex binary under test (MAPINDEX_BINARY).
+std::string mapindex_binary();
+
+}  // namespace mapindex::testing

@@ -1,0 +1,374 @@
+// End-to-end tests of `mapindex index` through the real binary: inputs of
+// every kind, broken and odd entries, determinism across thread counts,
+// re-runs, interruption, and the real corpus.
+#include <doctest/doctest.h>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "stages/read/digest.h"
+#include "tests/support/archive_builder.h"
+#include "tests/support/corpus.h"
+#include "tests/support/map_builder.h"
+#include "tests/support/process.h"
+#include "tests/support/sqlite_probe.h"
+
+namespace fs = std::filesystem;
+using namespace mapindex::testing;
+using mapindex::teeworlds::LayerType;
+
+namespace {
+
+std::vector<std::uint8_t> small_map(int seed, bool with_game_layer = true) {
+  MapBuilder b;
+  b.info({.author = "e2e " + std::to_string(seed)});
+  b.add_game_group();
+  const int w = 20 + seed % 7, h = 12;
+  TileGrid deco(LayerType::tiles, w, h);
+  deco.fill(0, h - 2, w, 2, 1);
+  if (with_game_layer) {
+    TileGrid game(LayerType::game, w, h);
+    game.fill(0, h - 2, w, 2, 1).set(2, h - 3, 192).set(3 + seed % 5, h - 3, 199);
+    b.add_tile_layer(game, {.name = "Game"});
+  }
+  b.add_tile_layer(deco, {.name = "Deco"});
+  return b.build();
+}
+
+std::string sha(const std::vector<std::uint8_t>& bytes) {
+  return mapindex::read::digest(bytes).sha256_hex();
+}
+
+ProcessResult run_mapindex(const std::vector<std::string>& args, const fs::path& in = "/dev/null") {
+  return run_process(mapindex_binary(), args, in);
+}
+
+ProcessResult index(const fs::path& db, std::vector<std::string> inputs,
+                    std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"index", "--db", db.string(), "--progress", "none"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.insert(args.end(), inputs.begin(), inputs.end());
+  return run_mapindex(args);
+}
+
+// entry path -> (kind, sha256, status)
+std::map<std::string, std::string> files_table(const fs::path& db) {
+  std::map<std::string, std::string> out;
+  for (const auto& r : sql_rows(db,
+                                "SELECT f.entry_path, f.kind, ifnull(f.sha256,''), "
+                                "ifnull(m.status,'') FROM files f LEFT JOIN maps m USING (map_id)"))
+    out[r[0]] = r[1] + " " + r[2] + " " + r[3];
+  return out;
+}
+
+// Every table except `runs` (timestamps, timings), rows sorted: two indexes
+// of the same inputs must have equal dumps.
+std::string dump_index(const fs::path& db) {
+  std::string out;
+  for (const auto& t : sql_rows(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND "
+                                    "name NOT IN ('runs') AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
+    const auto cols = sql_rows(db, "SELECT count(*) FROM pragma_table_info('" + t[0] + "')");
+    std::string order;
+    for (int i = 1; i <= std::stoi(cols[0][0]); ++i) order += (i > 1 ? "," : "") + std::to_string(i);
+    out += "== " + t[0] + "\n";
+    for (const auto& row : sql_rows(db, "SELECT * FROM \"" + t[0] + "\" ORDER BY " + order)) {
+      for (const auto& v : row) out += v + "|";
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+struct Inputs {
+  std::vector<ArchiveMember> members;
+  std::map<std::string, std::string> expected_sha;  // path of maps -> sha256
+};
+
+Inputs three_entries() {
+  Inputs in;
+  auto a = small_map(1), b = small_map(2);
+  in.expected_sha["maps/a.map"] = sha(a);
+  in.expected_sha["maps/sub/b.map"] = sha(b);
+  in.members = {{.path = "maps/a.map", .bytes = a},
+                {.path = "maps/sub/b.map", .bytes = b},
+                {.path = "notes.txt", .bytes = to_bytes("not a map\n")}};
+  return in;
+}
+
+void check_three_entries(const fs::path& db, const std::string& prefix) {
+  const auto files = files_table(db);
+  REQUIRE(files.size() == 3);
+  const auto in = three_entries();
+  for (const auto& [path, digest] : in.expected_sha) {
+    INFO("entry " << prefix + path);
+    REQUIRE(files.count(prefix + path) == 1);
+    CHECK(files.at(prefix + path) == "map " + digest + " ok");
+  }
+  REQUIRE(files.count(prefix + "notes.txt") == 1);
+  CHECK(files.at(prefix + "notes.txt").rfind("other ", 0) == 0);
+  CHECK(sql_int(db, "SELECT count(*) FROM maps") == 2);
+  CHECK(sql_value(db, "SELECT status FROM runs ORDER BY run_id DESC LIMIT 1") == "complete");
+}
+
+}  // namespace
+
+TEST_SUITE("pipeline") {
+
+TEST_CASE("index reads zip, tar, tar.gz, tar.xz, tar.zst and 7z archives alike") {
+  TempDir tmp;
+  for (auto format : {ArchiveFormat::zip, ArchiveFormat::tar, ArchiveFormat::tar_gz,
+                      ArchiveFormat::tar_xz, ArchiveFormat::tar_zst, ArchiveFormat::seven_zip}) {
+    const auto archive = tmp / ("in" + std::string(extension(format)));
+    write_archive(archive, format, three_entries().members);
+    const auto db = tmp / ("db" + std::string(extension(format)) + ".sqlite");
+    INFO("format " << extension(format));
+    const auto r = index(db, {archive.string()});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    check_three_entries(db, "");
+    CHECK(sql_value(db, "SELECT kind FROM sources") == "archive");
+  }
+}
+
+TEST_CASE("index reads a folder recursively, a single file, stdin and nested archives") {
+  TempDir tmp;
+  const auto in = three_entries();
+  SUBCASE("folder") {
+    for (const auto& m : in.members) {
+      fs::create_directories((tmp / "folder" / m.path).parent_path());
+      write_file(tmp / "folder" / m.path, m.bytes);
+    }
+    const auto r = index(tmp / "db.sqlite", {(tmp / "folder").string()});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    check_three_entries(tmp / "db.sqlite", "");
+    CHECK(sql_value(tmp / "db.sqlite", "SELECT kind FROM sources") == "folder");
+  }
+  SUBCASE("stdin") {
+    write_archive(tmp / "in.tar.gz", ArchiveFormat::tar_gz, in.members);
+    const auto r = run_mapindex({"index", "--db", (tmp / "db.sqlite").string(), "--progress", "none", "-"},
+                            tmp / "in.tar.gz");
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    check_three_entries(tmp / "db.sqlite", "");
+    CHECK(sql_value(tmp / "db.sqlite", "SELECT kind FROM sources") == "stdin");
+  }
+  SUBCASE("nested: tar.gz inside zip inside tar") {
+    const auto inner = build_archive(ArchiveFormat::tar_gz, in.members);
+    const auto middle = build_archive(ArchiveFormat::zip, {{.path = "pack/inner.tar.gz", .bytes = inner}});
+    write_archive(tmp / "outer.tar", ArchiveFormat::tar, {{.path = "middle.zip", .bytes = middle}});
+    const auto r = index(tmp / "db.sqlite", {(tmp / "outer.tar").string()});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    check_three_entries(tmp / "db.sqlite", "middle.zip/pack/inner.tar.gz/");
+  }
+  SUBCASE("single map file") {
+    write_file(tmp / "one.map", small_map(5));
+    const auto r = index(tmp / "db.sqlite", {(tmp / "one.map").string()});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(files_table(tmp / "db.sqlite") ==
+          std::map<std::string, std::string>{{"one.map", "map " + sha(small_map(5)) + " ok"}});
+    CHECK(sql_value(tmp / "db.sqlite", "SELECT kind FROM sources") == "file");
+  }
+}
+
+TEST_CASE("a truncated archive keeps what was read and records the failure") {
+  TempDir tmp;
+  const auto a = small_map(1), b = small_map(2);
+  const auto tar = build_archive(ArchiveFormat::tar, {{.path = "a.map", .bytes = a},
+                                                      {.path = "noise.bin", .bytes = noise_bytes(64 << 10, 7)},
+                                                      {.path = "b.map", .bytes = b}});
+  // Cut inside noise.bin: a.map is complete, b.map is gone.
+  write_file(tmp / "cut.tar", truncated_copy(tar, 512 + ((a.size() + 511) / 512) * 512 + 512 + 1000));
+  write_file(tmp / "good.map", b);
+  const auto db = tmp / "db.sqlite";
+  const auto r = index(db, {(tmp / "cut.tar").string(), (tmp / "good.map").string()});
+  CHECK(r.exit_code == 1);  // finished with an unreadable input
+  const auto files = files_table(db);
+  CHECK(files.at("a.map") == "map " + sha(a) + " ok");
+  CHECK(files.at("good.map") == "map " + sha(b) + " ok");  // the next input was still read
+  CHECK(files.count("b.map") == 0);
+  const auto problems = sql_rows(db,
+      "SELECT f.kind, p.code, p.message FROM problems p JOIN files f USING (file_id) "
+      "JOIN sources s USING (source_id) WHERE s.path LIKE '%cut.tar'");
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0][0] == "unreadable");
+  CHECK(problems[0][1].rfind("read.", 0) == 0);
+  CHECK(problems[0][2].find("cut.tar") != std::string::npos);
+  CHECK(sql_value(db, "SELECT unreadable FROM runs") == "1");
+}
+
+TEST_CASE("oversize entries are skipped unread with a problem row, maps failing checks are rejected") {
+  TempDir tmp;
+  const auto good = small_map(1), no_game = small_map(2, false);
+  write_archive(tmp / "in.zip", ArchiveFormat::zip,
+                {{.path = "big.map", .bytes = noise_bytes(3 << 20, 1)},
+                 {.path = "good.map", .bytes = good},
+                 {.path = "nogame.map", .bytes = no_game}});
+  const auto db = tmp / "db.sqlite";
+  const auto r = index(db, {(tmp / "in.zip").string()}, {"--max-map-size", "1", "--memory", "8"});
+  CHECK(r.exit_code == 1);  // a rejected map
+  const auto files = files_table(db);
+  CHECK(files.at("big.map") == "oversize  ");
+  CHECK(files.at("good.map") == "map " + sha(good) + " ok");
+  CHECK(files.at("nogame.map") == "map " + sha(no_game) + " rejected");
+  CHECK(sql_value(db, "SELECT p.code FROM problems p JOIN files f USING (file_id) WHERE f.entry_path = 'big.map'") ==
+        "entry.oversize");
+  CHECK(sql_value(db, "SELECT p.code FROM problems p JOIN maps m USING (map_id) WHERE m.sha256 = '" +
+                          sha(no_game) + "' AND p.severity = 'error'") == "M10");
+  CHECK(r.out.find("rejected                   1") != std::string::npos);
+}
+
+TEST_CASE("the same inputs with 1 and 2 threads give identical tables") {
+  TempDir tmp;
+  std::vector<ArchiveMember> members;
+  for (int i = 0; i < 40; ++i)
+    members.push_back({.path = "maps/m" + std::to_string(i) + ".map", .bytes = small_map(i, i % 9 != 0)});
+  members.push_back({.path = "maps/copy-of-m3.map", .bytes = small_map(3)});
+  members.push_back({.path = "junk.bin", .bytes = noise_bytes(5000, 3)});
+  members.push_back({.path = "race.map",
+                     .bytes = make_realistic_ddnet_map({.width = 120, .height = 60, .seed = 9})});
+  write_archive(tmp / "in.zip", ArchiveFormat::zip, members);
+  const auto r1 = index(tmp / "one.sqlite", {(tmp / "in.zip").string()}, {"--threads", "1"});
+  const auto r2 = index(tmp / "two.sqlite", {(tmp / "in.zip").string()}, {"--threads", "2", "--batch", "3"});
+  CHECK(r1.exit_code == 1);  // maps without a game layer are rejected
+  CHECK(r2.exit_code == 1);
+  const auto d1 = dump_index(tmp / "one.sqlite"), d2 = dump_index(tmp / "two.sqlite");
+  CHECK(d1.size() > 1000);
+  CHECK(d1 == d2);
+}
+
+TEST_CASE("a second run only hashes, and entries gone from a source are visible") {
+  TempDir tmp;
+  fs::create_directories(tmp / "maps");
+  for (int i = 0; i < 5; ++i) write_file(tmp / "maps" / ("m" + std::to_string(i) + ".map"), small_map(i + 1));
+  const auto db = tmp / "db.sqlite";
+  REQUIRE(index(db, {(tmp / "maps").string()}).exit_code == 0);
+  const auto dump1 = dump_index(db);
+  const auto r2 = index(db, {(tmp / "maps").string()});
+  CHECK(r2.exit_code == 0);
+  CHECK(sql_rows(db, "SELECT maps_indexed, maps_known FROM runs WHERE run_id = 2") == std::vector<Row>{{"0", "5"}});
+  CHECK(sql_int(db, "SELECT count(*) FROM files WHERE last_run_id = 2") == 5);
+  CHECK(sql_int(db, "SELECT count(*) FROM maps") == 5);
+  fs::remove(tmp / "maps" / "m0.map");
+  write_file(tmp / "maps" / "m1.map", small_map(42));  // changed content
+  CHECK(index(db, {(tmp / "maps").string()}).exit_code == 0);
+  CHECK(sql_rows(db, "SELECT maps_indexed, maps_known FROM runs WHERE run_id = 3") == std::vector<Row>{{"1", "3"}});
+  CHECK(sql_value(db, "SELECT last_run_id FROM files WHERE entry_path = 'm0.map'") == "2");
+  CHECK(sql_value(db, "SELECT in_latest_run FROM file_overview WHERE entry_path = 'm0.map'") == "0");
+  CHECK(sql_value(db, "SELECT sha256 FROM files WHERE entry_path = 'm1.map'") == sha(small_map(42)));
+  CHECK(dump1 != dump_index(db));
+}
+
+TEST_CASE("an interrupted run (SIGINT, SIGKILL) resumes to the index of an uninterrupted run") {
+  TempDir tmp;
+  // Many copies of one large map: each copy is decoded (slow enough to
+  // interrupt), and a re-run recognises the content at once. If a run ends
+  // before the signal lands (a fast or idle machine), the input grows and the
+  // attempt is repeated: the test never passes without an interruption.
+  const auto big = make_realistic_ddnet_map({.width = 1000, .height = 700, .seed = 4, .decoration_layers = 4});
+  fs::create_directories(tmp / "maps");
+  write_file(tmp / "maps" / "small.map", small_map(1));
+  int copies = 0;
+  auto add_copies = [&](int n) {
+    for (int i = 0; i < n; ++i, ++copies)
+      write_file(tmp / "maps" / ("copy" + std::to_string(10000 + copies) + ".map"), big);
+  };
+  add_copies(150);
+
+  for (int sig : {SIGINT, SIGKILL}) {
+    INFO("signal " << sig);
+    bool interrupted = false;
+    for (int attempt = 0; attempt < 4 && !interrupted; ++attempt) {
+      if (attempt > 0) add_copies(copies * 2);
+      const auto db = tmp / ("run" + std::to_string(sig) + "-" + std::to_string(attempt) + ".sqlite");
+      BackgroundProcess p(mapindex_binary(),
+                          {"index", "--db", db.string(), "--progress", "none", "--threads", "1",
+                           "--batch", "2", (tmp / "maps").string()},
+                          tmp.path());
+      // Wait until some entries are committed, then interrupt.
+      std::int64_t committed = 0;
+      for (int i = 0; i < 3000 && committed < 3; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        try {
+          committed = sql_int(db, "SELECT count(*) FROM files");
+        } catch (const std::exception&) {
+        }
+      }
+      p.signal(sig);
+      const auto r = p.wait();
+      if (sql_int(db, "SELECT count(*) FROM files") == copies + 1) {
+        MESSAGE("run finished before the signal with " << copies << " copies; growing the input");
+        continue;
+      }
+      interrupted = true;
+      if (sig == SIGINT) {
+        CHECK(r.exit_code == 130);
+        CHECK(sql_value(db, "SELECT status FROM runs WHERE run_id = 1") == "interrupted");
+      } else {
+        CHECK(r.exit_code == 128 + SIGKILL);
+      }
+      CHECK(sql_value(db, "PRAGMA integrity_check") == "ok");
+      const auto again = index(db, {(tmp / "maps").string()});
+      CHECK_MESSAGE(again.exit_code == 0, again.err);
+      CHECK(sql_value(db, "SELECT status FROM runs ORDER BY run_id DESC LIMIT 1") == "complete");
+      if (sig == SIGKILL)  // the killed run is marked interrupted by the next one
+        CHECK(sql_value(db, "SELECT status FROM runs WHERE run_id = 1") == "interrupted");
+      const auto reference = tmp / ("reference-" + std::to_string(copies) + ".sqlite");
+      if (!fs::exists(reference)) REQUIRE(index(reference, {(tmp / "maps").string()}).exit_code == 0);
+      CHECK(files_table(db) == files_table(reference));
+      CHECK(sql_rows(db, "SELECT sha256, status, game_width, game_height FROM maps ORDER BY sha256") ==
+            sql_rows(reference, "SELECT sha256, status, game_width, game_height FROM maps ORDER BY sha256"));
+      CHECK(sql_rows(db, "SELECT m.sha256, t.layer_index, t.tile, t.count FROM tile_counts t JOIN maps m USING (map_id) ORDER BY 1, 2, 3") ==
+            sql_rows(reference, "SELECT m.sha256, t.layer_index, t.tile, t.count FROM tile_counts t JOIN maps m USING (map_id) ORDER BY 1, 2, 3"));
+    }
+    REQUIRE_MESSAGE(interrupted, "no attempt was interrupted before it finished");
+  }
+}
+
+TEST_CASE("the whole corpus from one zip: every map is indexed or has a problem row") {
+  const auto maps = corpus_files("maps", ".map");
+  if (maps.empty()) {
+    report_corpus_missing("maps", "indexing the corpus end to end");
+    return;
+  }
+  TempDir tmp;
+  std::vector<ArchiveMember> members;
+  std::set<std::string> shas;
+  for (const auto& m : maps) {
+    members.push_back({.path = "corpus/" + m.filename().string(), .bytes = read_file(m)});
+    shas.insert(sha(members.back().bytes));
+  }
+  write_archive(tmp / "corpus.zip", ArchiveFormat::zip, members);
+  const auto db = tmp / "db.sqlite";
+  const auto r = index(db, {(tmp / "corpus.zip").string()});
+  CHECK(r.exit_code == 1);  // the corpus holds rejected maps
+  CHECK(sql_int(db, "SELECT count(*) FROM files") == static_cast<std::int64_t>(maps.size()));
+  CHECK(sql_int(db, "SELECT count(*) FROM files WHERE kind = 'map'") == static_cast<std::int64_t>(maps.size()));
+  CHECK(sql_int(db, "SELECT count(*) FROM maps") == static_cast<std::int64_t>(shas.size()));
+  CHECK(sql_int(db, "SELECT count(*) FROM maps m WHERE status = 'rejected' AND NOT EXISTS "
+                    "(SELECT 1 FROM problems p WHERE p.map_id = m.map_id AND p.severity = 'error')") == 0);
+  const auto rejected = sql_int(db, "SELECT count(*) FROM maps WHERE status = 'rejected'");
+  MESSAGE("corpus: " << maps.size() << " maps, " << rejected << " rejected");
+  CHECK(rejected >= 3);  // the manifest's FAIL maps at least
+}
+
+TEST_CASE("help lists every option with its default; usage errors exit 2") {
+  const auto r = run_mapindex({"index", "--help"});
+  CHECK(r.exit_code == 0);
+  for (const char* opt : {"--db", "--threads", "--memory", "--max-map-size", "--max-nesting", "--batch",
+                          "--reindex", "--progress", "--quiet"})
+    CHECK_MESSAGE(r.out.find(opt) != std::string::npos, opt);
+  CHECK(r.out.find("(=1024)") != std::string::npos);
+  CHECK(run_mapindex({"--help"}).out.find("index") != std::string::npos);
+  CHECK(run_mapindex({"index"}).exit_code == 2);
+  CHECK(run_mapindex({"index", "--no-such-option", "x"}).exit_code == 2);
+  CHECK(run_mapindex({"frobnicate"}).exit_code == 2);
+  const auto q = run_mapindex({"query", "--db", "/nonexistent/x.sqlite", "SELECT 1"});
+  CHECK(q.exit_code == 2);
+  CHECK(q.err.find("/nonexistent/x.sqlite") != std::string::npos);
+}
+
+}  // TEST_SUITE
