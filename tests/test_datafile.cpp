@@ -260,7 +260,8 @@ TEST_CASE("datafile: computed UUIDs equal the values printed in NOTES.md") {
   CHECK(uuid_from_name(kEnvPointsBezierName).to_string() == "3ab4f84d-d9cc-3c78-b585-0d6ccdb2e25c");
   CHECK(uuid_from_name(kTestItemName).to_string() == "b1ab2186-5ac3-39d9-9fbc-47cf03efdf1e");
   CHECK(known_uuid_name(uuid_from_name(kEnvPointsBezierName)) == kEnvPointsBezierName);
-  CHECK(known_uuid_name(uuid_from_name("mapitemtype-group@ddnet.tw")).empty());
+  CHECK(known_uuid_name(uuid_from_name(kGroupExName)) == kGroupExName);
+  CHECK(known_uuid_name(uuid_from_name("mapitemtype-nonexistent@ddnet.tw")).empty());
   CHECK(uuid_from_name("a") != uuid_from_name("b"));
 }
 

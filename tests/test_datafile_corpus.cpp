@@ -10,11 +10,13 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "stages/decode/datafile/datafile.h"
+#include "stages/decode/datafile/uuid.h"
 #include "tests/support/corpus.h"
 
 using namespace mapindex::datafile;
@@ -25,6 +27,12 @@ namespace {
 std::string column(const std::map<std::string, std::string>& row, const std::string& name) {
   const auto it = row.find(name);
   return it == row.end() ? std::string() : it->second;
+}
+
+std::string join(const std::set<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ",") + n;
+  return out;
 }
 
 }  // namespace
@@ -40,7 +48,7 @@ TEST_CASE("datafile corpus: every map opens or fails with a named rule, as MANIF
   const auto manifest = corpus::corpus_manifest("maps");
   CHECK_MESSAGE(!manifest.empty(), "MANIFEST.tsv missing or empty");
 
-  std::size_t opened = 0, crude = 0, with_uuid_types = 0;
+  std::size_t opened = 0, crude = 0, with_uuid_types = 0, unknown_uuid_types = 0;
   std::map<std::string, std::size_t> failed_by_rule;
   std::size_t crude_flagged = 0, crude_agree = 0;
   std::ostringstream lines;
@@ -89,18 +97,39 @@ TEST_CASE("datafile corpus: every map opens or fails with a named rule, as MANIF
     if (df->crude_header() == manifest_mismatch && manifest_mismatch) ++crude_agree;
     // Every warning is one the decoder documents.
     for (const auto& w : df->warnings()) CHECK((w.code == "H6.crude" || w.code == "V6"));
-    // UUID index items name UUID type ids.
+    // UUID index items name UUID type ids, and the UUID types we resolve are
+    // the ones the manifest lists (its uuid_types names "automapper-config"
+    // stand for DDNet's "mapitemtype-automapper-config@ddnet.tw").
     const auto r = df->items_of_type(kUuidIndexType);
+    std::set<std::string> resolved;
     for (std::uint32_t i = r.start; i < r.start + r.num; ++i) {
       const Item it = df->item(i);
       CHECK(it.id >= kFirstUuidTypeId);
-      CHECK(df->uuid_of(it.id).has_value());
+      const auto uuid = df->uuid_of(it.id);
+      REQUIRE(uuid.has_value());
+      std::string known(known_uuid_name(*uuid));
+      if (known.empty()) {
+        ++unknown_uuid_types;
+        lines << "  unknown UUID type " << uuid->to_string() << '\n';
+        continue;
+      }
+      // "mapitemtype-automapper-config@ddnet.tw" -> "automapper-config"
+      known = known.substr(12, known.find('@') - 12);
+      resolved.insert(known);
+    }
+    if (row_it != manifest.end()) {
+      std::set<std::string> listed;
+      std::stringstream ss(column(row, "uuid_types"));
+      for (std::string token; std::getline(ss, token, ',');)
+        if (!token.empty()) listed.insert(token);
+      CHECK(join(resolved) == join(listed));
     }
   }
 
   std::ostringstream summary;
   summary << files.size() << " maps: " << opened << " opened (" << crude << " with a v4 crude header, "
-          << with_uuid_types << " with UUID item types)";
+          << with_uuid_types << " with UUID item types, " << unknown_uuid_types
+          << " unknown UUID types)";
   for (const auto& [rule, n] : failed_by_rule) summary << ", " << n << " failed " << rule;
   summary << "; manifest header_size_field_mismatch: " << crude_flagged << ", of them crude here: "
           << crude_agree;

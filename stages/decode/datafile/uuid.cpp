@@ -69,10 +69,11 @@ std::string_view known_uuid_name(const Uuid& uuid) {
     std::string_view name;
     Uuid uuid;
   };
-  static const std::array<Known, 3> known = {{
+  static const std::array<Known, 4> known = {{
       {kAutomapperConfigName, uuid_from_name(kAutomapperConfigName)},
       {kEnvPointsBezierName, uuid_from_name(kEnvPointsBezierName)},
       {kTestItemName, uuid_from_name(kTestItemName)},
+      {kGroupExName, uuid_from_name(kGroupExName)},
   }};
   for (const auto& k : known)
     if (k.uuid == uuid) return k.name;

@@ -24,6 +24,8 @@ Uuid uuid_from_name(std::string_view name);
 inline constexpr std::string_view kAutomapperConfigName = "mapitemtype-automapper-config@ddnet.tw";
 inline constexpr std::string_view kEnvPointsBezierName = "mapitemtype-envpoints-bezier@ddnet.tw";
 inline constexpr std::string_view kTestItemName = "mapitemtype-test@ddnet.tw";
+// DDNet's extended group item (parallax zoom), seen in real maps.
+inline constexpr std::string_view kGroupExName = "mapitemtype-group@ddnet.tw";
 
 // The known name of a UUID, or "" when it is not one of the names above.
 std::string_view known_uuid_name(const Uuid& uuid);
