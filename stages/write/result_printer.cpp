@@ -1,0 +1,257 @@
+#include "stages/write/result_printer.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace mapindex::index {
+namespace {
+
+constexpr std::size_t kWidthRows = 10000;
+
+std::string hex_byte(unsigned char c) {
+  static constexpr char digits[] = "0123456789abcdef";
+  return {digits[c >> 4], digits[c & 15]};
+}
+
+// Code points, not bytes: continuation bytes 10xxxxxx do not count.
+std::size_t display_width(const std::string& s) {
+  std::size_t width = 0;
+  for (const char c : s)
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++width;
+  return width;
+}
+
+std::string escape_for_table(const Cell& cell) {
+  if (cell.type == Cell::Type::null) return "NULL";
+  if (cell.type != Cell::Type::text) return cell.text;
+  std::string out;
+  out.reserve(cell.text.size());
+  for (const char ch : cell.text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (ch == '\n') out += "\\n";
+    else if (ch == '\t') out += "\\t";
+    else if (ch == '\r') out += "\\r";
+    else if (c < 0x20 || c == 0x7F) out += "\\x" + hex_byte(c);
+    else out += ch;
+  }
+  return out;
+}
+
+class TablePrinter : public ResultPrinter {
+ public:
+  explicit TablePrinter(std::ostream& out) : out_(out) {}
+
+  void columns(const std::vector<std::string>& names) override {
+    names_ = names;
+    numeric_.assign(names.size(), true);
+    seen_value_.assign(names.size(), false);
+  }
+
+  void row(const std::vector<Cell>& cells) override {
+    ++rows_;
+    std::vector<std::string> texts;
+    texts.reserve(cells.size());
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      texts.push_back(escape_for_table(cells[i]));
+      if (!widths_.empty()) continue;
+      const auto type = cells[i].type;
+      if (type == Cell::Type::null) continue;
+      seen_value_[i] = true;
+      if (type != Cell::Type::integer && type != Cell::Type::real) numeric_[i] = false;
+    }
+    if (widths_.empty()) {
+      buffer_.push_back(std::move(texts));
+      if (buffer_.size() >= kWidthRows) flush_buffer();
+    } else {
+      print_line(texts);
+    }
+  }
+
+  void finish() override {
+    flush_buffer();
+    out_ << "(" << rows_ << (rows_ == 1 ? " row)\n" : " rows)\n");
+  }
+
+ private:
+  void flush_buffer() {
+    if (!widths_.empty()) return;
+    widths_.assign(names_.size(), 0);
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+      widths_[i] = display_width(names_[i]);
+      if (!seen_value_[i]) numeric_[i] = false;
+    }
+    for (const auto& r : buffer_)
+      for (std::size_t i = 0; i < r.size(); ++i) widths_[i] = std::max(widths_[i], display_width(r[i]));
+    print_line(names_);
+    std::vector<std::string> rule;
+    for (const auto w : widths_) rule.emplace_back(std::max<std::size_t>(w, 1), '-');
+    print_line(rule);
+    for (const auto& r : buffer_) print_line(r);
+    buffer_.clear();
+  }
+
+  void print_line(const std::vector<std::string>& texts) {
+    std::string line;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+      if (i > 0) line += "  ";
+      const std::size_t width = display_width(texts[i]);
+      const std::size_t pad = widths_[i] > width ? widths_[i] - width : 0;
+      if (numeric_[i]) line.append(pad, ' ');
+      line += texts[i];
+      if (!numeric_[i]) line.append(pad, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out_ << line << '\n';
+  }
+
+  std::ostream& out_;
+  std::vector<std::string> names_;
+  std::vector<bool> numeric_, seen_value_;
+  std::vector<std::size_t> widths_;
+  std::vector<std::vector<std::string>> buffer_;
+  std::uint64_t rows_ = 0;
+};
+
+void write_csv_field(std::ostream& out, const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) {
+    out << s;
+    return;
+  }
+  out << '"';
+  for (const char c : s) {
+    if (c == '"') out << '"';
+    out << c;
+  }
+  out << '"';
+}
+
+class CsvPrinter : public ResultPrinter {
+ public:
+  explicit CsvPrinter(std::ostream& out) : out_(out) {}
+  void columns(const std::vector<std::string>& names) override {
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (i > 0) out_ << ',';
+      write_csv_field(out_, names[i]);
+    }
+    out_ << '\n';
+  }
+  void row(const std::vector<Cell>& cells) override {
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (i > 0) out_ << ',';
+      if (cells[i].type != Cell::Type::null) write_csv_field(out_, cells[i].text);
+    }
+    out_ << '\n';
+  }
+  void finish() override {}
+
+ private:
+  std::ostream& out_;
+};
+
+// Length of the valid UTF-8 sequence at s[i], 0 if invalid.
+std::size_t utf8_sequence(const std::string& s, std::size_t i) {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  if (b0 < 0x80) return 1;
+  std::size_t n;
+  std::uint32_t cp;
+  if (b0 >= 0xC2 && b0 <= 0xDF) { n = 2; cp = b0 & 0x1Fu; }
+  else if (b0 >= 0xE0 && b0 <= 0xEF) { n = 3; cp = b0 & 0x0Fu; }
+  else if (b0 >= 0xF0 && b0 <= 0xF4) { n = 4; cp = b0 & 0x07u; }
+  else return 0;
+  if (i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + k]);
+    if ((b & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b & 0x3Fu);
+  }
+  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+      (cp >= 0xD800 && cp <= 0xDFFF))
+    return 0;
+  return n;
+}
+
+void write_json_string(std::ostream& out, const std::string& s) {
+  out << '"';
+  for (std::size_t i = 0; i < s.size();) {
+    const char c = s[i];
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x80) {
+      const std::size_t n = utf8_sequence(s, i);
+      if (n == 0) {
+        out << "\\ufffd";
+        ++i;
+      } else {
+        out.write(s.data() + i, static_cast<std::streamsize>(n));
+        i += n;
+      }
+      continue;
+    }
+    switch (c) {
+      case '"': out << "\\\""; break;
+      case '\\': out << "\\\\"; break;
+      case '\n': out << "\\n"; break;
+      case '\r': out << "\\r"; break;
+      case '\t': out << "\\t"; break;
+      case '\b': out << "\\b"; break;
+      case '\f': out << "\\f"; break;
+      default:
+        if (u < 0x20) out << "\\u00" << hex_byte(u);
+        else out << c;
+    }
+    ++i;
+  }
+  out << '"';
+}
+
+class JsonPrinter : public ResultPrinter {
+ public:
+  explicit JsonPrinter(std::ostream& out) : out_(out) {}
+  void columns(const std::vector<std::string>& names) override {
+    names_ = names;
+    out_ << '[';
+  }
+  void row(const std::vector<Cell>& cells) override {
+    out_ << (first_ ? "\n{" : ",\n{");
+    first_ = false;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (i > 0) out_ << ',';
+      write_json_string(out_, names_[i]);
+      out_ << ':';
+      const auto& cell = cells[i];
+      switch (cell.type) {
+        case Cell::Type::null: out_ << "null"; break;
+        case Cell::Type::integer: out_ << cell.text; break;
+        case Cell::Type::real: out_ << (cell.finite ? cell.text : "null"); break;
+        case Cell::Type::text:
+        case Cell::Type::blob: write_json_string(out_, cell.text); break;
+      }
+    }
+    out_ << '}';
+  }
+  void finish() override { out_ << (first_ ? "]\n" : "\n]\n"); }
+
+ private:
+  std::ostream& out_;
+  std::vector<std::string> names_;
+  bool first_ = true;
+};
+
+}  // namespace
+
+std::unique_ptr<ResultPrinter> make_printer(QueryFormat format, std::ostream& out) {
+  switch (format) {
+    case QueryFormat::table: return std::make_unique<TablePrinter>(out);
+    case QueryFormat::csv: return std::make_unique<CsvPrinter>(out);
+    case QueryFormat::json: return std::make_unique<JsonPrinter>(out);
+  }
+  return std::make_unique<TablePrinter>(out);
+}
+
+std::optional<QueryFormat> parse_query_format(const std::string& name) {
+  if (name == "table") return QueryFormat::table;
+  if (name == "csv") return QueryFormat::csv;
+  if (name == "json") return QueryFormat::json;
+  return std::nullopt;
+}
+
+}  // namespace mapindex::index
