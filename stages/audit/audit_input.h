@@ -1,0 +1,58 @@
+// What the audit reads from the index, as plain data: the entries one run saw
+// in one source, and the facts about the maps they hold. The loader
+// (stages/audit/audit_loader.h) fills these from SQLite; the comparison and
+// the rules are pure functions over them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "stages/audit/audit_report.h"
+#include "stages/common/problem.h"
+
+namespace mapindex::audit {
+
+// A problem as stored (no location: the audit compares codes).
+struct ProblemRef {
+  Severity severity = Severity::error;
+  std::string code;
+  std::string message;
+};
+
+// One entry one run saw. `state.status` is the map's status for maps.
+struct SeenEntry {
+  std::int64_t file_id = 0;
+  std::int64_t version_id = 0;  // the content seen (file_versions)
+  std::string name;             // file name without folder and extension
+  EntryState state;
+  // Problems of the entry itself (unreadable, oversize); a map's problems are
+  // in its MapFacts.
+  std::vector<ProblemRef> entry_problems;
+};
+
+struct ImageFacts {
+  std::int32_t index = 0;
+  std::string name;
+  bool external = false;
+  bool standard_name = false;  // one of the game's standard external images
+  std::int64_t width = 0, height = 0;
+  std::int64_t data_stored_size = -1;  // -1 when external
+  bool used = false;                   // a layer uses it
+};
+
+struct MapFacts {
+  std::string status;  // ok, warnings, rejected
+  std::vector<ProblemRef> problems;
+  std::vector<ImageFacts> images;  // by index
+  // On the game or front layers: START (33), FINISH (34), any time
+  // checkpoint (35..59).
+  bool has_start = false;
+  bool has_finish = false;
+  bool has_time_checkpoint = false;
+};
+
+using MapFactsById = std::unordered_map<std::int64_t, MapFacts>;
+
+}  // namespace mapindex::audit

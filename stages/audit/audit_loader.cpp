@@ -1,0 +1,172 @@
+#include "stages/audit/audit_loader.h"
+
+#include "stages/write/sqlite_statement.h"
+
+namespace mapindex::audit {
+namespace {
+
+using index::Statement;
+
+Severity severity_of(const std::string& text) {
+  return text == "error" ? Severity::error : Severity::warning;
+}
+
+// "1, 2, 3" for an IN list (integers only, so no quoting is needed).
+std::string id_list(const std::vector<std::int64_t>& ids) {
+  std::string text;
+  for (const auto id : ids) text += (text.empty() ? "" : ", ") + std::to_string(id);
+  return text.empty() ? "NULL" : text;
+}
+
+// The distinct maps the runs saw, as a CTE named `audited`.
+std::string audited_maps(const std::vector<std::int64_t>& run_ids) {
+  return "WITH audited(map_id) AS (SELECT DISTINCT v.map_id FROM file_sightings h "
+         "JOIN file_versions v ON v.version_id = h.version_id "
+         "WHERE h.run_id IN (" + id_list(run_ids) + ") AND v.map_id IS NOT NULL) ";
+}
+
+}  // namespace
+
+std::optional<RunInfo> load_run(sqlite3* db, std::int64_t run_id) {
+  Statement s(db, "SELECT run_id, status, started_at, ifnull(finished_at, ''), command "
+                  "FROM runs WHERE run_id = ?");
+  s.bind_all(run_id);
+  if (!s.step()) return std::nullopt;
+  return RunInfo{s.column_int(0), s.column_text(1), s.column_text(2), s.column_text(3),
+                 s.column_text(4)};
+}
+
+std::optional<std::int64_t> latest_complete_run(sqlite3* db) {
+  Statement s(db, "SELECT max(run_id) FROM runs WHERE status = 'complete'");
+  if (!s.step() || s.column_is_null(0)) return std::nullopt;
+  return s.column_int(0);
+}
+
+std::optional<std::int64_t> latest_run(sqlite3* db) {
+  Statement s(db, "SELECT max(run_id) FROM runs");
+  if (!s.step() || s.column_is_null(0)) return std::nullopt;
+  return s.column_int(0);
+}
+
+std::vector<SourceInfo> sources_of_run(sqlite3* db, std::int64_t run_id) {
+  Statement s(db, "SELECT s.source_id, s.path, s.kind FROM run_sources rs "
+                  "JOIN sources s ON s.source_id = rs.source_id WHERE rs.run_id = ? "
+                  "ORDER BY s.path, s.kind");
+  s.bind_all(run_id);
+  std::vector<SourceInfo> sources;
+  while (s.step()) sources.push_back({s.column_int(0), s.column_text(1), s.column_text(2)});
+  return sources;
+}
+
+bool run_read_source(sqlite3* db, std::int64_t run_id, std::int64_t source_id) {
+  Statement s(db, "SELECT 1 FROM run_sources WHERE run_id = ? AND source_id = ?");
+  s.bind_all(run_id, source_id);
+  return s.step();
+}
+
+std::optional<std::int64_t> previous_complete_run(sqlite3* db, std::int64_t source_id,
+                                                  std::int64_t run_id) {
+  Statement s(db, "SELECT max(r.run_id) FROM run_sources rs JOIN runs r ON r.run_id = rs.run_id "
+                  "WHERE rs.source_id = ? AND rs.run_id < ? AND r.status = 'complete'");
+  s.bind_all(source_id, run_id);
+  if (!s.step() || s.column_is_null(0)) return std::nullopt;
+  return s.column_int(0);
+}
+
+std::unordered_map<std::int64_t, std::vector<SeenEntry>> load_entries(sqlite3* db,
+                                                                      std::int64_t run_id) {
+  std::unordered_map<std::int64_t, std::vector<SeenEntry>> by_source;
+  std::unordered_map<std::int64_t, SeenEntry*> unread;  // file_id -> entry
+  Statement s(db,
+              "SELECT f.source_id, f.file_id, v.version_id, f.entry_path, f.name, v.kind, v.size, "
+              "ifnull(v.sha256, ''), v.map_id, m.status "
+              "FROM file_sightings h JOIN files f ON f.file_id = h.file_id "
+              "JOIN file_versions v ON v.version_id = h.version_id "
+              "LEFT JOIN maps m ON m.map_id = v.map_id WHERE h.run_id = ?");
+  s.bind_all(run_id);
+  while (s.step()) {
+    SeenEntry e;
+    e.file_id = s.column_int(1);
+    e.version_id = s.column_int(2);
+    e.state.path = s.column_text(3);
+    e.name = s.column_text(4);
+    e.state.kind = s.column_text(5);
+    e.state.size = s.column_int(6);
+    e.state.sha256 = s.column_text(7);
+    if (!s.column_is_null(8)) e.state.map_id = s.column_int(8);
+    e.state.status = e.state.map_id ? s.column_text(9) : e.state.kind;
+    by_source[s.column_int(0)].push_back(std::move(e));
+  }
+  for (auto& [source, entries] : by_source)
+    for (auto& e : entries)
+      if (e.state.kind == "unreadable" || e.state.kind == "oversize") unread.emplace(e.file_id, &e);
+  if (unread.empty()) return by_source;
+
+  // Entry problems are stored for the latest run that saw the entry; they
+  // describe this run's sighting when the kind still matches.
+  Statement p(db,
+              "SELECT p.file_id, p.severity, p.code, p.message, f.kind FROM problems p "
+              "JOIN files f ON f.file_id = p.file_id "
+              "WHERE p.file_id IN (SELECT h.file_id FROM file_sightings h "
+              "JOIN file_versions v ON v.version_id = h.version_id "
+              "WHERE h.run_id = ? AND v.kind IN ('unreadable', 'oversize')) "
+              "AND p.file_id IS NOT NULL ORDER BY p.file_id, p.position");
+  p.bind_all(run_id);
+  while (p.step()) {
+    const auto found = unread.find(p.column_int(0));
+    if (found == unread.end() || p.column_text(4) != found->second->state.kind) continue;
+    found->second->entry_problems.push_back(
+        {severity_of(p.column_text(1)), p.column_text(2), p.column_text(3)});
+  }
+  return by_source;
+}
+
+MapFactsById load_map_facts(sqlite3* db, const std::vector<std::int64_t>& run_ids) {
+  MapFactsById facts;
+  const std::string with = audited_maps(run_ids);
+
+  Statement maps(db, with + "SELECT m.map_id, m.status FROM maps m JOIN audited a ON a.map_id = m.map_id");
+  while (maps.step()) facts[maps.column_int(0)].status = maps.column_text(1);
+
+  Statement problems(db, with + "SELECT p.map_id, p.severity, p.code, p.message FROM audited a "
+                                "JOIN problems p ON p.map_id = a.map_id "
+                                "WHERE p.map_id IS NOT NULL ORDER BY p.map_id, p.position");
+  while (problems.step())
+    facts[problems.column_int(0)].problems.push_back(
+        {severity_of(problems.column_text(1)), problems.column_text(2), problems.column_text(3)});
+
+  Statement images(db, with + "SELECT i.map_id, i.image_index, i.name, i.external, "
+                              "i.standard_name, i.width, i.height, ifnull(i.data_stored_size, -1), "
+                              "EXISTS (SELECT 1 FROM image_users u WHERE u.map_id = i.map_id "
+                              "AND u.image_index = i.image_index) "
+                              "FROM audited a JOIN images i ON i.map_id = a.map_id "
+                              "ORDER BY i.map_id, i.image_index");
+  while (images.step()) {
+    ImageFacts image;
+    image.index = static_cast<std::int32_t>(images.column_int(1));
+    image.name = images.column_text(2);
+    image.external = images.column_int(3) != 0;
+    image.standard_name = images.column_int(4) != 0;
+    image.width = images.column_int(5);
+    image.height = images.column_int(6);
+    image.data_stored_size = images.column_int(7);
+    image.used = images.column_int(8) != 0;
+    facts[images.column_int(0)].images.push_back(std::move(image));
+  }
+
+  // START 33, FINISH 34, time checkpoints 35..59 on the game and front layers.
+  Statement race(db, with + "SELECT t.map_id, max(t.tile = 33), max(t.tile = 34), "
+                            "max(t.tile BETWEEN 35 AND 59) FROM audited a "
+                            "JOIN tile_counts t ON t.map_id = a.map_id "
+                            "WHERE t.layer_kind IN ('game', 'front') AND t.tile BETWEEN 33 AND 59 "
+                            "AND t.count > 0 GROUP BY t.map_id");
+  while (race.step()) {
+    auto& f = facts[race.column_int(0)];
+    f.has_start = race.column_int(1) != 0;
+    f.has_finish = race.column_int(2) != 0;
+    f.has_time_checkpoint = race.column_int(3) != 0;
+  }
+  return facts;
+}
+
+}  // namespace mapindex::audit

@@ -1,0 +1,166 @@
+// The nightly archive audit's result: what changed between two runs of the
+// index, per source, and what is (newly) broken. Plain data, filled by
+// build_audit (stages/audit/build_audit.h) and printed by the renderers
+// (stages/audit/render.h). The JSON form of this struct is a documented,
+// stable interface (docs/audit.md): add fields, never rename or remove them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "stages/common/problem.h"
+
+namespace mapindex::audit {
+
+// Version of the JSON report format ("format_version").
+inline constexpr int kAuditFormatVersion = 1;
+
+// When the audit fails (exit status 1): on entries newly broken (error), also
+// on entries with new warnings (warning), or never.
+enum class FailOn { error, warning, never };
+
+std::optional<FailOn> parse_fail_on(std::string_view text);  // "error", "warning", "never"
+std::string_view to_string(FailOn fail_on);
+
+struct RunInfo {
+  std::int64_t run_id = 0;
+  std::string status;       // running, complete, interrupted or failed
+  std::string started_at;
+  std::string finished_at;  // "" while running or when cut short
+  std::string command;
+};
+
+// One entry of a source as one run saw it.
+struct EntryState {
+  std::string path;                    // entry path inside the source
+  std::string kind;                    // map, other, oversize or unreadable
+  std::string status;                  // maps: ok, warnings or rejected; otherwise the kind
+  std::int64_t size = 0;
+  std::string sha256;                  // "" when not read (oversize, unreadable)
+  std::optional<std::int64_t> map_id;  // maps only
+
+  bool operator==(const EntryState&) const = default;
+};
+
+// An entry whose content changed at the same path (changed), or the same
+// content found at a new path (moved: before.path is the old path).
+struct EntryChange {
+  EntryState before;
+  EntryState after;
+};
+
+// One content held by several map entries of a source.
+struct DuplicateGroup {
+  std::string sha256;
+  std::optional<std::int64_t> map_id;
+  std::vector<std::string> paths;  // sorted
+  bool is_new = false;             // one of the paths did not hold this content in the baseline
+};
+
+// A change in an entry's health. `before` is "" when the entry is new.
+// newly_broken / gained_problems: `codes` are the problem codes it has now and
+// did not have before; fixed: the codes it had and no longer has. `message` is
+// the first problem message behind those codes (errors first).
+struct HealthChange {
+  std::string path;
+  std::string before;  // ok, warnings, rejected, other, oversize, unreadable or ""
+  std::string after;
+  std::vector<std::string> codes;
+  std::string message;
+};
+
+// How many entries of a source have a problem code, now and in the baseline.
+struct CodeCount {
+  std::string code;
+  Severity severity = Severity::error;
+  std::int64_t entries = 0;  // entries with the code now
+  std::int64_t before = 0;   // entries with the code in the baseline
+  bool is_new = false;       // entries > 0 and no entry had it in the baseline
+};
+
+// Rule names of the map-release checks (Finding::rule).
+namespace rules {
+inline constexpr std::string_view kRejected = "map.rejected";
+inline constexpr std::string_view kNoTimeCheckpoints = "race.no_time_checkpoints";
+inline constexpr std::string_view kDuplicateImage = "image.duplicate";
+inline constexpr std::string_view kUnusedImage = "image.unused";
+inline constexpr std::string_view kEmbeddedStandardImage = "image.embedded_standard";
+inline constexpr std::string_view kExternalNonstandardImage = "image.external_nonstandard";
+inline constexpr std::string_view kSimilarName = "name.similar";
+}  // namespace rules
+
+// A map-release check that an entry fails. (rule, subject) identifies the
+// finding within its entry: a finding is new unless the entry (or the entry
+// it was moved from) had the same one in the baseline.
+struct Finding {
+  std::string rule;
+  Severity severity = Severity::warning;
+  std::string path;
+  std::optional<std::int64_t> map_id;
+  std::string subject;  // image name, normalised map name, or "" for the whole map
+  std::string message;
+  bool is_new = false;
+};
+
+struct Totals {
+  std::int64_t entries = 0;        // entries seen
+  std::int64_t bytes = 0;          // their sizes added up
+  std::int64_t maps = 0;           // map entries
+  std::int64_t distinct_maps = 0;  // distinct map contents
+  std::int64_t ok = 0;             // map entries by status
+  std::int64_t warnings = 0;
+  std::int64_t rejected = 0;
+  std::int64_t other = 0;          // entries that are not maps
+  std::int64_t oversize = 0;
+  std::int64_t unreadable = 0;
+
+  bool operator==(const Totals&) const = default;
+};
+
+struct SourceAudit {
+  std::int64_t source_id = 0;
+  std::string path;
+  std::string kind;                          // archive, folder, file or stdin
+  std::optional<std::int64_t> baseline_run;  // none: every entry counts as new
+  Totals now;
+  std::optional<Totals> before;              // set when there is a baseline
+  std::int64_t unchanged = 0;                // entries with the same content at the same path
+  std::vector<EntryState> added;             // sorted by path (all of these: by path)
+  std::vector<EntryState> removed;
+  std::vector<EntryChange> changed;
+  std::vector<EntryChange> moved;
+  std::vector<DuplicateGroup> duplicates;
+  std::vector<HealthChange> newly_broken;    // became rejected or unreadable (or are new and so)
+  std::vector<HealthChange> gained_problems; // new problem codes, not newly broken
+  std::vector<HealthChange> fixed;           // status got better (rejected -> warnings, ...)
+  std::vector<CodeCount> problem_counts;     // new codes first, gone codes last; errors first, then by count
+  std::vector<Finding> findings;             // by path, rule, subject
+};
+
+struct AuditReport {
+  RunInfo run;
+  std::vector<RunInfo> baselines;  // the distinct baseline runs used, by run_id
+  bool baseline_given = false;     // --against: every source compared with that run
+  std::vector<SourceAudit> sources;  // by path
+  Totals now;                        // over all sources
+  std::optional<Totals> before;      // over the sources that have a baseline
+};
+
+// What decides the exit status: entries (per source) newly broken, and
+// entries with new warnings (a gained problem code or a new warning-level
+// finding), each entry counted once.
+struct NewCounts {
+  std::int64_t errors = 0;
+  std::int64_t warnings = 0;
+};
+NewCounts count_new(const AuditReport& report);
+
+// 0 (kExitOk) or 1 (kExitFindings, as `mapindex` uses it): error fails when
+// something is newly broken; warning also when something has new warnings;
+// never always gives 0.
+int exit_status(const AuditReport& report, FailOn fail_on);
+
+}  // namespace mapindex::audit

@@ -1,0 +1,155 @@
+#include "stages/audit/audit_rules.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace mapindex::audit {
+namespace {
+
+std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+
+std::string index_list(const std::vector<std::int32_t>& indices) {
+  std::string text;
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    if (i > 0) text += i + 1 == indices.size() ? " and " : ", ";
+    text += std::to_string(indices[i]);
+  }
+  return text;
+}
+
+// "image 3 'foo'" or "images 3 and 5 'foo'" (several images with one name).
+std::string images_named(const std::vector<std::int32_t>& indices, std::string_view name) {
+  return (indices.size() == 1 ? "image " : "images ") + index_list(indices) + " " + quoted(name);
+}
+
+std::string is_are(const std::vector<std::int32_t>& indices) {
+  return indices.size() == 1 ? " is" : " are";
+}
+
+Finding map_finding(const SeenEntry& entry, std::string_view rule, Severity severity,
+                    std::string subject, std::string message) {
+  Finding f;
+  f.rule = std::string(rule);
+  f.severity = severity;
+  f.path = entry.state.path;
+  f.map_id = entry.state.map_id;
+  f.subject = std::move(subject);
+  f.message = std::move(message);
+  return f;
+}
+
+std::string rejection_message(const MapFacts& facts) {
+  std::vector<std::string> codes;
+  const ProblemRef* first = nullptr;
+  for (const auto& p : facts.problems) {
+    if (p.severity != Severity::error) continue;
+    if (!first) first = &p;
+    if (std::find(codes.begin(), codes.end(), p.code) == codes.end()) codes.push_back(p.code);
+  }
+  std::string message = "DDNet would refuse it";
+  if (codes.empty()) return message;
+  message += " (";
+  for (std::size_t i = 0; i < codes.size(); ++i) message += (i ? ", " : "") + codes[i];
+  message += "): " + first->message;
+  return message;
+}
+
+// The image rules of one map: one finding per rule and image name.
+void image_findings(const SeenEntry& entry, const MapFacts& facts, std::vector<Finding>& out) {
+  std::map<std::string, std::vector<std::int32_t>> by_name, unused, embedded_standard,
+      external_nonstandard;
+  std::map<std::string, std::int64_t> embedded_bytes;
+  for (const auto& image : facts.images) {
+    by_name[image.name].push_back(image.index);
+    if (!image.used) unused[image.name].push_back(image.index);
+    if (!image.external && image.standard_name) {
+      embedded_standard[image.name].push_back(image.index);
+      embedded_bytes[image.name] += std::max<std::int64_t>(image.data_stored_size, 0);
+    }
+    if (image.external && !image.standard_name) external_nonstandard[image.name].push_back(image.index);
+  }
+  for (const auto& [name, indices] : by_name)
+    if (indices.size() > 1)
+      out.push_back(map_finding(entry, rules::kDuplicateImage, Severity::warning, name,
+                                images_named(indices, name) + " share one name"));
+  for (const auto& [name, indices] : unused)
+    out.push_back(map_finding(entry, rules::kUnusedImage, Severity::warning, name,
+                              images_named(indices, name) + is_are(indices) +
+                                  " used by no layer"));
+  for (const auto& [name, indices] : embedded_standard)
+    out.push_back(map_finding(
+        entry, rules::kEmbeddedStandardImage, Severity::warning, name,
+        images_named(indices, name) + is_are(indices) + " embedded, but the game has it as a standard external "
+                                      "image: make it external to save " +
+            std::to_string(embedded_bytes[name]) + " bytes"));
+  for (const auto& [name, indices] : external_nonstandard)
+    out.push_back(map_finding(entry, rules::kExternalNonstandardImage, Severity::warning, name,
+                              images_named(indices, name) + is_are(indices) +
+                                  " external, but not one of the game's standard images: "
+                                  "clients will not find it; embed it"));
+}
+
+}  // namespace
+
+std::string normalised_name(std::string_view name) {
+  std::string key;
+  key.reserve(name.size());
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x80) key += c;
+    else if (byte >= 'A' && byte <= 'Z') key += static_cast<char>(byte - 'A' + 'a');
+    else if ((byte >= 'a' && byte <= 'z') || (byte >= '0' && byte <= '9')) key += c;
+  }
+  return key;
+}
+
+std::vector<Finding> evaluate_rules(const std::vector<SeenEntry>& entries,
+                                    const MapFactsById& facts) {
+  std::vector<Finding> out;
+  // Normalised name -> the distinct names of map entries with it.
+  std::map<std::string, std::set<std::string>> names_by_key;
+
+  for (const auto& entry : entries) {
+    if (entry.state.kind != "map" || !entry.state.map_id) continue;
+    const auto found = facts.find(*entry.state.map_id);
+    if (found == facts.end()) continue;
+    const MapFacts& map = found->second;
+
+    if (map.status == "rejected")
+      out.push_back(map_finding(entry, rules::kRejected, Severity::error, "",
+                                rejection_message(map)));
+    if (map.has_start && map.has_finish && !map.has_time_checkpoint)
+      out.push_back(map_finding(entry, rules::kNoTimeCheckpoints, Severity::warning, "",
+                                "race map (START and FINISH tiles) without time checkpoints: "
+                                "no tile 35..59 on the game or front layer"));
+    image_findings(entry, map, out);
+
+    const auto key = normalised_name(entry.name);
+    if (!key.empty()) names_by_key[key].insert(entry.name);
+  }
+
+  for (const auto& entry : entries) {
+    if (entry.state.kind != "map" || !entry.state.map_id) continue;
+    if (facts.find(*entry.state.map_id) == facts.end()) continue;
+    const auto key = normalised_name(entry.name);
+    const auto group = names_by_key.find(key);
+    if (key.empty() || group == names_by_key.end() || group->second.size() < 2) continue;
+    std::string others;
+    for (const auto& name : group->second) {
+      if (name == entry.name) continue;
+      others += (others.empty() ? "" : ", ") + quoted(name);
+    }
+    out.push_back(map_finding(entry, rules::kSimilarName, Severity::warning, key,
+                              "name " + quoted(entry.name) +
+                                  " differs only by case or punctuation from " + others));
+  }
+
+  std::sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
+    return std::tie(a.path, a.rule, a.subject) < std::tie(b.path, b.rule, b.subject);
+  });
+  return out;
+}
+
+}  // namespace mapindex::audit

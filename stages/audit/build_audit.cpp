@@ -1,0 +1,171 @@
+#include "stages/audit/build_audit.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_set>
+
+#include "stages/audit/audit_loader.h"
+#include "stages/audit/source_comparison.h"
+#include "stages/write/sqlite_statement.h"
+
+namespace mapindex::audit {
+namespace {
+
+// Holds a read transaction open (unless the caller already has one) so every
+// query sees the same snapshot of the index.
+class ReadSnapshot {
+ public:
+  explicit ReadSnapshot(sqlite3* db) : db_(db) {
+    if (sqlite3_get_autocommit(db_)) {
+      index::exec_sql(db_, "BEGIN");
+      owned_ = true;
+    }
+  }
+  ~ReadSnapshot() {
+    if (owned_) sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
+  }
+  ReadSnapshot(const ReadSnapshot&) = delete;
+  ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+
+ private:
+  sqlite3* db_;
+  bool owned_ = false;
+};
+
+void add(Totals& sum, const Totals& t) {
+  sum.entries += t.entries;
+  sum.bytes += t.bytes;
+  sum.maps += t.maps;
+  sum.ok += t.ok;
+  sum.warnings += t.warnings;
+  sum.rejected += t.rejected;
+  sum.other += t.other;
+  sum.oversize += t.oversize;
+  sum.unreadable += t.unreadable;
+}
+
+std::int64_t distinct_maps(const std::vector<const std::vector<SeenEntry>*>& lists) {
+  std::unordered_set<std::string> contents;
+  for (const auto* entries : lists)
+    for (const auto& e : *entries)
+      if (e.state.kind == "map") contents.insert(e.state.sha256);
+  return static_cast<std::int64_t>(contents.size());
+}
+
+std::string describe(const RunInfo& run) {
+  return "run " + std::to_string(run.run_id) + " (" + run.status + ")";
+}
+
+Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
+  AuditReport report;
+
+  // The run audited.
+  std::int64_t run_id = 0;
+  if (options.run) {
+    run_id = *options.run;
+  } else if (const auto complete = latest_complete_run(db)) {
+    run_id = *complete;
+  } else if (const auto latest = latest_run(db)) {
+    const auto info = load_run(db, *latest);
+    return Error{"audit.no_complete_run",
+                 "the index has no complete run yet (the latest is " + describe(*info) +
+                     "): finish a `mapindex index` run, or audit that one with --run " +
+                     std::to_string(*latest)};
+  } else {
+    return Error{"audit.no_runs", "the index has no runs yet: run `mapindex index` first"};
+  }
+  const auto run = load_run(db, run_id);
+  if (!run) {
+    const auto latest = latest_run(db);
+    return Error{"audit.run", "--run " + std::to_string(run_id) + ": the index has no such run" +
+                                  (latest ? " (runs go up to " + std::to_string(*latest) + ")"
+                                          : std::string(" (it has no runs)"))};
+  }
+  report.run = *run;
+
+  // The baseline given, if any.
+  std::optional<RunInfo> against;
+  if (options.against) {
+    if (*options.against == run_id)
+      return Error{"audit.against", "--against " + std::to_string(run_id) +
+                                        " is the run audited: compare it with another run"};
+    against = load_run(db, *options.against);
+    if (!against)
+      return Error{"audit.against",
+                   "--against " + std::to_string(*options.against) + ": the index has no such run"};
+    report.baseline_given = true;
+  }
+
+  // Each source's baseline run.
+  const auto sources = sources_of_run(db, run_id);
+  std::map<std::int64_t, std::optional<std::int64_t>> baseline_of;  // source_id -> run
+  std::set<std::int64_t> baseline_runs;
+  for (const auto& source : sources) {
+    std::optional<std::int64_t> baseline;
+    if (against) {
+      if (run_read_source(db, against->run_id, source.source_id)) baseline = against->run_id;
+    } else {
+      baseline = previous_complete_run(db, source.source_id, run_id);
+    }
+    baseline_of[source.source_id] = baseline;
+    if (baseline) baseline_runs.insert(*baseline);
+  }
+  if (against) baseline_runs.insert(against->run_id);
+  for (const auto id : baseline_runs)
+    if (auto info = load_run(db, id)) report.baselines.push_back(std::move(*info));
+
+  // What the runs saw, and the facts about their maps.
+  const auto entries_now = load_entries(db, run_id);
+  std::map<std::int64_t, std::unordered_map<std::int64_t, std::vector<SeenEntry>>> entries_before;
+  for (const auto id : baseline_runs) entries_before.emplace(id, load_entries(db, id));
+  std::vector<std::int64_t> run_ids(baseline_runs.begin(), baseline_runs.end());
+  run_ids.push_back(run_id);
+  const auto facts = load_map_facts(db, run_ids);
+
+  static const std::vector<SeenEntry> kNone;
+  std::vector<const std::vector<SeenEntry>*> all_now, all_before;
+  for (const auto& source : sources) {
+    SourceAudit audit;
+    audit.source_id = source.source_id;
+    audit.path = source.path;
+    audit.kind = source.kind;
+    audit.baseline_run = baseline_of[source.source_id];
+
+    const auto now = entries_now.find(source.source_id);
+    const auto& seen_now = now == entries_now.end() ? kNone : now->second;
+    const std::vector<SeenEntry>* seen_before = nullptr;
+    if (audit.baseline_run) {
+      const auto& run_entries = entries_before[*audit.baseline_run];
+      const auto found = run_entries.find(source.source_id);
+      seen_before = found == run_entries.end() ? &kNone : &found->second;
+    }
+    compare_source(seen_before, seen_now, facts, audit);
+
+    add(report.now, audit.now);
+    all_now.push_back(&seen_now);
+    if (audit.before) {
+      if (!report.before) report.before = Totals{};
+      add(*report.before, *audit.before);
+      all_before.push_back(seen_before);
+    }
+    report.sources.push_back(std::move(audit));
+  }
+  report.now.distinct_maps = distinct_maps(all_now);
+  if (report.before) report.before->distinct_maps = distinct_maps(all_before);
+  return report;
+}
+
+}  // namespace
+
+Result<AuditReport> build_audit(sqlite3* db, const AuditOptions& options) {
+  try {
+    ReadSnapshot snapshot(db);
+    return build(db, options);
+  } catch (const index::IndexError& e) {
+    return Error{"audit.read", std::string("reading the index failed: ") + e.what()};
+  }
+}
+
+}  // namespace mapindex::audit

@@ -1,0 +1,35 @@
+// Printing an audit report: plain text (for a terminal or a cron mail), JSON
+// (a stable, documented format for bots and web pages: docs/audit.md) and
+// markdown (to paste into an issue or a chat).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <ostream>
+#include <string_view>
+
+#include "stages/audit/audit_report.h"
+
+namespace mapindex::audit {
+
+struct RenderOptions {
+  // Text and markdown list at most this many items per list and say how many
+  // more there are; 0 lists everything. JSON always holds everything.
+  std::size_t limit = 50;
+};
+
+enum class ReportFormat { text, json, markdown };
+
+std::optional<ReportFormat> parse_report_format(std::string_view name);  // "text", "json", "markdown"
+std::string_view to_string(ReportFormat format);
+
+// Renders in the given format (render_text, render_json or render_markdown).
+void render(const AuditReport& report, ReportFormat format, std::ostream& out,
+            const RenderOptions& options = {});
+
+void render_text(const AuditReport& report, std::ostream& out, const RenderOptions& options = {});
+void render_json(const AuditReport& report, std::ostream& out);
+void render_markdown(const AuditReport& report, std::ostream& out,
+                     const RenderOptions& options = {});
+
+}  // namespace mapindex::audit

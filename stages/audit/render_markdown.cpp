@@ -1,0 +1,167 @@
+// The markdown report (GitHub-flavoured): a heading, the verdict in bold, then
+// per source a totals table, bullet lists and tables of codes and checks.
+#include <algorithm>
+
+#include "stages/audit/render.h"
+#include "stages/audit/render_util.h"
+
+namespace mapindex::audit {
+namespace {
+
+using namespace detail;
+
+// Text with markdown's special characters escaped (and control characters
+// made visible), safe in a paragraph, list item or table cell.
+std::string md(std::string_view text) {
+  std::string out;
+  for (const char c : printable(text)) {
+    if (std::string_view("\\`*_[]<>|#~!").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// A code span holding `text` as is (longer backtick fences when it has
+// backticks); table pipes still need escaping inside it.
+std::string code(std::string_view raw) {
+  std::string text = printable(raw);
+  std::size_t longest = 0, run = 0;
+  for (const char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  std::string escaped;
+  for (const char c : text) {
+    if (c == '|') escaped += '\\';
+    escaped += c;
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = longest > 0 || escaped.empty();
+  return fence + (pad ? " " : "") + escaped + (pad ? " " : "") + fence;
+}
+
+template <class T, class Line>
+void list(std::ostream& out, const std::string& title, const std::vector<T>& items,
+          const RenderOptions& options, Line line) {
+  if (items.empty()) return;
+  out << "\n**" << title << " (" << items.size() << ")**\n\n";
+  const std::size_t shown = options.limit == 0 ? items.size() : std::min(items.size(), options.limit);
+  for (std::size_t i = 0; i < shown; ++i) out << "- " << line(items[i]) << "\n";
+  if (shown < items.size())
+    out << "- ... and " << items.size() - shown << " more (see the JSON report)\n";
+}
+
+std::string health_item(const HealthChange& c) {
+  std::string line = code(c.path) + ": " + status_or_new(c.before) + " → " + c.after;
+  if (!c.codes.empty()) {
+    std::vector<std::string> codes;
+    for (const auto& k : c.codes) codes.push_back(code(k));
+    line += " (" + joined(codes) + ")";
+  }
+  if (!c.message.empty()) line += ": " + md(c.message);
+  return line;
+}
+
+std::string entry_item(const EntryState& e) {
+  return code(e.path) + " (" + e.status + ", " + human_bytes(e.size) + ")";
+}
+
+void totals_table(std::ostream& out, const Totals& now, const std::optional<Totals>& before) {
+  const auto rows = totals_rows(now, before ? &*before : nullptr);
+  out << "\n| | now |" << (before ? " before | change |" : "") << "\n";
+  out << "|---|---:|" << (before ? "---:|---:|" : "") << "\n";
+  for (const auto& r : rows) {
+    out << "| " << r.label << " | " << format_value(r, r.now) << " |";
+    if (before) out << " " << format_value(r, r.before) << " | " << format_change(r) << " |";
+    out << "\n";
+  }
+}
+
+void source_markdown(std::ostream& out, const SourceAudit& s, const RenderOptions& options) {
+  out << "\n### " << md(s.path) << " (" << s.kind << ")\n\n";
+  if (s.baseline_run) out << "Compared with run " << *s.baseline_run << ".\n";
+  else out << "No baseline run: everything counts as new.\n";
+  totals_table(out, s.now, s.before);
+
+  list(out, "Newly broken", s.newly_broken, options, health_item);
+  list(out, "New problems", s.gained_problems, options, health_item);
+  list(out, "Fixed", s.fixed, options, health_item);
+  list(out, "Added", s.added, options, entry_item);
+  list(out, "Removed", s.removed, options, entry_item);
+  list(out, "Changed", s.changed, options, [](const EntryChange& c) {
+    return code(c.after.path) + " (" + c.before.status + ", " + human_bytes(c.before.size) +
+           " → " + c.after.status + ", " + human_bytes(c.after.size) + ")";
+  });
+  list(out, "Moved", s.moved, options, [](const EntryChange& c) {
+    return code(c.before.path) + " → " + code(c.after.path);
+  });
+  list(out, "Duplicate contents", s.duplicates, options, [](const DuplicateGroup& d) {
+    std::vector<std::string> paths;
+    for (const auto& p : d.paths) paths.push_back(code(p));
+    return joined(paths) + (d.is_new ? " (new)" : "");
+  });
+
+  if (!s.problem_counts.empty()) {
+    out << "\n**Problem codes** (new codes first)\n\n";
+    out << "| code | severity | entries |" << (s.before ? " before |" : "") << " |\n";
+    out << "|---|---|---:|" << (s.before ? "---:|" : "") << "---|\n";
+    const std::size_t shown = options.limit == 0 ? s.problem_counts.size()
+                                                 : std::min(s.problem_counts.size(), options.limit);
+    for (std::size_t i = 0; i < shown; ++i) {
+      const auto& c = s.problem_counts[i];
+      out << "| " << code(c.code) << " | " << to_string(c.severity) << " | " << c.entries << " |";
+      if (s.before) out << " " << c.before << " |";
+      out << (c.is_new ? " **new** |" : " |") << "\n";
+    }
+    if (shown < s.problem_counts.size())
+      out << "\n... and " << s.problem_counts.size() - shown << " more codes.\n";
+  }
+
+  if (!s.findings.empty()) {
+    std::vector<Finding> ordered(s.findings);
+    std::stable_partition(ordered.begin(), ordered.end(), [](const Finding& f) { return f.is_new; });
+    const auto fresh = std::count_if(ordered.begin(), ordered.end(),
+                                     [](const Finding& f) { return f.is_new; });
+    out << "\n**Release checks** (" << ordered.size() << ", " << fresh << " new)\n\n";
+    out << "| | severity | rule | entry | what |\n|---|---|---|---|---|\n";
+    const std::size_t shown = options.limit == 0 ? ordered.size()
+                                                 : std::min(ordered.size(), options.limit);
+    for (std::size_t i = 0; i < shown; ++i) {
+      const auto& f = ordered[i];
+      out << "| " << (f.is_new ? "**new**" : "") << " | " << to_string(f.severity) << " | "
+          << code(f.rule) << " | " << code(f.path) << " | " << md(f.message) << " |\n";
+    }
+    if (shown < ordered.size()) out << "\n... and " << ordered.size() - shown << " more.\n";
+  }
+  if (s.baseline_run) out << "\nUnchanged: " << count_of(s.unchanged, "entry", "entries") << ".\n";
+}
+
+}  // namespace
+
+void render_markdown(const AuditReport& report, std::ostream& out, const RenderOptions& options) {
+  out << "## mapindex audit: run " << report.run.run_id << "\n\n";
+  out << "Audited " << md(run_line(report.run));
+  if (report.baselines.empty()) {
+    out << "; no baseline (no earlier complete run read these sources), so everything counts as "
+           "new.\n";
+  } else if (report.baselines.size() == 1) {
+    out << " against " << md(run_line(report.baselines.front())) << ".\n";
+  } else {
+    out << " against, per source, runs";
+    for (const auto& run : report.baselines) out << " " << run.run_id;
+    out << ".\n";
+  }
+  if (report.run.status != "complete")
+    out << "\nNote: run " << report.run.run_id << " is " << report.run.status
+        << ": entries it did not reach show as removed.\n";
+  const auto counts = count_new(report);
+  out << "\n**" << (counts.errors || counts.warnings ? "" : "OK: ") << verdict_line(counts)
+      << ".**\n";
+  if (report.sources.size() > 1) {
+    out << "\nTotals over " << report.sources.size() << " sources:\n";
+    totals_table(out, report.now, report.before);
+  }
+  for (const auto& source : report.sources) source_markdown(out, source, options);
+}
+
+}  // namespace mapindex::audit

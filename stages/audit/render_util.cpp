@@ -1,0 +1,138 @@
+#include "stages/audit/render_util.h"
+
+#include "stages/audit/render.h"
+
+#include <cstdio>
+
+namespace mapindex::audit::detail {
+
+std::string human_bytes(std::int64_t bytes) {
+  const bool negative = bytes < 0;
+  const double magnitude = negative ? -static_cast<double>(bytes) : static_cast<double>(bytes);
+  char buffer[48];
+  if (magnitude < 1024.0) {
+    std::snprintf(buffer, sizeof buffer, "%s%.0f B", negative ? "-" : "", magnitude);
+    return buffer;
+  }
+  static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
+  double value = magnitude / 1024.0;
+  std::size_t unit = 0;
+  while (value >= 1024.0 && unit + 1 < std::size(kUnits)) {
+    value /= 1024.0;
+    ++unit;
+  }
+  std::snprintf(buffer, sizeof buffer, "%s%.*f %s", negative ? "-" : "", value < 10 ? 2 : 1, value,
+                kUnits[unit]);
+  return buffer;
+}
+
+std::string signed_change(std::int64_t change) {
+  if (change == 0) return "";
+  return (change > 0 ? "+" : "") + std::to_string(change);
+}
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\r') out += "\\r";
+    else if (byte < 0x20 || byte == 0x7f) {
+      char buffer[8];
+      std::snprintf(buffer, sizeof buffer, "\\x%02x", byte);
+      out += buffer;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += separator;
+    out += items[i];
+  }
+  return out;
+}
+
+std::string count_of(std::int64_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
+std::string run_line(const RunInfo& run) {
+  std::string line = "run " + std::to_string(run.run_id) + " (" + run.status;
+  if (!run.started_at.empty()) line += ", started " + run.started_at;
+  return line + ")";
+}
+
+std::string verdict_line(const NewCounts& counts) {
+  if (counts.errors == 0 && counts.warnings == 0)
+    return "nothing newly broken and no new warnings";
+  return count_of(counts.errors, "entry", "entries") + " newly broken, " +
+         count_of(counts.warnings, "entry", "entries") + " with new warnings";
+}
+
+std::string status_or_new(const std::string& status) { return status.empty() ? "(new)" : status; }
+
+std::vector<TotalsRow> totals_rows(const Totals& now, const Totals* before) {
+  const Totals none;
+  const Totals& b = before ? *before : none;
+  return {
+      {"entries", now.entries, b.entries, false},
+      {"bytes", now.bytes, b.bytes, true},
+      {"maps", now.maps, b.maps, false},
+      {"distinct maps", now.distinct_maps, b.distinct_maps, false},
+      {"ok", now.ok, b.ok, false},
+      {"warnings", now.warnings, b.warnings, false},
+      {"rejected", now.rejected, b.rejected, false},
+      {"not maps", now.other, b.other, false},
+      {"oversize", now.oversize, b.oversize, false},
+      {"unreadable", now.unreadable, b.unreadable, false},
+  };
+}
+
+std::string format_value(const TotalsRow& row, std::int64_t value) {
+  return row.bytes ? human_bytes(value) : std::to_string(value);
+}
+
+std::string format_change(const TotalsRow& row) {
+  const auto change = row.now - row.before;
+  if (change == 0) return "";
+  if (!row.bytes) return signed_change(change);
+  return (change > 0 ? "+" : "") + human_bytes(change);
+}
+
+}  // namespace mapindex::audit::detail
+
+namespace mapindex::audit {
+
+std::optional<ReportFormat> parse_report_format(std::string_view name) {
+  if (name == "text") return ReportFormat::text;
+  if (name == "json") return ReportFormat::json;
+  if (name == "markdown") return ReportFormat::markdown;
+  return std::nullopt;
+}
+
+std::string_view to_string(ReportFormat format) {
+  switch (format) {
+    case ReportFormat::text: return "text";
+    case ReportFormat::json: return "json";
+    case ReportFormat::markdown: return "markdown";
+  }
+  return "text";
+}
+
+void render(const AuditReport& report, ReportFormat format, std::ostream& out,
+            const RenderOptions& options) {
+  switch (format) {
+    case ReportFormat::text: render_text(report, out, options); break;
+    case ReportFormat::json: render_json(report, out); break;
+    case ReportFormat::markdown: render_markdown(report, out, options); break;
+  }
+}
+
+}  // namespace mapindex::audit

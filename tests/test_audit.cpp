@@ -1,0 +1,420 @@
+// The audit's comparison of two runs (issue 7): runs written with IndexDb and
+// hand-made MapStats, then build_audit over the index; each category of
+// change, health changes, problem counts, totals, run selection and the exit
+// status for each --fail-on.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "stages/audit/audit_report.h"
+#include "stages/audit/build_audit.h"
+#include "tests/test_audit_helpers.h"
+
+using namespace mapindex;
+using namespace mapindex::audit;
+using namespace mapindex::audit::testing;
+
+namespace {
+
+const HealthChange* find_change(const std::vector<HealthChange>& changes, const std::string& path) {
+  for (const auto& c : changes)
+    if (c.path == path) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_SUITE("audit") {
+
+TEST_CASE("audit: the first run has no baseline and everything in it counts as new") {
+  AuditIndex index;
+  const auto run = index.begin_run();
+  const auto source = index.source(run, "maps.zip");
+  index.map(run, source, "maps/ok.map", 1, ok_map(), 1000);
+  index.map(run, source, "maps/warn.map", 2, warning_map("image.unused"), 2000);
+  index.map(run, source, "maps/bad.map", 3, rejected_map("M10"), 3000);
+  index.unreadable(run, source, "maps/cut.map");
+  index.other(run, source, "README.txt", 4, 50);
+  index.finish(run);
+
+  const auto report = index.audit();
+  CHECK(report.run.run_id == run);
+  CHECK(report.run.status == "complete");
+  CHECK(report.baselines.empty());
+  CHECK_FALSE(report.before.has_value());
+  REQUIRE(report.sources.size() == 1);
+  const auto& s = report.sources[0];
+  CHECK(s.path == "maps.zip");
+  CHECK(s.kind == "archive");
+  CHECK_FALSE(s.baseline_run.has_value());
+  CHECK(paths_of(s.added) ==
+        Strings{"README.txt", "maps/bad.map", "maps/cut.map", "maps/ok.map", "maps/warn.map"});
+  CHECK(s.removed.empty());
+  CHECK(s.changed.empty());
+  CHECK(s.moved.empty());
+  CHECK(paths_of(s.newly_broken) == Strings{"maps/bad.map", "maps/cut.map"});
+  CHECK(paths_of(s.gained_problems) == Strings{"maps/warn.map"});
+  CHECK(s.fixed.empty());
+
+  const auto* bad = find_change(s.newly_broken, "maps/bad.map");
+  REQUIRE(bad);
+  CHECK(bad->before == "");
+  CHECK(bad->after == "rejected");
+  CHECK(bad->codes == Strings{"M10"});
+  CHECK(bad->message == "error M10");
+  const auto* cut = find_change(s.newly_broken, "maps/cut.map");
+  REQUIRE(cut);
+  CHECK(cut->after == "unreadable");
+  CHECK(cut->codes == Strings{"read.truncated"});
+  CHECK(cut->message == "the archive ends inside this entry");
+
+  // Totals: 5 entries of 1000 + 2000 + 3000 + 500 + 50 bytes.
+  CHECK(s.now.entries == 5);
+  CHECK(s.now.bytes == 6550);
+  CHECK(s.now.maps == 3);
+  CHECK(s.now.distinct_maps == 3);
+  CHECK(s.now.ok == 1);
+  CHECK(s.now.warnings == 1);
+  CHECK(s.now.rejected == 1);
+  CHECK(s.now.other == 1);
+  CHECK(s.now.unreadable == 1);
+  CHECK(s.now.oversize == 0);
+  CHECK(report.now == s.now);
+
+  // Every code is new.
+  REQUIRE(s.problem_counts.size() == 3);
+  for (const auto& c : s.problem_counts) CHECK(c.is_new);
+
+  const auto counts = count_new(report);
+  CHECK(counts.errors == 2);
+  CHECK(counts.warnings == 1);
+  CHECK(exit_status(report, FailOn::error) == 1);
+  CHECK(exit_status(report, FailOn::warning) == 1);
+  CHECK(exit_status(report, FailOn::never) == 0);
+}
+
+TEST_CASE("audit: added, removed, changed, moved and duplicate entries of a source") {
+  AuditIndex index;
+  const auto r1 = index.begin_run();
+  auto src = index.source(r1, "maps.zip");
+  index.map(r1, src, "maps/a.map", 1, ok_map());
+  index.map(r1, src, "maps/b.map", 2, ok_map());
+  index.map(r1, src, "maps/c.map", 3, ok_map());
+  index.map(r1, src, "maps/d.map", 4, ok_map());
+  index.map(r1, src, "maps/old.map", 7, ok_map());
+  index.finish(r1);
+
+  const auto r2 = index.begin_run();
+  src = index.source(r2, "maps.zip");
+  index.map(r2, src, "maps/a.map", 1, ok_map());        // unchanged
+  index.map(r2, src, "maps/b.map", 5, ok_map(), 1200);  // changed content
+  index.map(r2, src, "maps/renamed.map", 3, ok_map());  // c.map moved here
+  index.map(r2, src, "maps/d.map", 4, ok_map());        // unchanged
+  index.map(r2, src, "maps/d copy.map", 4, ok_map());   // same content as d.map: a duplicate
+  index.map(r2, src, "maps/new.map", 6, ok_map());      // added
+  index.finish(r2);                                      // old.map removed
+
+  const auto report = index.audit();
+  CHECK(report.run.run_id == r2);
+  REQUIRE(report.baselines.size() == 1);
+  CHECK(report.baselines[0].run_id == r1);
+  REQUIRE(report.sources.size() == 1);
+  const auto& s = report.sources[0];
+  CHECK(s.baseline_run == r1);
+  CHECK(paths_of(s.added) == Strings{"maps/d copy.map", "maps/new.map"});
+  CHECK(paths_of(s.removed) == Strings{"maps/old.map"});
+  CHECK(paths_of(s.changed) == Strings{"maps/b.map -> maps/b.map"});
+  REQUIRE(s.changed.size() == 1);
+  CHECK(s.changed[0].before.size == 1000);
+  CHECK(s.changed[0].after.size == 1200);
+  CHECK(s.changed[0].before.sha256 == content_sha(2));
+  CHECK(s.changed[0].after.sha256 == content_sha(5));
+  CHECK(paths_of(s.moved) == Strings{"maps/c.map -> maps/renamed.map"});
+  CHECK(s.unchanged == 2);
+  REQUIRE(s.duplicates.size() == 1);
+  CHECK(s.duplicates[0].paths == Strings{"maps/d copy.map", "maps/d.map"});
+  CHECK(s.duplicates[0].sha256 == content_sha(4));
+  CHECK(s.duplicates[0].is_new);
+  // Nothing got worse: only ok maps.
+  CHECK(s.newly_broken.empty());
+  CHECK(s.gained_problems.empty());
+  CHECK(s.fixed.empty());
+  CHECK(exit_status(report, FailOn::warning) == 0);
+
+  // Totals before and after: 5 maps -> 6 entries, 6 distinct -> 5 distinct.
+  REQUIRE(s.before.has_value());
+  CHECK(s.before->entries == 5);
+  CHECK(s.now.entries == 6);
+  CHECK(s.now.maps == 6);
+  CHECK(s.now.distinct_maps == 5);
+  CHECK(s.now.bytes == 6200);
+
+  // The same duplicate in the next run is no longer new.
+  const auto r3 = index.begin_run();
+  src = index.source(r3, "maps.zip");
+  index.map(r3, src, "maps/d.map", 4, ok_map());
+  index.map(r3, src, "maps/d copy.map", 4, ok_map());
+  index.finish(r3);
+  const auto next = index.audit();
+  REQUIRE(next.sources[0].duplicates.size() == 1);
+  CHECK_FALSE(next.sources[0].duplicates[0].is_new);
+}
+
+TEST_CASE("audit: newly rejected, newly unreadable, new problem codes and fixed maps") {
+  AuditIndex index;
+  const auto r1 = index.begin_run();
+  auto src = index.source(r1, "maps");
+  index.map(r1, src, "a.map", 1, ok_map());
+  index.map(r1, src, "b.map", 2, ok_map());
+  index.map(r1, src, "c.map", 3, map_stats({error("H5", "size 120 is not the file size 100")}));
+  index.map(r1, src, "d.map", 4, warning_map("envelope.unused"));
+  index.map(r1, src, "e.map", 5, ok_map());
+  index.map(r1, src, "f.map", 10, rejected_map("M10"));
+  index.finish(r1);
+
+  const auto r2 = index.begin_run();
+  src = index.source(r2, "maps");
+  index.map(r2, src, "a.map", 6,
+            map_stats({warning("image.unused"), error("M10", "no game layer, expected at least one")}));
+  index.map(r2, src, "b.map", 7, warning_map("image.unused"));
+  index.map(r2, src, "c.map", 8, ok_map());
+  index.map(r2, src, "d.map", 9, map_stats({warning("envelope.unused"), warning("sound.unused")}));
+  index.unreadable(r2, src, "e.map", "read.corrupt", "deflate stream is corrupt");
+  index.map(r2, src, "f.map", 11, rejected_map("H6"));  // still rejected, for another reason
+  index.finish(r2);
+
+  const auto report = index.audit();
+  REQUIRE(report.sources.size() == 1);
+  const auto& s = report.sources[0];
+  CHECK(paths_of(s.newly_broken) == Strings{"a.map", "e.map"});
+  const auto* a = find_change(s.newly_broken, "a.map");
+  REQUIRE(a);
+  CHECK(a->before == "ok");
+  CHECK(a->after == "rejected");
+  CHECK(a->codes == Strings{"M10", "image.unused"});  // errors first
+  CHECK(a->message == "no game layer, expected at least one");
+  const auto* e = find_change(s.newly_broken, "e.map");
+  REQUIRE(e);
+  CHECK(e->before == "ok");
+  CHECK(e->after == "unreadable");
+  CHECK(e->codes == Strings{"read.corrupt"});
+  CHECK(e->message == "deflate stream is corrupt");
+
+  CHECK(paths_of(s.gained_problems) == Strings{"b.map", "d.map", "f.map"});
+  const auto* b = find_change(s.gained_problems, "b.map");
+  REQUIRE(b);
+  CHECK(b->before == "ok");
+  CHECK(b->after == "warnings");
+  CHECK(b->codes == Strings{"image.unused"});
+  const auto* d = find_change(s.gained_problems, "d.map");
+  REQUIRE(d);
+  CHECK(d->before == "warnings");
+  CHECK(d->codes == Strings{"sound.unused"});  // envelope.unused was there before
+  const auto* f = find_change(s.gained_problems, "f.map");
+  REQUIRE(f);
+  CHECK(f->codes == Strings{"H6"});  // already rejected: a new problem, not newly broken
+
+  REQUIRE(s.fixed.size() == 1);
+  CHECK(s.fixed[0].path == "c.map");
+  CHECK(s.fixed[0].before == "rejected");
+  CHECK(s.fixed[0].after == "ok");
+  CHECK(s.fixed[0].codes == Strings{"H5"});
+  CHECK(s.fixed[0].message == "size 120 is not the file size 100");
+
+  const auto counts = count_new(report);
+  CHECK(counts.errors == 2);
+  CHECK(exit_status(report, FailOn::error) == 1);
+  CHECK(exit_status(report, FailOn::warning) == 1);
+  CHECK(exit_status(report, FailOn::never) == 0);
+
+  // Problem counts: new codes first (errors before warnings), then the others.
+  std::vector<std::string> order;
+  for (const auto& c : s.problem_counts)
+    order.push_back(c.code + ":" + std::to_string(c.entries) + "/" + std::to_string(c.before) +
+                    (c.is_new ? ":new" : ""));
+  CHECK(order == Strings{"H6:1/0:new", "read.corrupt:1/0:new", "image.unused:2/0:new",
+                         "sound.unused:1/0:new", "M10:1/1", "envelope.unused:1/1", "H5:0/1"});
+}
+
+TEST_CASE("audit: --fail-on error ignores new warnings, --fail-on warning does not") {
+  AuditIndex index;
+  const auto r1 = index.begin_run();
+  auto src = index.source(r1, "maps.zip");
+  index.map(r1, src, "a.map", 1, ok_map());
+  index.map(r1, src, "still-bad.map", 2, rejected_map());
+  index.finish(r1);
+
+  // The same content again: the rejected map is not newly broken.
+  const auto r2 = index.begin_run();
+  src = index.source(r2, "maps.zip");
+  index.map(r2, src, "a.map", 1, ok_map());
+  index.map(r2, src, "still-bad.map", 2, rejected_map());
+  index.finish(r2);
+  auto report = index.audit();
+  CHECK(report.sources[0].newly_broken.empty());
+  CHECK(report.sources[0].gained_problems.empty());
+  CHECK(report.sources[0].unchanged == 2);
+  CHECK(count_new(report).errors == 0);
+  CHECK(count_new(report).warnings == 0);
+  CHECK(exit_status(report, FailOn::error) == 0);
+  CHECK(exit_status(report, FailOn::warning) == 0);
+  CHECK(exit_status(report, FailOn::never) == 0);
+
+  // A new map with warnings only.
+  const auto r3 = index.begin_run();
+  src = index.source(r3, "maps.zip");
+  index.map(r3, src, "a.map", 1, ok_map());
+  index.map(r3, src, "still-bad.map", 2, rejected_map());
+  index.map(r3, src, "new.map", 3, warning_map());
+  index.finish(r3);
+  report = index.audit();
+  CHECK(count_new(report).errors == 0);
+  CHECK(count_new(report).warnings == 1);
+  CHECK(exit_status(report, FailOn::error) == 0);
+  CHECK(exit_status(report, FailOn::warning) == 1);
+  CHECK(exit_status(report, FailOn::never) == 0);
+
+  // A removed rejected map is not a failure either.
+  const auto r4 = index.begin_run();
+  src = index.source(r4, "maps.zip");
+  index.map(r4, src, "a.map", 1, ok_map());
+  index.map(r4, src, "new.map", 3, warning_map());
+  index.finish(r4);
+  report = index.audit();
+  CHECK(paths_of(report.sources[0].removed) == Strings{"still-bad.map"});
+  CHECK(report.sources[0].removed[0].status == "rejected");
+  CHECK(exit_status(report, FailOn::warning) == 0);
+}
+
+TEST_CASE("audit: a moved map keeps its health, a copy of a rejected map is new") {
+  AuditIndex index;
+  const auto r1 = index.begin_run();
+  auto src = index.source(r1, "maps.zip");
+  index.map(r1, src, "old/bad.map", 1, rejected_map());
+  index.finish(r1);
+
+  const auto r2 = index.begin_run();
+  src = index.source(r2, "maps.zip");
+  index.map(r2, src, "new/bad.map", 1, rejected_map());
+  index.finish(r2);
+  auto report = index.audit();
+  CHECK(paths_of(report.sources[0].moved) == Strings{"old/bad.map -> new/bad.map"});
+  CHECK(report.sources[0].newly_broken.empty());
+  CHECK(exit_status(report, FailOn::warning) == 0);
+  REQUIRE(report.sources[0].findings.size() == 1);
+  CHECK(report.sources[0].findings[0].rule == rules::kRejected);
+  CHECK_FALSE(report.sources[0].findings[0].is_new);
+
+  const auto r3 = index.begin_run();
+  src = index.source(r3, "maps.zip");
+  index.map(r3, src, "new/bad.map", 1, rejected_map());
+  index.map(r3, src, "copy/bad.map", 1, rejected_map());
+  index.finish(r3);
+  report = index.audit();
+  CHECK(paths_of(report.sources[0].added) == Strings{"copy/bad.map"});
+  CHECK(paths_of(report.sources[0].newly_broken) == Strings{"copy/bad.map"});
+  CHECK(exit_status(report, FailOn::error) == 1);
+}
+
+TEST_CASE("audit: the run audited and the baseline runs") {
+  AuditIndex index;
+  CHECK(index.audit_error({}).code == "audit.no_runs");
+
+  const auto r1 = index.begin_run();
+  const auto a1 = index.source(r1, "a.zip");
+  index.map(r1, a1, "x.map", 1, ok_map());
+  // Not finished yet: no complete run.
+  const auto none = index.audit_error({});
+  CHECK(none.code == "audit.no_complete_run");
+  CHECK(none.message.find("--run 1") != std::string::npos);
+  index.finish(r1);
+
+  const auto r2 = index.begin_run();  // reads a.zip and the new b.zip
+  const auto a2 = index.source(r2, "a.zip");
+  const auto b2 = index.source(r2, "b.zip");
+  index.map(r2, a2, "x.map", 1, ok_map());
+  index.map(r2, a2, "y.map", 2, ok_map());
+  index.map(r2, b2, "z.map", 3, rejected_map());
+  index.finish(r2);
+
+  const auto r3 = index.begin_run();  // cut short: not a default run or baseline
+  const auto a3 = index.source(r3, "a.zip");
+  index.map(r3, a3, "x.map", 1, ok_map());
+  index.finish(r3, "interrupted");
+
+  // Default: run 2; a.zip against run 1, b.zip has no baseline.
+  auto report = index.audit();
+  CHECK(report.run.run_id == r2);
+  CHECK_FALSE(report.baseline_given);
+  REQUIRE(report.sources.size() == 2);
+  CHECK(report.sources[0].path == "a.zip");
+  CHECK(report.sources[0].baseline_run == r1);
+  CHECK(paths_of(report.sources[0].added) == Strings{"y.map"});
+  CHECK(report.sources[1].path == "b.zip");
+  CHECK_FALSE(report.sources[1].baseline_run.has_value());
+  CHECK(paths_of(report.sources[1].newly_broken) == Strings{"z.map"});
+  REQUIRE(report.before.has_value());
+  CHECK(report.before->entries == 1);  // only a.zip has a baseline
+  CHECK(report.now.entries == 3);
+
+  // --run 3 (interrupted) is audited against run 2, the previous complete one.
+  report = index.audit({.run = r3});
+  CHECK(report.run.status == "interrupted");
+  REQUIRE(report.sources.size() == 1);
+  CHECK(report.sources[0].baseline_run == r2);
+  CHECK(paths_of(report.sources[0].removed) == Strings{"y.map"});
+
+  // --against 1: every source compared with run 1; b.zip was not read by it.
+  report = index.audit({.run = r2, .against = r1});
+  CHECK(report.baseline_given);
+  REQUIRE(report.baselines.size() == 1);
+  CHECK(report.baselines[0].run_id == r1);
+  CHECK(report.sources[0].baseline_run == r1);
+  CHECK_FALSE(report.sources[1].baseline_run.has_value());
+
+  // Comparing backwards works too.
+  report = index.audit({.run = r1, .against = r2});
+  REQUIRE(report.sources.size() == 1);
+  CHECK(paths_of(report.sources[0].removed) == Strings{"y.map"});
+
+  CHECK(index.audit_error({.run = 99}).code == "audit.run");
+  CHECK(index.audit_error({.run = r2, .against = r2}).code == "audit.against");
+  CHECK(index.audit_error({.against = 42}).code == "audit.against");
+}
+
+TEST_CASE("audit: oversize entries and non-maps") {
+  AuditIndex index;
+  const auto r1 = index.begin_run();
+  auto src = index.source(r1, "maps.zip");
+  index.map(r1, src, "big.map", 1, ok_map());
+  index.other(r1, src, "notes.txt", 2);
+  index.finish(r1);
+
+  const auto r2 = index.begin_run();
+  src = index.source(r2, "maps.zip");
+  index::EntryRecord big;
+  big.source_id = src;
+  big.entry_path = "big.map";
+  big.kind = index::EntryKind::oversize;
+  big.size = 100 << 20;
+  big.problems = {{Severity::error, "entry.oversize", "100 MB is over --max-map-size 64 MB", ""}};
+  index.db().write_entry(r2, big, nullptr);
+  index.other(r2, src, "notes.txt", 3);  // changed, still not a map
+  index.finish(r2);
+
+  const auto report = index.audit();
+  const auto& s = report.sources[0];
+  CHECK(s.newly_broken.empty());
+  REQUIRE(s.gained_problems.size() == 1);
+  CHECK(s.gained_problems[0].path == "big.map");
+  CHECK(s.gained_problems[0].after == "oversize");
+  CHECK(s.gained_problems[0].codes == Strings{"entry.oversize"});
+  CHECK(paths_of(s.changed) == Strings{"big.map -> big.map", "notes.txt -> notes.txt"});
+  CHECK(s.now.oversize == 1);
+  CHECK(s.now.other == 1);
+  CHECK(s.now.maps == 0);
+  CHECK(exit_status(report, FailOn::error) == 0);
+  CHECK(exit_status(report, FailOn::warning) == 1);
+}
+
+}  // TEST_SUITE
