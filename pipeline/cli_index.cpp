@@ -9,6 +9,8 @@
 #include "pipeline/index_run.h"
 #include "pipeline/interrupt.h"
 #include "pipeline/progress.h"
+#include "stages/audit/audit_report.h"
+#include "stages/audit/render.h"
 
 namespace mapindex {
 namespace po = boost::program_options;
@@ -48,6 +50,8 @@ int index_command(const Args& args) {
   unsigned memory_mb = 1024, max_map_mb = 64;
   std::string progress = "auto";
   bool quiet = false;
+  bool audit = false;
+  std::string audit_format = "text", fail_on = "error";
   po::options_description opts(
       "Usage: mapindex index [--db FILE] [OPTIONS] INPUT...\n\n"
       "Streams every map out of the INPUTs (archives libarchive reads: zip, tar,\n"
@@ -71,7 +75,15 @@ int index_command(const Args& args) {
       ("reindex", po::bool_switch(&o.reindex), "decode and measure even content already indexed")
       ("progress", po::value(&progress)->default_value(progress),
        "auto (a bar on a terminal, else nothing), bar, lines (a line every 5 s) or none")
-      ("quiet,q", po::bool_switch(&quiet), "no progress and no summary");
+      ("quiet,q", po::bool_switch(&quiet), "no progress and no summary")
+      ("audit", po::bool_switch(&audit),
+       "when the run is complete, print `mapindex audit` of it against the previous run; "
+       "the exit status is then the audit's (one command for cron)")
+      ("audit-format", po::value(&audit_format)->default_value(audit_format),
+       "with --audit: text, json or markdown")
+      ("fail-on", po::value(&fail_on)->default_value(fail_on),
+       "with --audit: exit 1 when something is newly broken (error), also on new warnings "
+       "(warning), or never");
   po::options_description hidden;
   hidden.add_options()("input", po::value(&o.inputs));
   po::options_description all;
@@ -89,7 +101,8 @@ int index_command(const Args& args) {
   }
   if (vm.count("help")) {
     std::cout << opts << "\nExit status: 0 clean, 1 finished with rejected maps or unreadable\n"
-              << "inputs, 2 usage error, 130 interrupted (re-run to continue).\n";
+              << "inputs (with --audit: the audit found something newly broken), 2 usage\n"
+              << "error, 130 interrupted (re-run to continue: indexed content is skipped).\n";
     return kExitOk;
   }
   if (o.inputs.empty()) {
@@ -111,6 +124,11 @@ int index_command(const Args& args) {
               << " MB) must be at least twice --max-map-size (" << max_map_mb << " MB)\n";
     return kExitUsage;
   }
+  if (!audit::parse_report_format(audit_format) || !audit::parse_fail_on(fail_on)) {
+    std::cerr << "mapindex index: --audit-format must be text, json or markdown and --fail-on "
+                 "error, warning or never\n";
+    return kExitUsage;
+  }
   if (o.batch_size == 0) o.batch_size = 1;
   o.memory_budget = static_cast<std::uint64_t>(memory_mb) << 20;
   o.max_map_size = static_cast<std::uint64_t>(max_map_mb) << 20;
@@ -129,6 +147,12 @@ int index_command(const Args& args) {
   }
   if (!quiet) print_summary(o, counters, *result);
   if (result->interrupted) return kExitInterrupted;
+  if (audit) {
+    std::cout.flush();
+    if (!quiet) std::cout << "\n";
+    return audit_command({"--db", o.db_path, "--run", std::to_string(result->run_id), "--format",
+                          audit_format, "--fail-on", fail_on});
+  }
   if (counters.rejected.load() || counters.unreadable.load()) return kExitFindings;
   return kExitOk;
 }
