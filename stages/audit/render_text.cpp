@@ -15,9 +15,9 @@ using namespace detail;
 // were left out.
 template <class T, class Line>
 void section(std::ostream& out, const std::string& title, const std::vector<T>& items,
-             const RenderOptions& options, Line line) {
+             const RenderOptions& options, Line line, const std::string& note = "") {
   if (items.empty()) return;
-  out << "  " << title << " (" << items.size() << "):\n";
+  out << "  " << title << " (" << items.size() << (note.empty() ? "" : ", " + note) << "):\n";
   const std::size_t shown = options.limit == 0 ? items.size() : std::min(items.size(), options.limit);
   for (std::size_t i = 0; i < shown; ++i) out << "    " << line(items[i]) << "\n";
   if (shown < items.size())
@@ -120,11 +120,13 @@ void source_text(std::ostream& out, const SourceAudit& s, const RenderOptions& o
     // New findings first, each group in path order.
     std::vector<Finding> ordered(s.findings);
     std::stable_partition(ordered.begin(), ordered.end(), [](const Finding& f) { return f.is_new; });
-    section(out, "release checks, " + std::to_string(new_findings) + " new", ordered, options,
-            [](const Finding& f) {
-              return std::string(f.is_new ? "new " : "    ") + std::string(to_string(f.severity)) +
-                     " " + f.rule + "  " + printable(f.path) + ": " + printable(f.message);
-            });
+    section(
+        out, "release checks", ordered, options,
+        [](const Finding& f) {
+          return std::string(f.is_new ? "new " : "    ") + std::string(to_string(f.severity)) +
+                 " " + f.rule + "  " + printable(f.path) + ": " + printable(f.message);
+        },
+        std::to_string(new_findings) + " new");
   }
   if (s.baseline_run) out << "  unchanged: " << count_of(s.unchanged, "entry", "entries") << "\n";
 }
