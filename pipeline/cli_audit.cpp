@@ -48,7 +48,8 @@ int audit_command(const Args& args) {
 
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args).options(opts).run(), vm);
+    const po::positional_options_description no_positionals;  // reject stray arguments
+    po::store(po::command_line_parser(args).options(opts).positional(no_positionals).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
     std::cerr << "mapindex audit: " << e.what() << "\n(see mapindex audit --help)\n";
