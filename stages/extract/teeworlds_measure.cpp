@@ -269,8 +269,19 @@ void add_envelope_refs(std::int32_t layer, const std::map<std::pair<std::string,
 
 class LayerMeasurer {
  public:
-  LayerMeasurer(const Datafile& df, const TeeworldsMap& map, MapStats& stats, References& refs)
-      : df_(df), map_(map), stats_(stats), refs_(refs) {}
+  LayerMeasurer(const Datafile& df, const TeeworldsMap& map, MapStats& stats, References& refs,
+                std::uint64_t max_data_item_size)
+      : df_(df), map_(map), stats_(stats), refs_(refs) {
+    // One buffer of the largest tile layer's size for all layers: no
+    // reallocation (and copy) each time a larger layer comes.
+    std::int64_t largest = 0;
+    for (const auto& layer : map.layers) {
+      if (!layer.tilemap || !layer.tiles_readable) continue;
+      const std::int64_t size = df.data_size(static_cast<std::size_t>(layer.tilemap->tile_data()));
+      if (size > largest && static_cast<std::uint64_t>(size) <= max_data_item_size) largest = size;
+    }
+    scratch_.reserve(static_cast<std::size_t>(largest));
+  }
 
   void measure(const DecodedLayer& layer) {
     LayerStats ls;
@@ -514,7 +525,7 @@ MapStats measure_teeworlds(Bytes file, const MeasureOptions& options) {
 
   References refs;
   {
-    LayerMeasurer measurer(df, map, stats, refs);
+    LayerMeasurer measurer(df, map, stats, refs, options.max_data_item_size);
     for (const auto& layer : map.layers) measurer.measure(layer);
     stats.ddnet_features = ddnet_features(measurer.present());
   }
