@@ -2,6 +2,7 @@
 #include <boost/program_options.hpp>
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <thread>
 
@@ -43,6 +44,23 @@ void print_summary(const IndexOptions& o, const LiveCounters& c, const IndexSumm
                 o.db_path.c_str(), static_cast<long long>(s.run_id));
 }
 
+// --stats-json: the run's figures as one flat JSON object, for
+// benchmarks/run.sh and monitoring (wall and CPU seconds, time inside the
+// writer node, most entry bytes held in flight against the budget).
+bool write_stats_json(const std::string& path, const IndexOptions& o, const LiveCounters& c,
+                      const IndexSummary& s) {
+  std::ofstream out(path);
+  out << "{\"run_id\":" << s.run_id << ",\"interrupted\":" << (s.interrupted ? "true" : "false")
+      << ",\"seconds\":" << s.seconds << ",\"cpu_seconds\":" << s.cpu_seconds
+      << ",\"writer_seconds\":" << s.writer_seconds << ",\"peak_in_flight_bytes\":" << s.peak_in_flight
+      << ",\"memory_budget_bytes\":" << o.memory_budget << ",\"entries\":" << c.entries.load()
+      << ",\"bytes\":" << c.bytes.load() << ",\"maps_indexed\":" << c.maps_indexed.load()
+      << ",\"maps_known\":" << c.maps_known.load() << ",\"rejected\":" << c.rejected.load()
+      << ",\"not_maps\":" << c.not_maps.load() << ",\"unreadable\":" << c.unreadable.load()
+      << "}\n";
+  return static_cast<bool>(out.flush());
+}
+
 }  // namespace
 
 int index_command(const Args& args) {
@@ -50,6 +68,7 @@ int index_command(const Args& args) {
   unsigned memory_mb = 1024, max_map_mb = 64;
   std::string progress = "auto";
   bool quiet = false;
+  std::string stats_json;
   bool audit = false;
   std::string audit_format = "text", fail_on = "error";
   po::options_description opts(
@@ -76,6 +95,10 @@ int index_command(const Args& args) {
       ("progress", po::value(&progress)->default_value(progress),
        "auto (a bar on a terminal, else nothing), bar, lines (a line every 5 s) or none")
       ("quiet,q", po::bool_switch(&quiet), "no progress and no summary")
+      ("stats-json", po::value(&stats_json),
+       "also write the run's figures to this file as one JSON object: seconds, cpu_seconds, "
+       "writer_seconds (inside the SQLite writer), peak_in_flight_bytes (most entry bytes "
+       "held against --memory), counts (used by benchmarks/run.sh)")
       ("audit", po::bool_switch(&audit),
        "when the run is complete, print `mapindex audit` of it against the previous run; "
        "the exit status is then the audit's (one command for cron)")
@@ -146,6 +169,8 @@ int index_command(const Args& args) {
     return kExitUsage;
   }
   if (!quiet) print_summary(o, counters, *result);
+  if (!stats_json.empty() && !write_stats_json(stats_json, o, counters, *result))
+    std::cerr << "mapindex index: cannot write --stats-json " << stats_json << "\n";
   if (result->interrupted) return kExitInterrupted;
   if (audit) {
     std::cout.flush();
