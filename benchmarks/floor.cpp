@@ -1,0 +1,148 @@
+// mapindex-bench-floor: the least work any indexer of these archives must do,
+// single-threaded, as the physical limit mapindex is compared against:
+// stream every entry out of the archive (libarchive), SHA-256 it (OpenSSL),
+// and inflate the tile data items of its tile layers (nothing else: no
+// images, no statistics, no database).
+//
+//   mapindex-bench-floor [--inflate libdeflate|zlib|none] ARCHIVE...
+//
+// --inflate libdeflate (default) inflates through Datafile::data, the
+// project's own path; zlib hands the same stored bytes to zlib's uncompress();
+// none only reads and hashes (the floor of a re-run over unchanged inputs).
+// Prints one line of key=value pairs.
+#include <openssl/evp.h>
+#include <zlib.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "benchmarks/entry_stream.h"
+#include "benchmarks/tile_layer_data.h"
+#include "stages/decode/datafile/datafile.h"
+
+namespace {
+
+using namespace mapindex;
+
+enum class Inflater { libdeflate, zlib, none };
+
+struct Totals {
+  std::uint64_t maps = 0;         // entries that open as datafiles
+  std::uint64_t tile_layers = 0;  // tile data items inflated
+  std::uint64_t inflated = 0;     // bytes they inflate to
+  std::uint64_t failures = 0;     // data items that did not inflate
+  std::uint64_t check = 0;        // folds digests and output in, so nothing is optimised away
+};
+
+double cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+void inflate_with_zlib(const datafile::Datafile& df, std::size_t index,
+                       std::vector<std::uint8_t>& scratch, Totals& t) {
+  const std::int64_t declared = df.data_size(index);
+  if (declared <= 0 || declared > (256ll << 20)) {
+    t.failures++;
+    return;
+  }
+  const Bytes stored = bench::stored_data(df, index);
+  if (df.version() == 3) {  // stored uncompressed
+    t.tile_layers++;
+    t.inflated += stored.size();
+    t.check += stored.empty() ? 0 : stored[0];
+    return;
+  }
+  scratch.resize(static_cast<std::size_t>(declared));
+  uLongf size = static_cast<uLongf>(scratch.size());
+  const int r = uncompress(scratch.data(), &size, stored.data(), static_cast<uLong>(stored.size()));
+  if (r != Z_OK || size != scratch.size()) {
+    t.failures++;
+    return;
+  }
+  t.tile_layers++;
+  t.inflated += size;
+  t.check += scratch[size / 2];
+}
+
+void inflate_with_libdeflate(const datafile::Datafile& df, std::size_t index,
+                             std::vector<std::uint8_t>& scratch, Totals& t) {
+  auto data = df.data(index, scratch);
+  if (!data) {
+    t.failures++;
+    return;
+  }
+  t.tile_layers++;
+  t.inflated += data->size();
+  t.check += (*data)[data->size() / 2];
+}
+
+int usage() {
+  std::fprintf(stderr, "usage: mapindex-bench-floor [--inflate libdeflate|zlib|none] ARCHIVE...\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Inflater inflater = Inflater::libdeflate;
+  std::vector<std::string> inputs;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--inflate" && i + 1 < argc) {
+      const std::string v = argv[++i];
+      if (v == "libdeflate") inflater = Inflater::libdeflate;
+      else if (v == "zlib") inflater = Inflater::zlib;
+      else if (v == "none") inflater = Inflater::none;
+      else return usage();
+    } else if (arg.starts_with("-")) {
+      return usage();
+    } else {
+      inputs.push_back(arg);
+    }
+  }
+  if (inputs.empty()) return usage();
+
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = cpu_seconds();
+  Totals t;
+  bench::StreamTotals read;
+  std::vector<std::uint8_t> scratch;
+  for (const auto& input : inputs) {
+    auto r = bench::for_each_entry(input, [&](const std::string&, Bytes bytes) {
+      unsigned char sha[EVP_MAX_MD_SIZE];
+      unsigned int sha_size = 0;
+      EVP_Digest(bytes.data(), bytes.size(), sha, &sha_size, EVP_sha256(), nullptr);
+      t.check += sha[0];
+      if (inflater == Inflater::none) return;
+      auto df = datafile::Datafile::open(bytes);
+      if (!df) return;
+      t.maps++;
+      for (const std::size_t index : bench::tile_data_indices(*df)) {
+        if (inflater == Inflater::zlib) inflate_with_zlib(*df, index, scratch, t);
+        else inflate_with_libdeflate(*df, index, scratch, t);
+      }
+    });
+    if (!r) {
+      std::fprintf(stderr, "mapindex-bench-floor: %s\n", r.error().message.c_str());
+      return 1;
+    }
+    read.entries += r->entries;
+    read.bytes += r->bytes;
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  std::printf(
+      "entries=%llu bytes=%llu maps=%llu tile_layers=%llu inflated=%llu failures=%llu "
+      "seconds=%.3f cpu=%.3f check=%llu\n",
+      static_cast<unsigned long long>(read.entries), static_cast<unsigned long long>(read.bytes),
+      static_cast<unsigned long long>(t.maps), static_cast<unsigned long long>(t.tile_layers),
+      static_cast<unsigned long long>(t.inflated), static_cast<unsigned long long>(t.failures),
+      seconds, cpu_seconds() - cpu_start, static_cast<unsigned long long>(t.check));
+  return 0;
+}
