@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
     for (const auto& f : files) {
       std::ifstream in(f, std::ios::binary);
       std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
-      if (!in.good() && !in.eof()) throw std::runtime_error("cannot read " + f.string());
+      if (!in.good() && !in.eof()) throw std::runtime_error(std::string("cannot read ") + f.string());
       out.add(fs::relative(f, folder).generic_string(), bytes);
     }
     out.close();
