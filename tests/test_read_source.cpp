@@ -1,8 +1,13 @@
 #include <doctest/doctest.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -106,6 +111,13 @@ void with_stdin(const std::vector<std::uint8_t>& bytes, Body body) {
   writer.join();
   ::dup2(saved, STDIN_FILENO);
   ::close(saved);
+}
+
+// Flips one byte inside `needle`'s first occurrence in `haystack`.
+void damage(std::vector<std::uint8_t>& haystack, const std::vector<std::uint8_t>& needle) {
+  auto it = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.begin() + 64);
+  REQUIRE(it != haystack.end());
+  it[32] ^= 0x55;
 }
 
 }  // namespace
@@ -524,5 +536,135 @@ TEST_SUITE("read") {
       CHECK_FALSE(reader.next().has_value());
       CHECK_FALSE(reader.next().has_value());
     }
+  }
+
+  TEST_CASE("damaged and encrypted entries are errors, the archive goes on") {
+    TempDir dir;
+    std::vector<ArchiveMember> members = {
+        {"one.map", noise_bytes(5000, 1), MemberType::file, ""},
+        {"two.map", noise_bytes(5000, 2), MemberType::file, ""},
+        {"three.map", noise_bytes(5000, 3), MemberType::file, ""},
+    };
+    const ArchiveSettings store{"zip:compression=store", ""};
+
+    SUBCASE("a CRC mismatch") {
+      auto zip = build_archive(ArchiveFormat::zip, members, store);
+      damage(zip, members[1].bytes);
+      write_file(dir / "crc.zip", zip);
+      auto entries = read_all({(dir / "crc.zip").string()});
+      REQUIRE(entries.size() == 3);
+      CHECK(entries[0].bytes == members[0].bytes);
+      CHECK(entries[1].kind == EntryKind::error);
+      CHECK(entries[1].path == "two.map");
+      CHECK(entries[1].error.code == "read.corrupt");
+      CHECK(entries[1].error.message.find("CRC") != std::string::npos);
+      CHECK(entries[2].bytes == members[2].bytes);
+    }
+    SUBCASE("a CRC mismatch of an outer entry holding an archive") {
+      std::vector<ArchiveMember> big = {
+          {"one.map", noise_bytes(200000, 1), MemberType::file, ""},
+          {"two.map", noise_bytes(200000, 2), MemberType::file, ""},
+          {"three.map", noise_bytes(200000, 3), MemberType::file, ""},
+      };
+      auto tar = build_archive(ArchiveFormat::tar, big);
+      auto zip = build_archive(ArchiveFormat::zip,
+                               {{"inner.tar", tar, MemberType::file, ""},
+                                {"after.map", fake_map(1, 10), MemberType::file, ""}},
+                               store);
+      damage(zip, big[2].bytes);
+      write_file(dir / "outer.zip", zip);
+      auto entries = read_all({(dir / "outer.zip").string()});
+      // Streaming: inner entries come out before the outer CRC is known at
+      // the end of the outer entry; then one error for it, then the rest.
+      REQUIRE(entries.size() >= 3);
+      CHECK(entries[0].path == "inner.tar/one.map");
+      CHECK(entries[0].bytes == big[0].bytes);
+      const Entry& error = entries[entries.size() - 2];
+      CHECK(error.kind == EntryKind::error);
+      CHECK(error.path == "inner.tar");
+      CHECK(error.error.code == "read.corrupt");
+      CHECK(error.error.message.find("CRC") != std::string::npos);
+      CHECK(entries.back().path == "after.map");
+      CHECK(entries.back().kind == EntryKind::file);
+      for (std::size_t i = 0; i + 2 < entries.size(); ++i) CHECK(entries[i].kind == EntryKind::file);
+    }
+    SUBCASE("a CRC mismatch found after the inner archive's end") {
+      auto tar = build_archive(ArchiveFormat::tar, members);
+      tar.resize(tar.size() + 300000, 0);  // zeros after the end-of-archive blocks
+      auto zip = build_archive(ArchiveFormat::zip,
+                               {{"inner.tar", tar, MemberType::file, ""},
+                                {"after.map", fake_map(1, 10), MemberType::file, ""}},
+                               store);
+      damage(zip, members[2].bytes);
+      write_file(dir / "padded.zip", zip);
+      auto entries = read_all({(dir / "padded.zip").string()});
+      // The inner tar ends before the outer entry: the rest is read to learn
+      // the outer CRC, which condemns what the inner archive delivered.
+      CHECK(paths_of(entries) == std::vector<std::string>{"inner.tar/one.map", "inner.tar/two.map",
+                                                          "inner.tar/three.map", "inner.tar",
+                                                          "after.map"});
+      REQUIRE(entries.size() == 5);
+      CHECK(entries[2].bytes != members[2].bytes);  // damaged, the outer CRC says so below
+      CHECK(entries[3].kind == EntryKind::error);
+      CHECK(entries[3].error.code == "read.corrupt");
+    }
+    SUBCASE("encrypted zip entries") {
+      write_archive(dir / "secret.zip", ArchiveFormat::zip, members,
+                    ArchiveSettings{"zip:encryption=zipcrypt", "hunter2"});
+      auto entries = read_all({(dir / "secret.zip").string()});
+      REQUIRE(entries.size() == 3);
+      for (const auto& e : entries) {
+        CHECK(e.kind == EntryKind::error);
+        CHECK(e.error.code == "read.encrypted");
+        CHECK(e.size == 5000);
+      }
+      CHECK(entries[2].path == "three.map");
+    }
+  }
+
+  TEST_CASE("a named FIFO is read as a stream") {
+    TempDir dir;
+    fs::path fifo = dir / "pipe";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    auto bytes = build_archive(ArchiveFormat::tar_xz, sample_members());
+    std::thread writer([&] { write_file(fifo, bytes); });
+    auto entries = read_all({fifo.string()});
+    writer.join();
+    check_sample(entries, fifo.string());
+  }
+
+  TEST_CASE("stop() ends a wait on a silent standard input") {
+    struct sigaction wake {}, old {};
+    wake.sa_handler = [](int) {};
+    sigemptyset(&wake.sa_mask);
+    wake.sa_flags = 0;  // no SA_RESTART: read() returns EINTR
+    REQUIRE(::sigaction(SIGUSR1, &wake, &old) == 0);
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    int saved = ::dup(STDIN_FILENO);
+    REQUIRE(::dup2(fds[0], STDIN_FILENO) == STDIN_FILENO);
+    ::close(fds[0]);
+
+    SourceReader reader({"-"});
+    std::atomic<bool> done{false};
+    std::optional<Entry> result;
+    std::thread consumer([&] {
+      result = reader.next();
+      done = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    reader.stop();
+    for (int i = 0; i < 100 && !done; ++i) {
+      ::pthread_kill(consumer.native_handle(), SIGUSR1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    const bool returned_while_waiting = done.load();
+    ::close(fds[1]);  // if stop() did not work, end of input releases the reader
+    consumer.join();
+    CHECK(returned_while_waiting);
+    CHECK_FALSE(result.has_value());
+    ::dup2(saved, STDIN_FILENO);
+    ::close(saved);
+    ::sigaction(SIGUSR1, &old, nullptr);
   }
 }

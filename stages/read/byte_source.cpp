@@ -23,7 +23,7 @@ std::int64_t FdSource::read(std::uint8_t* out, std::size_t size) {
       if (n == 0 && size > 0) at_end_ = true;
       return n;
     }
-    if (errno == EINTR) continue;
+    if (errno == EINTR && !(stop_ && stop_->load())) continue;
     failed_ = true;
     error_number_ = errno;
     error_message_ = std::string("read failed: ") + std::strerror(errno);

@@ -3,6 +3,7 @@
 // archive (an archive inside an archive).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -34,9 +35,12 @@ class ByteSource {
 };
 
 // Reads a file descriptor it does not own (fd 0 for "-") or owns (a FIFO).
+// A read interrupted by a signal (EINTR) fails if `stop` is set by then, so
+// that Ctrl-C ends a wait on a silent pipe.
 class FdSource final : public ByteSource {
  public:
-  FdSource(int fd, bool owned) : fd_(fd), owned_(owned) {}
+  FdSource(int fd, bool owned, const std::atomic<bool>* stop = nullptr)
+      : fd_(fd), owned_(owned), stop_(stop) {}
   ~FdSource() override;
   FdSource(const FdSource&) = delete;
   FdSource& operator=(const FdSource&) = delete;
@@ -46,6 +50,7 @@ class FdSource final : public ByteSource {
  private:
   int fd_;
   bool owned_;
+  const std::atomic<bool>* stop_;
 };
 
 // The data of the current entry of an outer archive, via archive_read_data.

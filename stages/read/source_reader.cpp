@@ -120,8 +120,9 @@ class SourceReader::Impl {
   Entry read_plain_file(const fs::path& path, const std::string& error_path,
                         const std::string& plain_path);
   std::optional<Entry> open_stream(std::unique_ptr<ByteSource> source,
-                                   std::vector<std::uint8_t> prefix, ArchiveMagic magic,
-                                   const std::string& path, std::optional<std::uint64_t> declared);
+                                   std::vector<std::uint8_t> prefix, const std::string& archive_path,
+                                   const std::string& plain_path,
+                                   std::optional<std::uint64_t> declared);
   std::optional<Entry> step_archive();
   std::optional<Entry> read_entry(std::size_t k, const std::string& path,
                                   std::optional<std::uint64_t> declared);
@@ -185,6 +186,7 @@ std::optional<Entry> SourceReader::Impl::next() {
       return std::nullopt;
     }
     update_progress();
+    if (stop_.load()) break;  // what was read while stopping may be cut short
     if (entry) {
       entries_.fetch_add(1);
       return entry;
@@ -211,11 +213,10 @@ void SourceReader::Impl::update_progress() {
 std::optional<Entry> SourceReader::Impl::start_input(const std::string& input) {
   source_ = input;
   if (input == "-") {
-    auto source = std::make_unique<FdSource>(STDIN_FILENO, false);
+    auto source = std::make_unique<FdSource>(STDIN_FILENO, false, &stop_);
     std::vector<std::uint8_t> prefix;
     if (!read_into(*source, prefix, kArchiveMagicBytes)) return source_failed(*source, "");
-    ArchiveMagic magic = sniff_archive(prefix);
-    return open_stream(std::move(source), std::move(prefix), magic, "", std::nullopt);
+    return open_stream(std::move(source), std::move(prefix), "", "-", std::nullopt);
   }
   struct stat st {};
   if (::stat(input.c_str(), &st) != 0)
@@ -229,14 +230,10 @@ std::optional<Entry> SourceReader::Impl::start_input(const std::string& input) {
   // A FIFO (e.g. a shell's process substitution) or a device: a stream.
   int fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return error_entry("read.io", "", std::string("cannot open: ") + std::strerror(errno));
-  auto source = std::make_unique<FdSource>(fd, true);
+  auto source = std::make_unique<FdSource>(fd, true, &stop_);
   std::vector<std::uint8_t> prefix;
   if (!read_into(*source, prefix, kArchiveMagicBytes)) return source_failed(*source, "");
-  ArchiveMagic magic = sniff_archive(prefix);
-  // Plain content of a stream is named after the stream.
-  auto entry = open_stream(std::move(source), std::move(prefix), magic, "", std::nullopt);
-  if (entry && entry->kind != EntryKind::error && entry->path.empty()) entry->path = name;
-  return entry;
+  return open_stream(std::move(source), std::move(prefix), "", name, std::nullopt);
 }
 
 std::optional<Entry> SourceReader::Impl::step_folder() {
@@ -313,12 +310,16 @@ Entry SourceReader::Impl::read_plain_file(const fs::path& path, const std::strin
 
 // A stream (standard input, a FIFO, or the data of an entry of the archive
 // on top of the stack) whose first bytes are `prefix`: pushed as an archive
-// level if libarchive can read it, else delivered as one plain entry at `path`.
+// level at `archive_path` if libarchive can read it, else delivered as one
+// plain entry at `plain_path`.
 std::optional<Entry> SourceReader::Impl::open_stream(std::unique_ptr<ByteSource> source,
                                                      std::vector<std::uint8_t> prefix,
-                                                     ArchiveMagic magic, const std::string& path,
+                                                     const std::string& archive_path,
+                                                     const std::string& plain_path,
                                                      std::optional<std::uint64_t> declared) {
+  const std::string& path = archive_path;
   const std::string shown = path.empty() ? source_ : path;
+  const ArchiveMagic magic = sniff_archive(prefix);
   auto level = std::make_unique<Level>();
   level->archive_path = path;
   level->archive = new_archive_reader();
@@ -346,7 +347,7 @@ std::optional<Entry> SourceReader::Impl::open_stream(std::unique_ptr<ByteSource>
       std::string reason = archive_reason(level->archive.get());
       if (is_unrecognized_format(reason)) {
         level->source = std::move(source);
-        return plain_from_stream(*level, path.empty() && source_ == "-" ? "-" : path);
+        return plain_from_stream(*level, plain_path);
       }
       return error_entry(classify_read_error(archive_errno(level->archive.get()), reason), path, reason);
     }
@@ -398,7 +399,17 @@ std::optional<Entry> SourceReader::Impl::step_archive() {
   archive_entry* header = nullptr;
   int r = archive_read_next_header(a, &header);
   if (r == ARCHIVE_EOF) {
+    if (k == 0) {
+      pop_level();
+      return std::nullopt;
+    }
+    // Read the outer entry to its end, where the outer archive checks its
+    // CRC: bytes the inner archive used may turn out to be damaged.
+    std::unique_ptr<ByteSource> source = std::move(level.source);
+    std::string path = level.archive_path;
     pop_level();
+    std::uint64_t rest = 0;
+    if (source && !count_rest(*source, rest, stop_)) return source_failed(*source, path);
     return std::nullopt;
   }
   if (r < ARCHIVE_FAILED || r == ARCHIVE_RETRY) {
@@ -441,7 +452,7 @@ std::optional<Entry> SourceReader::Impl::read_entry(std::size_t k, const std::st
                              std::to_string(options_.max_nesting) +
                              " levels deep inside the input is not followed",
                          declared.value_or(0));
-    return open_stream(std::move(data), std::move(bytes), magic, path, declared);
+    return open_stream(std::move(data), std::move(bytes), path, path, declared);
   }
   if (declared && *declared > options_.max_entry_size) return oversize_entry(path, *declared);
   if (!read_into(*data, bytes, options_.max_entry_size + 1)) return source_failed(*data, path);

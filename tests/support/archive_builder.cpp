@@ -29,7 +29,7 @@ void check(archive* a, int r, const char* what) {
                              (archive_error_string(a) ? archive_error_string(a) : "?"));
 }
 
-std::unique_ptr<archive, WriteFree> new_writer(ArchiveFormat format) {
+std::unique_ptr<archive, WriteFree> new_writer(ArchiveFormat format, const ArchiveSettings& settings = {}) {
   std::unique_ptr<archive, WriteFree> a(archive_write_new());
   archive* w = a.get();
   switch (format) {
@@ -48,6 +48,9 @@ std::unique_ptr<archive, WriteFree> new_writer(ArchiveFormat format) {
     case ArchiveFormat::tar_bz2: check(w, archive_write_add_filter_bzip2(w), "bzip2"); break;
     default: break;
   }
+  if (!settings.options.empty()) check(w, archive_write_set_options(w, settings.options.c_str()), "options");
+  if (!settings.passphrase.empty())
+    check(w, archive_write_set_passphrase(w, settings.passphrase.c_str()), "passphrase");
   // No padding to 10240-byte blocks: the archive ends where its data ends.
   archive_write_set_bytes_in_last_block(w, 1);
   return a;
@@ -112,19 +115,35 @@ std::string_view extension(ArchiveFormat format) {
   return "";
 }
 
-std::vector<std::uint8_t> build_archive(ArchiveFormat format, const std::vector<ArchiveMember>& members) {
+std::vector<std::uint8_t> build_archive(ArchiveFormat format, const std::vector<ArchiveMember>& members,
+                                        const ArchiveSettings& settings) {
   std::vector<std::uint8_t> out;
-  auto a = new_writer(format);
+  auto a = new_writer(format, settings);
   check(a.get(), archive_write_open(a.get(), &out, nullptr, append_callback, nullptr), "open");
   write_members(a.get(), members);
   check(a.get(), archive_write_close(a.get()), "close");
   return out;
 }
 
-void write_archive(const fs::path& path, ArchiveFormat format, const std::vector<ArchiveMember>& members) {
-  auto a = new_writer(format);
+void write_archive(const fs::path& path, ArchiveFormat format, const std::vector<ArchiveMember>& members,
+                   const ArchiveSettings& settings) {
+  auto a = new_writer(format, settings);
   check(a.get(), archive_write_open_filename(a.get(), path.c_str()), path.c_str());
   write_members(a.get(), members);
+  check(a.get(), archive_write_close(a.get()), "close");
+}
+
+void write_archive_from_files(const fs::path& path, ArchiveFormat format,
+                              const std::vector<std::pair<std::string, fs::path>>& files) {
+  auto a = new_writer(format);
+  check(a.get(), archive_write_open_filename(a.get(), path.c_str()), path.c_str());
+  for (const auto& [name, file] : files) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw std::runtime_error("archive_builder: cannot read " + file.string());
+    ArchiveMember member{name, std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), {}),
+                         MemberType::file, ""};
+    write_members(a.get(), {member});
+  }
   check(a.get(), archive_write_close(a.get()), "close");
 }
 

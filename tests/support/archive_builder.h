@@ -27,9 +27,23 @@ struct ArchiveMember {
   std::string link_target;               // for symlink and hardlink
 };
 
-std::vector<std::uint8_t> build_archive(ArchiveFormat format, const std::vector<ArchiveMember>& members);
+// Writer settings beyond the format: libarchive's option string (e.g.
+// "zip:compression=store", "zip:encryption=zipcrypt") and a passphrase.
+struct ArchiveSettings {
+  std::string options;
+  std::string passphrase;
+};
+
+std::vector<std::uint8_t> build_archive(ArchiveFormat format, const std::vector<ArchiveMember>& members,
+                                        const ArchiveSettings& settings = {});
 void write_archive(const std::filesystem::path& path, ArchiveFormat format,
-                   const std::vector<ArchiveMember>& members);
+                   const std::vector<ArchiveMember>& members, const ArchiveSettings& settings = {});
+
+// Members read from disk one at a time (for big fixtures such as a zip of
+// the whole corpus): (path in the archive, file to read).
+void write_archive_from_files(
+    const std::filesystem::path& path, ArchiveFormat format,
+    const std::vector<std::pair<std::string, std::filesystem::path>>& files);
 
 // A gzip stream of `bytes` (a compressed file, not an archive).
 std::vector<std::uint8_t> gzip_bytes(Bytes bytes);
