@@ -155,11 +155,12 @@ MapFactsById load_map_facts(sqlite3* db, const std::vector<std::int64_t>& run_id
   }
 
   // START 33, FINISH 34, time checkpoints 35..59 on the game and front layers.
+  // One pass over the (layer_kind, tile) index range, not one per map.
   Statement race(db, with + "SELECT t.map_id, max(t.tile = 33), max(t.tile = 34), "
-                            "max(t.tile BETWEEN 35 AND 59) FROM audited a "
-                            "JOIN tile_counts t ON t.map_id = a.map_id "
+                            "max(t.tile BETWEEN 35 AND 59) FROM tile_counts t "
                             "WHERE t.layer_kind IN ('game', 'front') AND t.tile BETWEEN 33 AND 59 "
-                            "AND t.count > 0 GROUP BY t.map_id");
+                            "AND t.count > 0 AND t.map_id IN (SELECT map_id FROM audited) "
+                            "GROUP BY t.map_id");
   while (race.step()) {
     auto& f = facts[race.column_int(0)];
     f.has_start = race.column_int(1) != 0;
