@@ -2,6 +2,7 @@
 // folders) and print their statistics and problems, without an index.
 #include <boost/program_options.hpp>
 
+#include <filesystem>
 #include <iostream>
 
 #include "pipeline/commands.h"
@@ -49,9 +50,10 @@ int inspect_command(const Args& args) {
   read::SourceReader reader(inputs, ro);
   int status = kExitOk;
   while (auto entry = reader.next()) {
-    const std::string name =
-        entry->path.empty() || entry->path == entry->source ? entry->source
-                                                            : entry->source + ": " + entry->path;
+    // A single file is named by its path; an entry of an archive or folder by both.
+    const bool single_file = entry->path.empty() || entry->path == entry->source ||
+                             entry->path == std::filesystem::path(entry->source).filename().string();
+    const std::string name = single_file ? entry->source : entry->source + ": " + entry->path;
     if (entry->kind == read::EntryKind::error) {
       std::cout << name << "\n  unreadable: " << entry->error.to_string() << "\n\n";
       status = kExitFindings;

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config ccache
+  build-essential cmake pkg-config
   zlib1g-dev libarchive-dev libtbb-dev libsqlite3-dev
   libboost-program-options-dev doctest-dev libssl-dev
   libdeflate-dev liblzf-dev

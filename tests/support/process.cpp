@@ -98,5 +98,6 @@ ProcessResult BackgroundProcess::wait() {
 }
 
 std::string mapindex_binary() { return MAPINDEX_BINARY_FOR_FIXTURES; }
+std::string make_demo_binary() { return MAPINDEX_MAKE_DEMO_FOR_FIXTURES; }
 
 }  // namespace mapindex::testing

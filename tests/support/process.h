@@ -38,7 +38,8 @@ class BackgroundProcess {
   bool waited_ = false;
 };
 
-// The mapindex binary under test (MAPINDEX_BINARY).
+// The mapindex binary under test, and the demo archive generator.
 std::string mapindex_binary();
+std::string make_demo_binary();
 
 }  // namespace mapindex::testing

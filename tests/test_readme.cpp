@@ -1,0 +1,47 @@
+// The README's "Questions you can ask" must work as printed: every ```sql
+// block, run with `mapindex query` on an index of the demo archive, prints
+// exactly the ```text block that follows it.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <iterator>
+#include <regex>
+
+#include "tests/support/archive_builder.h"
+#include "tests/support/process.h"
+
+using namespace mapindex::testing;
+
+TEST_SUITE("readme") {
+
+TEST_CASE("README questions print what the README shows") {
+  std::ifstream in(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
+  const std::string readme((std::istreambuf_iterator<char>(in)), {});
+  const auto start = readme.find("## Questions you can ask");
+  REQUIRE(start != std::string::npos);
+  const auto end = readme.find("\n## ", start + 10);
+  const std::string section = readme.substr(start, end - start);
+
+  TempDir tmp;
+  const auto archive = (tmp / "demo-maps.zip").string();
+  const auto db = (tmp / "demo.sqlite").string();
+  REQUIRE(run_process(make_demo_binary(), {archive}).exit_code == 0);
+  const auto indexed = run_process(mapindex_binary(), {"index", "--db", db, "--quiet", archive});
+  REQUIRE(indexed.exit_code == 1);  // the demo holds rejected maps on purpose
+
+  const std::regex block("```sql\\n([\\s\\S]*?)\\n```\\n```text\\n([\\s\\S]*?)\\n```");
+  int questions = 0;
+  for (std::sregex_iterator it(section.begin(), section.end(), block), last; it != last; ++it) {
+    const std::string sql = (*it)[1], expected = (*it)[2];
+    INFO("query: " << sql);
+    const auto r = run_process(mapindex_binary(), {"query", "--db", db, sql});
+    CHECK(r.exit_code == 0);
+    std::string out = r.out;
+    while (!out.empty() && out.back() == '\n') out.pop_back();
+    CHECK(out == expected);
+    ++questions;
+  }
+  CHECK(questions >= 10);
+}
+
+}  // TEST_SUITE
