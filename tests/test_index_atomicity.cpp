@@ -60,8 +60,9 @@ void write_numbered(IndexDb& db, std::int64_t run, std::int64_t source, int n, b
 }
 
 // Child process: writes entries in batches of kBatch maps (2 entries each)
-// and, after `stop_after` entries, tells the parent through `fd` and keeps
-// writing (stop_after < 0: reports at once). Never returns.
+// and, after map number `stop_after`, tells the parent through `fd`, then
+// either waits inside its open batch (`hold_batch`) or keeps writing. Never
+// returns.
 [[noreturn]] void child_writer(const std::string& path, int fd, int stop_after, bool hold_batch) {
   try {
     auto db = IndexDb::open(path, OpenMode::read_write);
@@ -69,7 +70,6 @@ void write_numbered(IndexDb& db, std::int64_t run, std::int64_t source, int n, b
     const auto run = db->begin_run("child", "0.0-test");
     const auto source = db->source_id(run, "/srv/maps", "folder");
     db->commit_batch();
-    if (stop_after < 0 && write(fd, "g", 1) != 1) _exit(5);
     for (int n = 0; n < 200000; ++n) {
       write_numbered(*db, run, source, n, false);
       if ((n + 1) % kBatch == 0) db->commit_batch();
@@ -184,12 +184,14 @@ TEST_CASE("a writer killed at an arbitrary moment leaves a consistent index") {
     TempDir dir;
     const auto path = dir.file("killed.sqlite");
     { auto db = open_index(path); }
-    run_and_kill(path, -1, false, std::chrono::milliseconds(delay_ms));
+    // Killed while writing, some time after its first commit.
+    run_and_kill(path, kBatch - 1, false, std::chrono::milliseconds(delay_ms));
     std::int64_t committed = 0;
     {
       auto db = IndexDb::open(path, OpenMode::read_only);
       REQUIRE(db.ok());
       committed = check_consistent(db->handle());
+      CHECK(committed >= kBatch);
     }
     MESSAGE("killed after " << delay_ms << " ms with " << committed << " maps committed");
     check_next_run_completes(path, committed, static_cast<int>(committed) + 2 * kBatch);

@@ -242,7 +242,7 @@ std::optional<StoredMap> find_map(StatementCache& statements, std::string_view s
 }
 
 std::int64_t store_map(StatementCache& statements, std::int64_t run_id, int extractor_version,
-                       const MapIdentity& identity, const MapStats& stats) {
+                       const MapIdentity& identity, const MapStats& stats, bool replace) {
   std::int64_t errors = 0, warnings = 0;
   for (const auto& p : stats.problems) (p.severity == Severity::error ? errors : warnings) += 1;
   std::int64_t quads = 0, sources = 0;
@@ -265,7 +265,7 @@ std::int64_t store_map(StatementCache& statements, std::int64_t run_id, int extr
   const std::int64_t map_id = upsert.column_int(0);
   upsert.reset();
 
-  delete_children(statements, map_id);
+  if (replace) delete_children(statements, map_id);
   write_children(statements, run_id, map_id, stats);
   return map_id;
 }

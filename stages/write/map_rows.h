@@ -28,8 +28,9 @@ std::optional<StoredMap> find_map(StatementCache& statements, std::string_view s
 
 // Inserts the maps row (or updates it in place, keeping map_id and
 // first_run_id, when the content is already indexed), deletes the map's old
-// child rows and writes the new ones. Returns the map_id.
+// child rows when `replace` (the content was indexed before) and writes the
+// new ones. Returns the map_id.
 std::int64_t store_map(StatementCache& statements, std::int64_t run_id, int extractor_version,
-                       const MapIdentity& identity, const MapStats& stats);
+                       const MapIdentity& identity, const MapStats& stats, bool replace);
 
 }  // namespace mapindex::index
