@@ -1,5 +1,6 @@
 #include "stages/decode/teeworlds/teeworlds_map.h"
 
+#include <algorithm>
 #include <string>
 
 namespace mapindex::teeworlds {
@@ -217,18 +218,15 @@ TeeworldsMap decode_map(const Datafile& df) {
   // Physics layers in group order: the last of each kind wins (M10, and
   // duplicates are reported).
   bool ungrouped_game = false;
-  for (const auto& layer : map.layers) {
-    if (!layer.tilemap || !is_physics(layer.type)) continue;
-    if (layer.group < 0) {
-      ungrouped_game = ungrouped_game || layer.type == LayerType::game;
-      continue;
-    }
-  }
+  for (const auto& layer : map.layers)
+    if (layer.group < 0 && layer.type == LayerType::game) ungrouped_game = true;
   for (std::size_t g = 0; g < map.groups.size(); ++g) {
     if (!map.groups[g]) continue;
     const GroupItem& group = *map.groups[g];
-    for (std::int32_t l = group.start_layer; l < group.start_layer + group.num_layers; ++l) {
-      if (l < 0 || l >= num_layers) break;
+    // Groups outside the layers (M2) hold none.
+    const std::int64_t first = std::max<std::int64_t>(group.start_layer, 0);
+    const std::int64_t end = std::min<std::int64_t>(std::int64_t{group.start_layer} + group.num_layers, num_layers);
+    for (std::int64_t l = first; l < end; ++l) {
       const DecodedLayer& layer = map.layers[static_cast<std::size_t>(l)];
       if (layer.group != static_cast<std::int32_t>(g)) continue;  // counted in its first group
       if (!layer.tilemap || !is_physics(layer.type)) continue;
@@ -240,7 +238,7 @@ TeeworldsMap decode_map(const Datafile& df) {
                 " (the game uses the last)",
             item_location("layer", static_cast<std::size_t>(last)));
       }
-      last = l;
+      last = static_cast<std::int32_t>(l);
     }
   }
   if (map.game_layer() < 0) {
