@@ -667,4 +667,45 @@ TEST_SUITE("read") {
     ::close(saved);
     ::sigaction(SIGUSR1, &old, nullptr);
   }
+
+  TEST_CASE("cut and damaged archives of every format end cleanly") {
+    TempDir dir;
+    auto inner = build_archive(ArchiveFormat::zip, {{"in.map", fake_map(1, 3000), MemberType::file, ""}});
+    std::vector<ArchiveMember> members = {
+        {"a.map", fake_map(2, 3000), MemberType::file, ""},
+        {"inner.zip", inner, MemberType::file, ""},
+        {"b.map", noise_bytes(3000, 3), MemberType::file, ""},
+    };
+    fs::path path = dir / "damaged";
+    std::uint32_t seed = 12345;
+    for (ArchiveFormat format : kAllFormats) {
+      CAPTURE(extension(format));
+      auto bytes = build_archive(format, members);
+      for (int variant = 0; variant < 40; ++variant) {
+        CAPTURE(variant);
+        auto damaged = bytes;
+        seed = seed * 1664525u + 1013904223u;
+        if (variant < 20) {
+          damaged.resize(seed % damaged.size());
+        } else {
+          for (int flip = 0; flip < 3; ++flip) {
+            seed = seed * 1664525u + 1013904223u;
+            damaged[seed % damaged.size()] ^= static_cast<std::uint8_t>(1 + (seed >> 24) % 255);
+          }
+        }
+        write_file(path, damaged);
+        std::size_t errors = 0;
+        for (const auto& e : read_all({path.string()})) {
+          if (e.kind == EntryKind::error) {
+            ++errors;
+            CHECK(e.error.code.starts_with("read."));
+            CHECK(e.error.message.find(path.string()) != std::string::npos);
+          } else if (e.kind == EntryKind::file) {
+            CHECK(e.bytes.size() == e.size);
+          }
+        }
+        CHECK(errors <= 7);  // at most two per damaged byte (entry, and its outer archive), plus the cut
+      }
+    }
+  }
 }
