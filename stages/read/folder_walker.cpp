@@ -59,7 +59,8 @@ std::optional<FolderWalker::Item> FolderWalker::next() {
   if (!started_) {
     started_ = true;
     struct stat st {};
-    if (::stat(root_.c_str(), &st) != 0) return Item{root_, "", 0, io_error("cannot open folder", ".", errno)};
+    if (::stat(root_.c_str(), &st) != 0)
+      return Item{root_, "", 0, io_error("cannot open folder", ".", errno)};
     if (auto error = enter(root_, "", st.st_dev, st.st_ino)) return error;
   }
   while (!stack_.empty()) {

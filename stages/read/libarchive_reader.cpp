@@ -42,7 +42,9 @@ std::string classify_read_error(int error_number, std::string_view reason) {
   std::string lower(reason);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (std::string_view needle : {"truncat", "premature end", "unexpected end", "unexpected eof", "no progress is possible"})
+  // "No progress is possible" is liblzma's LZMA_BUF_ERROR: its input ran out.
+  for (std::string_view needle :
+       {"truncat", "premature end", "unexpected end", "unexpected eof", "no progress is possible"})
     if (lower.find(needle) != std::string::npos) return "read.truncated";
   switch (error_number) {
     case EIO:

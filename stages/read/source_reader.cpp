@@ -292,7 +292,8 @@ std::optional<Entry> SourceReader::Impl::open_file(const fs::path& path,
 Entry SourceReader::Impl::read_plain_file(const fs::path& path, const std::string& error_path,
                                           const std::string& plain_path) {
   Fd fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (fd.fd < 0) return error_entry("read.io", error_path, std::string("cannot open: ") + std::strerror(errno));
+  if (fd.fd < 0)
+    return error_entry("read.io", error_path, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd.fd, &st) != 0)
     return error_entry("read.io", error_path, std::string("cannot stat: ") + std::strerror(errno));
@@ -493,9 +494,10 @@ Entry SourceReader::Impl::fail_level(std::size_t k, std::string path, int error_
 
 bool SourceReader::Impl::input_exhausted(std::size_t k) const {
   const Level& level = *levels_[k];
-  auto position = archive_filter_bytes(level.archive.get(), -1);
-  if (k == 0 && level0_file_size_) return position >= 0 && static_cast<std::uint64_t>(position) >= *level0_file_size_;
-  if (!level.memory.empty()) return position >= 0 && static_cast<std::uint64_t>(position) >= level.memory.size();
+  const auto position = archive_filter_bytes(level.archive.get(), -1);
+  const std::uint64_t consumed = position > 0 ? static_cast<std::uint64_t>(position) : 0;
+  if (k == 0 && level0_file_size_) return consumed >= *level0_file_size_;
+  if (!level.memory.empty()) return consumed >= level.memory.size();
   return level.source && level.source->at_end();
 }
 
