@@ -1,0 +1,298 @@
+#!/usr/bin/env bash
+# benchmarks/run.sh: one command for the whole benchmark suite (issue 6).
+#
+# Builds mapindex and the benchmark programs (Release), prepares the inputs in
+# a temporary folder (the map corpus packed as one zip and one tar, a ~200 MB
+# and a >= 2 GB synthetic tar of realistic DDNet maps), runs the floor
+# (benchmarks/floor.cpp) and `mapindex index` on each, and prints a markdown
+# table of medians plus every target of issue 6 with its ratio. The inputs
+# are removed afterwards (unless --keep).
+#
+#   benchmarks/run.sh [--quick] [--runs N] [--small SIZE] [--large SIZE|0]
+#                     [--work DIR] [--keep] [--no-build] [--out FILE]
+#
+# Settings (flags win over the environment):
+#   RUNS=3            runs per figure (the table shows the median)
+#   SYNTH_SMALL=200M  size of the small synthetic archive
+#   SYNTH_LARGE=2G    size of the large one (0: skip the memory-flatness runs)
+#   LARGE_MIN_MAPS=10000  the large archive holds at least this many maps
+#   SYNTH_DISTINCT=200    distinct maps built (the rest are renamed copies)
+#   MEMORY_MB=1024    mapindex --memory for the throughput runs (its default)
+#   FLAT_MEMORY_MB=128  --memory for the flatness runs (smaller than both archives)
+#   CORPUS=../shared/corpus/maps  folder of .map files
+#   BUILD_DIR=build-bench  BUILD_TYPE=Release  JOBS=$(nproc)  WORK_DIR=(mktemp -d)
+#   ZLIB_INPUTS="corpus.zip corpus.tar"  inputs the (slow) zlib floor runs on
+# --quick: RUNS=1, SYNTH_SMALL=20M, SYNTH_LARGE=0, SYNTH_DISTINCT=16.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+RUNS=${RUNS:-3}
+SYNTH_SMALL=${SYNTH_SMALL:-200M}
+SYNTH_LARGE=${SYNTH_LARGE:-2G}
+LARGE_MIN_MAPS=${LARGE_MIN_MAPS:-10000}
+SYNTH_DISTINCT=${SYNTH_DISTINCT:-200}
+MEMORY_MB=${MEMORY_MB:-1024}
+FLAT_MEMORY_MB=${FLAT_MEMORY_MB:-128}
+CORPUS=${CORPUS:-$REPO/../shared/corpus/maps}
+BUILD_DIR=${BUILD_DIR:-$REPO/build-bench}
+BUILD_TYPE=${BUILD_TYPE:-Release}
+JOBS=${JOBS:-$(nproc)}
+WORK_DIR=${WORK_DIR:-}
+ZLIB_INPUTS=${ZLIB_INPUTS:-corpus.zip corpus.tar}
+KEEP=0
+BUILD=1
+OUT=""
+
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) RUNS=1; SYNTH_SMALL=20M; SYNTH_LARGE=0; SYNTH_DISTINCT=16 ;;
+    --runs) RUNS=$2; shift ;;
+    --small) SYNTH_SMALL=$2; shift ;;
+    --large) SYNTH_LARGE=$2; shift ;;
+    --work) WORK_DIR=$2; shift ;;
+    --keep) KEEP=1 ;;
+    --no-build) BUILD=0 ;;
+    --out) OUT=$2; shift ;;
+    -h|--help) usage 0 ;;
+    *) echo "run.sh: unknown argument $1" >&2; usage 2 ;;
+  esac
+  shift
+done
+
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+log() { echo "[bench $(date +%H:%M:%S)] $*" >&2; }
+
+# --- build -------------------------------------------------------------------
+# MAPINDEX_WERROR=OFF: GCC 12 at -O3 reports false -Wrestrict positives in
+# std::string code (GCC bug 105329); the benchmark must not fail on them.
+if [ "$BUILD" = 1 ]; then
+  log "building ($BUILD_TYPE) in $BUILD_DIR"
+  cmake -S "$REPO" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DMAPINDEX_WERROR=OFF >/dev/null
+  cmake --build "$BUILD_DIR" -j "$JOBS" --target mapindex mapindex-bench-floor mapindex-bench-synth \
+    mapindex-bench-pack mapindex-bench-time >/dev/null
+fi
+MAPINDEX=$BUILD_DIR/mapindex
+FLOOR=$BUILD_DIR/benchmarks/mapindex-bench-floor
+SYNTH=$BUILD_DIR/benchmarks/mapindex-bench-synth
+PACK=$BUILD_DIR/benchmarks/mapindex-bench-pack
+TIMER=$BUILD_DIR/benchmarks/mapindex-bench-time
+for p in "$MAPINDEX" "$FLOOR" "$SYNTH" "$PACK" "$TIMER"; do
+  [ -x "$p" ] || { echo "run.sh: $p is missing (build first or drop --no-build)" >&2; exit 1; }
+done
+
+# --- work folder -----------------------------------------------------------------
+if [ -z "$WORK_DIR" ]; then
+  WORK_DIR=$(mktemp -d "${TMPDIR:-/tmp}/mapindex-bench.XXXXXX")
+else
+  mkdir -p "$WORK_DIR"
+fi
+cleanup() { if [ "$KEEP" = 0 ]; then rm -rf "$WORK_DIR"; else log "kept $WORK_DIR"; fi; }
+trap cleanup EXIT
+RESULTS=$WORK_DIR/results.tsv
+: >"$RESULTS"
+
+to_bytes() {  # 200M -> bytes
+  awk -v s="$1" 'BEGIN { n = s + 0; u = substr(s, length(s));
+    if (u == "K") n *= 1024; else if (u == "M") n *= 1048576; else if (u == "G") n *= 1073741824;
+    printf "%.0f\n", n }'
+}
+need=$(( $(to_bytes "$SYNTH_LARGE") + $(to_bytes "$SYNTH_SMALL") + 600 * 1048576 ))
+avail=$(( $(df -Pk "$WORK_DIR" | awk 'NR == 2 { print $4 }') * 1024 ))
+if [ "$avail" -lt "$need" ]; then
+  echo "run.sh: $WORK_DIR has $((avail >> 20)) MB free, the inputs need about $((need >> 20)) MB" >&2
+  exit 1
+fi
+
+# --- inputs --------------------------------------------------------------------
+[ -d "$CORPUS" ] || { echo "run.sh: corpus folder $CORPUS not found (set CORPUS)" >&2; exit 1; }
+log "packing the corpus ($CORPUS) into a zip and a tar"
+"$PACK" "$WORK_DIR/corpus.zip" "$CORPUS" >/dev/null
+"$PACK" "$WORK_DIR/corpus.tar" "$CORPUS" >/dev/null
+log "generating the synthetic archive of $SYNTH_SMALL"
+"$SYNTH" --out "$WORK_DIR/synth-small.tar" --bytes "$SYNTH_SMALL" --distinct "$SYNTH_DISTINCT" \
+  >"$WORK_DIR/synth-small.txt"
+INPUTS="corpus.zip corpus.tar synth-small.tar"
+if [ "$(to_bytes "$SYNTH_LARGE")" -gt 0 ]; then
+  log "generating the synthetic archive of $SYNTH_LARGE (>= $LARGE_MIN_MAPS maps)"
+  "$SYNTH" --out "$WORK_DIR/synth-large.tar" --bytes "$SYNTH_LARGE" --min-maps "$LARGE_MIN_MAPS" \
+    --distinct "$SYNTH_DISTINCT" >"$WORK_DIR/synth-large.txt"
+fi
+
+# --- measuring ------------------------------------------------------------------
+kv() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" "$2" | tail -1; }
+js() { grep -o "\"$1\":[^,}]*" "$2" | tail -1 | cut -d: -f2; }
+
+# record INPUT LABEL THREADS ROUND TIMEFILE ENTRIES BYTES WRITER_S PEAK_INFLIGHT
+record() {
+  local t=$5
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" \
+    "$(kv wall "$t")" "$(awk -v u="$(kv user "$t")" -v s="$(kv sys "$t")" 'BEGIN { print u + s }')" \
+    "$(kv maxrss_kb "$t")" "$6" "$7" "$8" "$9" >>"$RESULTS"
+}
+
+# floor INPUT MODE ROUND
+floor() {
+  local t=$WORK_DIR/time.txt o=$WORK_DIR/floor.txt
+  : >"$t"
+  "$TIMER" --out "$t" -- "$FLOOR" --inflate "$2" "$WORK_DIR/$1" >"$o"
+  record "$1" "floor-$2" 1 "$3" "$t" "$(kv entries "$o")" "$(kv bytes "$o")" "" ""
+}
+
+# index INPUT LABEL THREADS ROUND DB MEMORY_MB
+index() {
+  local t=$WORK_DIR/time.txt s=$WORK_DIR/stats.json status=0
+  : >"$t"
+  rm -f "$s"
+  "$TIMER" --out "$t" -- "$MAPINDEX" index --db "$5" -j "$3" --memory "$6" --progress none -q \
+    --stats-json "$s" "$WORK_DIR/$1" || status=$?
+  # 1: finished with rejected maps (the corpus has some); anything else is a failure.
+  if [ "$status" -gt 1 ]; then echo "run.sh: mapindex index failed ($status) on $1" >&2; exit 1; fi
+  record "$1" "$2" "$3" "$4" "$t" "$(( $(js maps_indexed "$s") + $(js maps_known "$s") ))" \
+    "$(js bytes "$s")" "$(js writer_seconds "$s")" "$(js peak_in_flight_bytes "$s")"
+}
+
+# The rows mapindex wrote, as one fingerprint: row counts and the content
+# of maps, layers, tile counts and problems keyed by SHA-256 (ids and run
+# numbers left out), so databases written with different thread counts compare.
+fingerprint() {
+  local q="$MAPINDEX query --db $1 --csv"
+  {
+    $q "SELECT (SELECT count(*) FROM maps), (SELECT count(*) FROM files), (SELECT count(*) FROM layers),
+               (SELECT count(*) FROM tile_counts), (SELECT count(*) FROM entities),
+               (SELECT count(*) FROM problems), (SELECT total(count) FROM tile_counts)"
+    $q "SELECT sha256, crc32, size, status, errors, warnings, game_width, game_height, num_layers,
+               num_quads, num_envelope_points FROM maps ORDER BY sha256"
+    $q "SELECT m.sha256, l.layer_index, l.kind, l.name, l.non_empty, l.flip_x, l.flip_y, l.rotate
+        FROM layers l JOIN maps m USING (map_id) ORDER BY 1, 2"
+    $q "SELECT m.sha256, t.layer_index, t.tile, t.count FROM tile_counts t JOIN maps m USING (map_id)
+        ORDER BY 1, 2, 3"
+    $q "SELECT m.sha256, p.position, p.code, p.message FROM problems p JOIN maps m USING (map_id)
+        ORDER BY 1, 2"
+  } | sha256sum | cut -c1-16
+}
+
+# Warm the page cache once, so no program pays for the first read from disk.
+for i in $INPUTS; do cat "$WORK_DIR/$i" >/dev/null; done
+
+IDENTICAL=$WORK_DIR/identical.tsv
+: >"$IDENTICAL"
+for round in $(seq 1 "$RUNS"); do
+  for input in $INPUTS; do
+    log "round $round/$RUNS: $input"
+    floor "$input" libdeflate "$round"
+    floor "$input" none "$round"
+    case " $ZLIB_INPUTS " in *" $input "*) floor "$input" zlib "$round" ;; esac
+    for j in 1 2; do
+      rm -f "$WORK_DIR/j$j.sqlite"*
+      index "$input" index "$j" "$round" "$WORK_DIR/j$j.sqlite" "$MEMORY_MB"
+    done
+    if [ "$(nproc)" -gt 2 ]; then
+      rm -f "$WORK_DIR/jn.sqlite"*
+      index "$input" index "$(nproc)" "$round" "$WORK_DIR/jn.sqlite" "$MEMORY_MB"
+    fi
+    # The nightly case: the same inputs again, every map already known.
+    index "$input" rerun 1 "$round" "$WORK_DIR/j2.sqlite" "$MEMORY_MB"
+    index "$input" rerun 2 "$round" "$WORK_DIR/j2.sqlite" "$MEMORY_MB"
+    if [ "$round" = 1 ]; then
+      printf '%s\t%s\t%s\n' "$input" "$(fingerprint "$WORK_DIR/j1.sqlite")" \
+        "$(fingerprint "$WORK_DIR/j2.sqlite")" >>"$IDENTICAL"
+    fi
+  done
+done
+
+# Memory: the same (small) budget on the small and the large synthetic archive.
+FLAT_INPUTS=""
+if [ -f "$WORK_DIR/synth-large.tar" ]; then
+  FLAT_INPUTS="synth-small.tar synth-large.tar"
+  cat "$WORK_DIR/synth-large.tar" >/dev/null
+  for input in $FLAT_INPUTS; do
+    log "memory run: $input, --memory $FLAT_MEMORY_MB"
+    rm -f "$WORK_DIR/flat.sqlite"*
+    index "$input" "flat-$FLAT_MEMORY_MB" 2 1 "$WORK_DIR/flat.sqlite" "$FLAT_MEMORY_MB"
+  done
+  log "memory run: synth-large.tar, --memory $MEMORY_MB"
+  rm -f "$WORK_DIR/flat.sqlite"*
+  index synth-large.tar "flat-$MEMORY_MB" 2 1 "$WORK_DIR/flat.sqlite" "$MEMORY_MB"
+  rm -f "$WORK_DIR/flat.sqlite"*
+fi
+
+# --- report ---------------------------------------------------------------------
+# median INPUT LABEL THREADS COLUMN (columns: 5 wall, 6 cpu, 7 maxrss_kb, 8 entries,
+# 9 bytes, 10 writer_s, 11 peak in flight)
+median() {
+  awk -F'\t' -v i="$1" -v l="$2" -v j="$3" -v c="$4" \
+    '$1 == i && $2 == l && $3 == j && $c != "" { print $c }' "$RESULTS" | sort -g |
+    awk '{ a[NR] = $1 } END { if (NR == 0) print ""; else if (NR % 2) print a[(NR + 1) / 2];
+                              else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+fmt() { awk -v v="$1" -v f="$2" 'BEGIN { if (v == "") print "-"; else printf f "\n", v }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print ""; else print a / b }'; }
+
+input_size() { du -m "$WORK_DIR/$1" | cut -f1; }
+print_report() {
+  echo "Machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)," \
+    "$(awk '/MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo) RAM;" \
+    "$("$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$BUILD_DIR/CMakeCache.txt")" --version | head -1); $BUILD_TYPE; $(date -u '+%Y-%m-%d %H:%M UTC');" \
+    "load average before: $LOAD_BEFORE, after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "Runs per figure: $RUNS (median). Synthetic: $(cat "$WORK_DIR/synth-small.txt")"
+  [ -f "$WORK_DIR/synth-large.txt" ] && echo "Large synthetic: $(cat "$WORK_DIR/synth-large.txt")"
+  echo
+  echo "| input | program | threads | wall s | CPU s | maps/s | MB/s | peak RSS MB | writer % of wall | in flight MB |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  for input in $INPUTS $FLAT_INPUTS; do
+    awk -F'\t' -v i="$input" '$1 == i { print $2 "\t" $3 }' "$RESULTS" | awk '!seen[$0]++' |
+    while IFS=$'\t' read -r label threads; do
+      wall=$(median "$input" "$label" "$threads" 5)
+      cpu=$(median "$input" "$label" "$threads" 6)
+      rss=$(median "$input" "$label" "$threads" 7)
+      maps=$(median "$input" "$label" "$threads" 8)
+      bytes=$(median "$input" "$label" "$threads" 9)
+      writer=$(median "$input" "$label" "$threads" 10)
+      peak=$(median "$input" "$label" "$threads" 11)
+      echo "| $input ($(input_size "$input") MB) | $label | $threads | $(fmt "$wall" %.2f) | $(fmt "$cpu" %.2f)" \
+        "| $(fmt "$(ratio "$maps" "$wall")" %.0f) | $(fmt "$(ratio "$(ratio "$bytes" 1048576)" "$wall")" %.1f)" \
+        "| $(fmt "$(ratio "$rss" 1024)" %.0f) | $(fmt "$(awk -v w="$writer" -v t="$wall" 'BEGIN { if (w != "") print 100 * w / t }')" %.1f)" \
+        "| $(fmt "$(ratio "$peak" 1048576)" %.0f) |"
+    done
+  done
+  echo
+  echo "| target | input | measured | target | met |"
+  echo "|---|---|---:|---:|:---:|"
+  check() {  # NAME INPUT VALUE OP LIMIT FORMAT
+    local ok
+    ok=$(awk -v v="$3" -v l="$5" -v op="$4" 'BEGIN { if (v == "") print "?";
+      else if ((op == "<=" && v <= l) || (op == ">=" && v >= l) || (op == "<" && v < l)) print "yes";
+      else print "**no**" }')
+    echo "| $1 | $2 | $(fmt "$3" "$6") | $4 $5 | $ok |"
+  }
+  for input in $INPUTS; do
+    w1=$(median "$input" index 1 5); w2=$(median "$input" index 2 5)
+    check "1 thread: index wall / floor wall" "$input" \
+      "$(ratio "$w1" "$(median "$input" floor-libdeflate 1 5)")" "<=" 1.2 %.2fx
+    check "2 threads: speed-up over 1 thread" "$input" "$(ratio "$w1" "$w2")" ">=" 1.8 %.2fx
+    same=$(awk -F'\t' -v i="$input" '$1 == i { print ($2 == $3) ? "1" : "0" }' "$IDENTICAL")
+    check "2 threads: same rows as 1 thread" "$input" "$same" ">=" 1 %d
+    sha=$(median "$input" floor-none 1 5)
+    check "re-run (1 thread) / read + SHA-256" "$input" "$(ratio "$(median "$input" rerun 1 5)" "$sha")" "<=" 1.2 %.2fx
+    check "re-run (2 threads) / read + SHA-256" "$input" "$(ratio "$(median "$input" rerun 2 5)" "$sha")" "<=" 1.2 %.2fx
+    for j in 1 2; do
+      check "writer time / wall ($j thread$([ $j = 2 ] && echo s))" "$input" \
+        "$(awk -v w="$(median "$input" index $j 10)" -v t="$(median "$input" index $j 5)" \
+            'BEGIN { if (w != "" && t > 0) print 100 * w / t }')" "<" 15 %.1f%%
+    done
+    zl=$(median "$input" floor-zlib 1 5)
+    [ -n "$zl" ] && echo "| (info) zlib floor / libdeflate floor | $input | $(fmt "$(ratio "$zl" "$(median "$input" floor-libdeflate 1 5)")" %.2fx) | - | - |"
+  done
+  if [ -n "$FLAT_INPUTS" ]; then
+    small=$(median synth-small.tar "flat-$FLAT_MEMORY_MB" 2 7); large=$(median synth-large.tar "flat-$FLAT_MEMORY_MB" 2 7)
+    check "peak RSS MB, --memory $FLAT_MEMORY_MB" synth-large.tar "$(ratio "$large" 1024)" "<=" "$FLAT_MEMORY_MB" %.0f
+    check "peak RSS MB, --memory $MEMORY_MB" synth-large.tar "$(ratio "$(median synth-large.tar "flat-$MEMORY_MB" 2 7)" 1024)" "<=" "$MEMORY_MB" %.0f
+    check "peak RSS large / small archive (--memory $FLAT_MEMORY_MB)" "synth-large / synth-small" "$(ratio "$large" "$small")" "<=" 1.1 %.2fx
+  fi
+}
+
+report=$(print_report)
+echo "$report"
+[ -n "$OUT" ] && echo "$report" >"$OUT"
+exit 0
