@@ -110,6 +110,11 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   ro.max_entry_size = options.max_map_size;
   ro.max_nesting = options.max_nesting;
   read::SourceReader reader(options.inputs, ro);
+  // Ctrl-C wakes a reader blocked on standard input or a pipe.
+  set_interrupt_hook([](void* r) { static_cast<read::SourceReader*>(r)->stop(); }, &reader);
+  struct ClearHook {
+    ~ClearHook() { set_interrupt_hook(nullptr, nullptr); }
+  } clear_hook;
 
   const unsigned threads =
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());

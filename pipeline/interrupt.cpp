@@ -8,6 +8,8 @@ namespace mapindex {
 namespace {
 
 std::atomic<int> g_signals{0};
+std::atomic<InterruptHook> g_hook{nullptr};
+std::atomic<void*> g_hook_arg{nullptr};
 
 extern "C" void on_signal(int) {
   if (g_signals.fetch_add(1) >= 1) {
@@ -15,6 +17,7 @@ extern "C" void on_signal(int) {
     [[maybe_unused]] auto n = ::write(2, msg, sizeof msg - 1);
     ::_exit(130);
   }
+  if (InterruptHook hook = g_hook.load()) hook(g_hook_arg.load());
 }
 
 }  // namespace
@@ -26,6 +29,12 @@ void install_interrupt_handlers() {
   sa.sa_flags = 0;
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+}
+
+void set_interrupt_hook(InterruptHook hook, void* arg) {
+  g_hook.store(nullptr);
+  g_hook_arg.store(arg);
+  g_hook.store(hook);
 }
 
 bool interrupt_requested() { return g_signals.load(std::memory_order_relaxed) > 0; }

@@ -6,6 +6,11 @@
 namespace mapindex {
 
 void install_interrupt_handlers();
+// A function the first signal calls from the handler (it must be
+// async-signal-safe), e.g. to wake a reader blocked on standard input.
+// nullptr clears it.
+using InterruptHook = void (*)(void* arg);
+void set_interrupt_hook(InterruptHook hook, void* arg);
 bool interrupt_requested();
 // For tests and for the pipeline's own stop paths.
 void request_interrupt();
