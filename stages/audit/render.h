@@ -1,5 +1,5 @@
 // Printing an audit report: plain text (for a terminal or a cron mail), JSON
-// (a stable, documented format for bots and web pages: docs/audit.md) and
+// (a stable, documented format for bots and web pages: README.md, "Nightly audit") and
 // markdown (to paste into an issue or a chat).
 #pragma once
 

@@ -1,4 +1,4 @@
-// The JSON report: field by field as docs/audit.md documents it (format 1).
+// The JSON report: field by field as README.md, "Nightly audit" documents it (format 1).
 #include "stages/audit/json_writer.h"
 #include "stages/audit/render.h"
 
