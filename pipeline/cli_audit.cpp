@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 
+#include "pipeline/cli_parse.h"
 #include "pipeline/commands.h"
 #include "stages/audit/build_audit.h"
 #include "stages/audit/render.h"
@@ -46,15 +47,9 @@ int audit_command(const Args& args) {
       ("limit", po::value(&limit)->default_value(limit),
        "text and markdown list at most this many items per list (0: all)");
 
-  po::variables_map vm;
-  try {
-    const po::positional_options_description no_positionals;  // reject stray arguments
-    po::store(po::command_line_parser(args).options(opts).positional(no_positionals).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "mapindex audit: " << e.what() << "\n(see mapindex audit --help)\n";
-    return kExitUsage;
-  }
+  const auto parsed = parse_command_args("audit", args, opts);  // no positional arguments
+  if (!parsed) return kExitUsage;
+  const po::variables_map& vm = *parsed;
   if (vm.count("help")) {
     std::cout << opts
               << "\nExit status: 0 nothing newly broken (or --fail-on never), 1 something is\n"

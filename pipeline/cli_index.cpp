@@ -6,6 +6,7 @@
 #include <iostream>
 #include <thread>
 
+#include "pipeline/cli_parse.h"
 #include "pipeline/commands.h"
 #include "pipeline/index_run.h"
 #include "pipeline/interrupt.h"
@@ -107,22 +108,9 @@ int index_command(const Args& args) {
       ("fail-on", po::value(&fail_on)->default_value(fail_on),
        "with --audit: exit 1 when something is newly broken (error), also on new warnings "
        "(warning), or never");
-  po::options_description hidden;
-  hidden.add_options()("input", po::value(&o.inputs));
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("input", -1);
-
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "mapindex index: " << e.what() << "\n(see mapindex index --help)\n";
-    return kExitUsage;
-  }
-  if (vm.count("help")) {
+  const auto vm = parse_command_args("index", args, opts, &o.inputs);
+  if (!vm) return kExitUsage;
+  if (vm->count("help")) {
     std::cout << opts << "\nExit status: 0 clean, 1 finished with rejected maps or unreadable\n"
               << "inputs (with --audit: the audit found something newly broken), 2 usage\n"
               << "error, 130 interrupted (re-run to continue: indexed content is skipped).\n";

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "pipeline/cli_parse.h"
 #include "pipeline/commands.h"
 #include "pipeline/map_report.h"
 #include "stages/read/source_reader.h"
@@ -23,21 +24,9 @@ int inspect_command(const Args& args) {
   opts.add_options()("help,h", "show this help")(
       "max-map-size", po::value(&max_map_mb)->default_value(max_map_mb),
       "entries larger than this many MB are skipped");
-  po::options_description hidden;
-  hidden.add_options()("input", po::value(&inputs));
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("input", -1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "mapindex inspect: " << e.what() << "\n";
-    return kExitUsage;
-  }
-  if (vm.count("help")) {
+  const auto vm = parse_command_args("inspect", args, opts, &inputs);
+  if (!vm) return kExitUsage;
+  if (vm->count("help")) {
     std::cout << opts << "\nExit status: 0 all maps load, 1 some map is rejected or unreadable.\n";
     return kExitOk;
   }

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "pipeline/cli_parse.h"
 #include "pipeline/commands.h"
 #include "stages/write/query_runner.h"
 
@@ -23,21 +24,9 @@ int query_command(const Args& args) {
       ("db", po::value(&db)->default_value(db), "the SQLite index")
       ("csv", po::bool_switch(&csv), "print CSV (a header line, then one line per row)")
       ("json", po::bool_switch(&json), "print a JSON array of objects");
-  po::options_description hidden;
-  hidden.add_options()("sql", po::value(&sql_parts));
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("sql", -1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "mapindex query: " << e.what() << "\n(see mapindex query --help)\n";
-    return kExitUsage;
-  }
-  if (vm.count("help")) {
+  const auto vm = parse_command_args("query", args, opts, &sql_parts);
+  if (!vm) return kExitUsage;
+  if (vm->count("help")) {
     std::cout << opts << "\nExit status: 0 success, 2 usage error, missing index or SQL error.\n";
     return kExitOk;
   }
