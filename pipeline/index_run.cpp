@@ -43,7 +43,7 @@ struct WorkItem {
   std::uint64_t charge = 0;  // bytes held in the budget until written
   read::Entry entry;
   read::FileDigest digest;
-  std::optional<std::int64_t> known_map_id;
+  std::optional<index::KnownMap> known;
   Measurement measurement;
   std::optional<Problem> failure;  // an unexpected failure while measuring
 };
@@ -68,13 +68,13 @@ std::string source_kind(const std::string& input) {
 }
 
 // What the measure node does with one entry (runs on any worker thread).
-void measure_entry(WorkItem& w, const std::unordered_map<std::string, std::int64_t>& known,
+void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::KnownMap>& known,
                    const IndexOptions& options) {
   if (w.entry.kind != read::EntryKind::file) return;
   w.digest = read::digest(w.entry.bytes);
   if (!options.reindex) {
     if (auto it = known.find(w.digest.sha256_hex()); it != known.end()) {
-      w.known_map_id = it->second;
+      w.known = it->second;
       w.entry.bytes = {};
       return;
     }
@@ -187,9 +187,11 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
       case read::EntryKind::file:
         rec.sha256 = w->digest.sha256_hex();
         rec.crc32 = w->digest.crc32;
-        if (w->known_map_id) {
+        if (w->known) {
           rec.kind = index::EntryKind::map;
           counters.maps_known++;
+          if (w->known->status == MapStatus::rejected) counters.rejected++;
+          if (w->known->status == MapStatus::warnings) counters.with_warnings++;
         } else if (w->failure) {
           rec.kind = index::EntryKind::unreadable;
           rec.problems.push_back(*w->failure);

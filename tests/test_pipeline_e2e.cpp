@@ -219,6 +219,11 @@ TEST_CASE("oversize entries are skipped unread with a problem row, maps failing 
   CHECK(sql_value(db, "SELECT p.code FROM problems p JOIN maps m USING (map_id) WHERE m.sha256 = '" +
                           sha(no_game) + "' AND p.severity = 'error'") == "M10");
   CHECK(r.out.find("rejected                   1") != std::string::npos);
+  // A re-run only hashes, but still reports the rejected map and exits 1.
+  const auto again = index(db, {(tmp / "in.zip").string()}, {"--max-map-size", "1", "--memory", "8"});
+  CHECK(again.exit_code == 1);
+  CHECK(sql_rows(db, "SELECT maps_indexed, maps_known, rejected FROM runs WHERE run_id = 2") ==
+        std::vector<Row>{{"0", "2", "1"}});
 }
 
 TEST_CASE("the same inputs with 1 and 2 threads give identical tables") {

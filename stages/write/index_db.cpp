@@ -250,12 +250,18 @@ std::int64_t IndexDb::source_id(std::int64_t run_id, std::string_view path,
   }
 }
 
-std::unordered_map<std::string, std::int64_t> IndexDb::known_maps() {
+std::unordered_map<std::string, KnownMap> IndexDb::known_maps() {
   auto& d = *impl_;
-  std::unordered_map<std::string, std::int64_t> known;
-  auto& select = d.sql("SELECT sha256, map_id FROM maps WHERE extractor_version >= ?");
+  std::unordered_map<std::string, KnownMap> known;
+  auto& select = d.sql("SELECT sha256, map_id, status FROM maps WHERE extractor_version >= ?");
   select.bind_all(d.extractor_version);
-  while (select.step()) known.emplace(select.column_text(0), select.column_int(1));
+  while (select.step()) {
+    const std::string status = select.column_text(2);
+    known.emplace(select.column_text(0),
+                  KnownMap{select.column_int(1), status == "rejected" ? MapStatus::rejected
+                                                 : status == "warnings" ? MapStatus::warnings
+                                                                        : MapStatus::ok});
+  }
   select.reset();
   return known;
 }

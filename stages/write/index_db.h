@@ -33,6 +33,11 @@ namespace mapindex::index {
 
 enum class OpenMode { read_write, read_only };
 
+struct KnownMap {
+  std::int64_t map_id = 0;
+  MapStatus status = MapStatus::ok;
+};
+
 struct OpenOptions {
   // Schema migrations to apply (tests pass their own list).
   Migrations migrations = default_migrations();
@@ -62,9 +67,10 @@ class IndexDb {
   // kind: "archive", "folder", "file" or "stdin".
   std::int64_t source_id(std::int64_t run_id, std::string_view path, std::string_view kind);
 
-  // sha256 -> map_id of the maps measured by this extractor version (or a
-  // newer one): content the pipeline need not decode again.
-  std::unordered_map<std::string, std::int64_t> known_maps();
+  // sha256 -> the maps measured by this extractor version (or a newer one):
+  // content the pipeline need not decode again, with its status so a re-run
+  // still counts rejected maps.
+  std::unordered_map<std::string, KnownMap> known_maps();
 
   // Writes one entry seen by `run_id` in the current batch: its files row,
   // content version and sighting, its entry problems, and for a map either
