@@ -2,7 +2,7 @@
 --
 -- Run by the migration runner (stages/write/migrations.cpp) inside one
 -- transaction, which then sets PRAGMA user_version = 1. Never edit a released
--- migration: add schema/002_*.sql instead. schema/README.md documents every
+-- migration: add schema/002_*.sql instead. README.md ("Schema reference") documents every
 -- table and column.
 
 PRAGMA application_id = 1297107288;  -- 'MPIX': marks the file as a mapindex index
