@@ -37,6 +37,9 @@ void print_summary(const IndexOptions& o, const LiveCounters& c, const IndexSumm
   std::printf("  oversize          %10llu  (over --max-map-size, not read)\n",
               static_cast<unsigned long long>(c.oversize.load()));
   std::printf("  unreadable        %10llu\n", static_cast<unsigned long long>(c.unreadable.load()));
+  if (c.not_written.load())
+    std::printf("  not written       %10llu  (the index refused their rows: see the messages above)\n",
+                static_cast<unsigned long long>(c.not_written.load()));
   std::printf("  time              %10.2f s  (%.1f maps/s, %.1f MB/s, CPU %.2f s)\n", s.seconds,
               s.seconds > 0 ? static_cast<double>(maps) / s.seconds : 0.0,
               s.seconds > 0 ? mb / s.seconds : 0.0, s.cpu_seconds);
@@ -166,7 +169,8 @@ int index_command(const Args& args) {
     return audit_command({"--db", o.db_path, "--run", std::to_string(result->run_id), "--format",
                           audit_format, "--fail-on", fail_on});
   }
-  if (counters.rejected.load() || counters.unreadable.load()) return kExitFindings;
+  if (counters.rejected.load() || counters.unreadable.load() || counters.not_written.load())
+    return kExitFindings;
   return kExitOk;
 }
 

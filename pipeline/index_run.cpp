@@ -14,6 +14,7 @@
 #include <oneapi/tbb/global_control.h>
 
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <exception>
 #include <filesystem>
@@ -129,6 +130,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   std::uint32_t uncommitted = 0;
   auto last_commit = std::chrono::steady_clock::now();
   double writer_seconds = 0;
+  int consecutive_write_failures = 0;
 
   flow::graph g;
   flow::input_node<WorkPtr> read_node(g, [&](oneapi::tbb::flow_control& fc) -> WorkPtr {
@@ -208,8 +210,18 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
         }
         break;
     }
-    db->write_entry(summary.run_id, rec, stats);
-    counters.written++;
+    // One entry the index refuses (its rows roll back to the entry's savepoint)
+    // is reported and skipped; the run stops only when writes keep failing.
+    try {
+      db->write_entry(summary.run_id, rec, stats);
+      counters.written++;
+      consecutive_write_failures = 0;
+    } catch (const std::exception& e) {
+      counters.not_written++;
+      std::fprintf(stderr, "mapindex index: %s: %s: its rows could not be written: %s\n",
+                   w->entry.source.c_str(), w->entry.path.c_str(), e.what());
+      if (++consecutive_write_failures >= 20) throw;
+    }
     const auto now = std::chrono::steady_clock::now();
     if (++uncommitted >= options.batch_size || now - last_commit > std::chrono::seconds(1)) {
       db->commit_batch();

@@ -20,6 +20,7 @@ struct LiveCounters {
   std::atomic<std::uint64_t> input_bytes_total{0};  // sum of input sizes (0 if unknown)
   std::atomic<std::uint64_t> input_bytes_done{0};
   std::atomic<std::uint64_t> written{0};        // entries written by the writer node
+  std::atomic<std::uint64_t> not_written{0};    // entries whose rows the index refused
 };
 
 }  // namespace mapindex
