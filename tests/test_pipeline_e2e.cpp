@@ -17,6 +17,7 @@
 #include "tests/support/corpus.h"
 #include "tests/support/map_builder.h"
 #include "tests/support/process.h"
+#include "tests/support/spritetile_writer.h"
 #include "tests/support/sqlite_probe.h"
 
 namespace fs = std::filesystem;
@@ -358,6 +359,55 @@ TEST_CASE("the whole corpus from one zip: every map is indexed or has a problem 
   const auto rejected = sql_int(db, "SELECT count(*) FROM maps WHERE status = 'rejected'");
   MESSAGE("corpus: " << maps.size() << " maps, " << rejected << " rejected");
   CHECK(rejected >= 3);  // the manifest's FAIL maps at least
+}
+
+TEST_CASE("SpriteTile levels and Teeworlds maps are indexed together from one zip") {
+  TempDir tmp;
+  StLayer layer;
+  layer.width = 6;
+  layer.height = 3;
+  layer.cells.resize(18);
+  layer.cells[0] = {.tile = 1030, .misc = 0x8000 | 0x1000, .order = 2, .trigger = 4};
+  layer.cells[7] = {.tile = 5, .misc = 0, .order = -1, .trigger = 0};
+  const auto level_le = SpriteTileWriter(false).layers({layer}).numsets(32).editor_tags().compressed();
+  const auto level_be = SpriteTileWriter(true).layers({layer}).numsets(32).editor_tags().compressed();
+  const auto groups = SpriteTileWriter(false).groups_tags().compressed();
+  std::vector<ArchiveMember> members = {{.path = "Level.bytes", .bytes = level_le},
+                                        {.path = "LevelBE.bytes", .bytes = level_be},
+                                        {.path = "TileGroups.bytes", .bytes = groups},
+                                        {.path = "a.map", .bytes = small_map(1)}};
+  std::size_t corpus_levels = 0;
+  for (const auto& f : corpus_files("spritetile", ".bytes")) {
+    members.push_back({.path = "corpus/" + f.filename().string(), .bytes = read_file(f)});
+    ++corpus_levels;
+  }
+  if (corpus_levels == 0) report_corpus_missing("spritetile", "real levels in the mixed zip");
+  write_archive(tmp / "mixed.zip", ArchiveFormat::zip, members);
+  const auto db = tmp / "db.sqlite";
+  const auto r = index(db, {(tmp / "mixed.zip").string()});
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  const auto files = files_table(db);
+  CHECK(files.at("Level.bytes") == "map " + sha(level_le) + " ok");
+  CHECK(files.at("a.map") == "map " + sha(small_map(1)) + " ok");
+  CHECK(files.at("TileGroups.bytes").rfind("other ", 0) == 0);  // a groups file is not a level
+  // Both byte orders give the same rows.
+  const std::string layer_sql =
+      "SELECT l.width, l.height, l.non_empty, l.flip_x, l.st_colliders, l.st_order_min, l.st_order_max "
+      "FROM layers l JOIN files f USING (map_id) WHERE f.entry_path = ";
+  CHECK(sql_rows(db, layer_sql + "'Level.bytes'") == std::vector<Row>{{"6", "3", "2", "1", "1", "-1", "2"}});
+  CHECK(sql_rows(db, layer_sql + "'Level.bytes'") == sql_rows(db, layer_sql + "'LevelBE.bytes'"));
+  CHECK(sql_rows(db, "SELECT t.tile, t.count FROM tile_counts t JOIN files f USING (map_id) "
+                     "WHERE f.entry_path = 'Level.bytes' ORDER BY t.tile") ==
+        std::vector<Row>{{"5", "1"}, {"1030", "1"}});
+  CHECK(sql_value(db, "SELECT m.tiles_per_set FROM maps m JOIN files f USING (map_id) "
+                      "WHERE f.entry_path = 'Level.bytes'") == "1024");
+  if (corpus_levels > 0) {
+    // Every real level is a map; only the groups file is not.
+    CHECK(sql_int(db, "SELECT count(*) FROM files WHERE entry_path LIKE 'corpus/%' AND kind = 'map' "
+                      "AND map_id IN (SELECT map_id FROM maps WHERE format = 'spritetile' AND status = 'ok')") ==
+          static_cast<std::int64_t>(corpus_levels) - 1);
+    CHECK(sql_int(db, "SELECT count(*) FROM files WHERE entry_path LIKE 'corpus/%' AND kind = 'other'") == 1);
+  }
 }
 
 TEST_CASE("help lists every option with its default; usage errors exit 2") {
