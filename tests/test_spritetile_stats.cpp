@@ -286,27 +286,4 @@ TEST_CASE("measure: not a level vs a corrupt level") {
   }
 }
 
-// Run with: mapindex_tests -ts=spritetile -tc='*throughput*' --no-skip
-TEST_CASE("stats: throughput on a large level" * doctest::skip()) {
-  StLayer big;
-  big.width = 4000;
-  big.height = 4000;
-  big.cells.resize(16'000'000);
-  for (std::size_t i = 0; i < big.cells.size(); ++i)
-    big.cells[i] = StCell{static_cast<std::int16_t>(i % 5 == 0 ? -1 : (i * 2654435761u) % 32768),
-                          static_cast<std::uint16_t>(i & 0x9fff), static_cast<std::int16_t>(i % 9),
-                          static_cast<std::uint8_t>(i % 4)};
-  const ByteVec file = SpriteTileWriter().layers({big}).compressed();
-  const auto t0 = std::chrono::steady_clock::now();
-  auto level = spritetile::decode_level(file);
-  REQUIRE(level.ok());
-  const auto t1 = std::chrono::steady_clock::now();
-  const MapStats stats = spritetile_stats(*level);
-  const auto t2 = std::chrono::steady_clock::now();
-  using ms = std::chrono::duration<double, std::milli>;
-  std::cout << "16M cells, " << file.size() << " bytes compressed: decode "
-            << ms(t1 - t0).count() << " ms, measure " << ms(t2 - t1).count() << " ms\n";
-  CHECK(stats.layers.at(0).non_empty == 12'800'000);
-}
-
 }  // TEST_SUITE
