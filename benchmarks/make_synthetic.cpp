@@ -126,6 +126,7 @@ int main(int argc, char** argv) {
     if (out.empty() || (target_bytes == 0 && min_maps == 0) || distinct == 0 || decoration == 0)
       return usage();
 
+    bench::ArchiveWriter writer(out, store);  // fails early on a bad name or folder
     const auto start = std::chrono::steady_clock::now();
     std::vector<BaseMap> bases;
     std::uint64_t base_bytes = 0;
@@ -146,7 +147,6 @@ int main(int argc, char** argv) {
     const double build_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    bench::ArchiveWriter writer(out, store);
     std::vector<std::uint8_t> copy;
     for (std::uint64_t n = 0; writer.bytes() < target_bytes || writer.members() < min_maps; ++n) {
       const BaseMap& b = bases[n % bases.size()];

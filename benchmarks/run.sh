@@ -136,6 +136,7 @@ floor() {
   local t=$WORK_DIR/time.txt o=$WORK_DIR/floor.txt
   : >"$t"
   "$TIMER" --out "$t" -- "$FLOOR" --inflate "$2" "$WORK_DIR/$1" >"$o"
+  [ "$2" = libdeflate ] && cp "$o" "$WORK_DIR/floor-$1.txt"
   record "$1" "floor-$2" 1 "$3" "$t" "$(kv entries "$o")" "$(kv bytes "$o")" "" ""
 }
 
@@ -237,10 +238,15 @@ print_report() {
     "load average before: $LOAD_BEFORE, after: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "Runs per figure: $RUNS (median). Synthetic: $(cat "$WORK_DIR/synth-small.txt")"
   [ -f "$WORK_DIR/synth-large.txt" ] && echo "Large synthetic: $(cat "$WORK_DIR/synth-large.txt")"
+  for input in $INPUTS; do
+    f=$WORK_DIR/floor-$input.txt
+    [ -f "$f" ] && echo "$input: $(kv entries "$f") entries, $(awk -v b="$(kv bytes "$f")" 'BEGIN { printf "%.1f", b / 1048576 }') MB;" \
+      "$(kv tile_layers "$f") tile layers inflate to $(awk -v b="$(kv inflated "$f")" 'BEGIN { printf "%.2f", b / 1073741824 }') GB"
+  done
   echo
   echo "| input | program | threads | wall s | CPU s | maps/s | MB/s | peak RSS MB | writer % of wall | in flight MB |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-  for input in $INPUTS $FLAT_INPUTS; do
+  for input in $(echo $INPUTS $FLAT_INPUTS | tr ' ' '\n' | awk '!seen[$0]++'); do
     awk -F'\t' -v i="$input" '$1 == i { print $2 "\t" $3 }' "$RESULTS" | awk '!seen[$0]++' |
     while IFS=$'\t' read -r label threads; do
       wall=$(median "$input" "$label" "$threads" 5)
