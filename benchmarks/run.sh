@@ -68,9 +68,14 @@ log() { echo "[bench $(date +%H:%M:%S)] $*" >&2; }
 # std::string code (GCC bug 105329); the benchmark must not fail on them.
 if [ "$BUILD" = 1 ]; then
   log "building ($BUILD_TYPE) in $BUILD_DIR"
-  cmake -S "$REPO" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DMAPINDEX_WERROR=OFF >/dev/null
-  cmake --build "$BUILD_DIR" -j "$JOBS" --target mapindex mapindex-bench-floor mapindex-bench-synth \
-    mapindex-bench-pack mapindex-bench-time >/dev/null
+  mkdir -p "$BUILD_DIR"
+  if ! { cmake -S "$REPO" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DMAPINDEX_WERROR=OFF &&
+         cmake --build "$BUILD_DIR" -j "$JOBS" --target mapindex mapindex-bench-floor \
+           mapindex-bench-synth mapindex-bench-pack mapindex-bench-time; } >"$BUILD_DIR/bench-build.log" 2>&1; then
+    tail -30 "$BUILD_DIR/bench-build.log" >&2
+    echo "run.sh: the build failed (log: $BUILD_DIR/bench-build.log)" >&2
+    exit 1
+  fi
 fi
 MAPINDEX=$BUILD_DIR/mapindex
 FLOOR=$BUILD_DIR/benchmarks/mapindex-bench-floor
@@ -207,14 +212,18 @@ FLAT_INPUTS=""
 if [ -f "$WORK_DIR/synth-large.tar" ]; then
   FLAT_INPUTS="synth-small.tar synth-large.tar"
   cat "$WORK_DIR/synth-large.tar" >/dev/null
+  # One decode thread lets the reader run furthest ahead (the other core is
+  # free for it): the case that fills the budget.
   for input in $FLAT_INPUTS; do
-    log "memory run: $input, --memory $FLAT_MEMORY_MB"
-    rm -f "$WORK_DIR/flat.sqlite"*
-    index "$input" "flat-$FLAT_MEMORY_MB" 2 1 "$WORK_DIR/flat.sqlite" "$FLAT_MEMORY_MB"
+    for j in 1 2; do
+      log "memory run: $input, -j $j, --memory $FLAT_MEMORY_MB"
+      rm -f "$WORK_DIR/flat.sqlite"*
+      index "$input" "flat-$FLAT_MEMORY_MB" "$j" 1 "$WORK_DIR/flat.sqlite" "$FLAT_MEMORY_MB"
+    done
   done
-  log "memory run: synth-large.tar, --memory $MEMORY_MB"
+  log "memory run: synth-large.tar, -j 1, --memory $MEMORY_MB"
   rm -f "$WORK_DIR/flat.sqlite"*
-  index synth-large.tar "flat-$MEMORY_MB" 2 1 "$WORK_DIR/flat.sqlite" "$MEMORY_MB"
+  index synth-large.tar "flat-$MEMORY_MB" 1 1 "$WORK_DIR/flat.sqlite" "$MEMORY_MB"
   rm -f "$WORK_DIR/flat.sqlite"*
 fi
 
@@ -291,10 +300,14 @@ print_report() {
     [ -n "$zl" ] && echo "| (info) zlib floor / libdeflate floor | $input | $(fmt "$(ratio "$zl" "$(median "$input" floor-libdeflate 1 5)")" %.2fx) | - | - |"
   done
   if [ -n "$FLAT_INPUTS" ]; then
-    small=$(median synth-small.tar "flat-$FLAT_MEMORY_MB" 2 7); large=$(median synth-large.tar "flat-$FLAT_MEMORY_MB" 2 7)
-    check "peak RSS MB, --memory $FLAT_MEMORY_MB" synth-large.tar "$(ratio "$large" 1024)" "<=" "$FLAT_MEMORY_MB" %.0f
-    check "peak RSS MB, --memory $MEMORY_MB" synth-large.tar "$(ratio "$(median synth-large.tar "flat-$MEMORY_MB" 2 7)" 1024)" "<=" "$MEMORY_MB" %.0f
-    check "peak RSS large / small archive (--memory $FLAT_MEMORY_MB)" "synth-large / synth-small" "$(ratio "$large" "$small")" "<=" 1.1 %.2fx
+    for j in 1 2; do
+      small=$(median synth-small.tar "flat-$FLAT_MEMORY_MB" $j 7); large=$(median synth-large.tar "flat-$FLAT_MEMORY_MB" $j 7)
+      check "peak RSS MB, -j $j --memory $FLAT_MEMORY_MB" synth-large.tar "$(ratio "$large" 1024)" "<=" "$FLAT_MEMORY_MB" %.0f
+      check "peak RSS large / small archive, -j $j --memory $FLAT_MEMORY_MB" "synth-large / synth-small" \
+        "$(ratio "$large" "$small")" "<=" 1.1 %.2fx
+    done
+    check "peak RSS MB, -j 1 --memory $MEMORY_MB" synth-large.tar \
+      "$(ratio "$(median synth-large.tar "flat-$MEMORY_MB" 1 7)" 1024)" "<=" "$MEMORY_MB" %.0f
   fi
 }
 
