@@ -267,6 +267,11 @@ void add_envelope_refs(std::int32_t layer, const std::map<std::pair<std::string,
     refs.envelopes.push_back(References::Envelope{layer, key.first, key.second, count});
 }
 
+std::vector<std::uint8_t>& thread_scratch() {
+  static thread_local std::vector<std::uint8_t> buffer;
+  return buffer;
+}
+
 class LayerMeasurer {
  public:
   LayerMeasurer(const Datafile& df, const TeeworldsMap& map, MapStats& stats, References& refs,
@@ -476,7 +481,7 @@ class LayerMeasurer {
   const TeeworldsMap& map_;
   MapStats& stats_;
   References& refs_;
-  std::vector<std::uint8_t> scratch_;  // one layer's data at a time, reused
+  std::vector<std::uint8_t>& scratch_ = thread_scratch();  // one layer's data at a time, reused across maps
   TileCounts counts_;
   KeysPresent present_{};
 };

@@ -26,6 +26,17 @@ void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out) {
     reserved += t[3] != 0;
     skip += t[2] != 0;
   };
+  for (; i + 8 <= n; i += 8, p += 32) {
+    if ((load_u64(p) | load_u64(p + 8) | load_u64(p + 16) | load_u64(p + 24)) == 0) {
+      air_pairs += 4;
+      continue;
+    }
+    for (int k = 0; k < 4; ++k) {
+      if (load_u64(p + 8 * k) == 0) { ++air_pairs; continue; }
+      one(p + 8 * k);
+      one(p + 8 * k + 4);
+    }
+  }
   for (; i + 2 <= n; i += 2, p += 8) {
     if (load_u64(p) == 0) {
       ++air_pairs;
@@ -43,7 +54,24 @@ void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out) {
 // Structs with a (number, type) pair at `number_at`/`type_at`.
 template <std::size_t kSize, std::size_t kNumberAt, std::size_t kTypeAt, bool kFlags>
 void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out) {
-  for (std::size_t i = 0; i < n; ++i, p += kSize) {
+  constexpr std::size_t kBlock = 32 / kSize;  // tiles per 32 bytes
+  std::size_t i = 0;
+  std::int64_t air = 0;
+  for (; i + kBlock <= n; i += kBlock, p += 32) {
+    if ((load_u64(p) | load_u64(p + 8) | load_u64(p + 16) | load_u64(p + 24)) == 0) {
+      air += kBlock;
+      continue;
+    }
+    for (std::size_t k = 0; k < kBlock; ++k) {
+      const std::uint8_t* t = p + k * kSize;
+      const std::uint8_t type = t[kTypeAt];
+      out.keys[type]++;
+      out.numbers[t[kNumberAt]] += type != 0;
+      if constexpr (kFlags) out.flags[t[2]] += type != 0;
+    }
+  }
+  out.keys[0] += air;
+  for (; i < n; ++i, p += kSize) {
     const std::uint8_t type = p[kTypeAt];
     out.keys[type]++;
     out.numbers[p[kNumberAt]] += type != 0;
@@ -52,7 +80,14 @@ void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out) {
 }
 
 void count_speedup(const std::uint8_t* p, std::size_t n, TileCounts& out) {
-  for (std::size_t i = 0; i < n; ++i, p += 6) out.keys[p[2]]++;
+  std::size_t i = 0;
+  std::int64_t air = 0;
+  for (; i + 4 <= n; i += 4, p += 24) {  // 4 tiles of 6 bytes
+    if ((load_u64(p) | load_u64(p + 8) | load_u64(p + 16)) == 0) { air += 4; continue; }
+    for (int k = 0; k < 4; ++k) out.keys[p[6 * k + 2]]++;
+  }
+  out.keys[0] += air;
+  for (; i < n; ++i, p += 6) out.keys[p[2]]++;
 }
 
 }  // namespace

@@ -32,7 +32,9 @@ constexpr std::size_t kFileBlockSize = 64 * 1024;
 bool read_into(ByteSource& source, std::vector<std::uint8_t>& out, std::uint64_t limit) {
   while (out.size() < limit) {
     std::size_t old = out.size();
-    std::uint64_t want = std::min<std::uint64_t>(limit - old, std::max<std::size_t>(kChunk, old));
+    // Fill the capacity already reserved (the declared size) before growing.
+    const std::size_t room = out.capacity() > old ? out.capacity() - old : std::max<std::size_t>(kChunk, old);
+    std::uint64_t want = std::min<std::uint64_t>(limit - old, room);
     out.resize(old + static_cast<std::size_t>(want));
     std::int64_t n = source.read(out.data() + old, static_cast<std::size_t>(want));
     if (n < 0) {

@@ -413,11 +413,14 @@ Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scrat
     return fail("D4", label() + ": uncompressed size " + to_string(wanted) +
                           " is more than " + to_string(stored) +
                           " compressed bytes can hold (zlib expands at most 1032:1)");
-  scratch.resize(static_cast<std::size_t>(wanted));
-  const InflateOutcome outcome = inflate_zlib(compressed, scratch);
+  // Grow only: zero-filling the buffer again for every data item would
+  // write each byte twice (libdeflate writes all `wanted` bytes on success).
+  if (scratch.size() < wanted) scratch.resize(static_cast<std::size_t>(wanted));
+  const std::span<std::uint8_t> out(scratch.data(), static_cast<std::size_t>(wanted));
+  const InflateOutcome outcome = inflate_zlib(compressed, out);
   switch (outcome.status) {
     case InflateStatus::ok:
-      return Bytes(scratch.data(), scratch.size());
+      return Bytes(out.data(), out.size());
     case InflateStatus::too_short:
       return fail("D4", label() + ": " + to_string(stored) + " compressed bytes inflate to " +
                             to_string(outcome.produced) + " bytes, not the declared " +

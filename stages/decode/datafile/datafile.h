@@ -105,10 +105,12 @@ class Datafile {
   std::int64_t data_size(std::size_t index) const;
 
   // The uncompressed bytes of data item `index`. v3 returns a slice of the
-  // file; v4 inflates into `scratch` (resized to exactly the declared size)
-  // and returns a view of it. Errors: "D1" index out of range, "D2" declared
-  // size 0, "D.cap" declared size above Options::max_data_item_size, "D4"
-  // inflate failed or produced another size than declared.
+  // file; v4 inflates into the front of `scratch` (grown, never shrunk or
+  // zero-filled again, so one buffer serves many items) and returns a view of
+  // exactly the declared size: use the returned view, not scratch.size().
+  // Errors: "D1" index out of range, "D2" declared size 0, "D.cap" declared
+  // size above Options::max_data_item_size, "D4" inflate failed or produced
+  // another size than declared.
   Result<Bytes> data(std::size_t index, std::vector<std::uint8_t>& scratch) const;
 
   // Data item `index` as a string (rule D7: size > 0, last byte NUL, no NUL
