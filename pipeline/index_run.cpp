@@ -68,6 +68,21 @@ std::string source_kind(const std::string& input) {
   return read::sniff_archive(prefix) == read::ArchiveMagic::none ? "file" : "archive";
 }
 
+// The counters stored in the run's row.
+index::RunCounters run_counters(const LiveCounters& c) {
+  index::RunCounters rc;
+  rc.entries = c.entries;
+  rc.bytes = c.bytes;
+  rc.maps_indexed = c.maps_indexed;
+  rc.maps_known = c.maps_known;
+  rc.rejected = c.rejected;
+  rc.with_warnings = c.with_warnings;
+  rc.not_maps = c.not_maps;
+  rc.oversize = c.oversize;
+  rc.unreadable = c.unreadable;
+  return rc;
+}
+
 // What the measure node does with one entry (runs on any worker thread).
 void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::KnownMap>& known,
                    const IndexOptions& options) {
@@ -246,18 +261,8 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
 
   summary.interrupted = interrupt_requested();
   db->commit_batch();
-  index::RunCounters rc;
-  rc.entries = counters.entries;
-  rc.bytes = counters.bytes;
-  rc.maps_indexed = counters.maps_indexed;
-  rc.maps_known = counters.maps_known;
-  rc.rejected = counters.rejected;
-  rc.with_warnings = counters.with_warnings;
-  rc.not_maps = counters.not_maps;
-  rc.oversize = counters.oversize;
-  rc.unreadable = counters.unreadable;
   const char* status = !failure.empty() ? "failed" : summary.interrupted ? "interrupted" : "complete";
-  db->finish_run(summary.run_id, status, rc);
+  db->finish_run(summary.run_id, status, run_counters(counters));
   if (!failure.empty()) return Error{"index.failed", "index run failed: " + failure};
 
   summary.seconds =
