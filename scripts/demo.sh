@@ -7,10 +7,15 @@
 #   scripts/demo.sh                 index demo/demo-maps.zip
 #   scripts/demo.sh INPUT...        index your own archives/folders instead
 set -euo pipefail
+# Inputs are relative to the caller's folder: resolve them before moving to
+# the project folder ("-" is standard input and stays as it is).
+inputs=()
+for input in "$@"; do
+  if [ "$input" = - ]; then inputs+=(-); else inputs+=("$(realpath -m -- "$input")"); fi
+done
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh release >/dev/null
-inputs=("$@")
 if [ ${#inputs[@]} -eq 0 ]; then
   mkdir -p demo
   ./build/mapindex-make-demo demo/demo-maps.zip
