@@ -7,6 +7,7 @@
 #include <iterator>
 #include <regex>
 
+#include "stages/extract/teeworlds_features.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/process.h"
 
@@ -42,6 +43,21 @@ TEST_CASE("README questions print what the README shows") {
     ++questions;
   }
   CHECK(questions >= 10);
+}
+
+// The README's table of which tiles on which layers set each ddnet_mapinfo
+// flag is the code's own table (stages/extract/teeworlds_features.cpp).
+TEST_CASE("README documents every ddnet_mapinfo flag as the code sets it") {
+  std::ifstream in(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
+  const std::string readme((std::istreambuf_iterator<char>(in)), {});
+  const auto start = readme.find("#### `ddnet_mapinfo`");
+  REQUIRE(start != std::string::npos);
+  const std::string section = readme.substr(start, readme.find("\n#### ", start + 5) - start);
+  for (std::size_t f = 0; f < mapindex::teeworlds::kDdnetFeatureNames.size(); ++f) {
+    const std::string row = mapindex::teeworlds::ddnet_feature_rule_row(f);
+    INFO("expected README row: " << row);
+    CHECK(section.find("\n" + row + "\n") != std::string::npos);
+  }
 }
 
 }  // TEST_SUITE

@@ -71,6 +71,22 @@ static_assert(std::size(kFeatures) == kDdnetFeatureNames.size());
 
 }  // namespace
 
+std::string ddnet_feature_rule_row(std::size_t f) {
+  const Feature& feature = kFeatures[f];
+  std::string layers, keys;
+  for (unsigned kind = 0; kind < 7; ++kind) {
+    if (!(feature.layers & (1u << kind))) continue;
+    if (!layers.empty()) layers += ", ";
+    layers += layer_type_name(static_cast<LayerType>(kind));
+  }
+  for (const Range& r : feature.keys) {
+    if (!keys.empty()) keys += ", ";
+    keys += std::to_string(r.first);
+    if (r.last != r.first) keys += ".." + std::to_string(r.last);
+  }
+  return "| `" + std::string(kDdnetFeatureNames[f]) + "` | " + layers + " | " + keys + " |";
+}
+
 std::vector<std::string> ddnet_features(const KeysPresent& present) {
   std::vector<std::string> out;
   for (std::size_t f = 0; f < std::size(kFeatures); ++f) {

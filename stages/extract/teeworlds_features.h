@@ -32,4 +32,9 @@ using KeysPresent = std::array<std::bitset<256>, 7>;
 // The features present, in the order of kDdnetFeatureNames.
 std::vector<std::string> ddnet_features(const KeysPresent& present);
 
+// The rule that sets feature f (index into kDdnetFeatureNames) as a row of the
+// README's table: "| `DEATH` | game, front, switch | 2 |" (layer kinds, then
+// the tile indices, or the `type` byte on tele, speedup and switch layers).
+std::string ddnet_feature_rule_row(std::size_t f);
+
 }  // namespace mapindex::teeworlds
