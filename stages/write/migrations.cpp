@@ -96,9 +96,17 @@ Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migr
                      ", newer than this mapindex understands (" + std::to_string(latest) +
                      "): use a newer mapindex, or write a new index with --db"};
 
+  // A migration may rebuild a table (SQLite's 12-step procedure), which needs
+  // foreign keys off; this cannot change inside a transaction. The index
+  // turns them on again after migrating.
+  bool foreign_keys_off = false;
   for (const auto& migration : migrations) {
     if (migration.version <= *current) continue;
     try {
+      if (!foreign_keys_off) {
+        exec_sql(db, "PRAGMA foreign_keys = OFF");
+        foreign_keys_off = true;
+      }
       exec_sql(db, "BEGIN IMMEDIATE");
     } catch (const IndexError& e) {
       return Error{"index.migration", "cannot start migrating " + with_path(path) + ": " + e.what()};
@@ -116,6 +124,13 @@ Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migr
         throw IndexError("found schema version " + std::to_string(now) + ", expected " +
                          std::to_string(migration.version - 1));
       exec_sql(db, migration.sql);
+      {
+        Statement check(db, "PRAGMA foreign_key_check");
+        if (check.step())
+          throw IndexError("after the migration, a row of table " + check.column_text(0) +
+                           " (rowid " + check.column_text(1) + ") refers to a missing row of " +
+                           check.column_text(2));
+      }
       exec_sql(db, "PRAGMA user_version = " + std::to_string(migration.version));
       exec_sql(db, "COMMIT");
       *current = migration.version;
