@@ -271,6 +271,35 @@ TEST_CASE("text: to_valid_utf8 replaces each maximal subpart with one U+FFFD") {
   CHECK(mapindex::hex_bytes("abc", 2) == "61 62 ...");
 }
 
+// Issue 11: entities on switch layers reach the index (entities rows of the
+// switch layer, spawns included), counted from the placed tiles.
+TEST_CASE("entities: spawns and flag stands of a switch layer are rows of entities") {
+  TempDir tmp;
+  const fs::path db = tmp / "index.sqlite";
+  const fs::path file = tmp / "switch.map";
+  MapBuilder b;
+  b.add_game_group();
+  b.add_tile_layer(TileGrid(LayerType::game, 10, 6).fill(0, 5, 10, 1, 1).set(1, 1, 192));
+  TileGrid sw(LayerType::switch_layer, 10, 6);
+  for (int x = 0; x < 7; ++x) sw.set_switch(x, 2, 192, 0);  // 7 SPAWN
+  sw.set_switch(0, 3, 193, 0).set_switch(1, 3, 194, 0).set_switch(2, 3, 194, 0);
+  sw.set_switch(3, 3, 195, 0).set_switch(4, 3, 196, 0);
+  b.add_tile_layer(sw);
+  write_file(file, b.build());
+  const auto run = index(db, {file.string()});
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(sql_rows(db, "SELECT layer_index, layer_kind, entity, count FROM entities "
+                     "ORDER BY layer_index, entity") ==
+        std::vector<Row>{{"0", "game", "SPAWN", "1"},
+                         {"1", "switch", "FLAGSTAND_BLUE", "1"},
+                         {"1", "switch", "FLAGSTAND_RED", "1"},
+                         {"1", "switch", "SPAWN", "7"},
+                         {"1", "switch", "SPAWN_BLUE", "2"},
+                         {"1", "switch", "SPAWN_RED", "1"}});
+  CHECK(sql_int(db, "SELECT count(*) FROM problems") == 0);
+}
+
 TEST_CASE("duplicates: each occurrence of a path in an archive is a row, kept across runs") {
   TempDir tmp;
   const fs::path db = tmp / "index.sqlite";
@@ -329,6 +358,25 @@ TEST_CASE("duplicates: each occurrence of a path in an archive is a row, kept ac
   CHECK(sql_int(db, "SELECT count(*) FROM file_sightings WHERE run_id = 2") == 4);
   CHECK(sql_int(db, "SELECT count(*) FROM problems WHERE code = 'read.duplicate_name' "
                     "AND run_id = 2") == 2);
+
+  // The second occurrence changes content: the audit names that occurrence.
+  write_archive(archive, ArchiveFormat::zip,
+                {{.path = "maps/x.map", .bytes = map_a},
+                 {.path = "maps/y.map", .bytes = map_b},
+                 {.path = "maps/x.map", .bytes = map_a},
+                 {.path = "maps/x.map", .bytes = to_bytes("not a map")}});
+  const auto third = index(db, {archive.string()});
+  INFO(third.err);
+  REQUIRE(third.exit_code == 0);
+  CHECK(sql_int(db, "SELECT count(*) FROM files") == 4);
+  CHECK(sql_rows(db, "SELECT file_id FROM files ORDER BY entry_path, occurrence") ==
+        std::vector<Row>{{rows[0][0]}, {rows[1][0]}, {rows[2][0]}, {rows[3][0]}});
+  CHECK(sql_value(db, "SELECT changed_run_id FROM files WHERE occurrence = 2") == "3");
+  CHECK(sql_int(db, "SELECT count(*) FROM files WHERE changed_run_id = 3") == 1);
+  const auto audit = run_process(mapindex_binary(), {"audit", "--db", db.string()});
+  INFO(audit.out);
+  CHECK(audit.out.find("maps/x.map (occurrence 2)") != std::string::npos);
+  CHECK(audit.out.find("maps/x.map (occurrence 3)") == std::string::npos);  // unchanged
 }
 
 }  // TEST_SUITE
