@@ -271,6 +271,31 @@ TEST_CASE("text: to_valid_utf8 replaces each maximal subpart with one U+FFFD") {
   CHECK(mapindex::hex_bytes("abc", 2) == "61 62 ...");
 }
 
+TEST_CASE("text: a folder and a file name that are not UTF-8 keep their bytes") {
+  TempDir tmp;
+  const fs::path db = tmp / "index.sqlite";
+  const std::string folder_name = "d\xFF";
+  const fs::path folder = tmp / folder_name;
+  fs::create_directories(folder / "sub");
+  MapBuilder b;
+  b.add_game_group();
+  b.add_tile_layer(TileGrid(LayerType::game, 4, 4).fill(0, 3, 4, 1, 1));
+  write_file(folder / "sub" / "caf\xE9.map", b.build());
+  const auto run = index(db, {folder.string()});
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  int relations = 0;
+  std::int64_t text_values = 0;
+  CHECK(walk_text(db, relations, text_values) == "");
+  CHECK(sql_value(db, "SELECT entry_path FROM files") == "sub/caf\xEF\xBF\xBD.map");
+  CHECK(sql_value(db, "SELECT hex(entry_path_raw) FROM files") == hex("sub/caf\xE9.map"));
+  CHECK(sql_value(db, "SELECT hex(path_raw) FROM sources") == hex(folder.string()));
+  CHECK(sql_value(db, "SELECT path FROM sources") ==
+        mapindex::to_valid_utf8(folder.string()));
+  CHECK(sql_int(db, "SELECT count(*) FROM problems WHERE code = 'text.not_utf8' "
+                    "AND file_id IS NOT NULL") == 1);
+}
+
 // Issue 11: entities on switch layers reach the index (entities rows of the
 // switch layer, spawns included), counted from the placed tiles.
 TEST_CASE("entities: spawns and flag stands of a switch layer are rows of entities") {
