@@ -10,10 +10,11 @@
 --    map stores as other bytes are written with U+FFFD in place of each
 --    invalid sequence; the original bytes go to the *_raw BLOB column beside
 --    them (NULL when the text is valid UTF-8), and the map has a
---    text.not_utf8 warning. Rows written by schema version 1 may hold the
---    invalid bytes in TEXT: SQL cannot tell them apart, so extractor version 2
---    re-measures every map (and rewrites every entry) the next time a run sees
---    it.
+--    text.not_utf8 warning. Rows written by schema version 1 may hold such
+--    bytes in TEXT: they are repaired here the same way, with the SQL
+--    functions mapindex_is_utf8(x) and mapindex_utf8(x) that the migration
+--    runner registers (stages/write/migrations.cpp). Their text.not_utf8
+--    warnings come when a run measures the map again (extractor version 2).
 -- 2. files keeps one row per occurrence of an entry path in its source: an
 --    archive may hold two entries of the same path. `occurrence` counts them
 --    in archive order (1 for the first). SQLite cannot drop the old
@@ -32,6 +33,37 @@ ALTER TABLE images ADD COLUMN name_raw BLOB;
 ALTER TABLE envelopes ADD COLUMN name_raw BLOB;
 ALTER TABLE sounds ADD COLUMN name_raw BLOB;
 ALTER TABLE sources ADD COLUMN path_raw BLOB;
+
+-- Text written by version 1 that is not UTF-8: repaired, the bytes kept. -----
+
+UPDATE maps SET author_raw = CAST(author AS BLOB), author = mapindex_utf8(author)
+  WHERE NOT mapindex_is_utf8(author);
+UPDATE maps SET map_version_raw = CAST(map_version AS BLOB), map_version = mapindex_utf8(map_version)
+  WHERE NOT mapindex_is_utf8(map_version);
+UPDATE maps SET credits_raw = CAST(credits AS BLOB), credits = mapindex_utf8(credits)
+  WHERE NOT mapindex_is_utf8(credits);
+UPDATE maps SET license_raw = CAST(license AS BLOB), license = mapindex_utf8(license)
+  WHERE NOT mapindex_is_utf8(license);
+UPDATE settings SET command_raw = CAST(command AS BLOB), command = mapindex_utf8(command)
+  WHERE NOT mapindex_is_utf8(command);
+UPDATE groups SET name_raw = CAST(name AS BLOB), name = mapindex_utf8(name)
+  WHERE NOT mapindex_is_utf8(name);
+UPDATE layers SET name_raw = CAST(name AS BLOB), name = mapindex_utf8(name)
+  WHERE NOT mapindex_is_utf8(name);
+UPDATE images SET name_raw = CAST(name AS BLOB), name = mapindex_utf8(name)
+  WHERE NOT mapindex_is_utf8(name);
+UPDATE envelopes SET name_raw = CAST(name AS BLOB), name = mapindex_utf8(name)
+  WHERE NOT mapindex_is_utf8(name);
+UPDATE sounds SET name_raw = CAST(name AS BLOB), name = mapindex_utf8(name)
+  WHERE NOT mapindex_is_utf8(name);
+-- Two source paths that differ only in such bytes would collide on
+-- UNIQUE (path, kind): the second keeps its bytes (OR IGNORE) rather than
+-- failing the migration.
+UPDATE OR IGNORE sources SET path_raw = CAST(path AS BLOB), path = mapindex_utf8(path)
+  WHERE NOT mapindex_is_utf8(path);
+UPDATE problems SET message = mapindex_utf8(message), location = mapindex_utf8(location)
+  WHERE NOT mapindex_is_utf8(message) OR NOT mapindex_is_utf8(location);
+UPDATE runs SET command = mapindex_utf8(command) WHERE NOT mapindex_is_utf8(command);
 
 -- files, rebuilt -------------------------------------------------------------
 
@@ -62,10 +94,15 @@ CREATE TABLE files_v2 (
   CHECK ((kind = 'map') = (map_id IS NOT NULL))
 );
 
+-- Every version 1 row is the first occurrence of its path, unless two paths
+-- become one once repaired (then they are occurrences 1, 2, ... by file_id).
 INSERT INTO files_v2 (file_id, source_id, entry_path, occurrence, entry_path_raw, name, kind,
                       size, sha256, crc32, map_id, first_run_id, last_run_id, changed_run_id)
-SELECT file_id, source_id, entry_path, 1, NULL, name, kind, size, sha256, crc32, map_id,
-       first_run_id, last_run_id, changed_run_id
+SELECT file_id, source_id, mapindex_utf8(entry_path),
+       row_number() OVER (PARTITION BY source_id, mapindex_utf8(entry_path) ORDER BY file_id),
+       CASE WHEN mapindex_is_utf8(entry_path) THEN NULL ELSE CAST(entry_path AS BLOB) END,
+       mapindex_utf8(name), kind, size, sha256, crc32, map_id, first_run_id, last_run_id,
+       changed_run_id
 FROM files;
 
 DROP TABLE files;

@@ -191,12 +191,24 @@ TEST_CASE("an index of schema version 1 migrates to version 2 with its rows, vie
         "INSERT INTO layers (map_id, layer_index, group_index, kind, item_type, version, name, "
         "width, height, detail, color_r, color_g, color_b, color_a, skip_compressed, non_empty, "
         "flip_x, flip_y, rotate, num_quads, num_sources) VALUES "
-        "(7, 0, 0, 'game', 2, 3, 'Game', 10, 10, 0, 255, 255, 255, 255, 0, 5, 0, 0, 0, 0, 0);"
+        "(7, 0, 0, 'game', 2, 3, 'Game', 10, 10, 0, 255, 255, 255, 255, 0, 5, 0, 0, 0, 0, 0),"
+        "(7, 1, 0, 'tiles', 2, 3, CAST(x'4CE979' AS TEXT), 10, 10, 0, 255, 255, 255, 255, 0, 5, "
+        "0, 0, 0, 0, 0);"
+        "INSERT INTO settings VALUES (7, 0, CAST(x'7376FF' AS TEXT));"
         "INSERT INTO files VALUES (42, 1, 'maps/a.map', 'a', 'map', 100, '" + sha + "', 1, 7, "
         "1, 1, 1);"
         "INSERT INTO file_versions VALUES (5, 42, 'map', 100, '" + sha + "', 1, 7, 1);"
         "INSERT INTO file_sightings VALUES (1, 42, 5);"
-        "INSERT INTO problems VALUES (1, NULL, 42, 0, 'warning', 'read.x', 'note', '');";
+        "INSERT INTO problems VALUES (1, NULL, 42, 0, 'warning', 'read.x', 'note', '');"
+        // Version 1 stored text that is not UTF-8 as is; two such paths differ
+        // only in their invalid byte (E9, E8).
+        "INSERT INTO files VALUES (43, 1, CAST(x'636166E92E747874' AS TEXT), "
+        "CAST(x'636166E9' AS TEXT), 'other', 1, NULL, NULL, NULL, 1, 1, 1);"
+        "INSERT INTO files VALUES (44, 1, CAST(x'636166E82E747874' AS TEXT), 'b', 'other', 1, "
+        "NULL, NULL, NULL, 1, 1, 1);"
+        "UPDATE maps SET author = CAST(x'61FF' AS TEXT);"
+        "INSERT INTO problems VALUES (1, 7, NULL, 0, 'warning', 'envelope.unused', "
+        "CAST(x'656E76FF' AS TEXT), 'envelope 0');";
     REQUIRE(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
     sqlite3_close(raw);
   }
@@ -211,15 +223,32 @@ TEST_CASE("an index of schema version 1 migrates to version 2 with its rows, vie
   // The file keeps its id and columns; it is the first occurrence of its path.
   CHECK(query_text(h, "SELECT file_id || ',' || source_id || ',' || entry_path || ',' || "
                       "occurrence || ',' || ifnull(entry_path_raw, 'NULL') || ',' || name || ',' "
-                      "|| kind || ',' || map_id FROM files") == "42,1,maps/a.map,1,NULL,a,map,7");
-  CHECK(query_text(h, "SELECT entry_path || ',' || occurrence || ',' || status FROM file_overview") ==
-        "maps/a.map,1,ok");
+                      "|| kind || ',' || map_id FROM files WHERE file_id = 42") ==
+        "42,1,maps/a.map,1,NULL,a,map,7");
+  // Text that is not UTF-8 is repaired, its bytes kept; paths that became
+  // equal are occurrences 1 and 2 in file_id order.
+  const std::string fffd = "\xEF\xBF\xBD";
+  CHECK(query_rows(h, "SELECT file_id || ',' || entry_path || ',' || occurrence || ',' || "
+                      "hex(entry_path_raw) || ',' || name FROM files WHERE file_id > 42 "
+                      "ORDER BY file_id") ==
+        std::vector<std::string>{"43,caf" + fffd + ".txt,1,636166E92E747874,caf" + fffd,
+                                 "44,caf" + fffd + ".txt,2,636166E82E747874,b"});
+  CHECK(query_text(h, "SELECT name || ',' || hex(name_raw) FROM layers WHERE layer_index = 1") ==
+        "L" + fffd + "y,4CE979");
+  CHECK(query_text(h, "SELECT command || ',' || hex(command_raw) FROM settings") ==
+        "sv" + fffd + ",7376FF");
+  CHECK(query_text(h, "SELECT author || ',' || hex(author_raw) FROM maps") == "a" + fffd + ",61FF");
+  CHECK(query_text(h, "SELECT message FROM problems WHERE map_id = 7") == "env" + fffd);
+  CHECK(query_int(h, "SELECT count(*) FROM files WHERE NOT mapindex_is_utf8(entry_path)") == 0);
+  CHECK(query_text(h, "SELECT entry_path || ',' || occurrence || ',' || status FROM file_overview "
+                      "WHERE file_id = 42") == "maps/a.map,1,ok");
   CHECK(query_text(h, "SELECT name FROM map_names") == "a");
   CHECK(query_text(h, "SELECT entry_path || ',' || occurrence FROM file_history") == "maps/a.map,1");
-  CHECK(query_text(h, "SELECT code || ',' || entry_path FROM problem_list") == "read.x,maps/a.map");
+  CHECK(query_text(h, "SELECT code || ',' || entry_path FROM problem_list WHERE file_id = 42") ==
+        "read.x,maps/a.map");
   CHECK(query_int(h, "SELECT count(*) FROM ddnet_mapinfo") == 1);
-  CHECK(query_text(h, "SELECT ifnull(name_raw, 'NULL') FROM layers") == "NULL");
-  CHECK(query_text(h, "SELECT ifnull(author_raw, 'NULL') FROM maps") == "NULL");
+  CHECK(query_text(h, "SELECT ifnull(name_raw, 'NULL') FROM layers WHERE layer_index = 0") ==
+        "NULL");
   // The old UNIQUE (source_id, entry_path) is gone, the new one holds.
   CHECK(sqlite3_exec(h, "INSERT INTO files (source_id, entry_path, occurrence, name, kind, size, "
                         "first_run_id, last_run_id, changed_run_id) "
@@ -229,7 +258,8 @@ TEST_CASE("an index of schema version 1 migrates to version 2 with its rows, vie
                         "first_run_id, last_run_id, changed_run_id) "
                         "VALUES (1, 'maps/a.map', 2, 'a', 'other', 1, 1, 1, 1)",
                      nullptr, nullptr, nullptr) == SQLITE_CONSTRAINT_UNIQUE);
-  REQUIRE(sqlite3_exec(h, "DELETE FROM files WHERE occurrence = 2", nullptr, nullptr, nullptr) ==
+  REQUIRE(sqlite3_exec(h, "DELETE FROM files WHERE entry_path = 'maps/a.map' AND occurrence = 2",
+                       nullptr, nullptr, nullptr) ==
           SQLITE_OK);
   // Foreign keys refer to the rebuilt table.
   CHECK(sqlite3_exec(h, "INSERT INTO file_sightings VALUES (1, 999, 5)", nullptr, nullptr,
@@ -244,7 +274,7 @@ TEST_CASE("an index of schema version 1 migrates to version 2 with its rows, vie
   const auto stats = race_map();
   CHECK(db.write_entry(run, map_entry(source, "maps/a.map", 1), &stats) == 42);
   db.finish_run(run, "complete", {});
-  CHECK(query_int(h, "SELECT count(*) FROM files") == 1);
+  CHECK(query_int(h, "SELECT count(*) FROM files") == 3);
   CHECK(query_int(h, "SELECT extractor_version FROM maps WHERE map_id = 7") == kExtractorVersion);
 }
 
