@@ -10,6 +10,8 @@ packages=(
   libboost-program-options-dev doctest-dev libssl-dev
   libdeflate-dev liblzf-dev
   sqlite3 zip libarchive-tools p7zip-full xz-utils zstd
+  python3
+
 )
 
 missing=()

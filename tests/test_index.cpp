@@ -50,9 +50,9 @@ TEST_SUITE("index") {
 TEST_CASE("a new index has the latest schema version, WAL mode and every table") {
   TempDir dir;
   auto db = open_index(dir.file("new.sqlite"));
-  CHECK(latest_schema_version() == 1);
-  CHECK(db.schema_version() == 1);
-  CHECK(query_int(db.handle(), "PRAGMA user_version") == 1);
+  CHECK(latest_schema_version() == 2);
+  CHECK(db.schema_version() == 2);
+  CHECK(query_int(db.handle(), "PRAGMA user_version") == 2);
   CHECK(query_int(db.handle(), "PRAGMA application_id") == kApplicationId);
   CHECK(query_text(db.handle(), "PRAGMA journal_mode") == "wal");
   CHECK(query_int(db.handle(), "PRAGMA foreign_keys") == 1);
@@ -116,7 +116,7 @@ TEST_CASE("an index from a newer mapindex is refused, unchanged") {
   auto rw = IndexDb::open(path, OpenMode::read_write);
   REQUIRE_FALSE(rw.ok());
   CHECK(rw.error().code == "index.newer");
-  CHECK(rw.error().message.find("schema version 2, newer than this mapindex understands (1)") !=
+  CHECK(rw.error().message.find("schema version 3, newer than this mapindex understands (2)") !=
         std::string::npos);
   auto ro = IndexDb::open(path, OpenMode::read_only);
   REQUIRE_FALSE(ro.ok());
@@ -131,35 +131,151 @@ TEST_CASE("an older index is migrated in place, keeping its rows") {
   TempDir dir;
   const auto path = dir.file("older.sqlite");
   { auto db = open_index(path); index_one_map(db); }
+  const int next = latest_schema_version() + 1;
 
-  // Pretend version 2 exists: it adds a column with a default and a table.
-  OpenOptions v2;
-  v2.migrations = with_test_migration(
+  // Pretend the next version exists: it adds a column with a default and a table.
+  OpenOptions later;
+  later.migrations = with_test_migration(
       "ALTER TABLE maps ADD COLUMN note TEXT NOT NULL DEFAULT 'migrated';"
       "CREATE TABLE extra (x INTEGER);");
 
   // A read-only open does not migrate; it says what to do.
-  auto ro = IndexDb::open(path, OpenMode::read_only, v2);
+  auto ro = IndexDb::open(path, OpenMode::read_only, later);
   REQUIRE_FALSE(ro.ok());
   CHECK(ro.error().code == "index.older");
   CHECK(ro.error().message.find("migrate it in place") != std::string::npos);
 
   {
-    auto db = open_index(path, v2);
-    CHECK(db.schema_version() == 2);
-    CHECK(query_int(db.handle(), "PRAGMA user_version") == 2);
+    auto db = open_index(path, later);
+    CHECK(db.schema_version() == next);
+    CHECK(query_int(db.handle(), "PRAGMA user_version") == next);
     CHECK(query_text(db.handle(), "SELECT note FROM maps") == "migrated");
     CHECK(query_int(db.handle(), "SELECT count(*) FROM layers") == 6);
     CHECK(query_int(db.handle(), "SELECT count(*) FROM extra") == 0);
-    // Writing goes on at version 2.
+    // Writing goes on at the new version.
     index_one_map(db, 2);
     CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 2);
   }
-  // Reopening at version 2 runs nothing again; a build that only knows version 1 refuses it.
-  { auto db = open_index(path, v2); CHECK(db.schema_version() == 2); }
+  // Reopening runs nothing again; a build that does not know the version refuses it.
+  { auto db = open_index(path, later); CHECK(db.schema_version() == next); }
   auto old_build = IndexDb::open(path, OpenMode::read_write);
   REQUIRE_FALSE(old_build.ok());
   CHECK(old_build.error().code == "index.newer");
+}
+
+// Schema 1 -> 2 (schema/002_text_and_occurrences.sql) on an index written by
+// schema 1: rows written by hand in the version 1 layout, since the writer
+// writes version 2 columns.
+TEST_CASE("an index of schema version 1 migrates to version 2 with its rows, views and keys") {
+  TempDir dir;
+  const auto path = dir.file("v1.sqlite");
+  OpenOptions v1;
+  v1.migrations = {default_migrations().front()};
+  { auto db = open_index(path, v1); CHECK(db.schema_version() == 1); }
+  {
+    sqlite3* raw = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &raw) == SQLITE_OK);
+    const std::string sha = sha_of(1);
+    const std::string sql =
+        "INSERT INTO runs (run_id, started_at, status, tool_version, extractor_version, command) "
+        "VALUES (1, '2026-01-01T00:00:00Z', 'complete', 'old', 1, 'index');"
+        "INSERT INTO sources VALUES (1, '/srv/maps', 'folder', 1, 1);"
+        "INSERT INTO run_sources VALUES (1, 1);"
+        "INSERT INTO maps (map_id, sha256, crc32, size, extractor_version, first_run_id, "
+        "measured_run_id, format, format_version, status, errors, warnings, game_width, "
+        "game_height, author, crude_header, reversed_magic, num_items, num_data, uuid_types, "
+        "tiles_per_set, num_groups, num_layers, num_images, num_envelopes, num_envelope_points, "
+        "num_sounds, num_settings, num_automappers, num_quads, num_sound_sources) VALUES "
+        "(7, '" + sha + "', 1, 100, 1, 1, 1, 'teeworlds', 4, 'ok', 0, 0, 10, 10, 'me', 0, 0, "
+        "1, 1, '', 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0);"
+        "INSERT INTO layers (map_id, layer_index, group_index, kind, item_type, version, name, "
+        "width, height, detail, color_r, color_g, color_b, color_a, skip_compressed, non_empty, "
+        "flip_x, flip_y, rotate, num_quads, num_sources) VALUES "
+        "(7, 0, 0, 'game', 2, 3, 'Game', 10, 10, 0, 255, 255, 255, 255, 0, 5, 0, 0, 0, 0, 0),"
+        "(7, 1, 0, 'tiles', 2, 3, CAST(x'4CE979' AS TEXT), 10, 10, 0, 255, 255, 255, 255, 0, 5, "
+        "0, 0, 0, 0, 0);"
+        "INSERT INTO settings VALUES (7, 0, CAST(x'7376FF' AS TEXT));"
+        "INSERT INTO files VALUES (42, 1, 'maps/a.map', 'a', 'map', 100, '" + sha + "', 1, 7, "
+        "1, 1, 1);"
+        "INSERT INTO file_versions VALUES (5, 42, 'map', 100, '" + sha + "', 1, 7, 1);"
+        "INSERT INTO file_sightings VALUES (1, 42, 5);"
+        "INSERT INTO problems VALUES (1, NULL, 42, 0, 'warning', 'read.x', 'note', '');"
+        // Version 1 stored text that is not UTF-8 as is; two such paths differ
+        // only in their invalid byte (E9, E8).
+        "INSERT INTO files VALUES (43, 1, CAST(x'636166E92E747874' AS TEXT), "
+        "CAST(x'636166E9' AS TEXT), 'other', 1, NULL, NULL, NULL, 1, 1, 1);"
+        "INSERT INTO files VALUES (44, 1, CAST(x'636166E82E747874' AS TEXT), 'b', 'other', 1, "
+        "NULL, NULL, NULL, 1, 1, 1);"
+        "UPDATE maps SET author = CAST(x'61FF' AS TEXT);"
+        "INSERT INTO problems VALUES (1, 7, NULL, 0, 'warning', 'envelope.unused', "
+        "CAST(x'656E76FF' AS TEXT), 'envelope 0');";
+    REQUIRE(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(raw);
+  }
+
+  auto db = open_index(path);
+  auto* h = db.handle();
+  CHECK(db.schema_version() == 2);
+  CHECK(query_int(h, "PRAGMA user_version") == 2);
+  CHECK(query_int(h, "PRAGMA foreign_keys") == 1);
+  CHECK(query_rows(h, "PRAGMA foreign_key_check").empty());
+  CHECK(query_text(h, "PRAGMA integrity_check") == "ok");
+  // The file keeps its id and columns; it is the first occurrence of its path.
+  CHECK(query_text(h, "SELECT file_id || ',' || source_id || ',' || entry_path || ',' || "
+                      "occurrence || ',' || ifnull(entry_path_raw, 'NULL') || ',' || name || ',' "
+                      "|| kind || ',' || map_id FROM files WHERE file_id = 42") ==
+        "42,1,maps/a.map,1,NULL,a,map,7");
+  // Text that is not UTF-8 is repaired, its bytes kept; paths that became
+  // equal are occurrences 1 and 2 in file_id order.
+  const std::string fffd = "\xEF\xBF\xBD";
+  CHECK(query_rows(h, "SELECT file_id || ',' || entry_path || ',' || occurrence || ',' || "
+                      "hex(entry_path_raw) || ',' || name FROM files WHERE file_id > 42 "
+                      "ORDER BY file_id") ==
+        std::vector<std::string>{"43,caf" + fffd + ".txt,1,636166E92E747874,caf" + fffd,
+                                 "44,caf" + fffd + ".txt,2,636166E82E747874,b"});
+  CHECK(query_text(h, "SELECT name || ',' || hex(name_raw) FROM layers WHERE layer_index = 1") ==
+        "L" + fffd + "y,4CE979");
+  CHECK(query_text(h, "SELECT command || ',' || hex(command_raw) FROM settings") ==
+        "sv" + fffd + ",7376FF");
+  CHECK(query_text(h, "SELECT author || ',' || hex(author_raw) FROM maps") == "a" + fffd + ",61FF");
+  CHECK(query_text(h, "SELECT message FROM problems WHERE map_id = 7") == "env" + fffd);
+  CHECK(query_int(h, "SELECT count(*) FROM files WHERE NOT mapindex_is_utf8(entry_path)") == 0);
+  CHECK(query_text(h, "SELECT entry_path || ',' || occurrence || ',' || status FROM file_overview "
+                      "WHERE file_id = 42") == "maps/a.map,1,ok");
+  CHECK(query_text(h, "SELECT name FROM map_names") == "a");
+  CHECK(query_text(h, "SELECT entry_path || ',' || occurrence FROM file_history") == "maps/a.map,1");
+  CHECK(query_text(h, "SELECT code || ',' || entry_path FROM problem_list WHERE file_id = 42") ==
+        "read.x,maps/a.map");
+  CHECK(query_int(h, "SELECT count(*) FROM ddnet_mapinfo") == 1);
+  CHECK(query_text(h, "SELECT ifnull(name_raw, 'NULL') FROM layers WHERE layer_index = 0") ==
+        "NULL");
+  // The old UNIQUE (source_id, entry_path) is gone, the new one holds.
+  CHECK(sqlite3_exec(h, "INSERT INTO files (source_id, entry_path, occurrence, name, kind, size, "
+                        "first_run_id, last_run_id, changed_run_id) "
+                        "VALUES (1, 'maps/a.map', 2, 'a', 'other', 1, 1, 1, 1)",
+                     nullptr, nullptr, nullptr) == SQLITE_OK);
+  CHECK(sqlite3_exec(h, "INSERT INTO files (source_id, entry_path, occurrence, name, kind, size, "
+                        "first_run_id, last_run_id, changed_run_id) "
+                        "VALUES (1, 'maps/a.map', 2, 'a', 'other', 1, 1, 1, 1)",
+                     nullptr, nullptr, nullptr) == SQLITE_CONSTRAINT_UNIQUE);
+  REQUIRE(sqlite3_exec(h, "DELETE FROM files WHERE entry_path = 'maps/a.map' AND occurrence = 2",
+                       nullptr, nullptr, nullptr) ==
+          SQLITE_OK);
+  // Foreign keys refer to the rebuilt table.
+  CHECK(sqlite3_exec(h, "INSERT INTO file_sightings VALUES (1, 999, 5)", nullptr, nullptr,
+                     nullptr) != SQLITE_OK);
+
+  // The next run writes the same entry into the same row; the map measured by
+  // extractor version 1 is measured again.
+  CHECK(db.known_maps().empty());
+  const auto run = db.begin_run("test", "0.0-test");
+  const auto source = db.source_id(run, "/srv/maps", "folder");
+  CHECK(source == 1);
+  const auto stats = race_map();
+  CHECK(db.write_entry(run, map_entry(source, "maps/a.map", 1), &stats) == 42);
+  db.finish_run(run, "complete", {});
+  CHECK(query_int(h, "SELECT count(*) FROM files") == 3);
+  CHECK(query_int(h, "SELECT extractor_version FROM maps WHERE map_id = 7") == kExtractorVersion);
 }
 
 TEST_CASE("a failing migration leaves the index at its previous version") {
@@ -176,7 +292,7 @@ TEST_CASE("a failing migration leaves the index at its previous version") {
   CHECK(db.error().message.find("no such table: no_such_table") != std::string::npos);
 
   auto intact = open_index(path);
-  CHECK(intact.schema_version() == 1);
+  CHECK(intact.schema_version() == latest_schema_version());
   CHECK(query_int(intact.handle(), "SELECT count(*) FROM sqlite_schema WHERE name = 'extra'") == 0);
   CHECK(query_int(intact.handle(), "SELECT count(*) FROM maps") == 1);
 }
@@ -184,11 +300,13 @@ TEST_CASE("a failing migration leaves the index at its previous version") {
 TEST_CASE("migrations are numbered 1, 2, ... without gaps") {
   CHECK(check_migrations(default_migrations()).ok());
   CHECK(default_migrations().front().name == "001_initial.sql");
+  CHECK(default_migrations().at(1).name == "002_text_and_occurrences.sql");
   Migrations gap = default_migrations();
-  gap.push_back({3, "003_gap.sql", "SELECT 1;"});
+  const int skipped = latest_schema_version() + 1;
+  gap.push_back({skipped + 1, "00" + std::to_string(skipped + 1) + "_gap.sql", "SELECT 1;"});
   auto checked = check_migrations(gap);
   REQUIRE_FALSE(checked.ok());
-  CHECK(checked.error().message.find("expected 2") != std::string::npos);
+  CHECK(checked.error().message.find("expected " + std::to_string(skipped)) != std::string::npos);
 }
 
 TEST_CASE("files that are not mapindex indexes are refused") {
@@ -214,7 +332,11 @@ TEST_CASE("files that are not mapindex indexes are refused") {
   CHECK_FALSE(std::filesystem::exists(dir.file("missing.sqlite")));
 }
 
-TEST_CASE("writing the same entries twice in a run gives the same rows") {
+// An archive may hold the same path twice: each occurrence is an entry of its
+// own (files.occurrence), so writing the entries twice in one run adds a second
+// occurrence of each, leaves the first ones as they were, and warns on each
+// second one.
+TEST_CASE("writing the same entries twice in a run gives each a second occurrence") {
   TempDir dir;
   auto db = open_index(dir.file("idem.sqlite"));
   const auto run = db.begin_run("test", "0.0-test");
@@ -242,19 +364,36 @@ TEST_CASE("writing the same entries twice in a run gives the same rows") {
     db.write_entry(run, lost, nullptr);
     db.commit_batch();
   };
-  auto snapshot = [&] {
-    std::vector<std::vector<std::string>> all;
-    for (const auto& table : table_names(db.handle())) all.push_back(table_rows(db.handle(), table));
-    return all;
-  };
 
   write_all();
-  const auto first = snapshot();
+  const auto maps_before = table_rows(db.handle(), "maps");
+  const auto files_before = query_rows(db.handle(), "SELECT * FROM files ORDER BY file_id");
+  const auto problems_before = query_rows(db.handle(), "SELECT * FROM problems ORDER BY rowid");
   CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 3);
   CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 5);
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM files WHERE occurrence = 1") == 5);
   CHECK(query_int(db.handle(), "SELECT count(*) FROM problems") == 5);
   write_all();
-  CHECK(snapshot() == first);
+  CHECK(table_rows(db.handle(), "maps") == maps_before);
+  CHECK(query_rows(db.handle(), "SELECT * FROM files WHERE occurrence = 1 ORDER BY file_id") ==
+        files_before);
+  CHECK(query_rows(db.handle(),
+                   "SELECT * FROM problems WHERE file_id IS NULL "
+                   "OR file_id IN (SELECT file_id FROM files WHERE occurrence = 1) ORDER BY rowid") ==
+        problems_before);
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 10);
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM files WHERE occurrence = 2") == 5);
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM file_sightings WHERE run_id = " +
+                                   std::to_string(run)) == 10);
+  // Each second occurrence: its own problems (lost.map's read.truncated) and the warning.
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM problems p JOIN files f USING (file_id) "
+                               "WHERE f.occurrence = 2 AND p.code = 'read.duplicate_name' "
+                               "AND p.severity = 'warning' AND p.message LIKE '%this is occurrence 2'") == 5);
+  CHECK(query_text(db.handle(), "SELECT p.message FROM problems p JOIN files f USING (file_id) "
+                                "WHERE f.entry_path = 'a.map' AND p.code = 'read.duplicate_name'") ==
+        "entry 'a.map' occurs more than once in its archive; this is occurrence 2");
+  CHECK(query_int(db.handle(), "SELECT count(*) FROM problems p JOIN files f USING (file_id) "
+                               "WHERE f.occurrence = 1 AND p.code = 'read.duplicate_name'") == 0);
 }
 
 TEST_CASE("a second run over the same entries changes only run bookkeeping") {

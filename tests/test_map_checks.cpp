@@ -345,13 +345,13 @@ std::vector<Case> cases() {
     b.info(i);
     return b.build();
   }});
-  c.push_back({"settings line not UTF-8", "info.settings", W, "info", [] {
+  c.push_back({"settings line not UTF-8", "text.not_utf8", W, "info", [] {
     MapBuilder b = clean_map();
     InfoSpec i; i.raw_settings = std::vector<std::uint8_t>{'s', 0xFF, 0};
     b.info(i);
     return b.build();
   }});
-  c.push_back({"author not UTF-8", "info.string", W, "info", [] {
+  c.push_back({"author not UTF-8", "text.not_utf8", W, "info", [] {
     MapBuilder b = clean_map();
     InfoSpec i; i.author = std::string("\xC3\x28");
     b.info(i);

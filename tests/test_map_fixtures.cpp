@@ -65,6 +65,33 @@ TEST_CASE("I32String: names round-trip and padding decodes to nothing") {
   CHECK(teeworlds::decode_i32_string(datafile::Int32View(Bytes(bytes))) == "ABCDEFGHIJK");
 }
 
+// DDNet spawns entities from the switch layer's type byte as from game and
+// front (NOTES.md point 12): spawns, team spawns and flag stands included.
+TEST_CASE("entities on a switch layer are counted, spawns and flag stands included") {
+  MapBuilder b;
+  b.add_game_group();
+  TileGrid game(LayerType::game, 12, 8);
+  game.fill(0, 7, 12, 1, 1);
+  game.set(1, 1, 192);                                  // 1 SPAWN on game
+  TileGrid sw(LayerType::switch_layer, 12, 8);
+  sw.set_switch(1, 2, 192, 0).set_switch(2, 2, 192, 0).set_switch(3, 2, 192, 5);  // 3 SPAWN
+  sw.set_switch(4, 2, 193, 0).set_switch(5, 2, 194, 0);                           // team spawns
+  sw.set_switch(6, 2, 195, 0).set_switch(7, 2, 196, 0).set_switch(8, 2, 196, 0);  // flag stands
+  sw.set_switch(9, 2, 240, 2);                                                     // DOOR
+  b.add_tile_layer(game);
+  b.add_tile_layer(sw);
+  const MapStats s = measure(b.build());
+  INFO(problems_text(s));
+  CHECK(s.problems.empty());
+  REQUIRE(s.layers.size() == 2);
+  CHECK(entities(s.layers[0]) == std::map<std::string, std::int64_t>{{"SPAWN", 1}});
+  REQUIRE(s.layers[1].kind == LayerKind::switch_layer);
+  CHECK(entities(s.layers[1]) ==
+        std::map<std::string, std::int64_t>{{"DOOR", 1}, {"FLAGSTAND_BLUE", 2},
+                                            {"FLAGSTAND_RED", 1}, {"SPAWN", 3},
+                                            {"SPAWN_BLUE", 1}, {"SPAWN_RED", 1}});
+}
+
 TEST_CASE("every physics layer kind is counted by its own tile key") {
   MapBuilder b;
   b.add_game_group();

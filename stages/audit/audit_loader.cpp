@@ -79,7 +79,7 @@ std::unordered_map<std::int64_t, std::vector<SeenEntry>> load_entries(sqlite3* d
   std::unordered_map<std::int64_t, SeenEntry*> unread;  // file_id -> entry
   Statement s(db,
               "SELECT f.source_id, f.file_id, v.version_id, f.entry_path, f.name, v.kind, v.size, "
-              "ifnull(v.sha256, ''), v.map_id, m.status "
+              "ifnull(v.sha256, ''), v.map_id, m.status, f.occurrence "
               "FROM file_sightings h JOIN files f ON f.file_id = h.file_id "
               "JOIN file_versions v ON v.version_id = h.version_id "
               "LEFT JOIN maps m ON m.map_id = v.map_id WHERE h.run_id = ?");
@@ -89,6 +89,10 @@ std::unordered_map<std::int64_t, std::vector<SeenEntry>> load_entries(sqlite3* d
     e.file_id = s.column_int(1);
     e.version_id = s.column_int(2);
     e.state.path = s.column_text(3);
+    // An archive may hold a path more than once: the 2nd, 3rd, ... occurrence
+    // is an entry of its own and is named so in the report.
+    if (const auto occurrence = s.column_int(10); occurrence > 1)
+      e.state.path += " (occurrence " + std::to_string(occurrence) + ")";
     e.name = s.column_text(4);
     e.state.kind = s.column_text(5);
     e.state.size = s.column_int(6);

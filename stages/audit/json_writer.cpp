@@ -2,49 +2,22 @@
 
 #include <cstdio>
 
+#include "stages/common/utf8.h"
+
 namespace mapindex::audit {
-namespace {
 
-// Length of the valid UTF-8 sequence at text[i], or 0 (no overlong forms,
-// no surrogates, nothing above U+10FFFF).
-std::size_t utf8_sequence(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char lead = byte(i);
-  std::size_t length = 0;
-  unsigned char low = 0x80, high = 0xBF;  // bounds of the second byte
-  if (lead >= 0xC2 && lead <= 0xDF) length = 2;
-  else if (lead == 0xE0) { length = 3; low = 0xA0; }
-  else if (lead >= 0xE1 && lead <= 0xEC) length = 3;
-  else if (lead == 0xED) { length = 3; high = 0x9F; }
-  else if (lead >= 0xEE && lead <= 0xEF) length = 3;
-  else if (lead == 0xF0) { length = 4; low = 0x90; }
-  else if (lead >= 0xF1 && lead <= 0xF3) length = 4;
-  else if (lead == 0xF4) { length = 4; high = 0x8F; }
-  else return 0;
-  if (i + length > text.size()) return 0;
-  if (byte(i + 1) < low || byte(i + 1) > high) return 0;
-  for (std::size_t k = 2; k < length; ++k)
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-  return length;
-}
-
-}  // namespace
-
-std::string json_string(std::string_view text) {
+std::string json_string(std::string_view raw) {
+  std::string valid;
+  if (!is_valid_utf8(raw)) valid = to_valid_utf8(raw);
+  const std::string_view text = valid.empty() ? raw : std::string_view(valid);
   std::string out;
   out.reserve(text.size() + 2);
   out += '"';
   for (std::size_t i = 0; i < text.size();) {
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x80) {
-      const std::size_t length = utf8_sequence(text, i);
-      if (length == 0) {
-        out += "\xEF\xBF\xBD";  // U+FFFD
-        ++i;
-      } else {
-        out.append(text.substr(i, length));
-        i += length;
-      }
+    if (c >= 0x80) {  // part of a valid sequence
+      out += static_cast<char>(c);
+      ++i;
       continue;
     }
     switch (c) {

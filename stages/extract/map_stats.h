@@ -15,8 +15,10 @@
 namespace mapindex {
 
 // Bump whenever what extract produces for the same bytes changes: the index
-// re-decodes maps measured by an older extractor version.
-inline constexpr int kExtractorVersion = 1;
+// re-decodes maps measured by an older extractor version. 2: entities of
+// switch layers include spawns and flag stands; names that are not UTF-8 are
+// kept (text.not_utf8).
+inline constexpr int kExtractorVersion = 2;
 
 enum class MapFormat : unsigned char { teeworlds, spritetile };
 enum class MapStatus : unsigned char { ok, warnings, rejected };

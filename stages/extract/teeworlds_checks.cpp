@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "stages/decode/datafile/utf8.h"
+#include "stages/common/utf8.h"
 
 namespace mapindex::teeworlds {
 namespace {
@@ -36,7 +36,45 @@ bool is_standard_external_image(std::string_view name) {
   return std::find(kStandardImages.begin(), kStandardImages.end(), name) != kStandardImages.end();
 }
 
-bool is_utf8(std::string_view text) { return datafile::is_valid_utf8(text); }
+void report_text_not_utf8(MapStats& stats) {
+  Problems found;
+  const auto check = [&](std::string_view text, const std::string& what, std::string location,
+                         std::string_view column) {
+    if (is_valid_utf8(text)) return;
+    found.push_back(Problem{Severity::warning, "text.not_utf8",
+                            what + " is not valid UTF-8 (bytes: " + hex_bytes(text) +
+                                "); stored as '" + to_valid_utf8(text) +
+                                "' with U+FFFD for the invalid bytes, the bytes in " +
+                                std::string(column),
+                            std::move(location)});
+  };
+  const auto info = [&](const std::optional<std::string>& text, const char* field,
+                        std::string_view column) {
+    if (text) check(*text, std::string("info ") + field, "info", column);
+  };
+  info(stats.author, "author", "maps.author_raw");
+  info(stats.map_version, "version", "maps.map_version_raw");
+  info(stats.credits, "credits", "maps.credits_raw");
+  info(stats.license, "license", "maps.license_raw");
+  for (std::size_t i = 0; i < stats.settings.size(); ++i)
+    check(stats.settings[i], "settings line " + std::to_string(i), "info", "settings.command_raw");
+  for (const auto& g : stats.groups)
+    check(g.name, loc("group", g.group_index) + " name", loc("group", g.group_index),
+          "groups.name_raw");
+  for (const auto& l : stats.layers)
+    check(l.name, loc("layer", l.layer_index) + " name", loc("layer", l.layer_index),
+          "layers.name_raw");
+  for (const auto& i : stats.images)
+    check(i.name, loc("image", i.image_index) + " name", loc("image", i.image_index),
+          "images.name_raw");
+  for (const auto& e : stats.envelopes)
+    check(e.name, loc("envelope", e.envelope_index) + " name", loc("envelope", e.envelope_index),
+          "envelopes.name_raw");
+  for (const auto& s : stats.sounds)
+    check(s.name, loc("sound", s.sound_index) + " name", loc("sound", s.sound_index),
+          "sounds.name_raw");
+  for (auto& p : found) stats.problems.push_back(std::move(p));
+}
 
 EnvelopeKind expected_envelope_kind(std::string_view role) {
   if (role == "quad_position" || role == "source_position") return EnvelopeKind::position;

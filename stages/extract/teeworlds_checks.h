@@ -59,7 +59,10 @@ void check_groups_and_automappers(const TeeworldsMap& map, MapStats& stats);
 // The standard external image names of Teeworlds 0.6/0.7 and DDNet.
 bool is_standard_external_image(std::string_view name);
 
-// Strict UTF-8 (no overlong forms or surrogates).
-bool is_utf8(std::string_view text);
+// One "text.not_utf8" warning for every name, info string and settings line
+// of `stats` that is not valid UTF-8, quoting its bytes in hex. The text
+// itself is kept as stored; the index writes it with U+FFFD in place of the
+// invalid bytes and keeps the original bytes in a *_raw column.
+void report_text_not_utf8(MapStats& stats);
 
 }  // namespace mapindex::teeworlds

@@ -64,7 +64,7 @@ EnvelopeKind envelope_kind(std::int32_t channels) {
 std::optional<std::string> info_string(const Datafile& df, std::int32_t index, const char* field,
                                        std::size_t max_bytes, MapStats& stats) {
   if (!data_index_valid(df, index)) return std::nullopt;
-  auto s = df.string(static_cast<std::size_t>(index));
+  auto s = df.string_bytes(static_cast<std::size_t>(index));
   if (!s) {
     add(stats, Severity::warning, "info.string",
         std::string(field) + " (data item " + std::to_string(index) + "): " + s.error().to_string(),
@@ -103,18 +103,14 @@ void measure_info(const Datafile& df, const TeeworldsMap& map, MapStats& stats,
         "info");
   }
   std::size_t start = 0;
-  bool bad_utf8 = false;
   for (std::size_t i = 0; i <= bytes.size(); ++i) {
     if (i < bytes.size() && bytes[i] != 0) continue;
     if (i > start || i < bytes.size()) {
       std::string line(reinterpret_cast<const char*>(bytes.data()) + start, i - start);
-      if (!is_utf8(line)) bad_utf8 = true;
       if (i < bytes.size() || !line.empty()) stats.settings.push_back(std::move(line));
     }
     start = i + 1;
   }
-  if (bad_utf8)
-    add(stats, Severity::warning, "info.settings", "a settings line is not valid UTF-8", "info");
 }
 
 void measure_images(const Datafile& df, const TeeworldsMap& map, MapStats& stats) {
@@ -129,7 +125,7 @@ void measure_images(const Datafile& df, const TeeworldsMap& map, MapStats& stats
       img.external = item->external;
       img.rgba = item->rgba();
       if (data_index_valid(df, item->name)) {
-        auto name = df.string(static_cast<std::size_t>(item->name));
+        auto name = df.string_bytes(static_cast<std::size_t>(item->name));
         if (name) img.name = std::move(name.value());
         else add(stats, Severity::warning, "image.name", "image name: " + name.error().to_string(), where);
       } else {
@@ -214,7 +210,7 @@ void measure_sounds(const Datafile& df, const TeeworldsMap& map, MapStats& stats
     if (const auto& item = map.sounds[i]) {
       snd.external = item->external;
       if (data_index_valid(df, item->name)) {
-        auto name = df.string(static_cast<std::size_t>(item->name));
+        auto name = df.string_bytes(static_cast<std::size_t>(item->name));
         if (name) snd.name = std::move(name.value());
         else add(stats, Severity::warning, "sound.name", "sound name: " + name.error().to_string(), where);
       }
@@ -543,6 +539,7 @@ MapStats measure_teeworlds(Bytes file, const MeasureOptions& options) {
   resolve_references(refs, stats);
   check_images_and_sounds(stats);
   check_groups_and_automappers(map, stats);
+  report_text_not_utf8(stats);
   finalize_status(stats);
   return stats;
 }

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "stages/common/utf8.h"
 #include "stages/write/map_rows.h"
 #include "stages/write/tile_names.h"
 
@@ -233,10 +234,12 @@ std::int64_t IndexDb::source_id(std::int64_t run_id, std::string_view path,
   d.begin_batch();
   try {
     auto& upsert = d.sql(
-        "INSERT INTO sources (path, kind, first_run_id, last_run_id) VALUES (?1, ?2, ?3, ?3) "
-        "ON CONFLICT (path, kind) DO UPDATE SET last_run_id = excluded.last_run_id "
+        "INSERT INTO sources (path, kind, first_run_id, last_run_id, path_raw) "
+        "VALUES (?1, ?2, ?3, ?3, ?4) "
+        "ON CONFLICT (path, kind) DO UPDATE SET last_run_id = excluded.last_run_id, "
+        "path_raw = excluded.path_raw "
         "RETURNING source_id");
-    upsert.bind_all(path, kind, run_id);
+    upsert.bind_all(path, kind, run_id, bytes_if_not_utf8(path));
     upsert.step();
     const std::int64_t id = upsert.column_int(0);
     upsert.reset();
@@ -320,20 +323,47 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
   }
   const std::string_view kind = to_string(e.kind);
 
+  // The same path may occur more than once in a source (an archive holding
+  // two entries of one name): each occurrence has its own row, numbered in
+  // the order this run writes them (archive order), so that the next run maps
+  // them to the same rows. Counted from this run's sightings, not held in
+  // memory. Paths that differ only in bytes that are not UTF-8 are stored
+  // alike (U+FFFD), so they count as occurrences of one path.
+  auto& earlier = sql(
+      "SELECT count(*) FROM files f JOIN file_sightings h ON h.file_id = f.file_id "
+      "WHERE f.source_id = ? AND f.entry_path = ? AND h.run_id = ?");
+  earlier.bind_all(e.source_id, e.entry_path, run_id);
+  const std::int64_t occurrence = earlier.single_int().value_or(0) + 1;
+
+  Problems problems = e.problems;
+  if (!is_valid_utf8(e.entry_path))
+    problems.push_back(Problem{
+        Severity::warning, "text.not_utf8",
+        "entry path is not valid UTF-8 (bytes: " + hex_bytes(e.entry_path) + "); stored as '" +
+            to_valid_utf8(e.entry_path) +
+            "' with U+FFFD for the invalid bytes, the bytes in files.entry_path_raw",
+        ""});
+  if (occurrence > 1)
+    problems.push_back(Problem{
+        Severity::warning, "read.duplicate_name",
+        "entry '" + e.entry_path + "' occurs more than once in its archive; this is occurrence " +
+            std::to_string(occurrence),
+        ""});
+
   auto& file_upsert = sql(
-      "INSERT INTO files (source_id, entry_path, name, kind, size, sha256, crc32, map_id, "
-      "first_run_id, last_run_id, changed_run_id) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?9) "
-      "ON CONFLICT (source_id, entry_path) DO UPDATE SET "
+      "INSERT INTO files (source_id, entry_path, occurrence, entry_path_raw, name, kind, size, "
+      "sha256, crc32, map_id, first_run_id, last_run_id, changed_run_id) "
+      "VALUES (?1, ?2, ?10, ?11, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?9) "
+      "ON CONFLICT (source_id, entry_path, occurrence) DO UPDATE SET "
       "changed_run_id = CASE WHEN files.kind IS NOT excluded.kind "
       "OR files.size IS NOT excluded.size OR files.sha256 IS NOT excluded.sha256 "
       "THEN excluded.changed_run_id ELSE files.changed_run_id END, "
       "name = excluded.name, kind = excluded.kind, size = excluded.size, "
       "sha256 = excluded.sha256, crc32 = excluded.crc32, map_id = excluded.map_id, "
-      "last_run_id = excluded.last_run_id "
+      "last_run_id = excluded.last_run_id, entry_path_raw = excluded.entry_path_raw "
       "RETURNING file_id");
   file_upsert.bind_all(e.source_id, e.entry_path, entry_name(e.entry_path), kind, e.size, sha256,
-                       crc32, map_id, run_id);
+                       crc32, map_id, run_id, occurrence, bytes_if_not_utf8(e.entry_path));
   file_upsert.step();
   const std::int64_t file_id = file_upsert.column_int(0);
   file_upsert.reset();
@@ -360,8 +390,8 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
   auto& problem_insert = sql(
       "INSERT INTO problems (run_id, map_id, file_id, position, severity, code, message, "
       "location) VALUES (?, NULL, ?, ?, ?, ?, ?, ?)");
-  for (std::size_t i = 0; i < e.problems.size(); ++i) {
-    const auto& p = e.problems[i];
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    const auto& p = problems[i];
     problem_insert
         .bind_all(run_id, file_id, i, to_string(p.severity), p.code, p.message, p.location)
         .run();

@@ -8,7 +8,7 @@ namespace {
 
 // Columns of maps written by store_map, in bind order. first_run_id is only
 // set on insert; sha256 is the conflict key.
-constexpr std::array<std::string_view, 33> kMapColumns = {
+constexpr std::array<std::string_view, 37> kMapColumns = {
     "sha256",         "crc32",           "size",           "extractor_version",
     "first_run_id",   "measured_run_id", "format",         "format_version",
     "status",         "errors",          "warnings",       "game_width",
@@ -17,7 +17,8 @@ constexpr std::array<std::string_view, 33> kMapColumns = {
     "num_data",       "uuid_types",      "tiles_per_set",  "num_groups",
     "num_layers",     "num_images",      "num_envelopes",  "num_envelope_points",
     "num_sounds",     "num_settings",    "num_automappers", "num_quads",
-    "num_sound_sources"};
+    "num_sound_sources", "author_raw",   "map_version_raw", "credits_raw",
+    "license_raw"};
 
 std::string make_upsert_map_sql() {
   std::string columns, values, updates;
@@ -58,6 +59,12 @@ std::optional<std::int64_t> size_or_null(std::int64_t size) {
   return size;
 }
 
+// The original bytes of an optional text that is not UTF-8 (NULL otherwise).
+std::optional<Blob> raw_text(const std::optional<std::string>& text) {
+  if (!text) return std::nullopt;
+  return bytes_if_not_utf8(*text);
+}
+
 std::string join_words(const std::vector<std::string>& words) {
   std::string joined;
   for (const auto& w : words) {
@@ -77,12 +84,13 @@ void delete_children(StatementCache& statements, std::int64_t map_id) {
 void write_layers(StatementCache& st, std::int64_t map_id, const MapStats& stats) {
   auto& layer_insert = st.get(
       "INSERT INTO layers (map_id, layer_index, group_index, kind, item_type, version, name, "
+      "name_raw, "
       "width, height, detail, image, color_envelope, color_r, color_g, color_b, color_a, "
       "skip_compressed, non_empty, flip_x, flip_y, rotate, num_quads, num_sources, sound, "
       "st_tile_size_x, st_tile_size_y, st_z, st_scroll_x, st_scroll_y, st_preview_size, "
       "st_layer_lock, st_add_border, st_colliders, st_flip_both, st_order_min, st_order_max) "
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-      "?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   auto& tile_insert = st.get(
       "INSERT INTO tile_counts (map_id, layer_index, layer_kind, tile, count) "
       "VALUES (?, ?, ?, ?, ?) "
@@ -116,7 +124,7 @@ void write_layers(StatementCache& st, std::int64_t map_id, const MapStats& stats
     }
     layer_insert
         .bind_all(map_id, l.layer_index, index_or_null(l.group_index), kind, l.item_type,
-                  l.version, l.name, l.width, l.height, l.detail, index_or_null(l.image),
+                  l.version, l.name, bytes_if_not_utf8(l.name), l.width, l.height, l.detail, index_or_null(l.image),
                   index_or_null(l.color_envelope), l.color[0], l.color[1], l.color[2], l.color[3],
                   l.skip_compressed, l.non_empty, l.flip_x, l.flip_y, l.rotate, l.num_quads,
                   l.num_sources, index_or_null(l.sound), tile_size_x, tile_size_y, z, scroll_x,
@@ -135,14 +143,15 @@ void write_layers(StatementCache& st, std::int64_t map_id, const MapStats& stats
 
 void write_images(StatementCache& st, std::int64_t map_id, const MapStats& stats) {
   auto& image_insert = st.get(
-      "INSERT INTO images (map_id, image_index, version, name, width, height, external, rgba, "
-      "standard_name, data_stored_size, data_size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "INSERT INTO images (map_id, image_index, version, name, name_raw, width, height, external, "
+      "rgba, standard_name, data_stored_size, data_size) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   auto& user_insert = st.get(
       "INSERT INTO image_users (map_id, image_index, layer_index, quads) VALUES (?, ?, ?, ?) "
       "ON CONFLICT (map_id, image_index, layer_index) DO UPDATE SET quads = quads + excluded.quads");
   for (const auto& i : stats.images) {
     image_insert
-        .bind_all(map_id, i.image_index, i.version, i.name, i.width, i.height, i.external, i.rgba,
+        .bind_all(map_id, i.image_index, i.version, i.name, bytes_if_not_utf8(i.name), i.width, i.height, i.external, i.rgba,
                   i.standard_name, size_or_null(i.data_stored_size), size_or_null(i.data_size))
         .run();
     for (const auto& u : i.used_by)
@@ -152,10 +161,10 @@ void write_images(StatementCache& st, std::int64_t map_id, const MapStats& stats
 
 void write_envelopes(StatementCache& st, std::int64_t map_id, const MapStats& stats) {
   auto& envelope_insert = st.get(
-      "INSERT INTO envelopes (map_id, envelope_index, version, channels, kind, name, "
+      "INSERT INTO envelopes (map_id, envelope_index, version, channels, kind, name, name_raw, "
       "synchronized, start_point, num_points, curve_step, curve_linear, curve_slow, curve_fast, "
       "curve_smooth, curve_bezier, curve_unknown) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   auto& user_insert = st.get(
       "INSERT INTO envelope_users (map_id, envelope_index, layer_index, role, count) "
       "VALUES (?, ?, ?, ?, ?) ON CONFLICT (map_id, envelope_index, layer_index, role) "
@@ -165,8 +174,8 @@ void write_envelopes(StatementCache& st, std::int64_t map_id, const MapStats& st
     const auto& c = e.curves;
     envelope_insert
         .bind_all(map_id, e.envelope_index, e.version, e.channels, to_string(e.kind), e.name,
-                  e.synchronized, e.start_point, e.num_points, c[0], c[1], c[2], c[3], c[4], c[5],
-                  c[6])
+                  bytes_if_not_utf8(e.name), e.synchronized, e.start_point, e.num_points, c[0],
+                  c[1], c[2], c[3], c[4], c[5], c[6])
         .run();
     for (const auto& u : e.used_by)
       user_insert.bind_all(map_id, e.envelope_index, u.layer_index, u.role, u.count).run();
@@ -175,15 +184,15 @@ void write_envelopes(StatementCache& st, std::int64_t map_id, const MapStats& st
 
 void write_sounds(StatementCache& st, std::int64_t map_id, const MapStats& stats) {
   auto& sound_insert = st.get(
-      "INSERT INTO sounds (map_id, sound_index, name, external, data_stored_size, data_size) "
-      "VALUES (?, ?, ?, ?, ?, ?)");
+      "INSERT INTO sounds (map_id, sound_index, name, name_raw, external, data_stored_size, "
+      "data_size) VALUES (?, ?, ?, ?, ?, ?, ?)");
   auto& user_insert = st.get(
       "INSERT INTO sound_users (map_id, sound_index, layer_index, sources) VALUES (?, ?, ?, ?) "
       "ON CONFLICT (map_id, sound_index, layer_index) "
       "DO UPDATE SET sources = sources + excluded.sources");
   for (const auto& s : stats.sounds) {
     sound_insert
-        .bind_all(map_id, s.sound_index, s.name, s.external, size_or_null(s.data_stored_size),
+        .bind_all(map_id, s.sound_index, s.name, bytes_if_not_utf8(s.name), s.external, size_or_null(s.data_stored_size),
                   size_or_null(s.data_size))
         .run();
     for (const auto& u : s.used_by)
@@ -194,17 +203,18 @@ void write_sounds(StatementCache& st, std::int64_t map_id, const MapStats& stats
 void write_children(StatementCache& st, std::int64_t run_id, std::int64_t map_id,
                     const MapStats& stats) {
   auto& setting_insert =
-      st.get("INSERT INTO settings (map_id, position, command) VALUES (?, ?, ?)");
+      st.get("INSERT INTO settings (map_id, position, command, command_raw) VALUES (?, ?, ?, ?)");
   for (std::size_t i = 0; i < stats.settings.size(); ++i)
-    setting_insert.bind_all(map_id, i, stats.settings[i]).run();
+    setting_insert.bind_all(map_id, i, stats.settings[i], bytes_if_not_utf8(stats.settings[i]))
+        .run();
 
   auto& group_insert = st.get(
-      "INSERT INTO groups (map_id, group_index, version, name, offset_x, offset_y, parallax_x, "
+      "INSERT INTO groups (map_id, group_index, version, name, name_raw, offset_x, offset_y, parallax_x, "
       "parallax_y, start_layer, num_layers, clipping, clip_x, clip_y, clip_w, clip_h, game_group) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   for (const auto& g : stats.groups)
     group_insert
-        .bind_all(map_id, g.group_index, g.version, g.name, g.offset_x, g.offset_y, g.parallax_x,
+        .bind_all(map_id, g.group_index, g.version, g.name, bytes_if_not_utf8(g.name), g.offset_x, g.offset_y, g.parallax_x,
                   g.parallax_y, g.start_layer, g.num_layers, g.clipping, g.clip_x, g.clip_y,
                   g.clip_w, g.clip_h, g.game_group)
         .run();
@@ -260,7 +270,8 @@ std::int64_t store_map(StatementCache& statements, std::int64_t run_id, int extr
                   join_words(stats.uuid_types), stats.tiles_per_set, stats.groups.size(),
                   stats.layers.size(), stats.images.size(), stats.envelopes.size(),
                   stats.num_envelope_points, stats.sounds.size(), stats.settings.size(),
-                  stats.num_automappers, quads, sources);
+                  stats.num_automappers, quads, sources, raw_text(stats.author),
+                  raw_text(stats.map_version), raw_text(stats.credits), raw_text(stats.license));
   if (!upsert.step()) throw IndexError("storing map " + std::string(identity.sha256) + ": no map_id");
   const std::int64_t map_id = upsert.column_int(0);
   upsert.reset();

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "stages/common/utf8.h"
 #include "stages/write/schema_files.h"
 #include "stages/write/sqlite_statement.h"
 
@@ -30,6 +31,40 @@ Migrations load_default_migrations() {
 }
 
 std::string with_path(const std::string& path) { return "index '" + path + "'"; }
+
+std::string_view text_of(sqlite3_value* value) {
+  const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(value));
+  return text ? std::string_view(text, static_cast<std::size_t>(sqlite3_value_bytes(value)))
+              : std::string_view();
+}
+
+// mapindex_is_utf8(x): 0 for TEXT that is not valid UTF-8, else 1 (NULL,
+// numbers and BLOBs included).
+void sql_is_utf8(sqlite3_context* context, int, sqlite3_value** argv) {
+  const bool valid = sqlite3_value_type(argv[0]) != SQLITE_TEXT || is_valid_utf8(text_of(argv[0]));
+  sqlite3_result_int(context, valid ? 1 : 0);
+}
+
+// mapindex_utf8(x): TEXT with U+FFFD for each invalid sequence; other values
+// as they are.
+void sql_utf8(sqlite3_context* context, int, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) {
+    sqlite3_result_value(context, argv[0]);
+    return;
+  }
+  const std::string valid = to_valid_utf8(text_of(argv[0]));
+  sqlite3_result_text64(context, valid.data(), valid.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+// The SQL functions migrations may use (002 repairs text written by version 1).
+void register_migration_functions(sqlite3* db) {
+  const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY;
+  if (sqlite3_create_function_v2(db, "mapindex_is_utf8", 1, flags, nullptr, sql_is_utf8, nullptr,
+                                 nullptr, nullptr) != SQLITE_OK ||
+      sqlite3_create_function_v2(db, "mapindex_utf8", 1, flags, nullptr, sql_utf8, nullptr,
+                                 nullptr, nullptr) != SQLITE_OK)
+    throw IndexError(sqlite_message(db, "registering the migrations' SQL functions"));
+}
 
 }  // namespace
 
@@ -96,9 +131,18 @@ Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migr
                      ", newer than this mapindex understands (" + std::to_string(latest) +
                      "): use a newer mapindex, or write a new index with --db"};
 
+  // A migration may rebuild a table (SQLite's 12-step procedure), which needs
+  // foreign keys off; this cannot change inside a transaction. The index
+  // turns them on again after migrating.
+  bool foreign_keys_off = false;
   for (const auto& migration : migrations) {
     if (migration.version <= *current) continue;
     try {
+      if (!foreign_keys_off) {
+        exec_sql(db, "PRAGMA foreign_keys = OFF");
+        register_migration_functions(db);
+        foreign_keys_off = true;
+      }
       exec_sql(db, "BEGIN IMMEDIATE");
     } catch (const IndexError& e) {
       return Error{"index.migration", "cannot start migrating " + with_path(path) + ": " + e.what()};
@@ -116,6 +160,13 @@ Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migr
         throw IndexError("found schema version " + std::to_string(now) + ", expected " +
                          std::to_string(migration.version - 1));
       exec_sql(db, migration.sql);
+      {
+        Statement check(db, "PRAGMA foreign_key_check");
+        if (check.step())
+          throw IndexError("after the migration, a row of table " + check.column_text(0) +
+                           " (rowid " + check.column_text(1) + ") refers to a missing row of " +
+                           check.column_text(2));
+      }
       exec_sql(db, "PRAGMA user_version = " + std::to_string(migration.version));
       exec_sql(db, "COMMIT");
       *current = migration.version;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "stages/common/utf8.h"
+
 namespace mapindex::index {
 namespace {
 
@@ -148,35 +150,13 @@ class CsvPrinter : public ResultPrinter {
   std::ostream& out_;
 };
 
-// Length of the valid UTF-8 sequence at s[i], 0 if invalid.
-std::size_t utf8_sequence(const std::string& s, std::size_t i) {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  if (b0 < 0x80) return 1;
-  std::size_t n;
-  std::uint32_t cp;
-  if (b0 >= 0xC2 && b0 <= 0xDF) { n = 2; cp = b0 & 0x1Fu; }
-  else if (b0 >= 0xE0 && b0 <= 0xEF) { n = 3; cp = b0 & 0x0Fu; }
-  else if (b0 >= 0xF0 && b0 <= 0xF4) { n = 4; cp = b0 & 0x07u; }
-  else return 0;
-  if (i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b & 0x3Fu);
-  }
-  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-      (cp >= 0xD800 && cp <= 0xDFFF))
-    return 0;
-  return n;
-}
-
 void write_json_string(std::ostream& out, const std::string& s) {
   out << '"';
   for (std::size_t i = 0; i < s.size();) {
     const char c = s[i];
     const auto u = static_cast<unsigned char>(c);
     if (u >= 0x80) {
-      const std::size_t n = utf8_sequence(s, i);
+      const std::size_t n = utf8_sequence_length(s, i);
       if (n == 0) {
         out << "\\ufffd";
         ++i;

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "stages/common/utf8.h"
+
 namespace mapindex::index {
 
 std::string sqlite_message(sqlite3* db, std::string_view what) {
@@ -66,7 +68,27 @@ void Statement::bind(int i, std::nullopt_t) { check_bind(sqlite3_bind_null(stmt_
 void Statement::bind(int i, double v) { check_bind(sqlite3_bind_double(stmt_, i, v), i); }
 
 void Statement::bind(int i, std::string_view v) {
+  if (!is_valid_utf8(v)) {
+    const std::string valid = to_valid_utf8(v);
+    check_bind(sqlite3_bind_text64(stmt_, i, valid.data(), valid.size(), SQLITE_TRANSIENT,
+                                   SQLITE_UTF8),
+               i);
+    return;
+  }
   check_bind(sqlite3_bind_text64(stmt_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8), i);
+}
+
+void Statement::bind(int i, Blob v) {
+  // A zero-length blob must not be bound from a null pointer (that binds NULL).
+  static const char kEmpty = 0;
+  check_bind(sqlite3_bind_blob64(stmt_, i, v.bytes.empty() ? &kEmpty : v.bytes.data(),
+                                 v.bytes.size(), SQLITE_TRANSIENT),
+             i);
+}
+
+std::optional<Blob> bytes_if_not_utf8(std::string_view text) {
+  if (is_valid_utf8(text)) return std::nullopt;
+  return Blob{text};
 }
 
 void Statement::bind_int64(int i, std::int64_t v) {

@@ -29,6 +29,15 @@ std::string sqlite_message(sqlite3* db, std::string_view what);
 // Runs SQL text of one or more statements that return no rows we need.
 void exec_sql(sqlite3* db, std::string_view sql);
 
+// Bytes bound as a BLOB (the original bytes of text that is not UTF-8).
+struct Blob {
+  std::string_view bytes;
+};
+
+// The bytes of `text` as a Blob when they are not valid UTF-8, else nothing
+// (NULL): the value of the *_raw columns beside TEXT columns.
+std::optional<Blob> bytes_if_not_utf8(std::string_view text);
+
 class Statement {
  public:
   Statement() = default;
@@ -53,7 +62,10 @@ class Statement {
 
   void bind(int i, std::nullopt_t);
   void bind(int i, double v);
+  // Text is bound as valid UTF-8: invalid bytes become U+FFFD (see
+  // stages/common/utf8.h), so every TEXT value in the index is UTF-8.
   void bind(int i, std::string_view v);
+  void bind(int i, Blob v);
   void bind(int i, const std::string& v) { bind(i, std::string_view(v)); }
   void bind(int i, const char* v) { bind(i, std::string_view(v)); }
   void bind(int i, bool v) { bind_int64(i, v ? 1 : 0); }

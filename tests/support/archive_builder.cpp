@@ -59,7 +59,8 @@ std::unique_ptr<archive, WriteFree> new_writer(ArchiveFormat format, const Archi
 void write_members(archive* w, const std::vector<ArchiveMember>& members) {
   for (const auto& m : members) {
     std::unique_ptr<archive_entry, EntryFree> e(archive_entry_new());
-    archive_entry_set_pathname_utf8(e.get(), m.path.c_str());
+    if (m.raw_path) archive_entry_copy_pathname(e.get(), m.path.c_str());
+    else archive_entry_set_pathname_utf8(e.get(), m.path.c_str());
     archive_entry_set_mtime(e.get(), 1700000000, 0);
     switch (m.type) {
       case MemberType::file:

@@ -25,6 +25,9 @@ struct ArchiveMember {
   std::vector<std::uint8_t> bytes;       // only for files
   MemberType type = MemberType::file;
   std::string link_target;               // for symlink and hardlink
+  // Write `path` as raw bytes (libarchive's non-UTF-8 pathname), not as
+  // UTF-8: names that are not UTF-8, as old archivers wrote them.
+  bool raw_path = false;
 };
 
 // Writer settings beyond the format: libarchive's option string (e.g.

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "stages/decode/datafile/inflate.h"
-#include "stages/decode/datafile/utf8.h"
+#include "stages/common/utf8.h"
 
 namespace mapindex::datafile {
 namespace {
@@ -438,6 +438,13 @@ Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scrat
 }
 
 Result<std::string> Datafile::string(std::size_t index) const {
+  auto text = string_bytes(index);
+  if (text && !is_valid_utf8(*text))
+    return fail("D7", "data item " + to_string(index) + ": string is not valid UTF-8");
+  return text;
+}
+
+Result<std::string> Datafile::string_bytes(std::size_t index) const {
   std::vector<std::uint8_t> scratch;
   auto bytes = data(index, scratch);
   if (!bytes) return bytes.error();
@@ -451,7 +458,6 @@ Result<std::string> Datafile::string(std::size_t index) const {
   if (const auto nul = text.find('\0'); nul != std::string_view::npos)
     return fail("D7", label() + ": string has a NUL at byte " + to_string(nul) + " before its end " +
                           to_string(b.size() - 1));
-  if (!is_valid_utf8(text)) return fail("D7", label() + ": string is not valid UTF-8");
   return std::string(text);
 }
 

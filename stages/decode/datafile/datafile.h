@@ -116,6 +116,9 @@ class Datafile {
   // Data item `index` as a string (rule D7: size > 0, last byte NUL, no NUL
   // before it, valid UTF-8), without the terminating NUL.
   Result<std::string> string(std::size_t index) const;
+  // The same without the UTF-8 part of rule D7: the bytes as stored (names
+  // that are not UTF-8 are kept and reported by extract).
+  Result<std::string> string_bytes(std::size_t index) const;
 
  private:
   Datafile() = default;
