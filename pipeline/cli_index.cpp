@@ -124,11 +124,12 @@ int index_command(const Args& args) {
       ("db", po::value(&o.db_path)->default_value(o.db_path), "the SQLite index to create or update");
   add_number_option(opts, "threads,j", &o.threads, 0u, kMaxThreads,
                     "decode threads (0 = all cores); the results do not depend on it");
-  add_number_option(opts, "memory", &memory_mb, 16u, 1024u * 1024u,
+  add_number_option(opts, "memory", &memory_mb, 2u, 1024u * 1024u,
                     "memory budget in MB for entries in flight (backpressure on the reader); "
-                    "at least twice --max-map-size");
+                    "at least twice --max-map-size",
+                    "MB");
   add_number_option(opts, "max-map-size", &max_map_mb, 1u, 4096u,
-                    "entries larger than this many MB are skipped with a problem row");
+                    "entries larger than this many MB are skipped with a problem row", "MB");
   add_number_option(opts, "max-nesting", &o.max_nesting, 0, 32,
                     "how deep archives inside archives are followed");
   add_number_option(opts, "batch", &o.batch_size, 1u, 1000000u,

@@ -23,7 +23,7 @@ int inspect_command(const Args& args) {
       "DDNet features and problems. Writes nothing.\n\nOptions");
   opts.add_options()("help,h", "show this help");
   add_number_option(opts, "max-map-size", &max_map_mb, 1u, 4096u,
-                    "entries larger than this many MB are skipped");
+                    "entries larger than this many MB are skipped", "MB");
   const auto vm = parse_command_args("inspect", args, opts, &inputs);
   if (!vm) return kExitUsage;
   if (vm->count("help")) {

@@ -52,10 +52,11 @@ std::string range_text(std::int64_t min, std::int64_t max) {
 void add_number_option(po::options_description& options, const std::string& name,
                        std::int64_t min, std::int64_t max,
                        std::optional<std::int64_t> default_value,
-                       std::function<void(std::int64_t)> store, const std::string& help) {
+                       std::function<void(std::int64_t)> store, const std::string& help,
+                       const std::string& value_name) {
   const std::string long_name = "--" + name.substr(0, name.find(','));
   const std::string range = range_text(min, max);
-  auto* value = po::value<std::string>()->value_name("N")->notifier(
+  auto* value = po::value<std::string>()->value_name(value_name)->notifier(
       [long_name, range, min, max, store](const std::string& text) {
         const auto number = parse_whole_number(text);
         if (!number || *number < min || *number > max)

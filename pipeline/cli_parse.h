@@ -38,22 +38,24 @@ std::string range_text(std::int64_t min, std::int64_t max);
 // number or lies outside [min, max] is a usage error naming the option, the
 // value and the range ("--threads must be a whole number in 0..256, not
 // '-1'"); the help text gets " (range MIN..MAX)" appended. `store` receives
-// the checked value (the default too, when `default_value` is set).
+// the checked value (the default too, when `default_value` is set); the help
+// names the value `value_name` ("--memory MB (=1024)").
 void add_number_option(boost::program_options::options_description& options,
                        const std::string& name, std::int64_t min, std::int64_t max,
                        std::optional<std::int64_t> default_value,
-                       std::function<void(std::int64_t)> store, const std::string& help);
+                       std::function<void(std::int64_t)> store, const std::string& help,
+                       const std::string& value_name = "N");
 
 // Typed front ends: the default is *target's current value.
 template <class T>
 void add_number_option(boost::program_options::options_description& options,
                        const std::string& name, T* target, T min, T max,
-                       const std::string& help) {
+                       const std::string& help, const std::string& value_name = "N") {
   static_assert(std::numeric_limits<T>::is_integer);
   add_number_option(
       options, name, static_cast<std::int64_t>(min), static_cast<std::int64_t>(max),
       static_cast<std::int64_t>(*target),
-      [target](std::int64_t v) { *target = static_cast<T>(v); }, help);
+      [target](std::int64_t v) { *target = static_cast<T>(v); }, help, value_name);
 }
 
 // An optional number without a default: *target stays nullopt unless given.

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -103,12 +104,27 @@ TEST_CASE("cli: an INPUT that does not exist or cannot be opened is a usage erro
   CHECK_MESSAGE(contains(r.err, through_file + ": Not a directory"), r.err);
   CHECK_FALSE(fs::exists(db));
 
-  if (geteuid() != 0) {  // root reads anything: permissions only bind others
-    write_file(tmp / "secret.map", tiny_map(2));
-    fs::permissions(tmp / "secret.map", fs::perms::none);
-    r = run_mapindex({"index", "--db", db.string(), "--quiet", (tmp / "secret.map").string()});
-    CHECK(r.exit_code == 2);
-    CHECK_MESSAGE(contains(r.err, "secret.map: Permission denied"), r.err);
+  // A file this user may not read. Root reads anything, so as root the
+  // binary runs as nobody (setpriv), the file staying root's.
+  write_file(tmp / "secret.map", tiny_map(2));
+  fs::permissions(tmp / "secret.map", fs::perms::owner_read | fs::perms::owner_write);
+  fs::permissions(tmp.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                  fs::perms::others_read | fs::perms::others_exec);
+  std::vector<std::string> secret_args = {"index", "--db", db.string(), "--quiet", (tmp / "secret.map").string()};
+  std::optional<ProcessResult> secret;
+  if (geteuid() != 0) {
+    secret = run_mapindex(secret_args);
+  } else if (fs::exists("/usr/bin/setpriv")) {
+    std::vector<std::string> as_nobody = {"--reuid=65534", "--regid=65534", "--clear-groups", mapindex_binary()};
+    as_nobody.insert(as_nobody.end(), secret_args.begin(), secret_args.end());
+    secret = run_process("/usr/bin/setpriv", as_nobody);
+  } else {
+    MESSAGE("running as root without setpriv: an unreadable INPUT is not tested");
+  }
+  if (secret) {
+    CHECK(secret->exit_code == 2);
+    CHECK_MESSAGE(contains(secret->err, "mapindex index: " + (tmp / "secret.map").string() + ": Permission denied"),
+                  secret->err);
     CHECK_FALSE(fs::exists(db));
   }
 
@@ -132,9 +148,9 @@ TEST_CASE("cli: every numeric option is range-checked, naming the option, the va
       {index_cmd, "--threads", "-1", "0..256"},    {index_cmd, "--threads", "-2", "0..256"},
       {index_cmd, "--threads", "257", "0..256"},   {index_cmd, "--threads", "12x", "0..256"},
       {index_cmd, "--threads", "+1", "0..256"},    {index_cmd, "--threads", "1.5", "0..256"},
-      {index_cmd, "--memory", "-1", "16..1048576"}, {index_cmd, "--memory", "15", "16..1048576"},
-      {index_cmd, "--memory", "1048577", "16..1048576"},
-      {index_cmd, "--memory", "99999999999999999999", "16..1048576"},
+      {index_cmd, "--memory", "-1", "2..1048576"},  {index_cmd, "--memory", "1", "2..1048576"},
+      {index_cmd, "--memory", "1048577", "2..1048576"},
+      {index_cmd, "--memory", "99999999999999999999", "2..1048576"},
       {index_cmd, "--max-map-size", "0", "1..4096"}, {index_cmd, "--max-map-size", "4097", "1..4096"},
       {index_cmd, "--max-nesting", "-1", "0..32"}, {index_cmd, "--max-nesting", "33", "0..32"},
       {index_cmd, "--batch", "-1", "1..1000000"},  {index_cmd, "--batch", "0", "1..1000000"},
@@ -165,12 +181,12 @@ TEST_CASE("cli: every numeric option is range-checked, naming the option, the va
 
   // The help shows the ranges.
   r = run_mapindex({"index", "--help"});
-  for (const char* range : {"(range 0..256)", "(range 16..1048576)", "(range 1..4096)", "(range 0..32)",
+  for (const char* range : {"(range 0..256)", "(range 2..1048576)", "(range 1..4096)", "(range 0..32)",
                             "(range 1..1000000)"})
     CHECK_MESSAGE(contains(r.out, range), range);
 
   // The bounds themselves are accepted.
-  r = run_mapindex({"index", "--db", db, "--quiet", "--threads", "256", "--memory", "16", "--max-map-size", "8",
+  r = run_mapindex({"index", "--db", db, "--quiet", "--threads", "256", "--memory", "2", "--max-map-size", "1",
                 "--max-nesting", "0", "--batch", "1000000", map});
   CHECK_MESSAGE(r.exit_code == 0, r.err);
   r = run_mapindex({"index", "--db", db, "--quiet", "--threads", "0", "--memory", "1048576", "--max-map-size",
@@ -392,6 +408,33 @@ TEST_CASE("cli: query and audit work on an index on a read-only file system") {
   r = in_read_only({"index", "--db", f.db.string(), "--quiet", f.maps.string()});
   CHECK_MESSAGE(r.exit_code == 3, r.err);
   CHECK_FALSE(fs::exists(f.db.string() + "-shm"));
+}
+
+TEST_CASE("cli: a full disk under the index stops the run with exit 3 and SQLite's reason") {
+  TempDir tmp;
+  fs::create_directories(tmp / "maps");
+  fs::create_directories(tmp / "small");
+  for (int i = 0; i < 400; ++i)
+    write_file(tmp / "maps" / ("m" + std::to_string(i) + ".map"),
+               make_realistic_ddnet_map({.width = 60 + i, .height = 40, .seed = static_cast<std::uint32_t>(i),
+                                         .decoration_layers = 1}));
+  // A private mount namespace with a 1 MB tmpfs for the index.
+  const std::string script =
+      "mount -t tmpfs -o size=1m none \"$D\" 2>/dev/null || exit 97; shift; exec \"$@\"";
+  const auto on_small_disk = [&](std::vector<std::string> args) {
+    std::vector<std::string> full = {"-m", "env", "D=" + (tmp / "small").string(), "sh", "-c", script, "sh", "x",
+                                     mapindex_binary()};
+    full.insert(full.end(), args.begin(), args.end());
+    return run_process("/usr/bin/unshare", full);
+  };
+  if (!fs::exists("/usr/bin/unshare") || on_small_disk({"--version"}).exit_code != 0) {
+    MESSAGE("cannot mount a small tmpfs here; a full disk is not tested");
+    return;
+  }
+  const auto r = on_small_disk({"index", "--db", (tmp / "small" / "x.sqlite").string(), "--quiet",
+                                (tmp / "maps").string()});
+  CHECK(r.exit_code == 3);
+  CHECK_MESSAGE(contains(r.err, "database or disk is full"), r.err);
 }
 
 TEST_CASE("cli: the help documents every exit status") {

@@ -5,8 +5,8 @@
 
 #include <cctype>
 #include <cerrno>
-#include <optional>
 #include <filesystem>
+#include <optional>
 #include <utility>
 #include <vector>
 
