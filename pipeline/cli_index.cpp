@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -167,6 +168,16 @@ int index_command(const Args& args) {
     return kExitUsage;
   }
   if (!inputs_readable(o.inputs)) return kExitUsage;
+  {
+    // A typo in --db's folder is a usage error too (the file itself is created).
+    const auto folder = std::filesystem::path(o.db_path).parent_path();
+    std::error_code ec;
+    if (!folder.empty() && !std::filesystem::is_directory(folder, ec)) {
+      std::cerr << "mapindex index: --db " << o.db_path << ": folder " << folder.string()
+                << " does not exist\n";
+      return kExitUsage;
+    }
+  }
   ProgressMode mode;
   if (quiet || progress == "none") mode = ProgressMode::none;
   else if (progress == "auto") mode = ProgressMode::automatic;

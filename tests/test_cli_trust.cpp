@@ -128,6 +128,14 @@ TEST_CASE("cli: an INPUT that does not exist or cannot be opened is a usage erro
     CHECK_FALSE(fs::exists(db));
   }
 
+  // A --db in a folder that does not exist is a usage error as well.
+  const auto nowhere = tmp / "no-folder" / "x.sqlite";
+  r = run_mapindex({"index", "--db", nowhere.string(), "--quiet", (tmp / "a.map").string()});
+  CHECK(r.exit_code == 2);
+  CHECK_MESSAGE(contains(r.err, "--db " + nowhere.string() + ": folder " + (tmp / "no-folder").string() +
+                                    " does not exist"),
+                r.err);
+
   // The existing inputs alone are indexed.
   r = run_mapindex({"index", "--db", db.string(), "--quiet", (tmp / "a.map").string()});
   CHECK_MESSAGE(r.exit_code == 0, r.err);
