@@ -18,6 +18,7 @@
 #include <random>
 #include <thread>
 
+#include "stages/write/index_db.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/map_builder.h"
 #include "tests/support/process.h"
@@ -81,6 +82,24 @@ std::pair<ProcessResult, double> wait_at_most(BackgroundProcess& p, std::chrono:
   done = true;
   watchdog.join();
   return {r, std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count()};
+}
+
+// A copy of the index at `db` with random bytes over the root pages of
+// `tables` (page 1, the header and schema, stays intact).
+void damage_copy(const fs::path& db, const fs::path& copy, const std::vector<std::string>& tables) {
+  fs::copy_file(db, copy);
+  const auto page_size = sql_int(db, "PRAGMA page_size");
+  std::fstream file(copy, std::ios::in | std::ios::out | std::ios::binary);
+  std::mt19937 random(11);
+  for (const auto& table : tables) {
+    const auto root = sql_int(db, "SELECT rootpage FROM sqlite_master WHERE name = '" + table + "'");
+    REQUIRE(root > 1);
+    std::string noise(static_cast<std::size_t>(page_size), '\0');
+    for (auto& c : noise) c = static_cast<char>(random());
+    file.seekp((root - 1) * page_size);
+    file.write(noise.data(), static_cast<std::streamsize>(noise.size()));
+  }
+  REQUIRE(file.good());
 }
 
 }  // namespace
@@ -254,25 +273,9 @@ TEST_CASE("cli: a damaged index is refused by index (exit 3, nothing written) an
   CHECK_MESSAGE(r.exit_code == 0, r.err);
   CHECK(contains(r.out, "verdict: sound"));
 
-  // A copy with random bytes over the root pages of two tables (page 1, the
-  // header and schema, stays intact).
   const auto damaged = f.tmp / "damaged.sqlite";
-  fs::copy_file(f.db, damaged);
-  const auto page_size = sql_int(f.db, "PRAGMA page_size");
+  damage_copy(f.db, damaged, {"maps", "files"});
   const auto runs_before = sql_int(f.db, "SELECT count(*) FROM runs");
-  {
-    std::fstream file(damaged, std::ios::in | std::ios::out | std::ios::binary);
-    std::mt19937 random(11);
-    for (const char* table : {"maps", "files"}) {
-      const auto root = sql_int(f.db, std::string("SELECT rootpage FROM sqlite_master WHERE name = '") + table + "'");
-      REQUIRE(root > 1);
-      std::string noise(static_cast<std::size_t>(page_size), '\0');
-      for (auto& c : noise) c = static_cast<char>(random());
-      file.seekp((root - 1) * page_size);
-      file.write(noise.data(), static_cast<std::streamsize>(noise.size()));
-    }
-    REQUIRE(file.good());
-  }
 
   r = run_mapindex({"index", "--db", damaged.string(), "--quiet", f.maps.string()});
   CHECK(r.exit_code == 3);
@@ -294,6 +297,30 @@ TEST_CASE("cli: a damaged index is refused by index (exit 3, nothing written) an
   CHECK(r.exit_code == 2);
   r = run_mapindex({"check", "--db", (f.maps / "m0.map").string()});
   CHECK(r.exit_code == 2);
+}
+
+TEST_CASE("index: damage beyond the quick_check size limit fails the first statement that touches it as index.damaged") {
+  using namespace mapindex::index;
+  IndexedFolder f(4);
+  const auto damaged = f.tmp / "damaged.sqlite";
+  damage_copy(f.db, damaged, {"maps"});
+  // Within the limit: refused at open.
+  auto checked = IndexDb::open(damaged.string(), OpenMode::read_write);
+  REQUIRE_FALSE(checked.ok());
+  CHECK(checked.error().code == "index.damaged");
+  CHECK(contains(checked.error().message, std::string(kRebuildAdvice)));
+  // Over it (a limit of 0 bytes): opened, and reading the damaged table
+  // throws with the code the CLI turns into exit status 3.
+  OpenOptions big;
+  big.quick_check_max_bytes = 0;
+  auto unchecked = IndexDb::open(damaged.string(), OpenMode::read_write, big);
+  REQUIRE_MESSAGE(unchecked.ok(), unchecked.error().message);
+  try {
+    (void)unchecked->known_maps();
+    FAIL("reading a damaged table must throw");
+  } catch (const IndexError& e) {
+    CHECK_MESSAGE(e.code() == "index.damaged", e.what());
+  }
 }
 
 TEST_CASE("cli: a second index run on an index another run is writing exits 3 naming that run") {
