@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <iostream>
+#include <limits>
 #include <optional>
 
 #include "pipeline/cli_parse.h"
@@ -20,6 +21,7 @@ int audit_command(const Args& args) {
   std::string format_name = "text";
   std::string fail_on_name = "error";
   std::size_t limit = 50;
+  std::optional<std::int64_t> run, against;
   po::options_description opts(
       "Usage: mapindex audit [--db FILE] [--run N] [--against M] [--format text|json|markdown]\n"
       "                      [--fail-on error|warning|never] [--limit N]\n\n"
@@ -33,19 +35,21 @@ int audit_command(const Args& args) {
       "run read has no baseline: everything in it counts as new.\n\nOptions");
   opts.add_options()
       ("help,h", "show this help")
-      ("db", po::value(&db_path)->default_value(db_path), "the SQLite index to read")
-      ("run", po::value<std::int64_t>(),
-       "the run to audit (default: the latest complete run)")
-      ("against", po::value<std::int64_t>(),
-       "the run to compare it with (default: per source, the latest complete run before it "
-       "that read the source)")
+      ("db", po::value(&db_path)->default_value(db_path), "the SQLite index to read");
+  constexpr auto kAnyRun = std::numeric_limits<std::int64_t>::max();
+  add_number_option(opts, "run", &run, std::int64_t{1}, kAnyRun,
+                    "the run to audit (default: the latest complete run)");
+  add_number_option(opts, "against", &against, std::int64_t{1}, kAnyRun,
+                    "the run to compare it with (default: per source, the latest complete run "
+                    "before it that read the source)");
+  add_number_option(opts, "limit", &limit, std::size_t{0}, std::size_t{1000000},
+                    "text and markdown list at most this many items per list (0: all)");
+  opts.add_options()
       ("format", po::value(&format_name)->default_value(format_name),
        "text, json (stable format, see the README) or markdown")
       ("fail-on", po::value(&fail_on_name)->default_value(fail_on_name),
        "exit 1 when something is newly broken (error), also on new warnings (warning), "
-       "or never")
-      ("limit", po::value(&limit)->default_value(limit),
-       "text and markdown list at most this many items per list (0: all)");
+       "or never");
 
   const auto parsed = parse_command_args("audit", args, opts);  // no positional arguments
   if (!parsed) return kExitUsage;
@@ -55,7 +59,7 @@ int audit_command(const Args& args) {
               << "\nExit status: 0 nothing newly broken (or --fail-on never), 1 something is\n"
                  "newly broken (a map newly rejected, an entry newly unreadable) or, with\n"
                  "--fail-on warning, has new warnings; 2 usage error, missing index or no run\n"
-                 "to audit.\n";
+                 "to audit; 3 the index is damaged or cannot be read.\n";
     return kExitOk;
   }
   const auto format = audit::parse_report_format(format_name);
@@ -71,18 +75,18 @@ int audit_command(const Args& args) {
     return kExitUsage;
   }
   audit::AuditOptions options;
-  if (vm.count("run")) options.run = vm["run"].as<std::int64_t>();
-  if (vm.count("against")) options.against = vm["against"].as<std::int64_t>();
+  if (run) options.run = *run;
+  if (against) options.against = *against;
 
   auto db = index::IndexDb::open(db_path, index::OpenMode::read_only);
   if (!db) {
     std::cerr << "mapindex audit: " << db.error().message << "\n";
-    return kExitUsage;
+    return exit_status_for(db.error());
   }
   const auto report = audit::build_audit(db->handle(), options);
   if (!report) {
     std::cerr << "mapindex audit: " << report.error().message << "\n";
-    return kExitUsage;
+    return exit_status_for(report.error());
   }
   audit::render(*report, *format, std::cout, {limit});
   std::cout.flush();

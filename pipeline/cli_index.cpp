@@ -1,7 +1,14 @@
 // `mapindex index [--db FILE] [options] INPUT...`
 #include <boost/program_options.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -18,6 +25,37 @@ namespace mapindex {
 namespace po = boost::program_options;
 
 namespace {
+
+constexpr unsigned kMaxThreads = 256;
+
+// Every INPUT must exist and be readable before a run starts: a typo in a cron
+// job is a usage error naming the path and the reason, not an "unreadable"
+// row in a run. Regular files and folders are opened (and closed at once);
+// a FIFO or device is only checked for read permission, since opening it
+// could consume or block on its writer. "-" is standard input.
+bool inputs_readable(const std::vector<std::string>& inputs) {
+  bool ok = true;
+  for (const auto& input : inputs) {
+    if (input == "-") continue;
+    struct stat st {};
+    int error_number = 0;
+    if (::stat(input.c_str(), &st) != 0) {
+      error_number = errno;
+    } else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) {
+      const int fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC |
+                                               (S_ISDIR(st.st_mode) ? O_DIRECTORY : 0));
+      if (fd < 0) error_number = errno;
+      else ::close(fd);
+    } else if (::access(input.c_str(), R_OK) != 0) {
+      error_number = errno;
+    }
+    if (error_number != 0) {
+      std::cerr << "mapindex index: " << input << ": " << std::strerror(error_number) << "\n";
+      ok = false;
+    }
+  }
+  return ok;
+}
 
 void print_summary(const IndexOptions& o, const LiveCounters& c, const IndexSummary& s) {
   const double mb = static_cast<double>(c.bytes.load()) / (1024.0 * 1024.0);
@@ -84,17 +122,20 @@ int index_command(const Args& args) {
       "indexed (same SHA-256) is not decoded again.\n\nOptions");
   opts.add_options()
       ("help,h", "show this help")
-      ("db", po::value(&o.db_path)->default_value(o.db_path), "the SQLite index to create or update")
-      ("threads,j", po::value(&o.threads)->default_value(0),
-       "decode threads (0 = all cores); the results do not depend on it")
-      ("memory", po::value(&memory_mb)->default_value(memory_mb),
-       "memory budget in MB for entries in flight (backpressure on the reader)")
-      ("max-map-size", po::value(&max_map_mb)->default_value(max_map_mb),
-       "entries larger than this many MB are skipped with a problem row")
-      ("max-nesting", po::value(&o.max_nesting)->default_value(o.max_nesting),
-       "how deep archives inside archives are followed")
-      ("batch", po::value(&o.batch_size)->default_value(o.batch_size),
-       "entries per transaction (a transaction also ends every second)")
+      ("db", po::value(&o.db_path)->default_value(o.db_path), "the SQLite index to create or update");
+  add_number_option(opts, "threads,j", &o.threads, 0u, kMaxThreads,
+                    "decode threads (0 = all cores); the results do not depend on it");
+  add_number_option(opts, "memory", &memory_mb, 2u, 1024u * 1024u,
+                    "memory budget in MB for entries in flight (backpressure on the reader); "
+                    "at least twice --max-map-size",
+                    "MB");
+  add_number_option(opts, "max-map-size", &max_map_mb, 1u, 4096u,
+                    "entries larger than this many MB are skipped with a problem row", "MB");
+  add_number_option(opts, "max-nesting", &o.max_nesting, 0, 32,
+                    "how deep archives inside archives are followed");
+  add_number_option(opts, "batch", &o.batch_size, 1u, 1000000u,
+                    "entries per transaction (a transaction also ends every second)");
+  opts.add_options()
       ("reindex", po::bool_switch(&o.reindex), "decode and measure even content already indexed")
       ("progress", po::value(&progress)->default_value(progress),
        "auto (a bar on a terminal, else nothing), bar, lines (a line every 5 s) or none")
@@ -115,13 +156,27 @@ int index_command(const Args& args) {
   if (!vm) return kExitUsage;
   if (vm->count("help")) {
     std::cout << opts << "\nExit status: 0 clean, 1 finished with rejected maps or unreadable\n"
-              << "inputs (with --audit: the audit found something newly broken), 2 usage\n"
-              << "error, 130 interrupted (re-run to continue: indexed content is skipped).\n";
+              << "entries (with --audit: the audit found something newly broken), 2 usage\n"
+              << "error (a bad option or value, an INPUT that does not exist or cannot be\n"
+              << "opened; nothing is written then), 3 the index is damaged, being written by\n"
+              << "another run, or cannot be written (I/O error, disk full), 130 interrupted\n"
+              << "(re-run to continue: indexed content is skipped).\n";
     return kExitOk;
   }
   if (o.inputs.empty()) {
     std::cerr << "mapindex index: no INPUT given (see mapindex index --help)\n";
     return kExitUsage;
+  }
+  if (!inputs_readable(o.inputs)) return kExitUsage;
+  {
+    // A typo in --db's folder is a usage error too (the file itself is created).
+    const auto folder = std::filesystem::path(o.db_path).parent_path();
+    std::error_code ec;
+    if (!folder.empty() && !std::filesystem::is_directory(folder, ec)) {
+      std::cerr << "mapindex index: --db " << o.db_path << ": folder " << folder.string()
+                << " does not exist\n";
+      return kExitUsage;
+    }
   }
   ProgressMode mode;
   if (quiet || progress == "none") mode = ProgressMode::none;
@@ -133,7 +188,7 @@ int index_command(const Args& args) {
               << "'\n";
     return kExitUsage;
   }
-  if (max_map_mb == 0 || memory_mb < 2 * max_map_mb) {
+  if (memory_mb < 2 * max_map_mb) {
     std::cerr << "mapindex index: --memory (" << memory_mb
               << " MB) must be at least twice --max-map-size (" << max_map_mb << " MB)\n";
     return kExitUsage;
@@ -143,7 +198,6 @@ int index_command(const Args& args) {
                  "error, warning or never\n";
     return kExitUsage;
   }
-  if (o.batch_size == 0) o.batch_size = 1;
   o.memory_budget = static_cast<std::uint64_t>(memory_mb) << 20;
   o.max_map_size = static_cast<std::uint64_t>(max_map_mb) << 20;
   o.command_line = "mapindex index";
@@ -157,7 +211,7 @@ int index_command(const Args& args) {
   }();
   if (!result) {
     std::cerr << "mapindex index: " << result.error().message << "\n";
-    return kExitUsage;
+    return exit_status_for(result.error());
   }
   if (!quiet) print_summary(o, counters, *result);
   if (!stats_json.empty() && !write_stats_json(stats_json, o, counters, *result))

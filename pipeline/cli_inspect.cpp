@@ -21,13 +21,14 @@ int inspect_command(const Args& args) {
       "Decodes each map (a .map file, a SpriteTile level, or every map inside\n"
       "archives and folders) and prints its container, info, layers, entities,\n"
       "DDNet features and problems. Writes nothing.\n\nOptions");
-  opts.add_options()("help,h", "show this help")(
-      "max-map-size", po::value(&max_map_mb)->default_value(max_map_mb),
-      "entries larger than this many MB are skipped");
+  opts.add_options()("help,h", "show this help");
+  add_number_option(opts, "max-map-size", &max_map_mb, 1u, 4096u,
+                    "entries larger than this many MB are skipped", "MB");
   const auto vm = parse_command_args("inspect", args, opts, &inputs);
   if (!vm) return kExitUsage;
   if (vm->count("help")) {
-    std::cout << opts << "\nExit status: 0 all maps load, 1 some map is rejected or unreadable.\n";
+    std::cout << opts << "\nExit status: 0 all maps load, 1 some map is rejected or unreadable,\n"
+              << "2 usage error.\n";
     return kExitOk;
   }
   if (inputs.empty()) {

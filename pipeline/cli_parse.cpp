@@ -1,5 +1,6 @@
 #include "pipeline/cli_parse.h"
 
+#include <charconv>
 #include <iostream>
 
 namespace mapindex {
@@ -25,6 +26,46 @@ std::optional<po::variables_map> parse_command_args(const std::string& command, 
     return std::nullopt;
   }
   return vm;
+}
+
+int exit_status_for(const Error& error) {
+  if (error.code == "index.damaged" || error.code == "index.locked" || error.code == "index.io" ||
+      error.code == "index.failed")
+    return kExitIndex;
+  if (error.code == "query.interrupted") return kExitInterrupted;
+  return kExitUsage;
+}
+
+std::optional<std::int64_t> parse_whole_number(std::string_view text) {
+  std::int64_t value = 0;
+  const char* const end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
+
+std::string range_text(std::int64_t min, std::int64_t max) {
+  if (max == std::numeric_limits<std::int64_t>::max()) return std::to_string(min) + " or more";
+  return std::to_string(min) + ".." + std::to_string(max);
+}
+
+void add_number_option(po::options_description& options, const std::string& name,
+                       std::int64_t min, std::int64_t max,
+                       std::optional<std::int64_t> default_value,
+                       std::function<void(std::int64_t)> store, const std::string& help,
+                       const std::string& value_name) {
+  const std::string long_name = "--" + name.substr(0, name.find(','));
+  const std::string range = range_text(min, max);
+  auto* value = po::value<std::string>()->value_name(value_name)->notifier(
+      [long_name, range, min, max, store](const std::string& text) {
+        const auto number = parse_whole_number(text);
+        if (!number || *number < min || *number > max)
+          throw po::error(long_name + " must be a whole number in " + range + ", not '" + text +
+                          "'");
+        store(*number);
+      });
+  if (default_value) value->default_value(std::to_string(*default_value));
+  options.add_options()(name.c_str(), value, (help + " (range " + range + ")").c_str());
 }
 
 }  // namespace mapindex

@@ -5,8 +5,12 @@
 
 #include <boost/program_options.hpp>
 
+#include <cstdint>
+#include <functional>
+#include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pipeline/commands.h"
@@ -21,5 +25,48 @@ std::optional<boost::program_options::variables_map> parse_command_args(
     const std::string& command, const Args& args,
     const boost::program_options::options_description& options,
     std::vector<std::string>* positional = nullptr);
+
+// A whole decimal number ("12", "-3"; not "12x", "", "+1", " 1", "1e3"), or
+// nullopt.
+std::optional<std::int64_t> parse_whole_number(std::string_view text);
+
+// "0..256", or "1 or more" when `max` is the largest int64.
+std::string range_text(std::int64_t min, std::int64_t max);
+
+// Adds the numeric option `name` ("threads,j") to `options`: the one place
+// numeric options are parsed and range-checked. A value that is not a whole
+// number or lies outside [min, max] is a usage error naming the option, the
+// value and the range ("--threads must be a whole number in 0..256, not
+// '-1'"); the help text gets " (range MIN..MAX)" appended. `store` receives
+// the checked value (the default too, when `default_value` is set); the help
+// names the value `value_name` ("--memory MB (=1024)").
+void add_number_option(boost::program_options::options_description& options,
+                       const std::string& name, std::int64_t min, std::int64_t max,
+                       std::optional<std::int64_t> default_value,
+                       std::function<void(std::int64_t)> store, const std::string& help,
+                       const std::string& value_name = "N");
+
+// Typed front ends: the default is *target's current value.
+template <class T>
+void add_number_option(boost::program_options::options_description& options,
+                       const std::string& name, T* target, T min, T max,
+                       const std::string& help, const std::string& value_name = "N") {
+  static_assert(std::numeric_limits<T>::is_integer);
+  add_number_option(
+      options, name, static_cast<std::int64_t>(min), static_cast<std::int64_t>(max),
+      static_cast<std::int64_t>(*target),
+      [target](std::int64_t v) { *target = static_cast<T>(v); }, help, value_name);
+}
+
+// An optional number without a default: *target stays nullopt unless given.
+template <class T>
+void add_number_option(boost::program_options::options_description& options,
+                       const std::string& name, std::optional<T>* target, T min, T max,
+                       const std::string& help) {
+  static_assert(std::numeric_limits<T>::is_integer);
+  add_number_option(
+      options, name, static_cast<std::int64_t>(min), static_cast<std::int64_t>(max),
+      std::nullopt, [target](std::int64_t v) { *target = static_cast<T>(v); }, help);
+}
 
 }  // namespace mapindex

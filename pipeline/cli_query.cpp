@@ -6,6 +6,7 @@
 
 #include "pipeline/cli_parse.h"
 #include "pipeline/commands.h"
+#include "pipeline/interrupt.h"
 #include "stages/write/query_runner.h"
 
 namespace mapindex {
@@ -27,7 +28,10 @@ int query_command(const Args& args) {
   const auto vm = parse_command_args("query", args, opts, &sql_parts);
   if (!vm) return kExitUsage;
   if (vm->count("help")) {
-    std::cout << opts << "\nExit status: 0 success, 2 usage error, missing index or SQL error.\n";
+    std::cout << opts
+              << "\nExit status: 0 success; 2 usage error, missing index, SQL error or a\n"
+                 "statement that would write; 3 the index is damaged or cannot be read;\n"
+                 "130 interrupted (Ctrl-C stops a running statement).\n";
     return kExitOk;
   }
   if (sql_parts.empty()) {
@@ -48,10 +52,14 @@ int query_command(const Args& args) {
   }
   const auto format = csv ? index::QueryFormat::csv
                           : json ? index::QueryFormat::json : index::QueryFormat::table;
-  auto result = index::run_query(db, sql, format, std::cout);
+  // Ctrl-C or SIGTERM stops a long statement (the progress handler polls
+  // the flag); a second signal exits at once.
+  install_interrupt_handlers();
+  auto result = index::run_query(db, sql, format, std::cout, &interrupt_requested);
   if (!result) {
+    std::cout.flush();
     std::cerr << "mapindex query: " << result.error().message << "\n";
-    return kExitUsage;
+    return exit_status_for(result.error());
   }
   return kExitOk;
 }

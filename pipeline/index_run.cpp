@@ -235,6 +235,10 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
       counters.not_written++;
       std::fprintf(stderr, "mapindex index: %s: %s: its rows could not be written: %s\n",
                    w->entry.source.c_str(), w->entry.path.c_str(), e.what());
+      // A damaged index or an I/O error (disk full) fails every entry: stop now.
+      const auto* index_error = dynamic_cast<const index::IndexError*>(&e);
+      if (index_error && (index_error->code() == "index.damaged" || index_error->code() == "index.io"))
+        throw;
       if (++consecutive_write_failures >= 20) throw;
     }
     const auto now = std::chrono::steady_clock::now();
@@ -251,10 +255,13 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   flow::make_edge(measure_node, order_node);
   flow::make_edge(order_node, write_node);
 
-  std::string failure;
+  std::string failure, failure_code = "index.failed";
   try {
     read_node.activate();
     g.wait_for_all();
+  } catch (const index::IndexError& e) {
+    failure = e.what();
+    if (e.code() != "index.sql") failure_code = e.code();
   } catch (const std::exception& e) {
     failure = e.what();
   }
@@ -263,7 +270,13 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   db->commit_batch();
   const char* status = !failure.empty() ? "failed" : summary.interrupted ? "interrupted" : "complete";
   db->finish_run(summary.run_id, status, run_counters(counters));
-  if (!failure.empty()) return Error{"index.failed", "index run failed: " + failure};
+  if (!failure.empty()) {
+    const bool damaged = failure_code == "index.damaged";
+    return Error{failure_code, "index run " + std::to_string(summary.run_id) + " failed: " + failure +
+                                   (damaged ? ": the index is damaged: " +
+                                                  std::string(index::kRebuildAdvice)
+                                            : "")};
+  }
 
   summary.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

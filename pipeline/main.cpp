@@ -7,6 +7,7 @@
 
 #include "pipeline/commands.h"
 #include "pipeline/version.h"
+#include "stages/write/sqlite_statement.h"
 
 namespace {
 
@@ -21,13 +22,17 @@ Commands:
   inspect FILE...    Decode map files and print their statistics and problems
   audit              Compare the latest run with the previous one: new,
                      changed, removed and broken maps
+  check              Check the index for damage (integrity_check,
+                     foreign_key_check, schema version)
 
 Options:
   -h, --help         Show this help (`mapindex COMMAND --help` for a command)
   --version          Print the version
 
 Exit status: 0 clean, 1 finished with findings (rejected maps, unreadable
-inputs, a failed audit), 2 usage error or bad SQL, 130 interrupted.
+inputs, a failed audit), 2 usage error (a bad option or value, a missing
+input, no index at --db, bad SQL), 3 the index is damaged, locked by another
+run or cannot be read or written (I/O error, disk full), 130 interrupted.
 )";
 
 }  // namespace
@@ -53,6 +58,11 @@ int main(int argc, char** argv) {
     if (command == "query") return query_command(args);
     if (command == "inspect") return inspect_command(args);
     if (command == "audit") return audit_command(args);
+    if (command == "check") return check_command(args);
+  } catch (const index::IndexError& e) {
+    // The index failed under a command (damage, I/O error, disk full, lock).
+    std::cerr << "mapindex " << command << ": " << e.what() << "\n";
+    return exit_status_for(Error{e.code() == "index.sql" ? "index.failed" : e.code(), e.what()});
   } catch (const std::exception& e) {
     std::cerr << "mapindex " << command << ": " << e.what() << "\n";
     return kExitUsage;

@@ -240,8 +240,8 @@ TEST_CASE("audit e2e: usage errors exit 2, --help lists every option with its de
 
   const auto help = run_cli({"audit", "--help"});
   CHECK(help.exit_code == 0);
-  for (const char* option : {"--db arg (=mapindex.sqlite)", "--run arg", "--against arg",
-                             "--format arg (=text)", "--fail-on arg (=error)", "--limit arg (=50)"})
+  for (const char* option : {"--db arg (=mapindex.sqlite)", "--run N", "--against N",
+                             "--format arg (=text)", "--fail-on arg (=error)", "--limit N (=50)"})
     CHECK_MESSAGE(contains(help.out, option), option);
   CHECK(contains(help.out, "Exit status: 0"));
 

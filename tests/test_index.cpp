@@ -629,10 +629,24 @@ TEST_CASE("runs: counters, status, and runs left running by a dead process") {
                            "', " + std::to_string(getppid()) + ")").c_str(),
                        nullptr, nullptr, nullptr) == SQLITE_OK);
   const auto live = query_int(h, "SELECT max(run_id) FROM runs");
+  // ... and no new run starts beside it: the refusal names the run.
+  try {
+    (void)db.begin_run("mapindex index b.zip", "0.1.0");
+    FAIL("begin_run beside a live run must throw");
+  } catch (const IndexError& e) {
+    CHECK(e.code() == "index.locked");
+    CHECK_MESSAGE(std::string(e.what()).find("is being written by run " + std::to_string(live) + " (pid " +
+                                             std::to_string(getppid()) + " on host " + host +
+                                             ", started 2026-01-01 00:00:00 UTC)") != std::string::npos,
+                  e.what());
+  }
+  CHECK(query_text(h, "SELECT status FROM runs WHERE run_id = " + std::to_string(live)) == "running");
+  CHECK(query_int(h, "SELECT count(*) FROM runs") == 2);
+  REQUIRE(sqlite3_exec(h, ("UPDATE runs SET status = 'complete' WHERE run_id = " + std::to_string(live)).c_str(),
+                       nullptr, nullptr, nullptr) == SQLITE_OK);
 
   const auto run = db.begin_run("mapindex index b.zip", "0.1.0");
   CHECK(query_text(h, "SELECT status FROM runs WHERE run_id = " + std::to_string(abandoned)) == "interrupted");
-  CHECK(query_text(h, "SELECT status FROM runs WHERE run_id = " + std::to_string(live)) == "running");
   CHECK(query_text(h, "SELECT status || ',' || command || ',' || tool_version || ',' || pid FROM runs WHERE run_id = " +
                           std::to_string(run)) ==
         "running,mapindex index b.zip,0.1.0," + std::to_string(getpid()));

@@ -164,7 +164,9 @@ Result<AuditReport> build_audit(sqlite3* db, const AuditOptions& options) {
     ReadSnapshot snapshot(db);
     return build(db, options);
   } catch (const index::IndexError& e) {
-    return Error{"audit.read", std::string("reading the index failed: ") + e.what()};
+    // Damage, I/O errors and locks keep their index.* code (exit status 3).
+    return Error{e.code() == "index.sql" ? "audit.read" : e.code(),
+                 std::string("reading the index failed: ") + e.what()};
   }
 }
 

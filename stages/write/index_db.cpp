@@ -3,8 +3,10 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <filesystem>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -38,8 +40,118 @@ bool is_lower_hex_sha256(std::string_view s) {
 }
 
 Error open_error(sqlite3* db, const std::string& path) {
-  return Error{"index.open", "cannot open index '" + path + "': " +
-                                 (db ? sqlite3_errmsg(db) : std::string("out of memory"))};
+  return Error{db ? index_error_code(sqlite3_extended_errcode(db), "index.open") : "index.io",
+               "cannot open index '" + path + "': " +
+                   (db ? sqlite3_errmsg(db) : std::string("out of memory"))};
+}
+
+// A run the runs table says is 'running'.
+struct RunningRun {
+  std::int64_t run_id = 0;
+  std::string host;
+  std::int64_t pid = 0;
+  std::string started_at;
+  bool alive = false;  // its process exists (on this host)
+};
+
+// The runs marked 'running'; none when there is no runs table yet (a new
+// index) or it cannot be read (the caller's next statement says why).
+std::vector<RunningRun> running_runs(sqlite3* db) {
+  std::vector<RunningRun> runs;
+  try {
+    Statement select(db, "SELECT run_id, ifnull(host, ''), ifnull(pid, 0), started_at FROM runs "
+                         "WHERE status = 'running' ORDER BY run_id");
+    while (select.step()) {
+      RunningRun run{select.column_int(0), select.column_text(1), select.column_int(2),
+                     select.column_text(3)};
+      run.alive = run_is_alive(run.host, run.pid);
+      runs.push_back(std::move(run));
+    }
+  } catch (const IndexError&) {
+  }
+  return runs;
+}
+
+// "run 7 (pid 4242 on host h, started 2026-11-23 05:01:02 UTC)".
+std::string describe(const RunningRun& run) {
+  std::string started = run.started_at.substr(0, run.started_at.find('.'));
+  if (auto t = started.find('T'); t != std::string::npos) started[t] = ' ';
+  return "run " + std::to_string(run.run_id) + " (pid " + std::to_string(run.pid) + " on host " +
+         (run.host.empty() ? "?" : run.host) + ", started " + started + " UTC)";
+}
+
+Error live_run_error(const std::string& path, const RunningRun& run) {
+  return Error{"index.locked",
+               "index '" + path + "' is being written by " + describe(run) +
+                   ": wait for it to finish, or stop it (kill " + std::to_string(run.pid) +
+                   ") and run again; a stopped run's work is kept"};
+}
+
+// The write lock stayed taken for the whole busy timeout.
+Error busy_error(sqlite3* db, const std::string& path, const std::string& what) {
+  const auto runs = running_runs(db);
+  for (const auto& run : runs)
+    if (run.alive) return live_run_error(path, run);
+  std::string message = "index '" + path + "' is locked by another process (" + what + ")";
+  for (const auto& run : runs)
+    if (run.host == host_name())
+      message += "; " + describe(run) + " is marked running but its process no longer exists";
+  return Error{"index.locked", message + ": wait for the process holding it to finish or stop it "
+                                         "(`fuser -v " + path + "` names it), then run again"};
+}
+
+Error damaged_error(const std::string& path, const std::string& what) {
+  return Error{"index.damaged", "index '" + path + "' is damaged (" + what + "): " +
+                                    std::string(kRebuildAdvice)};
+}
+
+// Rows of a PRAGMA that answers with one text column (quick_check, integrity_check).
+std::vector<std::string> pragma_rows(sqlite3* db, const std::string& pragma) {
+  std::vector<std::string> rows;
+  Statement statement(db, pragma);
+  while (statement.step()) rows.push_back(statement.column_text(0));
+  return rows;
+}
+
+std::optional<Error> quick_check(sqlite3* db, const std::string& path) {
+  const auto rows = pragma_rows(db, "PRAGMA quick_check(10)");
+  if (rows.size() == 1 && rows[0] == "ok") return std::nullopt;
+  std::string what = "PRAGMA quick_check: ";
+  for (std::size_t i = 0; i < rows.size() && i < 3; ++i) what += (i ? "; " : "") + rows[i];
+  if (rows.size() > 3) what += "; ... (`mapindex check --db " + path + "` lists all)";
+  return damaged_error(path, what);
+}
+
+// read_schema_version, with the advice for a damaged index.
+Result<int> schema_version_of(sqlite3* db, const std::string& path) {
+  auto version = read_schema_version(db, path);
+  if (!version && version.error().code == "index.damaged")
+    return damaged_error(path, version.error().message);
+  return version;
+}
+
+// SQLite needs to create and write `path`-shm next to a WAL database even
+// to read it.
+bool writable_here(const std::string& path) {
+  std::string folder = std::filesystem::path(path).parent_path().string();
+  if (folder.empty()) folder = ".";
+  return ::access(path.c_str(), W_OK) == 0 && ::access(folder.c_str(), W_OK) == 0;
+}
+
+// "file:PATH?immutable=1", PATH percent-encoded where a URI needs it.
+std::string immutable_uri(const std::string& path) {
+  std::string uri = "file:";
+  static constexpr char digits[] = "0123456789ABCDEF";
+  for (const unsigned char c : path) {
+    if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_' || c == '~') {
+      uri += static_cast<char>(c);
+    } else {
+      uri += '%';
+      uri += digits[c >> 4];
+      uri += digits[c & 15];
+    }
+  }
+  return uri + "?immutable=1";
 }
 
 }  // namespace
@@ -120,22 +232,60 @@ struct IndexDb::Impl {
   std::int64_t write_entry(std::int64_t run_id, const EntryRecord& e, const MapStats* stats);
 };
 
+Result<sqlite3*> open_sqlite_read_only(const std::string& path, int busy_timeout_ms) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    return Error{"index.open", "index '" + path + "' does not exist"};
+  const auto attempt = [&](const std::string& name, int flags) {
+    sqlite3* db = nullptr;
+    int rc = sqlite3_open_v2(name.c_str(), &db, flags, nullptr);
+    if (rc == SQLITE_OK) {
+      sqlite3_extended_result_codes(db, 1);
+      sqlite3_busy_timeout(db, busy_timeout_ms);
+      // The first read: the header, and for a WAL database its -shm.
+      rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", nullptr, nullptr, nullptr);
+    }
+    return std::pair{db, rc};
+  };
+  auto [db, rc] = attempt(path, SQLITE_OPEN_READONLY);
+  if (rc == SQLITE_OK) return db;
+  const int primary = rc & 0xff;
+  if ((primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY) && !writable_here(path)) {
+    // Read-only media: nobody can be writing the file, so read it as it is.
+    sqlite3_close_v2(db);
+    std::tie(db, rc) = attempt(immutable_uri(path), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+    if (rc == SQLITE_OK) return db;
+  }
+  Error error;
+  if ((rc & 0xff) == SQLITE_NOTADB)
+    error = Error{"index.not_sqlite", "'" + path + "' is not a SQLite database"};
+  else if (index_error_code(rc) == "index.damaged")
+    error = damaged_error(path, db ? sqlite3_errmsg(db) : "unreadable");
+  else
+    error = open_error(db, path);
+  sqlite3_close_v2(db);
+  return error;
+}
+
 Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOptions options) {
   auto impl = std::make_unique<Impl>();
   impl->path = path;
   impl->mode = mode;
   impl->extractor_version = options.extractor_version;
 
-  if (mode == OpenMode::read_only && !std::filesystem::exists(path))
-    return Error{"index.open", "index '" + path + "' does not exist"};
-  const int flags = mode == OpenMode::read_write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-                                                 : SQLITE_OPEN_READONLY;
-  if (sqlite3_open_v2(path.c_str(), &impl->db, flags, nullptr) != SQLITE_OK)
-    return open_error(impl->db, path);
-  sqlite3_extended_result_codes(impl->db, 1);
-  sqlite3_busy_timeout(impl->db, options.busy_timeout_ms);
+  if (mode == OpenMode::read_write) {
+    if (sqlite3_open_v2(path.c_str(), &impl->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                        nullptr) != SQLITE_OK)
+      return open_error(impl->db, path);
+    sqlite3_extended_result_codes(impl->db, 1);
+    sqlite3_busy_timeout(impl->db, options.busy_timeout_ms);
+  } else {
+    auto db = open_sqlite_read_only(path, options.busy_timeout_ms);
+    if (!db) return db.error();
+    impl->db = *db;
+  }
 
-  auto version = read_schema_version(impl->db, path);
+  auto version = schema_version_of(impl->db, path);
   if (!version) return version.error();
   const int latest = options.migrations.empty() ? 0 : options.migrations.back().version;
 
@@ -144,6 +294,15 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
       if (*version > latest) {
         auto migrated = migrate(impl->db, path, options.migrations);  // reports "newer"
         return migrated.error();
+      }
+      if (*version > 0) {
+        // Before anything is written: another live run, then damage.
+        for (const auto& run : running_runs(impl->db))
+          if (run.alive) return live_run_error(path, run);
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(path, ec);
+        if (!ec && size <= options.quick_check_max_bytes)
+          if (auto damaged = quick_check(impl->db, path)) return *damaged;
       }
       Statement wal(impl->db, "PRAGMA journal_mode = WAL");
       if (!wal.step() || wal.column_text(0) != "wal")
@@ -177,10 +336,49 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
       exec_sql(impl->db, "PRAGMA query_only = ON");
     }
   } catch (const IndexError& e) {
-    return Error{"index.open", "cannot open index '" + path + "': " + e.what()};
+    if (e.code() == "index.locked") return busy_error(impl->db, path, e.what());
+    if (e.code() == "index.damaged") return damaged_error(path, e.what());
+    return Error{e.code() == "index.sql" ? "index.open" : e.code(),
+                 "cannot open index '" + path + "': " + e.what()};
   }
   impl->statements = std::make_unique<StatementCache>(impl->db);
   return IndexDb(std::move(impl));
+}
+
+Result<CheckReport> check_index(const std::string& path, int max_problems) {
+  auto handle = open_sqlite_read_only(path);
+  if (!handle) return handle.error();
+  struct Close {
+    sqlite3* db;
+    ~Close() { sqlite3_close_v2(db); }
+  } close{*handle};
+  sqlite3* db = *handle;
+  auto version = schema_version_of(db, path);
+  if (!version) return version.error();
+  if (*version == 0)
+    return Error{"index.foreign", "'" + path + "' is not a mapindex index (no schema)"};
+  const auto& migrations = default_migrations();
+  const int latest = migrations.empty() ? 0 : migrations.back().version;
+  if (*version > latest)
+    return Error{"index.newer", "index '" + path + "' has schema version " +
+                                    std::to_string(*version) +
+                                    ", newer than this mapindex understands (" +
+                                    std::to_string(latest) + "): check it with a newer mapindex"};
+  CheckReport report;
+  report.schema_version = *version;
+  try {
+    for (auto& row : pragma_rows(db, "PRAGMA integrity_check(" + std::to_string(max_problems) + ")"))
+      if (row != "ok") report.integrity.push_back(std::move(row));
+    Statement fk(db, "PRAGMA foreign_key_check");
+    while (fk.step() && static_cast<int>(report.foreign_keys.size()) < max_problems)
+      report.foreign_keys.push_back("row " + fk.column_text(1) + " of " + fk.column_text(0) +
+                                    " refers to a missing row of " + fk.column_text(2));
+  } catch (const IndexError& e) {
+    if (e.code() != "index.damaged")
+      return Error{e.code(), "cannot check index '" + path + "': " + e.what()};
+    report.integrity.push_back(e.what());  // the check itself ran into damage
+  }
+  return report;
 }
 
 IndexDb::IndexDb(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -196,32 +394,42 @@ std::int64_t IndexDb::begin_run(std::string_view command, std::string_view tool_
   auto& d = *impl_;
   d.require_writable("begin_run");
   d.commit();
-  d.begin_batch();
-  try {
-    std::vector<std::int64_t> stale;
-    auto& running = d.sql("SELECT run_id, host, pid FROM runs WHERE status = 'running'");
-    running.bind_all();
-    while (running.step())
-      if (!run_is_alive(running.column_text(1), running.column_int(2)))
-        stale.push_back(running.column_int(0));
-    running.reset();
-    for (const auto run_id : stale)
-      d.sql("UPDATE runs SET status = 'interrupted' WHERE run_id = ?").bind_all(run_id).run();
-
-    auto& insert = d.sql("INSERT INTO runs (started_at, status, tool_version, extractor_version, "
-                         "command, host, pid) VALUES (" + std::string(kNow) +
-                         ", 'running', ?, ?, ?, ?, ?) RETURNING run_id");
-    insert.bind_all(tool_version, d.extractor_version, command, host_name(), getpid());
-    insert.step();
-    const std::int64_t run_id = insert.column_int(0);
-    insert.reset();
-    d.commit();
-    return run_id;
-  } catch (...) {
+  const auto rollback = [&d] {
     sqlite3_exec(d.db, "ROLLBACK", nullptr, nullptr, nullptr);
     d.in_batch = false;
+  };
+  std::optional<Error> refused;
+  try {
+    d.begin_batch();
+    // In the write transaction: two runs starting at once cannot both pass.
+    for (const auto& run : running_runs(d.db)) {
+      if (run.alive) {
+        refused = live_run_error(d.path, run);
+        break;
+      }
+      d.sql("UPDATE runs SET status = 'interrupted' WHERE run_id = ?").bind_all(run.run_id).run();
+    }
+    if (!refused) {
+      auto& insert = d.sql("INSERT INTO runs (started_at, status, tool_version, extractor_version, "
+                           "command, host, pid) VALUES (" + std::string(kNow) +
+                           ", 'running', ?, ?, ?, ?, ?) RETURNING run_id");
+      insert.bind_all(tool_version, d.extractor_version, command, host_name(), getpid());
+      insert.step();
+      const std::int64_t run_id = insert.column_int(0);
+      insert.reset();
+      d.commit();
+      return run_id;
+    }
+  } catch (const IndexError& e) {
+    rollback();
+    if (e.code() != "index.locked") throw;
+    refused = busy_error(d.db, d.path, e.what());
+  } catch (...) {
+    rollback();
     throw;
   }
+  rollback();
+  throw IndexError(refused->message, refused->code);
 }
 
 std::int64_t IndexDb::source_id(std::int64_t run_id, std::string_view path,

@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "stages/common/result.h"
 #include "stages/extract/map_stats.h"
@@ -38,21 +39,64 @@ struct KnownMap {
   MapStatus status = MapStatus::ok;
 };
 
+// How long a writer waits for the write lock another connection holds (a
+// batch being committed, a sqlite3 shell) before giving up with
+// index.locked. A run of another live `mapindex index` is not waited for.
+inline constexpr int kBusyTimeoutMs = 10000;
+
+// read_write opens run `PRAGMA quick_check` (every page of every table,
+// not the index contents) on an index up to this size: a damaged index is
+// refused before a run writes into it. It reads the whole file once
+// (measured: see README "Checking an index"); larger indexes are checked by
+// `mapindex check` only.
+inline constexpr std::uint64_t kQuickCheckMaxBytes = 256ull << 20;
+
 struct OpenOptions {
   // Schema migrations to apply (tests pass their own list).
   Migrations migrations = default_migrations();
   // Maps measured by an older extractor are measured again (tests vary it).
   int extractor_version = kExtractorVersion;
-  int busy_timeout_ms = 10000;
+  int busy_timeout_ms = kBusyTimeoutMs;
+  // read_write: run PRAGMA quick_check when the file is at most this large.
+  std::uint64_t quick_check_max_bytes = kQuickCheckMaxBytes;
 };
+
+// What to tell the user about a damaged index.
+inline constexpr std::string_view kRebuildAdvice =
+    "rebuild it: move it away and run mapindex index again over your archives";
+
+// Opens an SQLite file for reading only (any database, no schema check) and
+// reads its schema once. A file on read-only media (the file or its folder
+// not writable, so SQLite cannot create the WAL's -shm next to it) is opened
+// immutable instead (file:...?immutable=1): nothing can be writing it there.
+// The caller owns the handle (sqlite3_close_v2). Errors: index.open (no such
+// file), index.damaged, index.io, index.locked.
+Result<sqlite3*> open_sqlite_read_only(const std::string& path, int busy_timeout_ms = kBusyTimeoutMs);
+
+// `mapindex check`: the full verdict on an index file.
+struct CheckReport {
+  int schema_version = 0;
+  std::vector<std::string> integrity;    // PRAGMA integrity_check rows other than "ok"
+  std::vector<std::string> foreign_keys; // PRAGMA foreign_key_check rows, as text
+  bool ok() const { return integrity.empty() && foreign_keys.empty(); }
+};
+// Opens `path` read-only and runs PRAGMA integrity_check (at most
+// `max_problems` rows) and PRAGMA foreign_key_check. Errors are those of
+// open_sqlite_read_only and read_schema_version (not a mapindex index, a
+// newer schema), and index.damaged when the checks themselves cannot run.
+Result<CheckReport> check_index(const std::string& path, int max_problems = 100);
 
 class IndexDb {
  public:
-  // read_write: creates the file if needed, WAL mode, migrates an older
-  // schema in place, refreshes tile_names. read_only: refuses an index that
-  // is missing, older or newer than this build's schema. Errors:
-  // index.open, index.not_sqlite, index.foreign, index.newer, index.older,
-  // index.migration.
+  // read_write: creates the file if needed, refuses an index another live
+  // `mapindex index` run is writing (index.locked, naming the run, its pid,
+  // host and start) and, up to options.quick_check_max_bytes, a damaged one
+  // (index.damaged); then WAL mode, migrates an older schema in place,
+  // refreshes tile_names. read_only: refuses an index that is missing, older
+  // or newer than this build's schema; on read-only media it is opened
+  // immutable (see open_sqlite_read_only). Errors: index.open,
+  // index.not_sqlite, index.foreign, index.newer, index.older,
+  // index.migration, index.damaged, index.locked, index.io.
   static Result<IndexDb> open(const std::string& path, OpenMode mode, OpenOptions options = {});
 
   IndexDb(IndexDb&&) noexcept;
@@ -60,7 +104,8 @@ class IndexDb {
   ~IndexDb();  // rolls back an uncommitted batch
 
   // Starts a run (committed at once). Runs left 'running' by a process that
-  // is gone are marked 'interrupted' first.
+  // is gone are marked 'interrupted' first; a run of a live process makes it
+  // throw IndexError with code index.locked.
   std::int64_t begin_run(std::string_view command, std::string_view tool_version);
 
   // The source's id (created on first use); records that `run_id` reads it.

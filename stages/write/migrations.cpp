@@ -115,7 +115,8 @@ Result<int> read_schema_version(sqlite3* db, const std::string& path) {
   } catch (const IndexError& e) {
     if (sqlite3_errcode(db) == SQLITE_NOTADB)
       return Error{"index.not_sqlite", with_path(path) + " is not a SQLite database"};
-    return Error{"index.open", "cannot read " + with_path(path) + ": " + e.what()};
+    return Error{index_error_code(sqlite3_extended_errcode(db), "index.open"),
+                 "cannot read " + with_path(path) + ": " + e.what()};
   }
 }
 
@@ -145,7 +146,8 @@ Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migr
       }
       exec_sql(db, "BEGIN IMMEDIATE");
     } catch (const IndexError& e) {
-      return Error{"index.migration", "cannot start migrating " + with_path(path) + ": " + e.what()};
+      return Error{e.code() == "index.locked" ? "index.locked" : "index.migration",
+                   "cannot start migrating " + with_path(path) + ": " + e.what()};
     }
     try {
       // Another process may have migrated while we waited for the lock.

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <memory>
 
+#include "stages/write/index_db.h"
+
 namespace mapindex::index {
 namespace {
 
@@ -54,23 +56,37 @@ Cell read_cell(sqlite3_stmt* stmt, int i) {
   return cell;
 }
 
-Error sql_error(sqlite3* db) { return Error{"query.sql", sqlite3_errmsg(db)}; }
+// Damage, an I/O error or a lock held too long are the index's fault; any
+// other failure (bad SQL, a write query_only refuses, an ATTACH of a missing
+// file) is the query's.
+Error sql_error(sqlite3* db) {
+  const int primary = sqlite3_extended_errcode(db) & 0xff;
+  const bool index_fault = primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB ||
+                           primary == SQLITE_IOERR || primary == SQLITE_FULL ||
+                           primary == SQLITE_NOMEM || primary == SQLITE_BUSY;
+  return Error{index_fault ? index_error_code(primary) : "query.sql", sqlite3_errmsg(db)};
+}
+
+// The progress handler: a non-zero return interrupts the statement.
+int poll_stop(void* stop) { return reinterpret_cast<bool (*)()>(stop)() ? 1 : 0; }
 
 }  // namespace
 
 Result<std::int64_t> run_query(const std::string& db_path, const std::string& sql,
-                               QueryFormat format, std::ostream& out) {
+                               QueryFormat format, std::ostream& out, bool (*stop)()) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(db_path, ec))
     return Error{"query.open", "index '" + db_path + "' does not exist (create it with "
                                                      "`mapindex index --db " + db_path + " ...`)"};
-  Connection connection;
-  if (sqlite3_open_v2(db_path.c_str(), &connection.db, SQLITE_OPEN_READONLY, nullptr) !=
-      SQLITE_OK)
-    return Error{"query.open", "cannot open index '" + db_path + "': " +
-                                   (connection.db ? sqlite3_errmsg(connection.db) : "out of memory")};
+  auto handle = open_sqlite_read_only(db_path);
+  if (!handle) return handle.error();
+  Connection connection{*handle};
   sqlite3* db = connection.db;
-  sqlite3_busy_timeout(db, 10000);
+  if (stop) sqlite3_progress_handler(db, 1000, poll_stop, reinterpret_cast<void*>(stop));
+  const auto failed = [&](sqlite3* d) {
+    if (stop && stop()) return Error{"query.interrupted", "interrupted"};
+    return sql_error(d);
+  };
   if (sqlite3_exec(db, "PRAGMA query_only = ON; PRAGMA cache_size = -32768", nullptr, nullptr,
                    nullptr) != SQLITE_OK)
     return Error{"query.open", "cannot open index '" + db_path + "': " + sqlite3_errmsg(db)};
@@ -85,11 +101,14 @@ Result<std::int64_t> run_query(const std::string& db_path, const std::string& sq
     const char* tail = nullptr;
     if (sqlite3_prepare_v2(db, next, static_cast<int>(end - next), &prepared.stmt, &tail) !=
         SQLITE_OK)
-      return sql_error(db);
+      return failed(db);
     next = tail;
     if (!prepared.stmt) continue;  // whitespace or a comment
     any_statement = true;
     sqlite3_stmt* stmt = prepared.stmt;
+    if (!sqlite3_stmt_readonly(stmt))
+      return Error{"query.write", "`" + std::string(sqlite3_sql(stmt)) +
+                                      "` would write: mapindex query only reads the index"};
 
     const int n = sqlite3_column_count(stmt);
     std::unique_ptr<ResultPrinter> printer;
@@ -111,7 +130,7 @@ Result<std::int64_t> run_query(const std::string& db_path, const std::string& sq
     }
     if (rc != SQLITE_DONE) {
       if (printer) printer->finish();
-      return sql_error(db);
+      return failed(db);
     }
     if (printer) printer->finish();
   }

@@ -6,6 +6,23 @@
 
 namespace mapindex::index {
 
+std::string index_error_code(int sqlite_code, std::string_view otherwise) {
+  switch (sqlite_code & 0xff) {
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB: return "index.damaged";
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED: return "index.locked";
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
+    case SQLITE_PERM:
+    case SQLITE_NOLFS:
+    case SQLITE_NOMEM: return "index.io";
+    default: return std::string(otherwise);
+  }
+}
+
 std::string sqlite_message(sqlite3* db, std::string_view what) {
   std::string message(what);
   message += ": ";
@@ -21,7 +38,8 @@ void exec_sql(sqlite3* db, std::string_view sql) {
     std::string message = error ? error : sqlite3_errmsg(db);
     sqlite3_free(error);
     std::string head = text.substr(0, 60);
-    throw IndexError("SQL `" + head + (text.size() > 60 ? "...`" : "`") + " failed: " + message);
+    throw IndexError("SQL `" + head + (text.size() > 60 ? "...`" : "`") + " failed: " + message,
+                     index_error_code(sqlite3_extended_errcode(db)));
   }
 }
 
@@ -30,9 +48,10 @@ Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
   if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
                          &stmt_, &tail) != SQLITE_OK) {
     std::string message = sqlite_message(db, "preparing `" + std::string(sql.substr(0, 80)) + "`");
+    const int code = sqlite3_extended_errcode(db);
     sqlite3_finalize(stmt_);
     stmt_ = nullptr;
-    throw IndexError(message);
+    throw IndexError(message, index_error_code(code));
   }
 }
 
@@ -100,8 +119,9 @@ bool Statement::step() {
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
   std::string message = sqlite_message(db_, "running `" + std::string(sqlite3_sql(stmt_)) + "`");
+  const int code = sqlite3_extended_errcode(db_);
   sqlite3_reset(stmt_);
-  throw IndexError(message);
+  throw IndexError(message, index_error_code(code));
 }
 
 void Statement::run() {

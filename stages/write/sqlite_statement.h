@@ -16,11 +16,26 @@
 
 namespace mapindex::index {
 
+// The Error code of a SQLite failure that is the index's own fault, not the
+// caller's: "index.damaged" (SQLITE_CORRUPT, SQLITE_NOTADB), "index.locked"
+// (SQLITE_BUSY, SQLITE_LOCKED: another process holds it), "index.io"
+// (SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM,
+// SQLITE_NOLFS, SQLITE_NOMEM); any other code (a constraint, bad SQL,
+// misuse) gives `otherwise`.
+std::string index_error_code(int sqlite_code, std::string_view otherwise = "index.sql");
+
 // A failure while writing or reading the index (SQLite error, misuse). The
-// message names the statement or value and includes SQLite's own message.
+// message names the statement or value and includes SQLite's own message;
+// code() is index_error_code() of SQLite's result code ("index.sql" for
+// misuse found by the writer itself).
 class IndexError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit IndexError(const std::string& message, std::string code = "index.sql")
+      : std::runtime_error(message), code_(std::move(code)) {}
+  const std::string& code() const { return code_; }
+
+ private:
+  std::string code_;
 };
 
 // "<what>: <sqlite3_errmsg> (code N)".
