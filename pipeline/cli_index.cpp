@@ -1,6 +1,8 @@
 // `mapindex index [--db FILE] [options] INPUT...`
 #include <boost/program_options.hpp>
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -168,6 +170,15 @@ int index_command(const Args& args) {
     return kExitUsage;
   }
   if (!inputs_readable(o.inputs)) return kExitUsage;
+  // An INPUT given twice is one source: it is read once (reading it again would
+  // record every entry a second time, as a duplicate name).
+  for (std::size_t i = 0; i < o.inputs.size(); ++i) {
+    const auto first = std::find(o.inputs.begin(), o.inputs.begin() + static_cast<std::ptrdiff_t>(i),
+                                 o.inputs[i]);
+    if (first == o.inputs.begin() + static_cast<std::ptrdiff_t>(i)) continue;
+    std::cerr << "mapindex index: " << o.inputs[i] << " is given more than once: read once\n";
+    o.inputs.erase(o.inputs.begin() + static_cast<std::ptrdiff_t>(i--));
+  }
   {
     // A typo in --db's folder is a usage error too (the file itself is created).
     const auto folder = std::filesystem::path(o.db_path).parent_path();

@@ -161,6 +161,17 @@ TEST_CASE("cli: an INPUT that does not exist or cannot be opened is a usage erro
   CHECK(sql_int(db, "SELECT count(*) FROM runs") == 1);
 }
 
+TEST_CASE("cli: an INPUT given twice is read once, not as duplicate entries") {
+  IndexedFolder f(3);
+  const auto db2 = f.tmp / "twice.sqlite";
+  const auto r = run_mapindex({"index", "--db", db2.string(), "--quiet", f.maps.string(), f.maps.string()});
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  CHECK_MESSAGE(contains(r.err, f.maps.string() + " is given more than once: read once"), r.err);
+  CHECK(sql_int(db2, "SELECT count(*) FROM files") == 3);
+  CHECK(sql_int(db2, "SELECT count(*) FROM problems") == 0);
+  CHECK(sql_int(db2, "SELECT entries FROM runs") == 3);
+}
+
 TEST_CASE("cli: every numeric option is range-checked, naming the option, the value and the range") {
   TempDir tmp;
   write_file(tmp / "a.map", tiny_map(1));
