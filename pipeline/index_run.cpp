@@ -192,6 +192,11 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
         rec.problems.push_back({Severity::error, w->entry.error.code, w->entry.error.message, ""});
         counters.unreadable++;
         break;
+      case read::EntryKind::not_read:  // a link, a special file, an empty inner archive
+        rec.kind = index::EntryKind::other;
+        rec.problems.push_back({Severity::warning, w->entry.error.code, w->entry.error.message, ""});
+        counters.not_maps++;
+        break;
       case read::EntryKind::oversize:
         rec.kind = index::EntryKind::oversize;
         rec.problems.push_back(
