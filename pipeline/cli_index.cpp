@@ -57,6 +57,7 @@ bool write_stats_json(const std::string& path, const IndexOptions& o, const Live
   out << "{\"run_id\":" << s.run_id << ",\"interrupted\":" << (s.interrupted ? "true" : "false")
       << ",\"seconds\":" << s.seconds << ",\"cpu_seconds\":" << s.cpu_seconds
       << ",\"writer_seconds\":" << s.writer_seconds << ",\"peak_in_flight_bytes\":" << s.peak_in_flight
+      << ",\"peak_in_flight_entries\":" << s.peak_in_flight_entries
       << ",\"memory_budget_bytes\":" << o.memory_budget << ",\"entries\":" << c.entries.load()
       << ",\"bytes\":" << c.bytes.load() << ",\"maps_indexed\":" << c.maps_indexed.load()
       << ",\"maps_known\":" << c.maps_known.load() << ",\"rejected\":" << c.rejected.load()
