@@ -164,7 +164,8 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     }
     auto w = std::make_shared<WorkItem>();
     w->seq = next_seq++;
-    w->charge = entry->bytes.size() + ByteBudget::kEntryOverhead;
+    // What the entry's buffer holds (its capacity), not only its size.
+    w->charge = entry->bytes.capacity() + ByteBudget::kEntryOverhead;
     counters.bytes += entry->bytes.size();
     w->entry = std::move(*entry);
     budget.acquire(w->charge);

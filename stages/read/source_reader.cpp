@@ -361,7 +361,9 @@ Entry SourceReader::Impl::read_plain_file(const fs::path& path, const std::strin
   if (size > options_.max_entry_size) return oversize_entry(plain_path, size);
   FdSource source(fd.fd, false);
   std::vector<std::uint8_t> bytes;
-  bytes.reserve(static_cast<std::size_t>(std::min(size, kMaxReserve)));
+  // One byte more than the size: the read that finds the end fits, instead
+  // of growing a tiny file's buffer to 64 KiB.
+  bytes.reserve(static_cast<std::size_t>(std::min(size, kMaxReserve) + 1));
   if (!read_into(source, bytes, options_.max_entry_size + 1))
     return error_entry("read.io", error_path, source.error_message());
   if (bytes.size() > options_.max_entry_size) return oversize_entry(plain_path, bytes.size());  // grew
