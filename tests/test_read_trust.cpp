@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <cstring>
 #include <filesystem>
@@ -66,6 +67,40 @@ std::size_t central_directory_offset(const std::vector<std::uint8_t>& zip) {
   const std::size_t eocd = zip.size() - 22;
   REQUIRE(le32(zip, eocd) == 0x06054b50u);
   return le32(zip, eocd + 16);
+}
+
+void put16(std::vector<std::uint8_t>& out, std::uint32_t v) {
+  out.push_back(static_cast<std::uint8_t>(v));
+  out.push_back(static_cast<std::uint8_t>(v >> 8));
+}
+void put32(std::vector<std::uint8_t>& out, std::uint32_t v) {
+  put16(out, v & 0xffff);
+  put16(out, v >> 16);
+}
+
+// The local entries of a stored zip (sizes and CRC in each local header, no
+// data descriptor) and nothing after them: a zip cut where its central
+// directory begins.
+std::vector<std::uint8_t> stored_zip_without_directory(const std::vector<ArchiveMember>& members) {
+  std::vector<std::uint8_t> out;
+  for (const auto& m : members) {
+    const auto crc = static_cast<std::uint32_t>(
+        crc32(0, m.bytes.data(), static_cast<uInt>(m.bytes.size())));
+    put32(out, 0x04034b50u);
+    put16(out, 10);  // version needed
+    put16(out, 0);   // flags: sizes are in this header
+    put16(out, 0);   // stored
+    put16(out, 0);
+    put16(out, 0x21);  // time, date
+    put32(out, crc);
+    put32(out, static_cast<std::uint32_t>(m.bytes.size()));
+    put32(out, static_cast<std::uint32_t>(m.bytes.size()));
+    put16(out, static_cast<std::uint32_t>(m.path.size()));
+    put16(out, 0);
+    out.insert(out.end(), m.path.begin(), m.path.end());
+    out.insert(out.end(), m.bytes.begin(), m.bytes.end());
+  }
+  return out;
 }
 
 void check_one(const std::vector<Entry>& entries, EntryKind kind, const std::string& code,
@@ -240,6 +275,19 @@ TEST_SUITE("read") {
       CHECK(last.error.code == "read.truncated");
       CHECK(last.path == c.prefix);
       CHECK(last.error.message.find("no end of central directory record") != std::string::npos);
+    }
+    // Cut where the central directory begins, in a zip whose local headers
+    // carry the sizes (as Info-ZIP writes them; libarchive's writer uses data
+    // descriptors): libarchive's streamed reader fails without a message;
+    // the message says what happened.
+    write_file(dir / "bare.zip", stored_zip_without_directory(members));
+    for (auto bare : {read_all({(dir / "bare.zip").string()}), read_stdin_from(dir / "bare.zip")}) {
+      REQUIRE(bare.size() == members.size() + 1);
+      for (std::size_t i = 0; i < members.size(); ++i) CHECK(bare[i].bytes == members[i].bytes);
+      CHECK(bare.back().kind == EntryKind::error);
+      CHECK(bare.back().error.code == "read.truncated");
+      CHECK(bare.back().error.message.find("ends where its next entry or its central directory should begin") !=
+            std::string::npos);
     }
     // The whole archive, as a file and on standard input, has no problem.
     for (auto whole : {read_all({(dir / "whole.zip").string()}), read_stdin_from(dir / "whole.zip")}) {

@@ -471,7 +471,12 @@ std::optional<Entry> SourceReader::Impl::step_archive() {
     std::string where = level.last_entry.empty()
                             ? std::string("reading the first entry: ")
                             : "reading the entry after " + in_quotes(level.last_entry) + ": ";
-    return fail_level(k, level.archive_path, archive_errno(a), where + archive_reason(a), true);
+    std::string reason = archive_reason(a);
+    // libarchive's streamed zip reader fails without a word when the input
+    // ends where the next local header or the central directory should be.
+    if (is_zip(a) && reason == archive_reason(nullptr) && input_exhausted(k))
+      reason = "the zip archive ends where its next entry or its central directory should begin";
+    return fail_level(k, level.archive_path, archive_errno(a), where + reason, true);
   }
   std::string name = entry_name(header);
   level.last_entry = name;
