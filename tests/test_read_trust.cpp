@@ -296,18 +296,47 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("the zip end record is found at the end, after a comment of any length") {
-    using mapindex::read::ends_with_zip_end_record;
+  TEST_CASE("the zip end record is found with its comment, also before padding or junk") {
+    using mapindex::read::has_zip_end_record;
     std::vector<std::uint8_t> end = {'P', 'K', 5, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    CHECK(ends_with_zip_end_record(end));
+    CHECK(has_zip_end_record(end));
     auto with_comment = end;
     with_comment[20] = 3;
     for (char c : std::string("abc")) with_comment.push_back(static_cast<std::uint8_t>(c));
-    CHECK(ends_with_zip_end_record(with_comment));
-    with_comment.push_back('d');  // the comment is longer than the record says
-    CHECK_FALSE(ends_with_zip_end_record(with_comment));
-    CHECK_FALSE(ends_with_zip_end_record(std::vector<std::uint8_t>(end.begin(), end.end() - 1)));
-    CHECK_FALSE(ends_with_zip_end_record({}));
+    CHECK(has_zip_end_record(with_comment));
+    // Cut inside the comment: the record is not whole.
+    CHECK_FALSE(has_zip_end_record(std::vector<std::uint8_t>(with_comment.begin(), with_comment.end() - 1)));
+    // Zero padding or junk after the record, as unzip accepts.
+    auto padded = with_comment;
+    padded.resize(padded.size() + 1000, 0);
+    CHECK(has_zip_end_record(padded));
+    CHECK_FALSE(has_zip_end_record(std::vector<std::uint8_t>(end.begin(), end.end() - 1)));
+    CHECK_FALSE(has_zip_end_record({}));
+    // Further back than a record with the longest comment reaches: not an end record.
+    auto far = end;
+    far.resize(far.size() + 65536, 0);
+    CHECK_FALSE(has_zip_end_record(far));
+  }
+
+  TEST_CASE("a whole zip followed by padding or junk is not truncated") {
+    std::vector<ArchiveMember> members = {{"a.map", to_bytes("DATA one"), MemberType::file, ""},
+                                          {"b.map", to_bytes("DATA two"), MemberType::file, ""}};
+    auto zip = build_archive(ArchiveFormat::zip, members);
+    TempDir dir;
+    auto junk = zip;
+    for (char c : std::string("appended by some tool")) junk.push_back(static_cast<std::uint8_t>(c));
+    auto padded = zip;
+    padded.resize(padded.size() + 4096, 0);
+    write_file(dir / "junk.zip", junk);
+    write_file(dir / "padded.zip", padded);
+    for (const char* name : {"junk.zip", "padded.zip"}) {
+      CAPTURE(name);
+      for (auto entries : {read_all({(dir / name).string()}), read_stdin_from(dir / name)}) {
+        REQUIRE(entries.size() == 2);
+        CHECK(entries[0].bytes == members[0].bytes);
+        CHECK(entries[1].bytes == members[1].bytes);
+      }
+    }
   }
 
   TEST_CASE("the budget caps entries in flight, however small") {

@@ -69,11 +69,11 @@ ArchiveMagic sniff_archive(Bytes prefix) {
   return ArchiveMagic::none;
 }
 
-bool ends_with_zip_end_record(Bytes tail) {
+bool has_zip_end_record(Bytes tail) {
   if (tail.size() < 22) return false;
   for (std::size_t at = tail.size() - 22;; --at) {
     if (tail[at] == 'P' && tail[at + 1] == 'K' && tail[at + 2] == 5 && tail[at + 3] == 6 &&
-        at + 22 + le(tail, at + 20, 2) == tail.size())
+        at + 22 + le(tail, at + 20, 2) <= tail.size())
       return true;
     if (at == 0 || tail.size() - at >= kZipTailBytes) return false;
   }

@@ -26,9 +26,11 @@ std::string_view to_string(ArchiveMagic magic);
 // a comment of up to 65535): the bytes needed to find it.
 inline constexpr std::size_t kZipTailBytes = 22 + 65535;
 
-// Whether `tail`, the last bytes of a stream, ends with a zip end of central
-// directory record whose comment runs exactly to the end. A zip archive
-// without one was cut short (inside or before its central directory).
-bool ends_with_zip_end_record(Bytes tail);
+// Whether `tail`, the last bytes of a stream, holds a whole zip end of
+// central directory record (its comment included). Bytes after it (zero
+// padding, junk some tools append) are allowed, as unzip and libarchive
+// allow them. A zip archive without one was cut short (inside or before
+// its central directory).
+bool has_zip_end_record(Bytes tail);
 
 }  // namespace mapindex::read

@@ -98,7 +98,7 @@ bool is_zip(archive* a) {
 
 // Whether the file ends with a zip end of central directory record (true
 // when it cannot be read again: that is not the question asked).
-bool file_ends_with_zip_end_record(const fs::path& path) {
+bool file_has_zip_end_record(const fs::path& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return true;
   struct stat st {};
@@ -110,7 +110,7 @@ bool file_ends_with_zip_end_record(const fs::path& path) {
     if (n != static_cast<ssize_t>(tail.size())) tail.clear();
   }
   ::close(fd);
-  return tail.empty() || ends_with_zip_end_record(tail);
+  return tail.empty() || has_zip_end_record(tail);
 }
 
 std::string in_quotes(const std::string& s) { return "\"" + s + "\""; }
@@ -524,10 +524,10 @@ std::optional<Entry> SourceReader::Impl::end_of_level(std::size_t k) {
     if (k == 0) done_base_ += source->bytes_read();
   }
   if (stop_.load()) return std::nullopt;
-  if (zip && !(file ? file_ends_with_zip_end_record(*file)
-                    : !source || ends_with_zip_end_record(source->tail())))
+  if (zip && !(file ? file_has_zip_end_record(*file)
+                    : !source || has_zip_end_record(source->tail())))
     return error_entry("read.truncated", path,
-                       "the zip archive has no end of central directory record at its end: it is "
+                       "the zip archive has no end of central directory record: it is "
                        "cut short inside or before its central directory (the entries before the cut "
                        "were read)");
   if (!no_rows) return std::nullopt;
