@@ -5,12 +5,14 @@
 
 namespace mapindex {
 
-ByteBudget::ByteBudget(std::uint64_t limit, std::uint64_t largest_item)
-    : limit_(limit), largest_item_(std::min(largest_item, limit)) {}
+ByteBudget::ByteBudget(std::uint64_t limit, std::uint64_t largest_item, std::uint64_t max_entries)
+    : limit_(limit),
+      largest_item_(std::min(largest_item, limit)),
+      max_entries_(std::max<std::uint64_t>(max_entries, 1)) {}
 
 bool ByteBudget::wait_for_room(const std::function<bool()>& stop) {
   std::unique_lock lock(mutex_);
-  while (!(in_flight_ == 0 || in_flight_ + largest_item_ <= limit_)) {
+  while (!(entries_ == 0 || (in_flight_ + largest_item_ <= limit_ && entries_ < max_entries_))) {
     if (stop()) return false;
     room_.wait_for(lock, std::chrono::milliseconds(20));
   }
@@ -20,13 +22,16 @@ bool ByteBudget::wait_for_room(const std::function<bool()>& stop) {
 void ByteBudget::acquire(std::uint64_t bytes) {
   std::lock_guard lock(mutex_);
   in_flight_ += bytes;
+  ++entries_;
   peak_ = std::max(peak_, in_flight_);
+  peak_entries_ = std::max(peak_entries_, entries_);
 }
 
 void ByteBudget::release(std::uint64_t bytes) {
   {
     std::lock_guard lock(mutex_);
     in_flight_ -= std::min(bytes, in_flight_);
+    if (entries_ > 0) --entries_;
   }
   room_.notify_one();
 }
@@ -39,6 +44,11 @@ std::uint64_t ByteBudget::in_flight() const {
 std::uint64_t ByteBudget::peak() const {
   std::lock_guard lock(mutex_);
   return peak_;
+}
+
+std::uint64_t ByteBudget::peak_entries() const {
+  std::lock_guard lock(mutex_);
+  return peak_entries_;
 }
 
 }  // namespace mapindex

@@ -1,8 +1,13 @@
-// The memory budget of an index run: bytes of entries in flight between the
-// reader and the writer. The reader waits for room before it reads the next
-// entry; the writer gives the bytes back once the entry's rows are written.
-// This is the flow graph's backpressure: memory does not grow with the size of
-// the archive.
+// The memory budget of an index run: entries in flight between the reader
+// and the writer, counted in bytes and in entries. The reader waits for room
+// before it reads the next entry; the writer gives the entry back once its
+// rows are written. This is the flow graph's backpressure: memory does not
+// grow with the size of the archive nor with its number of entries.
+//
+// An entry costs its bytes plus kEntryOverhead (its path, its measurement,
+// the graph's bookkeeping: about 1 KiB measured for a tiny entry), and no
+// more than max_entries are in flight however small they are: without that,
+// 200,000 one-byte entries ran all ahead of the writer (246 MB).
 #pragma once
 
 #include <condition_variable>
@@ -14,27 +19,38 @@ namespace mapindex {
 
 class ByteBudget {
  public:
-  // `limit`: bytes allowed in flight; `largest_item`: the most one item can
-  // take (an entry is never larger than --max-map-size).
-  ByteBudget(std::uint64_t limit, std::uint64_t largest_item);
+  static constexpr std::uint64_t kEntryOverhead = 2048;
+  static constexpr std::uint64_t kDefaultMaxEntries = 1024;
 
-  // Blocks until one more item of up to `largest_item` bytes fits (always true
-  // when nothing is in flight), or until `stop()` returns true (then returns
-  // false). `stop` is polled every few milliseconds.
+  // `limit`: bytes allowed in flight; `largest_item`: the most one item can
+  // take (an entry is never larger than --max-map-size, plus its overhead);
+  // `max_entries`: items allowed in flight.
+  ByteBudget(std::uint64_t limit, std::uint64_t largest_item,
+             std::uint64_t max_entries = kDefaultMaxEntries);
+
+  // Blocks until one more item of up to `largest_item` bytes fits and fewer
+  // than max_entries are in flight (always true when nothing is in flight),
+  // or until `stop()` returns true (then returns false). `stop` is polled
+  // every few milliseconds.
   bool wait_for_room(const std::function<bool()>& stop);
+  // One item of `bytes` enters / leaves.
   void acquire(std::uint64_t bytes);
   void release(std::uint64_t bytes);
 
   std::uint64_t in_flight() const;
-  std::uint64_t peak() const;
+  std::uint64_t peak() const;          // most bytes in flight at once
+  std::uint64_t peak_entries() const;  // most items in flight at once
 
  private:
   const std::uint64_t limit_;
   const std::uint64_t largest_item_;
+  const std::uint64_t max_entries_;
   mutable std::mutex mutex_;
   std::condition_variable room_;
   std::uint64_t in_flight_ = 0;
+  std::uint64_t entries_ = 0;
   std::uint64_t peak_ = 0;
+  std::uint64_t peak_entries_ = 0;
 };
 
 }  // namespace mapindex

@@ -97,6 +97,7 @@ bool write_stats_json(const std::string& path, const IndexOptions& o, const Live
   out << "{\"run_id\":" << s.run_id << ",\"interrupted\":" << (s.interrupted ? "true" : "false")
       << ",\"seconds\":" << s.seconds << ",\"cpu_seconds\":" << s.cpu_seconds
       << ",\"writer_seconds\":" << s.writer_seconds << ",\"peak_in_flight_bytes\":" << s.peak_in_flight
+      << ",\"peak_in_flight_entries\":" << s.peak_in_flight_entries
       << ",\"memory_budget_bytes\":" << o.memory_budget << ",\"entries\":" << c.entries.load()
       << ",\"bytes\":" << c.bytes.load() << ",\"maps_indexed\":" << c.maps_indexed.load()
       << ",\"maps_known\":" << c.maps_known.load() << ",\"rejected\":" << c.rejected.load()
@@ -128,7 +129,8 @@ int index_command(const Args& args) {
   add_number_option(opts, "threads,j", &o.threads, 0u, kMaxThreads,
                     "decode threads (0 = all cores); the results do not depend on it");
   add_number_option(opts, "memory", &memory_mb, 2u, 1024u * 1024u,
-                    "memory budget in MB for entries in flight (backpressure on the reader); "
+                    "memory budget in MB for entries in flight (backpressure on the reader; an "
+                    "entry counts its bytes plus 2 KiB, and at most 1024 entries are in flight); "
                     "at least twice --max-map-size",
                     "MB");
   add_number_option(opts, "max-map-size", &max_map_mb, 1u, 4096u,

@@ -41,7 +41,7 @@ namespace flow = oneapi::tbb::flow;
 // One entry on its way through the graph.
 struct WorkItem {
   std::uint64_t seq = 0;
-  std::uint64_t charge = 0;  // bytes held in the budget until written
+  std::uint64_t charge = 0;  // bytes held in the budget until written (with the entry's overhead)
   read::Entry entry;
   read::FileDigest digest;
   std::optional<index::KnownMap> known;
@@ -138,7 +138,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   // without taking a decode thread away.
   oneapi::tbb::global_control parallelism(oneapi::tbb::global_control::max_allowed_parallelism,
                                           threads + 1);
-  ByteBudget budget(options.memory_budget, options.max_map_size);
+  ByteBudget budget(options.memory_budget, options.max_map_size + ByteBudget::kEntryOverhead);
   const auto stop = [] { return interrupt_requested(); };
 
   std::uint64_t next_seq = 0;
@@ -164,11 +164,12 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     }
     auto w = std::make_shared<WorkItem>();
     w->seq = next_seq++;
-    w->charge = entry->bytes.size();
+    // What the entry's buffer holds (its capacity), not only its size.
+    w->charge = entry->bytes.capacity() + ByteBudget::kEntryOverhead;
+    counters.bytes += entry->bytes.size();
     w->entry = std::move(*entry);
     budget.acquire(w->charge);
     counters.entries++;
-    counters.bytes += w->charge;
     return w;
   });
 
@@ -191,6 +192,11 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
         rec.kind = index::EntryKind::unreadable;
         rec.problems.push_back({Severity::error, w->entry.error.code, w->entry.error.message, ""});
         counters.unreadable++;
+        break;
+      case read::EntryKind::not_read:  // a link, a special file, an empty inner archive
+        rec.kind = index::EntryKind::other;
+        rec.problems.push_back({Severity::warning, w->entry.error.code, w->entry.error.message, ""});
+        counters.not_maps++;
         break;
       case read::EntryKind::oversize:
         rec.kind = index::EntryKind::oversize;
@@ -282,6 +288,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   summary.cpu_seconds = cpu_seconds() - cpu_start;
   summary.peak_in_flight = budget.peak();
+  summary.peak_in_flight_entries = budget.peak_entries();
   summary.writer_seconds = writer_seconds;
   return summary;
 }

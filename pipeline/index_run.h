@@ -31,6 +31,7 @@ struct IndexSummary {
   double seconds = 0;
   double cpu_seconds = 0;
   std::uint64_t peak_in_flight = 0;   // most bytes held between reader and writer
+  std::uint64_t peak_in_flight_entries = 0;  // most entries held (at most ByteBudget's cap)
   double writer_seconds = 0;          // time spent inside the writer node
 };
 

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <thread>
@@ -199,6 +201,86 @@ TEST_CASE("a truncated archive keeps what was read and records the failure") {
   CHECK(problems[0][1].rfind("read.", 0) == 0);
   CHECK(problems[0][2].find("cut.tar") != std::string::npos);
   CHECK(sql_value(db, "SELECT unreadable FROM runs") == "1");
+}
+
+TEST_CASE("every input and entry has a row: empty and zero inputs, links, a zip cut in its directory") {
+  TempDir tmp;
+  const auto db = tmp / "db.sqlite";
+  // (kind, severity, code) of each row's problems, by entry path.
+  const auto rows = [&] {
+    std::map<std::string, std::string> out;
+    for (const auto& r : sql_rows(db, "SELECT f.entry_path, f.kind, ifnull(p.severity,''), "
+                                      "ifnull(p.code,'') FROM files f LEFT JOIN problems p USING (file_id)"))
+      out[r[0]] += r[1] + " " + r[2] + " " + r[3];
+    return out;
+  };
+  SUBCASE("empty and zero standard input: an error row each, exit 1") {
+    write_file(tmp / "empty", std::vector<std::uint8_t>{});
+    write_file(tmp / "zeros", std::vector<std::uint8_t>(1 << 20, 0));
+    for (const char* input : {"empty", "zeros"}) {
+      CAPTURE(input);
+      fs::remove(db);
+      const auto r = run_mapindex({"index", "--db", db.string(), "--progress", "none", "-"}, tmp / input);
+      CHECK(r.exit_code == 1);
+      CHECK(rows() == std::map<std::string, std::string>{{"", "unreadable error read.empty"}});
+      CHECK(sql_value(db, "SELECT unreadable FROM runs") == "1");
+    }
+  }
+  SUBCASE("links in a tar: an other row with a warning each, exit 0") {
+    const auto a = small_map(3);
+    write_archive(tmp / "links.tar", ArchiveFormat::tar,
+                  {{.path = "a.map", .bytes = a},
+                   {.path = "b.map", .type = MemberType::symlink, .link_target = "a.map"},
+                   {.path = "c.map", .type = MemberType::hardlink, .link_target = "a.map"},
+                   {.path = "fifo", .type = MemberType::fifo}});
+    const auto r = index(db, {(tmp / "links.tar").string()});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(rows() == std::map<std::string, std::string>{{"a.map", "map  "},
+                                                       {"b.map", "other warning read.not_regular"},
+                                                       {"c.map", "other warning read.not_regular"},
+                                                       {"fifo", "other warning read.not_regular"}});
+  }
+  SUBCASE("a zip cut inside its central directory: its entries and a read.truncated row, exit 1") {
+    const auto a = small_map(4), b = small_map(5);
+    const auto zip = build_archive(ArchiveFormat::zip, {{.path = "a.map", .bytes = a}, {.path = "b.map", .bytes = b}});
+    // The end record (22 bytes, no comment) gives the central directory's offset.
+    const std::size_t eocd = zip.size() - 22;
+    const std::size_t cd = zip[eocd + 16] | zip[eocd + 17] << 8 | zip[eocd + 18] << 16 | zip[eocd + 19] << 24;
+    write_file(tmp / "cut.zip", truncated_copy(zip, cd + 50));
+    const auto r = index(db, {(tmp / "cut.zip").string()});
+    CHECK(r.exit_code == 1);
+    CHECK(rows() == std::map<std::string, std::string>{{"a.map", "map  "},
+                                                       {"b.map", "map  "},
+                                                       {"", "unreadable error read.truncated"}});
+  }
+}
+
+TEST_CASE("entries in flight are capped however small they are (--stats-json)") {
+  TempDir tmp;
+  std::vector<ArchiveMember> members;
+  for (int i = 0; i < 5000; ++i) members.push_back({.path = "t/" + std::to_string(i), .bytes = to_bytes("x")});
+  write_archive(tmp / "tiny.tar", ArchiveFormat::tar, members);
+  fs::create_directories(tmp / "folder" / "t");
+  for (int i = 0; i < 3000; ++i) write_file(tmp / "folder" / members[static_cast<std::size_t>(i)].path, to_bytes("x"));
+  for (const auto& [input, count] : {std::pair{tmp / "tiny.tar", 5000}, std::pair{tmp / "folder", 3000}}) {
+    CAPTURE(input);
+    const auto r = index(tmp / (input.filename().string() + ".sqlite"), {input.string()},
+                         {"--stats-json", (tmp / "stats.json").string(), "-j", "2"});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    std::ifstream in(tmp / "stats.json");
+    const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto field = [&](const std::string& name) {
+      const auto at = json.find("\"" + name + "\":");
+      REQUIRE(at != std::string::npos);
+      return std::stoull(json.substr(at + name.size() + 3));
+    };
+    CHECK(field("entries") == static_cast<unsigned long long>(count));
+    CHECK(field("peak_in_flight_entries") >= 1);
+    CHECK(field("peak_in_flight_entries") <= 1024);  // ByteBudget::kDefaultMaxEntries
+    // Each entry is charged its buffer's capacity plus kEntryOverhead (2048):
+    // a one-byte entry must not hold a 64 KiB read buffer.
+    CHECK(field("peak_in_flight_bytes") <= 1024 * (2048 + 64));
+  }
 }
 
 TEST_CASE("oversize entries are skipped unread with a problem row, maps failing checks are rejected") {

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -164,7 +165,7 @@ TEST_SUITE("read") {
     CHECK(plain[0].bytes == to_bytes("not an archive at all"));
   }
 
-  TEST_CASE("a single map file and an empty file are one entry each") {
+  TEST_CASE("a single map file is one entry; an empty input file is a read.empty error") {
     TempDir dir;
     auto map = fake_map(7, 5000);
     write_file(dir / "ctf1.map", map);
@@ -175,12 +176,16 @@ TEST_SUITE("read") {
     CHECK(entries[0].source == (dir / "ctf1.map").string());
     CHECK(entries[0].path == "ctf1.map");
     CHECK(entries[0].bytes == map);
-    CHECK(entries[1].kind == EntryKind::file);
-    CHECK(entries[1].path == "empty.map");
-    CHECK(entries[1].size == 0);
+    // Given as an input, an empty file gives nothing to index: an error row
+    // for the input itself (in a folder or an archive it is an empty entry).
+    CHECK(entries[1].kind == EntryKind::error);
+    CHECK(entries[1].source == (dir / "empty.map").string());
+    CHECK(entries[1].path == "");
+    CHECK(entries[1].error.code == "read.empty");
+    CHECK(entries[1].error.message.find("empty (0 bytes)") != std::string::npos);
   }
 
-  TEST_CASE("non-regular archive entries are skipped") {
+  TEST_CASE("links in archives get a not_read row naming the target; folders get none") {
     TempDir dir;
     std::vector<ArchiveMember> members = {
         {"d/", {}, MemberType::directory, ""},
@@ -196,12 +201,23 @@ TEST_SUITE("read") {
       if (format != ArchiveFormat::tar) members.erase(members.begin() + 3);  // tar-only hard link
       write_archive(path, format, members);
       auto entries = read_all({path.string()});
-      CHECK(paths_of(entries) == std::vector<std::string>{"d/real.map", "d/last.txt"});
-      for (const auto& e : entries) CHECK(e.kind == EntryKind::file);
+      std::vector<std::string> expected = {"d/real.map", "d/link.map", "d/last.txt"};
+      if (format == ArchiveFormat::tar) expected.insert(expected.begin() + 2, "d/hard.map");
+      REQUIRE(paths_of(entries) == expected);
+      CHECK(entries[0].kind == EntryKind::file);
+      CHECK(entries[1].kind == EntryKind::not_read);
+      CHECK(entries[1].error.code == "read.not_regular");
+      CHECK(entries[1].error.message.find("symbolic link to \"real.map\": not followed") != std::string::npos);
+      if (format == ArchiveFormat::tar) {
+        CHECK(entries[2].kind == EntryKind::not_read);
+        CHECK(entries[2].error.code == "read.not_regular");
+        CHECK(entries[2].error.message.find("hard link to \"d/real.map\"") != std::string::npos);
+      }
+      CHECK(entries.back().kind == EntryKind::file);
     }
   }
 
-  TEST_CASE("folders are walked recursively in sorted order, loops not followed") {
+  TEST_CASE("folders are walked recursively in sorted order; loops, broken links and FIFOs get a row") {
     TempDir dir;
     fs::path root = dir / "maps";
     fs::create_directories(root / "a" / "deep");
@@ -220,16 +236,31 @@ TEST_SUITE("read") {
     fs::create_symlink("missing.map", root / "d_broken.map");         // broken
     REQUIRE(::mkfifo((root / "e_fifo").c_str(), 0644) == 0);          // would block
 
-    std::vector<std::string> expected = {"A.map", "a/deep/x.map", "a/pack.zip/in.map", "a.map",
-                                         "b.map", "c_link.map"};
+    std::vector<std::string> expected = {"A.map", "a/deep/up", "a/deep/x.map", "a/pack.zip/in.map",
+                                         "a.map", "b.map", "c_link.map", "d_broken.map", "e_fifo"};
     for (int i = 0; i < 20; ++i) expected.push_back("z/m" + std::to_string(100 + i) + ".map");
     auto entries = read_all({root.string()});
     CHECK(paths_of(entries) == expected);
-    for (const auto& e : entries) {
-      CHECK(e.kind == EntryKind::file);
-      CHECK(e.source == root.string());
-    }
     REQUIRE(entries.size() == expected.size());
+    // What is not read is accounted for, with what it is.
+    const std::map<std::string, std::string> not_read = {
+        {"a/deep/up", "symbolic link to \"..\": a folder that holds it, not walked again (a loop)"},
+        {"d_broken.map", "symbolic link to \"missing.map\": broken"},
+        {"e_fifo", "FIFO: not read"}};
+    for (const auto& e : entries) {
+      CAPTURE(e.path);
+      CHECK(e.source == root.string());
+      if (auto it = not_read.find(e.path); it != not_read.end()) {
+        CHECK(e.kind == EntryKind::not_read);
+        CHECK(e.error.code == "read.not_regular");
+        CHECK(e.error.message.find(it->second) != std::string::npos);
+      } else {
+        CHECK(e.kind == EntryKind::file);
+      }
+    }
+    entries.erase(std::remove_if(entries.begin(), entries.end(),
+                                 [](const Entry& e) { return e.kind != EntryKind::file; }),
+                  entries.end());
     CHECK(entries[0].bytes == fake_map(52, 64));
     CHECK(entries[2].bytes == fake_map(54, 64));
     CHECK(entries[5].bytes == fake_map(50, 64));  // the link reads its target

@@ -10,6 +10,23 @@
 
 namespace mapindex::read {
 
+void ByteSource::keep_tail(std::size_t size, Bytes already) {
+  tail_size_ = size;
+  tail_.clear();
+  note(already.data(), already.size());
+}
+
+void ByteSource::note(const std::uint8_t* data, std::size_t size) {
+  if (tail_size_ == 0 || size == 0) return;
+  if (size >= tail_size_) {
+    tail_.assign(data + (size - tail_size_), data + size);
+    return;
+  }
+  tail_.insert(tail_.end(), data, data + size);
+  if (tail_.size() > tail_size_)
+    tail_.erase(tail_.begin(), tail_.begin() + static_cast<std::ptrdiff_t>(tail_.size() - tail_size_));
+}
+
 FdSource::~FdSource() {
   if (owned_ && fd_ >= 0) ::close(fd_);
 }
@@ -20,6 +37,7 @@ std::int64_t FdSource::read(std::uint8_t* out, std::size_t size) {
     ssize_t n = ::read(fd_, out, size);
     if (n >= 0) {
       bytes_read_ += static_cast<std::uint64_t>(n);
+      note(out, static_cast<std::size_t>(n));
       if (n == 0 && size > 0) at_end_ = true;
       return n;
     }
@@ -36,6 +54,7 @@ std::int64_t EntryDataSource::read(std::uint8_t* out, std::size_t size) {
   la_ssize_t n = archive_read_data(outer_, out, size);
   if (n >= 0) {
     bytes_read_ += static_cast<std::uint64_t>(n);
+    note(out, static_cast<std::size_t>(n));
     if (n == 0 && size > 0) at_end_ = true;
     return n;
   }

@@ -7,6 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "stages/common/bytes.h"
 
 struct archive;
 
@@ -26,12 +29,24 @@ class ByteSource {
   // Whether a read returned 0: the stream ended.
   bool at_end() const { return at_end_; }
 
+  // From now on keep the last `size` bytes read (after `already`, bytes
+  // read before this call): the end of a zip archive is checked there.
+  void keep_tail(std::size_t size, Bytes already);
+  Bytes tail() const { return tail_; }
+
  protected:
+  // Called by read() with the bytes it returns.
+  void note(const std::uint8_t* data, std::size_t size);
+
   bool at_end_ = false;
   bool failed_ = false;
   int error_number_ = 0;
   std::string error_message_;
   std::uint64_t bytes_read_ = 0;
+
+ private:
+  std::size_t tail_size_ = 0;
+  std::vector<std::uint8_t> tail_;
 };
 
 // Reads a file descriptor it does not own (fd 0 for "-") or owns (a FIFO).

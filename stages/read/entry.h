@@ -16,7 +16,13 @@ struct ReadOptions {
   int max_nesting = 4;  // archives inside archives followed by content (0: none followed)
 };
 
-enum class EntryKind { file, oversize, error };
+// file: bytes read. oversize: larger than max_entry_size, not read. error:
+// the entry or input could not be read (or gave nothing: read.empty).
+// not_read: an entry with no content to read, recorded so that every entry
+// is accounted for; `error` says what it is (a warning): "read.not_regular"
+// (a symbolic or hard link, a device, a FIFO, a socket, a folder loop) or
+// "read.empty" (an archive inside an archive with no entries).
+enum class EntryKind { file, oversize, error, not_read };
 
 struct Entry {
   std::string source;  // the input as given: archive path, folder, file, or "-"
@@ -29,8 +35,11 @@ struct Entry {
   std::uint64_t size = 0;  // bytes; for oversize the declared or counted size
   EntryKind kind = EntryKind::file;
   std::vector<std::uint8_t> bytes;  // only for EntryKind::file
-  // Only for EntryKind::error. Codes: "read.io" (cannot open or read the
-  // input), "read.truncated", "read.corrupt", "read.encrypted",
+  // For EntryKind::error and not_read. Codes: "read.io" (cannot open or read
+  // the input), "read.truncated", "read.corrupt", "read.encrypted",
+  // "read.empty" (an input that gives no entries: 0 bytes, an archive with
+  // no entries, a folder with no files; as not_read: such an inner archive),
+  // "read.not_regular" (not_read only),
   // "read.nesting" (archive nested deeper than max_nesting, not followed),
   // "read.oversize_archive" (a 7-Zip archive that must be held in memory to
   // be read, larger than max_entry_size). The message names source, entry

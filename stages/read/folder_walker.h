@@ -1,8 +1,8 @@
 // Walks a folder recursively in a deterministic order: the names of each
 // folder sorted bytewise, sub-folders entered where their name sorts.
 // Symbolic links are followed, but never into a folder that is already being
-// walked (a loop); broken links and special files (FIFOs, devices, sockets)
-// are skipped.
+// walked (a loop). What is not read is still an item, with a note saying
+// why: a loop, a broken link, a special file (FIFO, device, socket).
 #pragma once
 
 #include <sys/types.h>
@@ -17,6 +17,10 @@
 
 namespace mapindex::read {
 
+// "FIFO", "character device", "block device", "socket" or "special file"
+// for a stat() mode (libarchive's AE_IF* values are the same).
+std::string special_file_name(unsigned mode);
+
 class FolderWalker {
  public:
   struct Item {
@@ -24,11 +28,14 @@ class FolderWalker {
     std::string relative;        // '/'-separated, relative to the root
     std::uint64_t size = 0;      // from stat()
     std::optional<Error> error;  // an unlistable folder or unstat-able file (read.io)
+    // Set when the item is not read: what it is ("FIFO", "symbolic link to
+    // \"x\" (broken): not followed", ...).
+    std::optional<std::string> not_read;
   };
 
   explicit FolderWalker(std::filesystem::path root);
 
-  // The next regular file or error; nullopt at the end.
+  // The next regular file, error or item not read; nullopt at the end.
   std::optional<Item> next();
 
  private:

@@ -16,11 +16,13 @@ struct ArchiveReadFree {
 };
 using ArchiveHandle = std::unique_ptr<archive, ArchiveReadFree>;
 
-// A reader for every format libarchive knows (zip, tar, 7z, rar, cpio, iso,
-// ...) and every filter it decodes in-process (gzip, bzip2, xz, lzma, lzip,
-// zstd, lz4, compress, uu, rpm). Filters that libarchive runs as external
-// programs (lrzip, lzop, grzip) are left out: no child processes from a
-// multi-threaded indexer fed with untrusted input.
+// A reader for the archive formats that hold map packs: zip, tar (ustar,
+// pax, GNU, v7), 7z, rar and rar5, each bare or (tar) through the filters
+// libarchive decodes in-process: gzip, bzip2, xz, lzma, lzip, zstd, lz4 and
+// compress (.Z). Other formats (mtree, cpio, iso9660, ar, ...) are not
+// read: their files are plain entries. Filters that libarchive runs as
+// external programs (lrzip, lzop, grzip) are left out: no child processes
+// from a multi-threaded indexer fed with untrusted input.
 ArchiveHandle new_archive_reader();
 
 // libarchive's error string for the last failure, or a placeholder.

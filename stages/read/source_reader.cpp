@@ -60,10 +60,8 @@ bool count_rest(ByteSource& source, std::uint64_t& count, const std::atomic<bool
   return true;
 }
 
-// The entry's path inside its archive, as UTF-8, without a leading "/" or "./".
-std::string entry_name(archive_entry* entry) {
-  const char* name = archive_entry_pathname_utf8(entry);
-  if (!name) name = archive_entry_pathname(entry);
+// A path inside an archive without a leading "/" or "./".
+std::string clean_name(const char* name) {
   std::string s = name ? name : "<unnamed entry>";
   for (;;) {
     if (s.starts_with("./")) s.erase(0, 2);
@@ -71,6 +69,48 @@ std::string entry_name(archive_entry* entry) {
     else break;
   }
   return s;
+}
+
+// The entry's path inside its archive, as UTF-8, without a leading "/" or "./".
+std::string entry_name(archive_entry* entry) {
+  const char* name = archive_entry_pathname_utf8(entry);
+  return clean_name(name ? name : archive_entry_pathname(entry));
+}
+
+// "zip", "tar", "gzip-compressed tar", ... for messages about an archive.
+std::string format_name(archive* a) {
+  std::string name;
+  switch (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) {
+    case ARCHIVE_FORMAT_ZIP: name = "zip"; break;
+    case ARCHIVE_FORMAT_7ZIP: name = "7-Zip"; break;
+    case ARCHIVE_FORMAT_RAR: name = "RAR"; break;
+    case ARCHIVE_FORMAT_RAR_V5: name = "RAR5"; break;
+    default: name = "tar"; break;  // tar, or not known yet (an archive that ends at once)
+  }
+  if (archive_filter_count(a) > 1 && archive_filter_name(a, 0))
+    name = std::string(archive_filter_name(a, 0)) + "-compressed " + name;
+  return name;
+}
+
+bool is_zip(archive* a) {
+  return (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP;
+}
+
+// Whether the file ends with a zip end of central directory record (true
+// when it cannot be read again: that is not the question asked).
+bool file_has_zip_end_record(const fs::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return true;
+  struct stat st {};
+  std::vector<std::uint8_t> tail;
+  if (::fstat(fd, &st) == 0) {
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    tail.resize(static_cast<std::size_t>(std::min<std::uint64_t>(size, kZipTailBytes)));
+    const ssize_t n = ::pread(fd, tail.data(), tail.size(), static_cast<off_t>(size - tail.size()));
+    if (n != static_cast<ssize_t>(tail.size())) tail.clear();
+  }
+  ::close(fd);
+  return tail.empty() || has_zip_end_record(tail);
 }
 
 std::string in_quotes(const std::string& s) { return "\"" + s + "\""; }
@@ -91,6 +131,9 @@ struct Level {
   std::unique_ptr<StreamFeeder> feeder;  // when streamed from `source`
   std::vector<std::uint8_t> memory;     // a 7-Zip archive held in memory
   std::string last_entry;               // for messages about the next header
+  std::optional<fs::path> file;         // read from this file (else from `source` or `memory`)
+  std::uint64_t rows_before = 0;        // entries delivered before this level was opened
+  std::uint64_t folders = 0;            // folder entries seen (they get no row)
   ArchiveHandle archive;                // declared last: freed before what it reads from
 
   std::string join(const std::string& name) const {
@@ -126,6 +169,8 @@ class SourceReader::Impl {
                                    const std::string& plain_path,
                                    std::optional<std::uint64_t> declared);
   std::optional<Entry> step_archive();
+  std::optional<Entry> end_of_level(std::size_t k);
+  std::optional<Entry> not_regular(Level& level, archive_entry* header, const std::string& path);
   std::optional<Entry> read_entry(std::size_t k, const std::string& path,
                                   std::optional<std::uint64_t> declared);
   Entry plain_from_stream(Level& level, const std::string& path);
@@ -141,11 +186,13 @@ class SourceReader::Impl {
                     std::uint64_t size = 0) const;
   Entry file_entry(const std::string& path, std::vector<std::uint8_t> bytes) const;
   Entry oversize_entry(const std::string& path, std::uint64_t size) const;
+  Entry not_read_entry(std::string code, const std::string& path, const std::string& reason) const;
 
   std::vector<std::string> inputs_;
   ReadOptions options_;
   std::size_t next_input_ = 0;
   std::string source_;  // the input being read, as given
+  std::uint64_t input_rows_before_ = 0;  // entries delivered before this input
   std::optional<FolderWalker> walker_;
   std::vector<std::unique_ptr<Level>> levels_;
   std::optional<std::uint64_t> level0_file_size_;  // level 0 reads a file of this size
@@ -214,6 +261,7 @@ void SourceReader::Impl::update_progress() {
 
 std::optional<Entry> SourceReader::Impl::start_input(const std::string& input) {
   source_ = input;
+  input_rows_before_ = entries_.load();
   if (input == "-") {
     auto source = std::make_unique<FdSource>(STDIN_FILENO, false, &stop_);
     std::vector<std::uint8_t> prefix;
@@ -242,9 +290,13 @@ std::optional<Entry> SourceReader::Impl::step_folder() {
   auto item = walker_->next();
   if (!item) {
     walker_.reset();
+    // Every input gets a row: a folder with nothing in it is likely a mistake.
+    if (entries_.load() == input_rows_before_ && !stop_.load())
+      return error_entry("read.empty", "", "no entries: the folder holds no files (nor do its subfolders)");
     return std::nullopt;
   }
   if (item->error) return error_entry(item->error->code, item->relative, item->error->message);
+  if (item->not_read) return not_read_entry("read.not_regular", item->relative, *item->not_read);
   return open_file(item->path, item->relative, item->relative, item->size);
 }
 
@@ -261,6 +313,8 @@ std::optional<Entry> SourceReader::Impl::open_file(const fs::path& path,
     auto level = std::make_unique<Level>();
     level->archive_path = archive_path;
     level->archive = std::move(archive);
+    level->file = path;
+    level->rows_before = entries_.load();
     levels_.push_back(std::move(level));
     level0_file_size_ = size;
     return std::nullopt;
@@ -301,10 +355,15 @@ Entry SourceReader::Impl::read_plain_file(const fs::path& path, const std::strin
     return error_entry("read.io", error_path, std::string("cannot stat: ") + std::strerror(errno));
   auto size = static_cast<std::uint64_t>(st.st_size);
   done_base_ += size;
+  // An input (not a file in a folder) of 0 bytes gives nothing to index.
+  if (size == 0 && error_path.empty())
+    return error_entry("read.empty", "", "no entries: the input is empty (0 bytes)");
   if (size > options_.max_entry_size) return oversize_entry(plain_path, size);
   FdSource source(fd.fd, false);
   std::vector<std::uint8_t> bytes;
-  bytes.reserve(static_cast<std::size_t>(std::min(size, kMaxReserve)));
+  // One byte more than the size: the read that finds the end fits, instead
+  // of growing a tiny file's buffer to 64 KiB.
+  bytes.reserve(static_cast<std::size_t>(std::min(size, kMaxReserve) + 1));
   if (!read_into(source, bytes, options_.max_entry_size + 1))
     return error_entry("read.io", error_path, source.error_message());
   if (bytes.size() > options_.max_entry_size) return oversize_entry(plain_path, bytes.size());  // grew
@@ -326,6 +385,7 @@ std::optional<Entry> SourceReader::Impl::open_stream(std::unique_ptr<ByteSource>
   auto level = std::make_unique<Level>();
   level->archive_path = path;
   level->archive = new_archive_reader();
+  level->rows_before = entries_.load();
   if (magic == ArchiveMagic::seven_zip) {
     // 7-Zip keeps its directory at the end and libarchive must seek to read
     // it, which a stream can't: the archive is held in memory, capped.
@@ -343,6 +403,8 @@ std::optional<Entry> SourceReader::Impl::open_stream(std::unique_ptr<ByteSource>
       return error_entry(classify_read_error(archive_errno(level->archive.get()), reason), path, reason);
     }
   } else {
+    // A zip archive's end is checked once it is read (end_of_level).
+    source->keep_tail(kZipTailBytes, prefix);
     level->feeder = std::make_unique<StreamFeeder>(*source, std::move(prefix), options_.max_entry_size);
     int r = level->feeder->open(level->archive.get());
     if (r < ARCHIVE_WARN) {
@@ -381,7 +443,10 @@ Entry SourceReader::Impl::plain_from_stream(Level& level, const std::string& pat
     if (levels_.empty()) done_base_ += source.bytes_read();
     return oversize_entry(path, count);
   }
-  if (levels_.empty()) done_base_ += source.bytes_read();
+  if (levels_.empty()) {
+    done_base_ += source.bytes_read();
+    if (bytes.empty()) return error_entry("read.empty", "", "no entries: the input is empty (0 bytes)");
+  }
   return file_entry(path, std::move(bytes));
 }
 
@@ -401,25 +466,17 @@ std::optional<Entry> SourceReader::Impl::step_archive() {
   archive* a = level.archive.get();
   archive_entry* header = nullptr;
   int r = archive_read_next_header(a, &header);
-  if (r == ARCHIVE_EOF) {
-    if (k == 0) {
-      pop_level();
-      return std::nullopt;
-    }
-    // Read the outer entry to its end, where the outer archive checks its
-    // CRC: bytes the inner archive used may turn out to be damaged.
-    std::unique_ptr<ByteSource> source = std::move(level.source);
-    std::string path = level.archive_path;
-    pop_level();
-    std::uint64_t rest = 0;
-    if (source && !count_rest(*source, rest, stop_)) return source_failed(*source, path);
-    return std::nullopt;
-  }
+  if (r == ARCHIVE_EOF) return end_of_level(k);
   if (r < ARCHIVE_FAILED || r == ARCHIVE_RETRY) {
     std::string where = level.last_entry.empty()
                             ? std::string("reading the first entry: ")
                             : "reading the entry after " + in_quotes(level.last_entry) + ": ";
-    return fail_level(k, level.archive_path, archive_errno(a), where + archive_reason(a), true);
+    std::string reason = archive_reason(a);
+    // libarchive's streamed zip reader fails without a word when the input
+    // ends where the next local header or the central directory should be.
+    if (is_zip(a) && reason == archive_reason(nullptr) && input_exhausted(k))
+      reason = "the zip archive ends where its next entry or its central directory should begin";
+    return fail_level(k, level.archive_path, archive_errno(a), where + reason, true);
   }
   std::string name = entry_name(header);
   level.last_entry = name;
@@ -428,15 +485,84 @@ std::optional<Entry> SourceReader::Impl::step_archive() {
     std::string reason = archive_reason(a);
     return error_entry(classify_read_error(archive_errno(a), reason), path, reason);
   }
-  // Directories, symbolic links, hard links (their data is elsewhere), devices.
-  if (archive_entry_filetype(header) != AE_IFREG || archive_entry_hardlink(header) != nullptr)
+  // Folders get no row (their files do); links and special files get one.
+  if (archive_entry_filetype(header) == AE_IFDIR) {
+    ++level.folders;
     return std::nullopt;
+  }
+  if (auto entry = not_regular(level, header, path)) return entry;
   std::optional<std::uint64_t> declared;
   if (archive_entry_size_is_set(header) && archive_entry_size(header) >= 0)
     declared = static_cast<std::uint64_t>(archive_entry_size(header));
   if (archive_entry_is_data_encrypted(header))
     return error_entry("read.encrypted", path, "the entry is encrypted", declared.value_or(0));
   return read_entry(k, path, declared);
+}
+
+// The end of the archive at level k: checked, then popped. A zip archive
+// must end with its end of central directory record (libarchive's streamed
+// zip reader stops at the central directory and does not notice a cut
+// inside it); an archive that gave no rows gets one (read.empty).
+std::optional<Entry> SourceReader::Impl::end_of_level(std::size_t k) {
+  Level& level = *levels_[k];
+  archive* a = level.archive.get();
+  const bool no_rows = entries_.load() == level.rows_before;
+  const bool zip = is_zip(a);
+  const std::string format = format_name(a);
+  const std::uint64_t folders = level.folders;
+  const std::string path = level.archive_path;
+  const std::optional<fs::path> file = level.file;
+  // A stream is read to its end: there an outer archive checks the entry's
+  // CRC (bytes the inner archive used may turn out to be damaged), and
+  // there a zip archive's end record is.
+  std::unique_ptr<ByteSource> source;
+  if (k > 0 || zip) source = std::move(level.source);
+  pop_level();
+  if (source) {
+    std::uint64_t rest = 0;
+    if (!count_rest(*source, rest, stop_)) return source_failed(*source, path);
+    if (k == 0) done_base_ += source->bytes_read();
+  }
+  if (stop_.load()) return std::nullopt;
+  if (zip && !(file ? file_has_zip_end_record(*file)
+                    : !source || has_zip_end_record(source->tail())))
+    return error_entry("read.truncated", path,
+                       "the zip archive has no end of central directory record: it is "
+                       "cut short inside or before its central directory (the entries before the cut "
+                       "were read)");
+  if (!no_rows) return std::nullopt;
+  std::string reason;
+  if (folders > 0) {
+    reason = "no files: only " + std::to_string(folders) + " folder entr" +
+             (folders == 1 ? "y" : "ies") + " in the " + format + " archive";
+  } else if (format.ends_with("tar")) {
+    // libarchive reads a block of zero bytes as the end of a tar archive.
+    reason = "no entries: read as an empty " + format + " archive (the " +
+             (k == 0 ? "input" : "entry") + " starts with a block of zero bytes, as an empty tar does)";
+  } else {
+    reason = "no entries: an empty " + format + " archive";
+  }
+  if (k == 0) return error_entry("read.empty", path, reason);
+  return not_read_entry("read.empty", path, reason);
+}
+
+// A row for an entry that is not a regular file, or nullopt if it is one.
+std::optional<Entry> SourceReader::Impl::not_regular(Level& level, archive_entry* header,
+                                                     const std::string& path) {
+  if (const char* target = archive_entry_hardlink_utf8(header) ? archive_entry_hardlink_utf8(header)
+                                                               : archive_entry_hardlink(header))
+    return not_read_entry("read.not_regular", path,
+                          "hard link to " + in_quotes(level.join(clean_name(target))) +
+                              ": its content is in that entry's row");
+  const auto type = archive_entry_filetype(header);
+  if (type == AE_IFREG || type == 0) return std::nullopt;  // 0: no type recorded, read as a file
+  if (type == AE_IFLNK) {
+    const char* target = archive_entry_symlink_utf8(header);
+    if (!target) target = archive_entry_symlink(header);
+    return not_read_entry("read.not_regular", path,
+                          "symbolic link to " + in_quotes(target ? target : "") + ": not followed");
+  }
+  return not_read_entry("read.not_regular", path, special_file_name(type) + ": not read");
 }
 
 // The data of the current entry of level k: an archive to follow, or bytes.
@@ -550,6 +676,13 @@ Entry SourceReader::Impl::oversize_entry(const std::string& path, std::uint64_t 
   e.path = path;
   e.size = size;
   e.kind = EntryKind::oversize;
+  return e;
+}
+
+Entry SourceReader::Impl::not_read_entry(std::string code, const std::string& path,
+                                         const std::string& reason) const {
+  Entry e = error_entry(std::move(code), path, reason);
+  e.kind = EntryKind::not_read;
   return e;
 }
 

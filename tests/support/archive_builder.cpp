@@ -1,6 +1,7 @@
 #include "tests/support/archive_builder.h"
 
 #include <archive.h>
+#include <sys/sysmacros.h>
 #include <archive_entry.h>
 #include <stdlib.h>
 
@@ -83,6 +84,16 @@ void write_members(archive* w, const std::vector<ArchiveMember>& members) {
         archive_entry_set_filetype(e.get(), AE_IFREG);
         archive_entry_set_perm(e.get(), 0644);
         archive_entry_set_hardlink_utf8(e.get(), m.link_target.c_str());
+        archive_entry_set_size(e.get(), 0);
+        break;
+      case MemberType::fifo:
+      case MemberType::char_device:
+      case MemberType::block_device:
+        archive_entry_set_filetype(e.get(), m.type == MemberType::fifo          ? AE_IFIFO
+                                            : m.type == MemberType::char_device ? AE_IFCHR
+                                                                                : AE_IFBLK);
+        archive_entry_set_perm(e.get(), 0644);
+        if (m.type != MemberType::fifo) archive_entry_set_rdev(e.get(), makedev(1, 3));
         archive_entry_set_size(e.get(), 0);
         break;
     }

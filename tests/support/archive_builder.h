@@ -18,7 +18,8 @@ enum class ArchiveFormat { zip, tar, tar_gz, tar_xz, tar_zst, tar_bz2, seven_zip
 
 std::string_view extension(ArchiveFormat format);  // ".zip", ".tar.gz", ".7z", ...
 
-enum class MemberType { file, directory, symlink, hardlink };
+// fifo and the devices: tar only.
+enum class MemberType { file, directory, symlink, hardlink, fifo, char_device, block_device };
 
 struct ArchiveMember {
   std::string path;
