@@ -107,7 +107,8 @@ int index_command(const Args& args) {
        "when the run is complete, print `mapindex audit` of it against the previous run; "
        "the exit status is then the audit's (one command for cron)")
       ("audit-format", po::value(&audit_format)->default_value(audit_format),
-       "with --audit: text, json or markdown")
+       "with --audit: text, json or markdown (json: standard output holds only the JSON, "
+       "no run summary)")
       ("fail-on", po::value(&fail_on)->default_value(fail_on),
        "with --audit: exit 1 when something is newly broken (error), also on new warnings "
        "(warning), or never");
@@ -159,13 +160,15 @@ int index_command(const Args& args) {
     std::cerr << "mapindex index: " << result.error().message << "\n";
     return kExitUsage;
   }
-  if (!quiet) print_summary(o, counters, *result);
+  // With --audit-format json, standard output holds only the JSON report.
+  const bool json_only = audit && audit_format == "json";
+  if (!quiet && !json_only) print_summary(o, counters, *result);
   if (!stats_json.empty() && !write_stats_json(stats_json, o, counters, *result))
     std::cerr << "mapindex index: cannot write --stats-json " << stats_json << "\n";
   if (result->interrupted) return kExitInterrupted;
   if (audit) {
     std::cout.flush();
-    if (!quiet) std::cout << "\n";
+    if (!quiet && !json_only) std::cout << "\n";
     return audit_command({"--db", o.db_path, "--run", std::to_string(result->run_id), "--format",
                           audit_format, "--fail-on", fail_on});
   }

@@ -50,9 +50,9 @@ TEST_SUITE("index") {
 TEST_CASE("a new index has the latest schema version, WAL mode and every table") {
   TempDir dir;
   auto db = open_index(dir.file("new.sqlite"));
-  CHECK(latest_schema_version() == 2);
-  CHECK(db.schema_version() == 2);
-  CHECK(query_int(db.handle(), "PRAGMA user_version") == 2);
+  CHECK(latest_schema_version() == 3);
+  CHECK(db.schema_version() == 3);
+  CHECK(query_int(db.handle(), "PRAGMA user_version") == 3);
   CHECK(query_int(db.handle(), "PRAGMA application_id") == kApplicationId);
   CHECK(query_text(db.handle(), "PRAGMA journal_mode") == "wal");
   CHECK(query_int(db.handle(), "PRAGMA foreign_keys") == 1);
@@ -215,8 +215,8 @@ TEST_CASE("an index of schema version 1 migrates to version 2 with its rows, vie
 
   auto db = open_index(path);
   auto* h = db.handle();
-  CHECK(db.schema_version() == 2);
-  CHECK(query_int(h, "PRAGMA user_version") == 2);
+  CHECK(db.schema_version() == latest_schema_version());  // 1 -> 2 -> 3
+  CHECK(query_int(h, "PRAGMA user_version") == latest_schema_version());
   CHECK(query_int(h, "PRAGMA foreign_keys") == 1);
   CHECK(query_rows(h, "PRAGMA foreign_key_check").empty());
   CHECK(query_text(h, "PRAGMA integrity_check") == "ok");

@@ -88,6 +88,10 @@ class IndexDb {
   // Stores the run's counters in the current batch (progress for readers).
   void update_run(std::int64_t run_id, const RunCounters& counters);
 
+  // Records in the current batch how completely the run read the source:
+  // "complete" (the default), "partial" or "unreadable" (run_sources.reading).
+  void set_source_reading(std::int64_t run_id, std::int64_t source_id, std::string_view reading);
+
   // Commits the batch, then sets the run's status ("complete",
   // "interrupted" or "failed"), finished_at and counters.
   void finish_run(std::int64_t run_id, std::string_view status, const RunCounters& counters);
