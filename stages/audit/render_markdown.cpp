@@ -108,7 +108,7 @@ void source_markdown(std::ostream& out, const SourceAudit& s, const RenderOption
   list(out, "Fixed", s.fixed, options, health_item);
   list(out, "Not read (the reading was cut short; not counted as removed)", s.not_read, options,
        entry_item);
-  totals_table(out, s.now, s.before);
+  if (s.reading != "unreadable") totals_table(out, s.now, s.before);
   list(out, "New problems", s.gained_problems, options, health_item);
   list(out, "Duplicate contents", s.duplicates, options, [](const DuplicateGroup& d) {
     std::vector<std::string> paths;

@@ -116,7 +116,7 @@ void source_header(std::ostream& out, const SourceAudit& s) {
 void source_text(std::ostream& out, const SourceAudit& s, const RenderOptions& options) {
   source_header(out, s);
   changes_text(out, s, options);
-  totals_table(out, s.now, s.before, "  ");
+  if (s.reading != "unreadable") totals_table(out, s.now, s.before, "  ");  // all 0 otherwise
 
   section(out, "new problems", s.gained_problems, options,
           [](const HealthChange& c) { return health_line(c.acknowledged ? '=' : '?', c); });
