@@ -485,4 +485,47 @@ TEST_CASE("audit text: the first run and several sources") {
   CHECK(has_line(text, "  bytes          300 B"));
 }
 
+TEST_CASE("audit text: the short report stays within 2000 characters on a very bad night") {
+  // 12 sources, each with 40 newly broken maps under long paths, 40 added and
+  // 40 removed: far more than fits; what does not fit is counted, not cut mid-line.
+  AuditReport r = small_report();
+  r.sources.clear();
+  for (int k = 0; k < 12; ++k) {
+    SourceAudit s;
+    s.source_id = k + 1;
+    s.path = "/srv/maps/archive-" + std::to_string(k) + ".zip";
+    s.kind = "archive";
+    s.baseline_run = 2;
+    for (int i = 0; i < 40; ++i) {
+      const std::string path = "maps/" + std::string(150, 'x') + std::to_string(i) + ".map";
+      s.newly_broken.push_back({path, "ok", "rejected", {"H5"}, std::string(300, 'm')});
+      s.added.push_back({path, "map", "rejected", 1000, std::string(64, 'c'), 9});
+      s.removed.push_back({"old/" + path, "map", "ok", 1000, std::string(64, 'd'), 8});
+    }
+    r.sources.push_back(s);
+  }
+  std::ostringstream out;
+  render_short(r, out);
+  const auto text = out.str();
+  INFO(text);
+  CHECK(text.size() <= kShortReportChars);
+  CHECK(contains(text, "result: 480 entries newly broken, 0 entries with new warnings"));
+  CHECK(contains(text, "  newly broken (40):"));
+  CHECK(contains(text, "    ... and 35 more (without --only-new: all)"));
+  CHECK(contains(text, " more lines (`mapindex audit` without --only-new has everything)"));
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) CHECK(line.size() <= 120);
+
+  // A source with nothing new is left out of the short report.
+  AuditReport quiet = small_report();
+  quiet.sources[0].newly_broken.clear();
+  quiet.sources[0].added.clear();
+  quiet.sources[0].moved.clear();
+  quiet.sources[0].findings.clear();
+  std::ostringstream q;
+  render_short(quiet, q);
+  CHECK_FALSE(contains(q.str(), "== maps.zip"));
+  CHECK(contains(q.str(), "result: nothing newly broken and no new warnings"));
+}
+
 }  // TEST_SUITE

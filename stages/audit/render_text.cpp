@@ -23,7 +23,8 @@ void section(std::ostream& out, const std::string& title, const std::vector<T>& 
   for (std::size_t i = 0; i < shown; ++i) out << "    " << line(items[i]) << "\n";
   if (shown < items.size())
     out << "    ... and " << items.size() - shown
-        << " more (--limit 0 lists all; --format json has everything)\n";
+        << (options.only_new ? " more (without --only-new: all)\n"
+                             : " more (--limit 0 lists all; --format json has everything)\n");
 }
 
 std::string entry_summary(const EntryState& e) {
@@ -225,6 +226,7 @@ void render_short(const AuditReport& report, std::ostream& out) {
   // changes fits in a chat message; the budget guarantees it.
   RenderOptions options;
   options.limit = 5;
+  options.only_new = true;
   std::ostringstream text;
   header_text(text, report);
   for (const auto& s : report.sources) {
