@@ -46,12 +46,12 @@ int audit_command(const Args& args) {
       "new upload under the same name is new content and is not acknowledged).\n\nOptions");
   opts.add_options()
       ("help,h", "show this help")
-      ("db", po::value(&db_path)->default_value(db_path), "the SQLite index to read")
+      ("db", po::value(&db_path)->default_value(db_path), "the SQLite index to read (--accept and --acknowledge write to it)")
       ("run", po::value<std::int64_t>(),
        "the run to audit (default: the latest complete run)")
       ("against", po::value<std::int64_t>(),
        "the run to compare it with (default: per source, the latest complete run before it "
-       "that read the source)")
+       "that read the source to its end)")
       ("format", po::value(&format_name)->default_value(format_name),
        "text, json (stable format, see the README) or markdown")
       ("fail-on", po::value(&fail_on_name)->default_value(fail_on_name),
@@ -68,18 +68,20 @@ int audit_command(const Args& args) {
       ("acknowledge", po::value(&acknowledge),
        "acknowledge a map content (by SHA-256, or by the path or name of a map the latest run "
        "saw): its problems never fail the audit")
-      ("note", po::value(&note), "with --accept or --acknowledge: why (stored, shown in reports)");
+      ("note", po::value(&note),
+       "with --accept or --acknowledge: why (stored in the index; an accepted run's note is "
+       "shown in its report)");
 
   const auto parsed = parse_command_args("audit", args, opts);  // no positional arguments
   if (!parsed) return kExitUsage;
   const po::variables_map& vm = *parsed;
   if (vm.count("help")) {
     std::cout << opts
-              << "\nExit status: 0 nothing newly broken (or --fail-on never), 1 something is\n"
-                 "newly broken (a map newly rejected, an entry newly unreadable) or, with\n"
-                 "--fail-on warning, has new warnings) or a source was read only in part (cut\n"
-                 "short) or not at all; 0 for an accepted run; 2 usage error, missing index or\n"
-                 "no run to audit.\n";
+              << "\nExit status: 0 nothing newly broken (or --fail-on never, or an accepted\n"
+                 "run), 1 something is newly broken (a map newly rejected, an entry newly\n"
+                 "unreadable), a source was read only in part (cut short) or not at all, or,\n"
+                 "with --fail-on warning, something has new warnings; 2 usage error, missing\n"
+                 "index or no run to audit.\n";
     return kExitOk;
   }
   const auto format = audit::parse_report_format(format_name);
