@@ -125,8 +125,13 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   // source itself unreadable, or an entry cut short): run_sources.reading.
   struct SourceReading {
     std::uint64_t entries = 0, reading_errors = 0;
+    std::string last_entry;  // the last entry read that was not a reading error
   };
   std::unordered_map<std::int64_t, SourceReading> readings;
+  const auto note_entry = [](SourceReading& r, const std::string& path) {
+    r.entries++;
+    r.last_entry = path;
+  };
 
   read::ReadOptions ro;
   ro.max_entry_size = options.max_map_size;
@@ -197,13 +202,13 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
         if (w->entry.path.empty() || w->entry.error.code == "read.truncated")
           readings[rec.source_id].reading_errors++;
         else
-          readings[rec.source_id].entries++;
+          note_entry(readings[rec.source_id], w->entry.path);
         rec.kind = index::EntryKind::unreadable;
         rec.problems.push_back({Severity::error, w->entry.error.code, w->entry.error.message, ""});
         counters.unreadable++;
         break;
       case read::EntryKind::oversize:
-        readings[rec.source_id].entries++;
+        note_entry(readings[rec.source_id], w->entry.path);
         rec.kind = index::EntryKind::oversize;
         rec.problems.push_back(
             {Severity::error, "entry.oversize",
@@ -213,7 +218,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
         counters.oversize++;
         break;
       case read::EntryKind::file:
-        readings[rec.source_id].entries++;
+        note_entry(readings[rec.source_id], w->entry.path);
         rec.sha256 = w->digest.sha256_hex();
         rec.crc32 = w->digest.crc32;
         if (w->known) {
@@ -274,7 +279,9 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   summary.interrupted = interrupt_requested();
   for (const auto& [source_id, reading] : readings)
     if (failure.empty() && reading.reading_errors > 0)
-      db->set_source_reading(summary.run_id, source_id, reading.entries > 0 ? "partial" : "unreadable");
+      db->set_source_reading(summary.run_id, source_id, reading.entries > 0 ? "partial" : "unreadable",
+                             reading.entries > 0 ? std::optional<std::string>(reading.last_entry)
+                                                 : std::nullopt);
   db->commit_batch();
   const char* status = !failure.empty() ? "failed" : summary.interrupted ? "interrupted" : "complete";
   db->finish_run(summary.run_id, status, run_counters(counters));

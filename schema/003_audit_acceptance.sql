@@ -13,6 +13,9 @@
 -- from what they stored.
 ALTER TABLE run_sources ADD COLUMN reading TEXT NOT NULL DEFAULT 'complete'
   CHECK (reading IN ('complete', 'partial', 'unreadable'));
+-- run_sources.last_entry: partial readings: the path of the last entry read
+-- before the cut (NULL otherwise, and for runs written before version 3).
+ALTER TABLE run_sources ADD COLUMN last_entry TEXT;
 
 UPDATE run_sources SET reading = 'partial'
   WHERE EXISTS (

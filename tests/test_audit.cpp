@@ -435,13 +435,14 @@ TEST_CASE("audit: a reading cut short is never a baseline; its entries are not r
   const auto s2 = index.source(r2, "maps.zip");
   index.map(r2, s2, "a.map", 1, ok_map());
   index.unreadable(r2, s2, "", "read.truncated", "\"maps.zip\": reading the entry after \"a.map\": truncated");
-  index.db().set_source_reading(r2, s2, "partial");
+  index.db().set_source_reading(r2, s2, "partial", "a.map");
   index.finish(r2);
 
   auto report = index.audit({.run = r2});
   REQUIRE(report.sources.size() == 1);
   const auto& cut = report.sources[0];
   CHECK(cut.reading == "partial");
+  CHECK(cut.last_entry_read == "a.map");
   CHECK(cut.baseline_run == r1);
   REQUIRE(cut.reading_errors.size() == 1);
   CHECK(cut.reading_errors[0].path == "");

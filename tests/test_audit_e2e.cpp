@@ -328,7 +328,7 @@ TEST_CASE("audit e2e: good night, cut-short night, good night: nothing cries wol
   CHECK(r.exit_code == 1);  // the archive was not read to its end: say so once
   CHECK(has_line(r.out, "result: nothing newly broken and no new warnings; 1 source was not read to the end"));
   CHECK(contains(r.out, "  the archive was cut short: " + std::to_string(not_read) +
-                            " entries of run 1 not read, 5 entries read ("));
+                            " entries of run 1 not read, 5 entries read (the last: maps/good-4.map) ("));
   CHECK(has_line(r.out, "  not read (the reading was cut short; not counted as removed) (" +
                             std::to_string(not_read) + "):"));
   CHECK_FALSE(contains(r.out, "removed ("));
@@ -338,6 +338,7 @@ TEST_CASE("audit e2e: good night, cut-short night, good night: nothing cries wol
   Json report = parse_json(json.out);
   const Json& cut = report["sources"][0];
   CHECK(cut["reading"].str() == "partial");
+  CHECK(cut["last_entry_read"].str() == "maps/good-4.map");
   CHECK(cut["not_read"].array().size() == not_read);
   CHECK(cut["removed"].array().empty());
   CHECK(cut["newly_broken"].array().empty());

@@ -271,6 +271,7 @@ TEST_CASE("audit json: a small report, exactly as documented") {
       ],
       "reading": "complete",
       "reading_errors": [],
+      "last_entry_read": null,
       "not_read": [],
       "new_warnings": []
     }
@@ -332,8 +333,8 @@ TEST_CASE("audit json: a report from an index has every documented field") {
   REQUIRE(j["sources"].array().size() == 1);
   const Json& s = j["sources"][0];
   CHECK(s.keys() == Strings{"added", "baseline_run_id", "changed", "duplicates", "findings",
-                            "fixed", "gained_problems", "kind", "moved", "new_warnings",
-                            "newly_broken", "not_read", "path", "problem_counts", "reading",
+                            "fixed", "gained_problems", "kind", "last_entry_read", "moved",
+                            "new_warnings", "newly_broken", "not_read", "path", "problem_counts", "reading",
                             "reading_errors", "removed", "source_id", "totals", "unchanged"});
   CHECK(s["reading"].str() == "complete");
   CHECK(s["reading_errors"].array().empty());

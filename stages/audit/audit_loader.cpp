@@ -54,13 +54,15 @@ std::optional<std::int64_t> latest_run(sqlite3* db) {
 }
 
 std::vector<SourceInfo> sources_of_run(sqlite3* db, std::int64_t run_id) {
-  Statement s(db, "SELECT s.source_id, s.path, s.kind, rs.reading FROM run_sources rs "
+  Statement s(db, "SELECT s.source_id, s.path, s.kind, rs.reading, ifnull(rs.last_entry, '') "
+                  "FROM run_sources rs "
                   "JOIN sources s ON s.source_id = rs.source_id WHERE rs.run_id = ? "
                   "ORDER BY s.path, s.kind");
   s.bind_all(run_id);
   std::vector<SourceInfo> sources;
   while (s.step())
-    sources.push_back({s.column_int(0), s.column_text(1), s.column_text(2), s.column_text(3)});
+    sources.push_back(
+        {s.column_int(0), s.column_text(1), s.column_text(2), s.column_text(3), s.column_text(4)});
   return sources;
 }
 

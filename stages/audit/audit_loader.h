@@ -23,6 +23,7 @@ struct SourceInfo {
   std::string path;
   std::string kind;
   std::string reading;  // run_sources.reading: complete, partial or unreadable
+  std::string last_entry;  // run_sources.last_entry: partial: the last entry read ("" unknown)
 };
 
 std::optional<RunInfo> load_run(sqlite3* db, std::int64_t run_id);

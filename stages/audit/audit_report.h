@@ -155,6 +155,7 @@ struct SourceAudit {
   // entries after the cut were not read) or unreadable (nothing read).
   std::string reading = "complete";
   std::vector<ReadingError> reading_errors;  // what cut it short (not entries of the source)
+  std::string last_entry_read;               // partial: the last entry read ("" unknown)
   // Partial or unreadable reading: the baseline's entries the run did not see
   // (they are not counted as removed: the run could not tell).
   std::vector<EntryState> not_read;

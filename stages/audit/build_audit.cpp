@@ -149,6 +149,7 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
     // entries of the source, and the baseline's entries not seen were not
     // read rather than removed.
     audit.reading = source.reading;
+    if (audit.reading == "partial") audit.last_entry_read = source.last_entry;
     const bool cut_short = audit.reading != "complete";
     std::vector<SeenEntry> read_now, read_before;
     for (const auto& e : seen_now) {

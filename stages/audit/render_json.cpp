@@ -141,6 +141,8 @@ void write_source(JsonWriter& j, const SourceAudit& s) {
         .field("message", e.message)
         .end_object();
   j.end_array();
+  j.key("last_entry_read");
+  if (s.last_entry_read.empty()) j.null(); else j.value(s.last_entry_read);
   write_entries(j, "not_read", s.not_read);
   j.key("new_warnings").begin_array();
   for (const auto& w : new_warnings(s)) {

@@ -96,8 +96,10 @@ std::string reading_line(const SourceAudit& source) {
   if (source.baseline_run)
     line += ": " + count_of(static_cast<std::int64_t>(source.not_read.size()), "entry", "entries") +
             " of run " + std::to_string(*source.baseline_run) + " not read";
-  if (source.reading == "partial")
+  if (source.reading == "partial") {
     line += ", " + count_of(source.now.entries, "entry", "entries") + " read";
+    if (!source.last_entry_read.empty()) line += " (the last: " + source.last_entry_read + ")";
+  }
   return line + " (" + why + ")";
 }
 
