@@ -1,5 +1,7 @@
 // `mapindex audit [--db FILE] [--run N] [--against M] [--format text|json|markdown]
-//                 [--fail-on error|warning|never] [--limit N]`
+//                 [--fail-on error|warning|never] [--limit N] [--only-new]`
+// `mapindex audit [--db FILE] --accept [--run N] [--note TEXT]`
+// `mapindex audit [--db FILE] --acknowledge SHA256|PATH|NAME [--note TEXT]`
 #include <boost/program_options.hpp>
 
 #include <cstdint>
@@ -9,6 +11,7 @@
 
 #include "pipeline/cli_parse.h"
 #include "pipeline/commands.h"
+#include "stages/audit/audit_marks.h"
 #include "stages/audit/build_audit.h"
 #include "stages/audit/render.h"
 #include "stages/write/index_db.h"
@@ -22,9 +25,13 @@ int audit_command(const Args& args) {
   std::string fail_on_name = "error";
   std::size_t limit = 50;
   std::optional<std::int64_t> run, against;
+  bool only_new = false, accept = false;
+  std::string acknowledge, note;
   po::options_description opts(
       "Usage: mapindex audit [--db FILE] [--run N] [--against M] [--format text|json|markdown]\n"
-      "                      [--fail-on error|warning|never] [--limit N]\n\n"
+      "                      [--fail-on error|warning|never] [--limit N] [--only-new]\n"
+      "       mapindex audit [--db FILE] --accept [--run N] [--note TEXT]\n"
+      "       mapindex audit [--db FILE] --acknowledge SHA256|PATH|NAME [--note TEXT]\n\n"
       "Compares a run of `mapindex index` with the previous complete run over the same\n"
       "sources and reports, per source: entries added, removed, changed and moved,\n"
       "duplicate contents, maps newly rejected or with new problems, maps fixed,\n"
@@ -32,16 +39,22 @@ int audit_command(const Args& args) {
       "(maps DDNet would refuse, race maps without time checkpoints, duplicate or\n"
       "unused images, embedded standard images, external non-standard images, map\n"
       "names that differ only by case or punctuation). A source no earlier complete\n"
-      "run read has no baseline: everything in it counts as new.\n\nOptions");
+      "run read has no baseline: everything in it counts as new. A run that read a\n"
+      "source only in part (an archive cut short, or unreadable) is never a baseline\n"
+      "for it; its audit says so instead of listing the entries not read as removed.\n\n"
+      "--accept accepts a run as it is (the first night on an archive: everything is\n"
+      "new): its audit then exits 0. --acknowledge marks a map content as known: its\n"
+      "problems and findings are listed as acknowledged and never fail the audit (a\n"
+      "new upload under the same name is new content and is not acknowledged).\n\nOptions");
   opts.add_options()
       ("help,h", "show this help")
-      ("db", po::value(&db_path)->default_value(db_path), "the SQLite index to read");
+      ("db", po::value(&db_path)->default_value(db_path), "the SQLite index to read (--accept and --acknowledge write to it)");
   constexpr auto kAnyRun = std::numeric_limits<std::int64_t>::max();
   add_number_option(opts, "run", &run, std::int64_t{1}, kAnyRun,
                     "the run to audit (default: the latest complete run)");
   add_number_option(opts, "against", &against, std::int64_t{1}, kAnyRun,
                     "the run to compare it with (default: per source, the latest complete run "
-                    "before it that read the source)");
+                    "before it that read the source to its end)");
   add_number_option(opts, "limit", &limit, std::size_t{0}, std::size_t{1000000},
                     "text and markdown list at most this many items per list (0: all)");
   opts.add_options()
@@ -49,17 +62,30 @@ int audit_command(const Args& args) {
        "text, json (stable format, see the README) or markdown")
       ("fail-on", po::value(&fail_on_name)->default_value(fail_on_name),
        "exit 1 when something is newly broken (error), also on new warnings (warning), "
-       "or never");
+       "or never")
+      ("only-new", po::bool_switch(&only_new),
+       "text and markdown: only what changed since the baseline, in at most 2000 "
+       "characters (5 items a list); json always has everything")
+      ("accept", po::bool_switch(&accept),
+       "accept the run (--run, default: the latest complete run) as it is: its audit exits 0; "
+       "prints nothing else")
+      ("acknowledge", po::value(&acknowledge),
+       "acknowledge a map content (by SHA-256, or by the path or name of a map the latest run "
+       "saw): its problems never fail the audit")
+      ("note", po::value(&note),
+       "with --accept or --acknowledge: why (stored in the index; an accepted run's note is "
+       "shown in its report)");
 
   const auto parsed = parse_command_args("audit", args, opts);  // no positional arguments
   if (!parsed) return kExitUsage;
   const po::variables_map& vm = *parsed;
   if (vm.count("help")) {
     std::cout << opts
-              << "\nExit status: 0 nothing newly broken (or --fail-on never), 1 something is\n"
-                 "newly broken (a map newly rejected, an entry newly unreadable) or, with\n"
-                 "--fail-on warning, has new warnings; 2 usage error, missing index or no run\n"
-                 "to audit; 3 the index is damaged or cannot be read.\n";
+              << "\nExit status: 0 nothing newly broken (or --fail-on never, or an accepted\n"
+                 "run), 1 something is newly broken (a map newly rejected, an entry newly\n"
+                 "unreadable), a source was read only in part (cut short) or not at all, or,\n"
+                 "with --fail-on warning, something has new warnings; 2 usage error, missing\n"
+                 "index or no run to audit; 3 the index is damaged or cannot be read.\n";
     return kExitOk;
   }
   const auto format = audit::parse_report_format(format_name);
@@ -72,6 +98,39 @@ int audit_command(const Args& args) {
   if (!fail_on) {
     std::cerr << "mapindex audit: --fail-on must be error, warning or never, not '"
               << fail_on_name << "'\n";
+    return kExitUsage;
+  }
+  if (accept || !acknowledge.empty()) {
+    if (accept && !acknowledge.empty()) {
+      std::cerr << "mapindex audit: give --accept or --acknowledge, not both\n";
+      return kExitUsage;
+    }
+    auto db = index::IndexDb::open(db_path, index::OpenMode::read_write);
+    if (!db) {
+      std::cerr << "mapindex audit: " << db.error().message << "\n";
+      return exit_status_for(db.error());
+    }
+    if (accept) {
+      const auto accepted = audit::accept_run(db->handle(), run, note);
+      if (!accepted) {
+        std::cerr << "mapindex audit: " << accepted.error().message << "\n";
+        return kExitUsage;
+      }
+      std::cout << "mapindex audit: run " << *accepted
+                << " accepted as it is: its audit exits 0; later runs are compared with it\n";
+      return kExitOk;
+    }
+    const auto acknowledged = audit::acknowledge_map(db->handle(), acknowledge, note);
+    if (!acknowledged) {
+      std::cerr << "mapindex audit: " << acknowledged.error().message << "\n";
+      return kExitUsage;
+    }
+    std::cout << "mapindex audit: acknowledged " << acknowledged->name << " (sha256 "
+              << acknowledged->sha256 << "): its problems no longer fail the audit\n";
+    return kExitOk;
+  }
+  if (vm.count("note")) {
+    std::cerr << "mapindex audit: --note goes with --accept or --acknowledge\n";
     return kExitUsage;
   }
   audit::AuditOptions options;
@@ -88,7 +147,10 @@ int audit_command(const Args& args) {
     std::cerr << "mapindex audit: " << report.error().message << "\n";
     return exit_status_for(report.error());
   }
-  audit::render(*report, *format, std::cout, {limit});
+  audit::RenderOptions render_options;
+  render_options.limit = limit;
+  render_options.only_new = only_new;
+  audit::render(*report, *format, std::cout, render_options);
   std::cout.flush();
   return audit::exit_status(*report, *fail_on) == 0 ? kExitOk : kExitFindings;
 }

@@ -129,9 +129,8 @@ int index_command(const Args& args) {
   add_number_option(opts, "threads,j", &o.threads, 0u, kMaxThreads,
                     "decode threads (0 = all cores); the results do not depend on it");
   add_number_option(opts, "memory", &memory_mb, 2u, 1024u * 1024u,
-                    "memory budget in MB for entries in flight (backpressure on the reader; an "
-                    "entry counts its bytes plus 2 KiB, and at most 1024 entries are in flight); "
-                    "at least twice --max-map-size",
+                    "memory budget in MB for entries in flight (an entry counts its bytes + 2 "
+                    "KiB; at most 1024 entries); at least twice --max-map-size",
                     "MB");
   add_number_option(opts, "max-map-size", &max_map_mb, 1u, 4096u,
                     "entries larger than this many MB are skipped with a problem row", "MB");
@@ -152,7 +151,8 @@ int index_command(const Args& args) {
        "when the run is complete, print `mapindex audit` of it against the previous run; "
        "the exit status is then the audit's (one command for cron)")
       ("audit-format", po::value(&audit_format)->default_value(audit_format),
-       "with --audit: text, json or markdown")
+       "with --audit: text, json or markdown (json: standard output holds only the JSON, "
+       "no run summary)")
       ("fail-on", po::value(&fail_on)->default_value(fail_on),
        "with --audit: exit 1 when something is newly broken (error), also on new warnings "
        "(warning), or never");
@@ -160,7 +160,7 @@ int index_command(const Args& args) {
   if (!vm) return kExitUsage;
   if (vm->count("help")) {
     std::cout << opts << "\nExit status: 0 clean, 1 finished with rejected maps or unreadable\n"
-              << "entries (with --audit: the audit found something newly broken), 2 usage\n"
+              << "entries (with --audit: the audit's status instead), 2 usage\n"
               << "error (a bad option or value, an INPUT that does not exist or cannot be\n"
               << "opened; nothing is written then), 3 the index is damaged, being written by\n"
               << "another run, or cannot be written (I/O error, disk full), 130 interrupted\n"
@@ -226,13 +226,15 @@ int index_command(const Args& args) {
     std::cerr << "mapindex index: " << result.error().message << "\n";
     return exit_status_for(result.error());
   }
-  if (!quiet) print_summary(o, counters, *result);
+  // With --audit-format json, standard output holds only the JSON report.
+  const bool json_only = audit && audit_format == "json";
+  if (!quiet && !json_only) print_summary(o, counters, *result);
   if (!stats_json.empty() && !write_stats_json(stats_json, o, counters, *result))
     std::cerr << "mapindex index: cannot write --stats-json " << stats_json << "\n";
   if (result->interrupted) return kExitInterrupted;
   if (audit) {
     std::cout.flush();
-    if (!quiet) std::cout << "\n";
+    if (!quiet && !json_only) std::cout << "\n";
     return audit_command({"--db", o.db_path, "--run", std::to_string(result->run_id), "--format",
                           audit_format, "--fail-on", fail_on});
   }

@@ -121,6 +121,17 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   for (const auto& input : options.inputs)
     source_ids[input] = db->source_id(summary.run_id, input, source_kind(input));
   const auto known = db->known_maps();
+  // Per source: entries written, and errors that cut its reading short (the
+  // source itself unreadable, or an entry cut short): run_sources.reading.
+  struct SourceReading {
+    std::uint64_t entries = 0, reading_errors = 0;
+    std::string last_entry;  // the last entry read that was not a reading error
+  };
+  std::unordered_map<std::int64_t, SourceReading> readings;
+  const auto note_entry = [](SourceReading& r, const std::string& path) {
+    r.entries++;
+    r.last_entry = path;
+  };
 
   read::ReadOptions ro;
   ro.max_entry_size = options.max_map_size;
@@ -189,6 +200,10 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     const MapStats* stats = nullptr;
     switch (w->entry.kind) {
       case read::EntryKind::error:
+        if (w->entry.path.empty() || w->entry.error.code == "read.truncated")
+          readings[rec.source_id].reading_errors++;
+        else
+          note_entry(readings[rec.source_id], w->entry.path);
         rec.kind = index::EntryKind::unreadable;
         rec.problems.push_back({Severity::error, w->entry.error.code, w->entry.error.message, ""});
         counters.unreadable++;
@@ -199,6 +214,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
         counters.not_maps++;
         break;
       case read::EntryKind::oversize:
+        note_entry(readings[rec.source_id], w->entry.path);
         rec.kind = index::EntryKind::oversize;
         rec.problems.push_back(
             {Severity::error, "entry.oversize",
@@ -208,6 +224,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
         counters.oversize++;
         break;
       case read::EntryKind::file:
+        note_entry(readings[rec.source_id], w->entry.path);
         rec.sha256 = w->digest.sha256_hex();
         rec.crc32 = w->digest.crc32;
         if (w->known) {
@@ -273,6 +290,11 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   }
 
   summary.interrupted = interrupt_requested();
+  for (const auto& [source_id, reading] : readings)
+    if (failure.empty() && reading.reading_errors > 0)
+      db->set_source_reading(summary.run_id, source_id, reading.entries > 0 ? "partial" : "unreadable",
+                             reading.entries > 0 ? std::optional<std::string>(reading.last_entry)
+                                                 : std::nullopt);
   db->commit_batch();
   const char* status = !failure.empty() ? "failed" : summary.interrupted ? "interrupted" : "complete";
   db->finish_run(summary.run_id, status, run_counters(counters));

@@ -4,7 +4,10 @@
 // status for each --fail-on.
 #include <doctest/doctest.h>
 
+#include <sqlite3.h>
+
 #include <algorithm>
+#include <map>
 
 #include "stages/audit/audit_report.h"
 #include "stages/audit/build_audit.h"
@@ -415,6 +418,134 @@ TEST_CASE("audit: oversize entries and non-maps") {
   CHECK(s.now.maps == 0);
   CHECK(exit_status(report, FailOn::error) == 0);
   CHECK(exit_status(report, FailOn::warning) == 1);
+}
+
+TEST_CASE("audit: a reading cut short is never a baseline; its entries are not read, not removed") {
+  AuditIndex index;
+  const auto r1 = index.begin_run();
+  const auto s1 = index.source(r1, "maps.zip");
+  index.map(r1, s1, "a.map", 1, ok_map());
+  index.map(r1, s1, "b.map", 2, ok_map());
+  index.map(r1, s1, "old-bad.map", 3, rejected_map("M10"));
+  index.map(r1, s1, "old-warn.map", 4, warning_map("image.unused"));
+  index.finish(r1);
+
+  // Run 2 read a.map, then the archive ended.
+  const auto r2 = index.begin_run();
+  const auto s2 = index.source(r2, "maps.zip");
+  index.map(r2, s2, "a.map", 1, ok_map());
+  index.unreadable(r2, s2, "", "read.truncated", "\"maps.zip\": reading the entry after \"a.map\": truncated");
+  index.db().set_source_reading(r2, s2, "partial", "a.map");
+  index.finish(r2);
+
+  auto report = index.audit({.run = r2});
+  REQUIRE(report.sources.size() == 1);
+  const auto& cut = report.sources[0];
+  CHECK(cut.reading == "partial");
+  CHECK(cut.last_entry_read == "a.map");
+  CHECK(cut.baseline_run == r1);
+  REQUIRE(cut.reading_errors.size() == 1);
+  CHECK(cut.reading_errors[0].path == "");
+  CHECK(cut.reading_errors[0].code == "read.truncated");
+  CHECK(paths_of(cut.not_read) == Strings{"b.map", "old-bad.map", "old-warn.map"});
+  CHECK(cut.removed.empty());
+  CHECK(cut.added.empty());  // the reading error is not an entry
+  CHECK(cut.newly_broken.empty());
+  CHECK(cut.now.entries == 1);
+  CHECK(count_new(report).unread_sources == 1);
+  CHECK(exit_status(report, FailOn::error) == 1);
+  CHECK(exit_status(report, FailOn::never) == 0);
+
+  // Run 3 reads everything again: compared with run 1, not with run 2.
+  const auto r3 = index.begin_run();
+  const auto s3 = index.source(r3, "maps.zip");
+  index.map(r3, s3, "a.map", 1, ok_map());
+  index.map(r3, s3, "b.map", 2, ok_map());
+  index.map(r3, s3, "old-bad.map", 3, rejected_map("M10"));
+  index.map(r3, s3, "old-warn.map", 4, warning_map("image.unused"));
+  index.finish(r3);
+  report = index.audit();
+  CHECK(report.run.run_id == r3);
+  REQUIRE(report.sources.size() == 1);
+  CHECK(report.sources[0].baseline_run == r1);
+  CHECK(report.sources[0].reading == "complete");
+  CHECK(report.sources[0].newly_broken.empty());
+  CHECK(report.sources[0].gained_problems.empty());
+  CHECK(report.sources[0].unchanged == 4);
+  CHECK(exit_status(report, FailOn::warning) == 0);
+  // With run 2 as the baseline on purpose, its reading error is no entry either.
+  report = index.audit({.against = r2});
+  CHECK(paths_of(report.sources[0].added) == Strings{"b.map", "old-bad.map", "old-warn.map"});
+  CHECK(report.sources[0].removed.empty());
+
+  // Without run_sources.reading saying so, an unreadable entry is an entry.
+  const auto r4 = index.begin_run();
+  const auto s4 = index.source(r4, "maps.zip");
+  index.map(r4, s4, "a.map", 1, ok_map());
+  index.unreadable(r4, s4, "b.map", "read.corrupt", "bad CRC");
+  index.finish(r4);
+  report = index.audit();
+  CHECK(report.sources[0].reading == "complete");
+  CHECK(paths_of(report.sources[0].newly_broken) == Strings{"b.map"});
+  CHECK(paths_of(report.sources[0].removed) == Strings{"old-bad.map", "old-warn.map"});
+}
+
+TEST_CASE("audit: schema 3 sets run_sources.reading of older runs from what they stored") {
+  mapindex::testing::TempDir dir;
+  const auto path = (dir / "v2.sqlite").string();
+  index::OpenOptions v2;
+  v2.migrations = {index::default_migrations()[0], index::default_migrations()[1]};
+  {
+    auto opened = index::IndexDb::open(path, index::OpenMode::read_write, v2);
+    REQUIRE(opened.ok());
+    auto& db = *opened;
+    REQUIRE(db.schema_version() == 2);
+    const auto run = db.begin_run("mapindex index (test)", "0.0-test");
+    const auto whole = db.source_id(run, "whole.zip", "archive");
+    const auto cut = db.source_id(run, "cut.zip", "archive");
+    const auto missing = db.source_id(run, "missing.zip", "file");
+    const auto entry_cut = db.source_id(run, "entry-cut.zip", "archive");
+    const auto write = [&](std::int64_t source, const std::string& entry, bool readable,
+                           const std::string& code) {
+      index::EntryRecord e;
+      e.source_id = source;
+      e.entry_path = entry;
+      if (readable) {
+        e.kind = index::EntryKind::other;
+        e.sha256 = content_sha(static_cast<int>(source) * 10 + static_cast<int>(entry.size()));
+      } else {
+        e.kind = index::EntryKind::unreadable;
+        e.problems = {{Severity::error, code, "reason", ""}};
+      }
+      e.size = 10;
+      db.write_entry(run, e, nullptr);
+    };
+    write(whole, "a.txt", true, "");
+    write(whole, "b.txt", false, "read.encrypted");  // one bad entry: still complete
+    write(cut, "a.txt", true, "");
+    write(cut, "", false, "read.truncated");
+    write(missing, "", false, "read.io");
+    write(entry_cut, "a.txt", true, "");
+    write(entry_cut, "big.txt", false, "read.truncated");
+    db.finish_run(run, "complete", {});
+  }
+  auto opened = index::IndexDb::open(path, index::OpenMode::read_write);
+  REQUIRE(opened.ok());
+  CHECK(opened->schema_version() == 3);
+  std::map<std::string, std::string> reading;
+  sqlite3_stmt* st = nullptr;
+  REQUIRE(sqlite3_prepare_v2(opened->handle(),
+                             "SELECT s.path, rs.reading FROM run_sources rs "
+                             "JOIN sources s ON s.source_id = rs.source_id",
+                             -1, &st, nullptr) == SQLITE_OK);
+  while (sqlite3_step(st) == SQLITE_ROW)
+    reading[reinterpret_cast<const char*>(sqlite3_column_text(st, 0))] =
+        reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
+  sqlite3_finalize(st);
+  CHECK(reading == std::map<std::string, std::string>{{"cut.zip", "partial"},
+                                                      {"entry-cut.zip", "partial"},
+                                                      {"missing.zip", "unreadable"},
+                                                      {"whole.zip", "complete"}});
 }
 
 }  // TEST_SUITE

@@ -17,6 +17,7 @@ using namespace mapindex::testing;
 using mapindex::audit::testing::Json;
 using mapindex::audit::testing::parse_json;
 using mapindex::teeworlds::LayerType;
+constexpr std::size_t kShortBound = 2000;  // README: the short report fits a chat message
 
 namespace {
 
@@ -87,6 +88,26 @@ std::vector<int> exit_codes(const fs::path& db) {
   for (const char* fail_on : {"error", "warning", "never"})
     codes.push_back(audit(db, {"--fail-on", fail_on}).exit_code);
   return codes;
+}
+
+
+// The offset of the local file header of `name` in a zip built by
+// build_archive: the 30-byte header "PK\3\4" ... precedes the name.
+std::size_t zip_local_header(const std::vector<std::uint8_t>& zip, const std::string& name) {
+  const std::string bytes(zip.begin(), zip.end());
+  const auto at = bytes.find(name);
+  REQUIRE(at != std::string::npos);
+  REQUIRE(at >= 30);
+  REQUIRE(bytes.compare(at - 30, 4, std::string("PK\x03\x04", 4)) == 0);
+  return at - 30;
+}
+
+std::size_t count_lines_starting(const std::string& text, const std::string& prefix) {
+  std::istringstream in(text);
+  std::size_t n = 0;
+  for (std::string l; std::getline(in, l);)
+    if (l.rfind(prefix, 0) == 0) ++n;
+  return n;
 }
 
 }  // namespace
@@ -241,7 +262,8 @@ TEST_CASE("audit e2e: usage errors exit 2, --help lists every option with its de
   const auto help = run_cli({"audit", "--help"});
   CHECK(help.exit_code == 0);
   for (const char* option : {"--db arg (=mapindex.sqlite)", "--run N", "--against N",
-                             "--format arg (=text)", "--fail-on arg (=error)", "--limit N (=50)"})
+                             "--format arg (=text)", "--fail-on arg (=error)", "--limit N (=50)",
+                             "--only-new", "--accept", "--acknowledge arg", "--note arg"})
     CHECK_MESSAGE(contains(help.out, option), option);
   CHECK(contains(help.out, "Exit status: 0"));
 
@@ -268,6 +290,240 @@ TEST_CASE("audit e2e: usage errors exit 2, --help lists every option with its de
   CHECK(audit(db, {"--run", "x"}).exit_code == 2);
   CHECK(audit(db, {"--bogus"}).exit_code == 2);
   CHECK(audit(db, {"extra-argument"}).exit_code == 2);
+}
+
+TEST_CASE("audit e2e: good night, cut-short night, good night: nothing cries wolf") {
+  TempDir dir;
+  const fs::path db = dir / "index.sqlite";
+  const fs::path archive = dir / "maps.zip";
+
+  // 6 good maps first, then what was always broken (2 rejected) or warned
+  // (2 with an unused image): the cut falls inside good-5's data, so the
+  // cut-short night reads good-0..good-4 and none of the old problems.
+  std::vector<ArchiveMember> members;
+  for (int i = 0; i < 6; ++i) members.push_back({"maps/good-" + std::to_string(i) + ".map", e2e_map(20 + i)});
+  for (int i = 0; i < 2; ++i) {
+    const auto whole = e2e_map(30 + i);
+    members.push_back({"maps/rejected-" + std::to_string(i) + ".map", truncated_copy(whole, whole.size() - 100)});
+  }
+  for (int i = 0; i < 2; ++i) members.push_back({"maps/warned-" + std::to_string(i) + ".map", map_with_unused_image(40 + i)});
+  const ArchiveSettings stored{"zip:compression=store", ""};
+  const auto full = build_archive(ArchiveFormat::zip, members, stored);
+  const auto cut_at = zip_local_header(full, "maps/good-5.map") + 30 + 15 + 40;  // in good-5's data
+  REQUIRE(cut_at < zip_local_header(full, "maps/rejected-0.map"));
+  const std::size_t not_read = members.size() - 5;  // good-5 and everything after it
+
+  // Night 1: everything is new; the rejected maps fail it.
+  write_file(archive, full);
+  REQUIRE(index_archive(db, archive).exit_code == 1);  // rejected maps
+  auto r = audit(db);
+  CHECK(r.exit_code == 1);
+  CHECK(has_line(r.out, "result: 2 entries newly broken, 2 entries with new warnings"));
+
+  // Night 2: the upload was cut short.
+  write_file(archive, truncated_copy(full, cut_at));
+  index_archive(db, archive);
+  r = audit(db);
+  INFO(r.out);
+  CHECK(r.exit_code == 1);  // the archive was not read to its end: say so once
+  CHECK(has_line(r.out, "result: nothing newly broken and no new warnings; 1 source was not read to the end"));
+  CHECK(contains(r.out, "  the archive was cut short: " + std::to_string(not_read) +
+                            " entries of run 1 not read, 5 entries read (the last: maps/good-4.map) ("));
+  CHECK(has_line(r.out, "  not read (the reading was cut short; not counted as removed) (" +
+                            std::to_string(not_read) + "):"));
+  CHECK_FALSE(contains(r.out, "removed ("));
+  CHECK_FALSE(contains(r.out, "newly broken ("));
+  CHECK(audit(db, {"--fail-on", "never"}).exit_code == 0);
+  auto json = audit(db, {"--format", "json", "--fail-on", "never"});
+  Json report = parse_json(json.out);
+  const Json& cut = report["sources"][0];
+  CHECK(cut["reading"].str() == "partial");
+  CHECK(cut["last_entry_read"].str() == "maps/good-4.map");
+  CHECK(cut["not_read"].array().size() == not_read);
+  CHECK(cut["removed"].array().empty());
+  CHECK(cut["newly_broken"].array().empty());
+  REQUIRE(cut["reading_errors"].array().size() == 1);
+  CHECK(cut["reading_errors"][0]["code"].str().rfind("read.", 0) == 0);
+  CHECK(report["new"]["unread_sources"].integer() == 1);
+  CHECK(report["new"]["errors"].integer() == 0);
+
+  // Night 3: the full archive is back. Its baseline is night 1, not the
+  // cut-short night 2: nothing is newly broken, nothing has new warnings.
+  write_file(archive, full);
+  index_archive(db, archive);
+  r = audit(db);
+  INFO(r.out);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.out, "\nagainst run 1 (complete, started "));
+  CHECK(has_line(r.out, "result: nothing newly broken and no new warnings"));
+  CHECK(has_line(r.out, "  unchanged: " + std::to_string(members.size()) + " entries"));
+  CHECK(audit(db, {"--fail-on", "warning"}).exit_code == 0);
+  // Compared with night 2 on purpose, the entries come back as added.
+  r = audit(db, {"--against", "2", "--fail-on", "never"});
+  // (good-5 was its reading error; a later run replaced its stored problem)
+  CHECK(has_line(r.out, "  added (" + std::to_string(not_read - 1) + "):"));
+}
+
+TEST_CASE("audit e2e: an archive that cannot be read at all, and a source not read in this run") {
+  TempDir dir;
+  const fs::path db = dir / "index.sqlite";
+  const fs::path a = dir / "a.zip", b = dir / "b.zip";
+  const auto zip = build_archive(ArchiveFormat::zip, {{"one.map", e2e_map(1)}, {"two.map", e2e_map(2)}});
+  write_file(a, zip);
+  write_file(b, build_archive(ArchiveFormat::zip, {{"three.map", e2e_map(3)}}));
+  REQUIRE(index_archive(db, a).exit_code == 0);
+  // a.zip cut inside its first local header: nothing in it can be read.
+  write_file(a, truncated_copy(zip, 20));
+  index_archive(db, a);
+  auto r = audit(db);
+  INFO(r.out);
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.out, "  the archive could not be read: 2 entries of run 1 not read ("));
+  CHECK_FALSE(contains(r.out, "\n  entries "));  // no totals table of zeros
+  CHECK_FALSE(contains(r.out, "added ("));
+  CHECK_FALSE(contains(r.out, "removed ("));
+
+  // The next night lists only b.zip: a.zip is not compared, and said so.
+  REQUIRE(index_archive(db, b).exit_code == 0);
+  r = audit(db);
+  INFO(r.out);
+  CHECK(has_line(r.out, "source " + a.string() + " (archive) was not read in this run (run 2 read it): not compared"));
+  const Json report = parse_json(audit(db, {"--format", "json"}).out);
+  REQUIRE(report["sources_not_read"].array().size() == 1);
+  CHECK(report["sources_not_read"][0]["path"].str() == a.string());
+}
+
+TEST_CASE("audit e2e: --accept a first night, --acknowledge a known-broken map") {
+  TempDir dir;
+  const fs::path db = dir / "index.sqlite";
+  const fs::path archive = dir / "maps.zip";
+  const auto good = e2e_map(1), old_whole = e2e_map(2), x_whole = e2e_map(3), x2_whole = e2e_map(4);
+  const auto old_broken = truncated_copy(old_whole, old_whole.size() - 100);
+  const auto x_broken = truncated_copy(x_whole, x_whole.size() - 100);
+  const auto x2_broken = truncated_copy(x2_whole, x2_whole.size() - 90);
+
+  // Night 1: an old broken map: the first night fails ...
+  write_archive(archive, ArchiveFormat::zip, {{"good.map", good}, {"old.map", old_broken}});
+  index_archive(db, archive);
+  CHECK(audit(db).exit_code == 1);
+  // ... until it is accepted.
+  auto r = run_cli({"audit", "--db", db.string(), "--accept", "--note", "first night"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.out, "run 1 accepted"));
+  r = audit(db);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.out, "accepted: run 1 was accepted as it is ("));
+  CHECK(contains(r.out, ", first night): its findings do not fail the audit"));
+  CHECK(parse_json(audit(db, {"--format", "json"}).out)["accepted"]["note"].str() == "first night");
+
+  // Night 2: x.map arrives broken.
+  write_archive(archive, ArchiveFormat::zip,
+                {{"good.map", good}, {"old.map", old_broken}, {"maps/x.map", x_broken}});
+  index_archive(db, archive);
+  CHECK(audit(db).exit_code == 1);
+  // Acknowledged by name: the audit passes and lists it as acknowledged.
+  r = run_cli({"audit", "--db", db.string(), "--acknowledge", "x", "--note", "author knows"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.out, "acknowledged maps/x.map (sha256 "));
+  r = audit(db);
+  INFO(r.out);
+  CHECK(r.exit_code == 0);
+  CHECK(has_line(r.out, "result: nothing newly broken and no new warnings"));
+  CHECK(has_line(r.out, "  acknowledged (do not fail the audit) (1):"));
+  CHECK(contains(r.out, "    = maps/x.map  [H5"));
+  CHECK_FALSE(contains(r.out, "  newly broken ("));
+  const Json j = parse_json(audit(db, {"--format", "json"}).out);
+  CHECK(j["new"]["errors"].integer() == 0);
+  CHECK(j["sources"][0]["newly_broken"][0]["acknowledged"].boolean());
+
+  // Night 3: another broken upload under the same name is new content: not acknowledged.
+  write_archive(archive, ArchiveFormat::zip,
+                {{"good.map", good}, {"old.map", old_broken}, {"maps/x.map", x2_broken}});
+  index_archive(db, archive);
+  r = audit(db, {"--against", "1"});
+  INFO(r.out);
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.out, "    ! maps/x.map  (new) -> rejected  [H5]"));
+
+  // Usage errors.
+  CHECK(run_cli({"audit", "--db", db.string(), "--acknowledge", "nope"}).exit_code == 2);
+  CHECK(run_cli({"audit", "--db", db.string(), "--acknowledge", std::string(64, 'a')}).exit_code == 2);
+  CHECK(run_cli({"audit", "--db", db.string(), "--accept", "--run", "9"}).exit_code == 2);
+  CHECK(run_cli({"audit", "--db", db.string(), "--accept", "--acknowledge", "x"}).exit_code == 2);
+  CHECK(run_cli({"audit", "--db", db.string(), "--note", "why"}).exit_code == 2);
+}
+
+TEST_CASE("audit e2e: --only-new fits a chat message and names every new item; the default report leads with it") {
+  TempDir dir;
+  const fs::path db = dir / "index.sqlite";
+  const fs::path archive = dir / "maps.zip";
+  // Many old findings: 30 rejected and 30 warned maps with long paths.
+  std::vector<ArchiveMember> members;
+  const std::string folder = "maps/a-long-folder-name-for-the-community-archive/";
+  for (int i = 0; i < 30; ++i) {
+    const auto whole = e2e_map(100 + i);
+    members.push_back({folder + "old-rejected-" + std::to_string(i) + ".map", truncated_copy(whole, whole.size() - 100)});
+    members.push_back({folder + "old-warned-" + std::to_string(i) + ".map", map_with_unused_image(200 + i)});
+  }
+  write_archive(archive, ArchiveFormat::zip, members);
+  index_archive(db, archive);
+  // Night 2: 2 newly broken, 3 with new warnings, 1 removed.
+  members.pop_back();
+  const std::vector<std::string> broken = {"maps/new-broken-a.map", "maps/new-broken-b.map"};
+  const std::vector<std::string> warned = {"maps/new-warned-a.map", "maps/new-warned-b.map", "maps/new-warned-c.map"};
+  for (std::size_t i = 0; i < broken.size(); ++i) {
+    const auto whole = e2e_map(300 + static_cast<int>(i));
+    members.push_back({broken[i], truncated_copy(whole, whole.size() - 100)});
+  }
+  for (std::size_t i = 0; i < warned.size(); ++i) members.push_back({warned[i], map_with_unused_image(400 + static_cast<int>(i))});
+  write_archive(archive, ArchiveFormat::zip, members);
+  index_archive(db, archive);
+
+  const auto full = audit(db);
+  INFO(full.out);
+  CHECK(full.exit_code == 1);
+  CHECK(has_line(full.out, "result: 2 entries newly broken, 3 entries with new warnings"));
+  CHECK(has_line(full.out, "  new warnings (3):"));
+  for (const auto& w : warned) CHECK(contains(full.out, "    ? " + w + "  [image.unused]"));
+  // What changed comes before the totals and the old findings.
+  const auto changes_at = full.out.find("  newly broken (2):");
+  REQUIRE(changes_at != std::string::npos);
+  CHECK(changes_at < full.out.find("\n  entries "));  // the totals table
+  CHECK(full.out.find("  new warnings (3):") < full.out.find("  release checks ("));
+  CHECK(full.out.size() > kShortBound);
+
+  const auto short_report = audit(db, {"--only-new"});
+  INFO(short_report.out);
+  CHECK(short_report.exit_code == 1);
+  CHECK(short_report.out.size() <= kShortBound);
+  CHECK(has_line(short_report.out, "result: 2 entries newly broken, 3 entries with new warnings"));
+  for (const auto& b : broken) CHECK(contains(short_report.out, "    ! " + b + "  (new) -> rejected  [H5]"));
+  for (const auto& w : warned) CHECK(contains(short_report.out, "    ? " + w + "  [image.unused]"));
+  CHECK(contains(short_report.out, "  removed (1):"));
+  // No old finding is repeated.
+  CHECK_FALSE(contains(short_report.out, "old-rejected-"));
+  CHECK(count_lines_starting(short_report.out, "    ") <= 15);
+  const auto md = audit(db, {"--only-new", "--format", "markdown"});
+  CHECK(md.out.size() <= kShortBound + 8);
+  CHECK(md.out.rfind("```\n", 0) == 0);
+}
+
+TEST_CASE("audit e2e: index --audit --audit-format json prints nothing but the JSON on stdout") {
+  TempDir dir;
+  const fs::path db = dir / "index.sqlite";
+  const fs::path archive = dir / "maps.zip";
+  write_archive(archive, ArchiveFormat::zip, {{"a.map", e2e_map(1)}});
+  const auto r = run_cli({"index", "--db", db.string(), "--progress", "none", "--audit",
+                          "--audit-format", "json", archive.string()});
+  INFO(r.out);
+  CHECK(r.exit_code == 0);
+  const Json report = parse_json(r.out);  // throws on anything but one JSON value
+  CHECK(report["run"]["run_id"].integer() == 1);
+  // Without --audit-format json, the summary is still printed.
+  const auto text = run_cli({"index", "--db", db.string(), "--progress", "none", "--audit", archive.string()});
+  CHECK(contains(text.out, "mapindex: finished run 2"));
 }
 
 }  // TEST_SUITE

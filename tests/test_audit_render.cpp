@@ -134,10 +134,13 @@ TEST_CASE("audit json: a small report, exactly as documented") {
       "command": "mapindex index maps.zip"
     }
   ],
+  "accepted": null,
   "new": {
     "errors": 1,
-    "warnings": 0
+    "warnings": 0,
+    "unread_sources": 0
   },
+  "sources_not_read": [],
   "totals": {
     "now": {
       "entries": 3,
@@ -238,7 +241,9 @@ TEST_CASE("audit json: a small report, exactly as documented") {
           "codes": [
             "M10"
           ],
-          "message": "no game layer"
+          "message": "no game layer",
+          "sha256": null,
+          "acknowledged": false
         }
       ],
       "gained_problems": [],
@@ -260,9 +265,15 @@ TEST_CASE("audit json: a small report, exactly as documented") {
           "map_id": 9,
           "subject": "",
           "message": "DDNet would refuse it (M10): no game layer",
-          "new": true
+          "new": true,
+          "acknowledged": false
         }
-      ]
+      ],
+      "reading": "complete",
+      "reading_errors": [],
+      "last_entry_read": null,
+      "not_read": [],
+      "new_warnings": []
     }
   ]
 }
@@ -296,8 +307,12 @@ TEST_CASE("audit json: a report from an index has every documented field") {
   const auto report = index.audit();
   const Json j = parse_json(json_of(report));
   REQUIRE(j.is_object());
-  CHECK(j.keys() == Strings{"baseline_given", "baselines", "format_version", "generator", "new",
-                            "run", "sources", "totals"});
+  CHECK(j.keys() == Strings{"accepted", "baseline_given", "baselines", "format_version",
+                            "generator", "new", "run", "sources", "sources_not_read", "totals"});
+  CHECK(j["accepted"].is_null());
+  CHECK(j["new"].keys() == Strings{"errors", "unread_sources", "warnings"});
+  CHECK(j["new"]["unread_sources"].integer() == 0);
+  CHECK(j["sources_not_read"].array().empty());
   CHECK(j["format_version"].integer() == kAuditFormatVersion);
   CHECK(j["run"]["run_id"].integer() == r2);
   CHECK(j["run"]["status"].str() == "complete");
@@ -318,8 +333,15 @@ TEST_CASE("audit json: a report from an index has every documented field") {
   REQUIRE(j["sources"].array().size() == 1);
   const Json& s = j["sources"][0];
   CHECK(s.keys() == Strings{"added", "baseline_run_id", "changed", "duplicates", "findings",
-                            "fixed", "gained_problems", "kind", "moved", "newly_broken", "path",
-                            "problem_counts", "removed", "source_id", "totals", "unchanged"});
+                            "fixed", "gained_problems", "kind", "last_entry_read", "moved",
+                            "new_warnings", "newly_broken", "not_read", "path", "problem_counts", "reading",
+                            "reading_errors", "removed", "source_id", "totals", "unchanged"});
+  CHECK(s["reading"].str() == "complete");
+  CHECK(s["reading_errors"].array().empty());
+  CHECK(s["not_read"].array().empty());
+  REQUIRE(s["new_warnings"].array().size() == 1);
+  CHECK(s["new_warnings"][0].keys() == Strings{"path", "what"});
+  CHECK(s["new_warnings"][0]["path"].str() == "w.map");
   CHECK(s["path"].str() == "maps.zip");
   CHECK(s["kind"].str() == "archive");
   CHECK(s["baseline_run_id"].integer() == r1);
@@ -354,12 +376,15 @@ TEST_CASE("audit json: a report from an index has every documented field") {
   CHECK(dup["paths"].array().size() == 2);
   CHECK(dup["new"].boolean());
 
-  const Strings health_keys{"after", "before", "codes", "message", "path"};
+  const Strings health_keys{"acknowledged", "after", "before", "codes", "message", "path", "sha256"};
   CHECK(paths(s["newly_broken"]) == Strings{"a.map", "cut.map"});
   for (const auto& h : s["newly_broken"].array()) CHECK(h.keys() == health_keys);
   CHECK(s["newly_broken"][0]["before"].str() == "ok");
   CHECK(s["newly_broken"][0]["codes"][0].str() == "M10");
   CHECK(s["newly_broken"][1]["before"].is_null());
+  CHECK(s["newly_broken"][0]["sha256"].str() == content_sha(5));
+  CHECK(s["newly_broken"][1]["sha256"].is_null());  // unreadable: not read
+  CHECK_FALSE(s["newly_broken"][0]["acknowledged"].boolean());
   CHECK(paths(s["gained_problems"]) == Strings{"w.map"});
   CHECK(paths(s["fixed"]) == Strings{"b.map"});
   CHECK(s["fixed"][0]["codes"][0].str() == "H5");
@@ -371,7 +396,8 @@ TEST_CASE("audit json: a report from an index has every documented field") {
   }
   REQUIRE(!s["findings"].array().empty());
   for (const auto& f : s["findings"].array())
-    CHECK(f.keys() == Strings{"map_id", "message", "new", "path", "rule", "severity", "subject"});
+    CHECK(f.keys() == Strings{"acknowledged", "map_id", "message", "new", "path", "rule",
+                              "severity", "subject"});
 }
 
 TEST_CASE("audit text and markdown: the lines a reader looks for") {
@@ -458,6 +484,49 @@ TEST_CASE("audit text: the first run and several sources") {
   CHECK(has_line(text, "== a.zip (archive): no baseline run, everything counts as new"));
   CHECK(has_line(text, "== b.zip (archive): no baseline run, everything counts as new"));
   CHECK(has_line(text, "  bytes          300 B"));
+}
+
+TEST_CASE("audit text: the short report stays within 2000 characters on a very bad night") {
+  // 12 sources, each with 40 newly broken maps under long paths, 40 added and
+  // 40 removed: far more than fits; what does not fit is counted, not cut mid-line.
+  AuditReport r = small_report();
+  r.sources.clear();
+  for (int k = 0; k < 12; ++k) {
+    SourceAudit s;
+    s.source_id = k + 1;
+    s.path = "/srv/maps/archive-" + std::to_string(k) + ".zip";
+    s.kind = "archive";
+    s.baseline_run = 2;
+    for (int i = 0; i < 40; ++i) {
+      const std::string path = "maps/" + std::string(150, 'x') + std::to_string(i) + ".map";
+      s.newly_broken.push_back({path, "ok", "rejected", {"H5"}, std::string(300, 'm')});
+      s.added.push_back({path, "map", "rejected", 1000, std::string(64, 'c'), 9});
+      s.removed.push_back({"old/" + path, "map", "ok", 1000, std::string(64, 'd'), 8});
+    }
+    r.sources.push_back(s);
+  }
+  std::ostringstream out;
+  render_short(r, out);
+  const auto text = out.str();
+  INFO(text);
+  CHECK(text.size() <= kShortReportChars);
+  CHECK(contains(text, "result: 480 entries newly broken, 0 entries with new warnings"));
+  CHECK(contains(text, "  newly broken (40):"));
+  CHECK(contains(text, "    ... and 35 more (without --only-new: all)"));
+  CHECK(contains(text, " more lines (`mapindex audit` without --only-new has everything)"));
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) CHECK(line.size() <= 120);
+
+  // A source with nothing new is left out of the short report.
+  AuditReport quiet = small_report();
+  quiet.sources[0].newly_broken.clear();
+  quiet.sources[0].added.clear();
+  quiet.sources[0].moved.clear();
+  quiet.sources[0].findings.clear();
+  std::ostringstream q;
+  render_short(quiet, q);
+  CHECK_FALSE(contains(q.str(), "== maps.zip"));
+  CHECK(contains(q.str(), "result: nothing newly broken and no new warnings"));
 }
 
 }  // TEST_SUITE

@@ -30,6 +30,11 @@ struct SeenEntry {
   // Problems of the entry itself (unreadable, oversize); a map's problems are
   // in its MapFacts.
   std::vector<ProblemRef> entry_problems;
+  // An error that may have cut the run's reading of the source short, stored
+  // as an unreadable entry: the source itself ("" path) could not be read, or
+  // an entry's reading ended with read.truncated. When run_sources.reading
+  // says the reading was cut short, it is not an entry of the source.
+  bool reading_error = false;
 };
 
 struct ImageFacts {

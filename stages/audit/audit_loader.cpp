@@ -25,6 +25,11 @@ std::string audited_maps(const std::vector<std::int64_t>& run_ids) {
          "WHERE h.run_id IN (" + id_list(run_ids) + ") AND v.map_id IS NOT NULL) ";
 }
 
+// The source's own path: its reading failed as a whole.
+bool occurrence_one_empty(const std::string& entry_path, std::int64_t occurrence) {
+  return entry_path.empty() && occurrence == 1;
+}
+
 }  // namespace
 
 std::optional<RunInfo> load_run(sqlite3* db, std::int64_t run_id) {
@@ -49,12 +54,15 @@ std::optional<std::int64_t> latest_run(sqlite3* db) {
 }
 
 std::vector<SourceInfo> sources_of_run(sqlite3* db, std::int64_t run_id) {
-  Statement s(db, "SELECT s.source_id, s.path, s.kind FROM run_sources rs "
+  Statement s(db, "SELECT s.source_id, s.path, s.kind, rs.reading, ifnull(rs.last_entry, '') "
+                  "FROM run_sources rs "
                   "JOIN sources s ON s.source_id = rs.source_id WHERE rs.run_id = ? "
                   "ORDER BY s.path, s.kind");
   s.bind_all(run_id);
   std::vector<SourceInfo> sources;
-  while (s.step()) sources.push_back({s.column_int(0), s.column_text(1), s.column_text(2)});
+  while (s.step())
+    sources.push_back(
+        {s.column_int(0), s.column_text(1), s.column_text(2), s.column_text(3), s.column_text(4)});
   return sources;
 }
 
@@ -64,13 +72,63 @@ bool run_read_source(sqlite3* db, std::int64_t run_id, std::int64_t source_id) {
   return s.step();
 }
 
+std::string reading_of(sqlite3* db, std::int64_t run_id, std::int64_t source_id) {
+  Statement s(db, "SELECT reading FROM run_sources WHERE run_id = ? AND source_id = ?");
+  s.bind_all(run_id, source_id);
+  return s.step() ? s.column_text(0) : std::string();
+}
+
 std::optional<std::int64_t> previous_complete_run(sqlite3* db, std::int64_t source_id,
                                                   std::int64_t run_id) {
   Statement s(db, "SELECT max(r.run_id) FROM run_sources rs JOIN runs r ON r.run_id = rs.run_id "
-                  "WHERE rs.source_id = ? AND rs.run_id < ? AND r.status = 'complete'");
+                  "WHERE rs.source_id = ? AND rs.run_id < ? AND r.status = 'complete' "
+                  "AND rs.reading = 'complete'");
   s.bind_all(source_id, run_id);
   if (!s.step() || s.column_is_null(0)) return std::nullopt;
   return s.column_int(0);
+}
+
+std::vector<SourceNotRead> sources_not_read(sqlite3* db, std::int64_t run_id,
+                                            std::optional<std::int64_t> against) {
+  std::optional<std::int64_t> earlier = against;
+  if (!earlier) {
+    Statement s(db, "SELECT max(run_id) FROM runs WHERE status = 'complete' AND run_id < ?");
+    s.bind_all(run_id);
+    if (s.step() && !s.column_is_null(0)) earlier = s.column_int(0);
+  }
+  std::vector<SourceNotRead> out;
+  if (!earlier) return out;
+  Statement s(db, "SELECT s.source_id, s.path, s.kind FROM run_sources rs "
+                  "JOIN sources s ON s.source_id = rs.source_id WHERE rs.run_id = ?1 "
+                  "AND NOT EXISTS (SELECT 1 FROM run_sources n WHERE n.run_id = ?2 "
+                  "AND n.source_id = rs.source_id) ORDER BY s.path, s.kind");
+  s.bind_all(*earlier, run_id);
+  while (s.step()) out.push_back({s.column_int(0), s.column_text(1), s.column_text(2), *earlier});
+  return out;
+}
+
+namespace {
+bool has_table(sqlite3* db, const char* name) {
+  Statement s(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?");
+  s.bind_all(std::string(name));
+  return s.step();
+}
+}  // namespace
+
+std::optional<Acceptance> acceptance_of(sqlite3* db, std::int64_t run_id) {
+  if (!has_table(db, "audit_acceptances")) return std::nullopt;
+  Statement s(db, "SELECT accepted_at, note FROM audit_acceptances WHERE run_id = ?");
+  s.bind_all(run_id);
+  if (!s.step()) return std::nullopt;
+  return Acceptance{s.column_text(0), s.column_text(1)};
+}
+
+std::unordered_set<std::string> acknowledged_contents(sqlite3* db) {
+  std::unordered_set<std::string> out;
+  if (!has_table(db, "acknowledged_maps")) return out;
+  Statement s(db, "SELECT sha256 FROM acknowledged_maps");
+  while (s.step()) out.insert(s.column_text(0));
+  return out;
 }
 
 std::unordered_map<std::int64_t, std::vector<SeenEntry>> load_entries(sqlite3* db,
@@ -99,6 +157,7 @@ std::unordered_map<std::int64_t, std::vector<SeenEntry>> load_entries(sqlite3* d
     e.state.sha256 = s.column_text(7);
     if (!s.column_is_null(8)) e.state.map_id = s.column_int(8);
     e.state.status = e.state.map_id ? s.column_text(9) : e.state.kind;
+    e.reading_error = e.state.kind == "unreadable" && occurrence_one_empty(s.column_text(3), s.column_int(10));
     by_source[s.column_int(0)].push_back(std::move(e));
   }
   for (auto& [source, entries] : by_source)
@@ -121,6 +180,7 @@ std::unordered_map<std::int64_t, std::vector<SeenEntry>> load_entries(sqlite3* d
     if (found == unread.end() || p.column_text(4) != found->second->state.kind) continue;
     found->second->entry_problems.push_back(
         {severity_of(p.column_text(1)), p.column_text(2), p.column_text(3)});
+    if (p.column_text(2) == "read.truncated") found->second->reading_error = true;
   }
   return by_source;
 }

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "stages/audit/audit_input.h"
@@ -21,6 +22,8 @@ struct SourceInfo {
   std::int64_t source_id = 0;
   std::string path;
   std::string kind;
+  std::string reading;  // run_sources.reading: complete, partial or unreadable
+  std::string last_entry;  // run_sources.last_entry: partial: the last entry read ("" unknown)
 };
 
 std::optional<RunInfo> load_run(sqlite3* db, std::int64_t run_id);
@@ -31,10 +34,25 @@ std::optional<std::int64_t> latest_run(sqlite3* db);
 // The sources `run_id` read, by path.
 std::vector<SourceInfo> sources_of_run(sqlite3* db, std::int64_t run_id);
 bool run_read_source(sqlite3* db, std::int64_t run_id, std::int64_t source_id);
+// run_sources.reading of the run and source ("" when the run did not read it).
+std::string reading_of(sqlite3* db, std::int64_t run_id, std::int64_t source_id);
 
-// The latest complete run before `run_id` that read the source.
+// The latest complete run before `run_id` that read the source completely
+// (run_sources.reading 'complete'): a run whose reading of it was cut short
+// is skipped.
 std::optional<std::int64_t> previous_complete_run(sqlite3* db, std::int64_t source_id,
                                                   std::int64_t run_id);
+
+// The sources the latest complete run before `run_id` (or `against`) read
+// that `run_id` did not list, with that run.
+std::vector<SourceNotRead> sources_not_read(sqlite3* db, std::int64_t run_id,
+                                            std::optional<std::int64_t> against);
+
+// When the run was accepted (`mapindex audit --accept`); nullopt when not,
+// or when the index has no audit_acceptances table.
+std::optional<Acceptance> acceptance_of(sqlite3* db, std::int64_t run_id);
+// The SHA-256 of every acknowledged map content.
+std::unordered_set<std::string> acknowledged_contents(sqlite3* db);
 
 // Every entry `run_id` saw, by source_id; the entry problems of unreadable
 // and oversize entries are filled in.

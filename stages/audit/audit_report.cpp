@@ -1,5 +1,7 @@
 #include "stages/audit/audit_report.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -21,24 +23,64 @@ std::string_view to_string(FailOn fail_on) {
   return "error";
 }
 
+namespace {
+
+void add_what(std::map<std::string, std::vector<std::string>>& by_path, const std::string& path,
+              const std::string& what) {
+  auto& list = by_path[path];
+  if (std::find(list.begin(), list.end(), what) == list.end()) list.push_back(what);
+}
+
+std::vector<NewWarning> listed(const std::map<std::string, std::vector<std::string>>& by_path) {
+  std::vector<NewWarning> out;
+  for (const auto& [path, what] : by_path) out.push_back({path, what});
+  return out;
+}
+
+}  // namespace
+
+std::vector<NewWarning> new_warnings(const SourceAudit& source) {
+  std::set<std::string> broken;
+  for (const auto& change : source.newly_broken)
+    if (!change.acknowledged) broken.insert(change.path);
+  std::map<std::string, std::vector<std::string>> by_path;
+  for (const auto& change : source.gained_problems)
+    if (!change.acknowledged && !broken.count(change.path))
+      for (const auto& code : change.codes) add_what(by_path, change.path, code);
+  for (const auto& f : source.findings)
+    if (f.is_new && !f.acknowledged && f.severity == Severity::warning && !broken.count(f.path))
+      add_what(by_path, f.path, f.rule);
+  return listed(by_path);
+}
+
+std::vector<NewWarning> acknowledged_items(const SourceAudit& source) {
+  std::map<std::string, std::vector<std::string>> by_path;
+  for (const auto* list : {&source.newly_broken, &source.gained_problems})
+    for (const auto& change : *list)
+      if (change.acknowledged)
+        for (const auto& code : change.codes) add_what(by_path, change.path, code);
+  for (const auto& f : source.findings)
+    if (f.acknowledged && f.is_new) add_what(by_path, f.path, f.rule);
+  return listed(by_path);
+}
+
 NewCounts count_new(const AuditReport& report) {
   NewCounts counts;
   for (const auto& source : report.sources) {
-    std::set<std::string> broken, warned;
-    for (const auto& change : source.newly_broken) broken.insert(change.path);
-    for (const auto& change : source.gained_problems) warned.insert(change.path);
-    for (const auto& finding : source.findings)
-      if (finding.is_new && finding.severity == Severity::warning) warned.insert(finding.path);
+    std::set<std::string> broken;
+    for (const auto& change : source.newly_broken)
+      if (!change.acknowledged) broken.insert(change.path);
     counts.errors += static_cast<std::int64_t>(broken.size());
-    counts.warnings += static_cast<std::int64_t>(warned.size());
+    counts.warnings += static_cast<std::int64_t>(new_warnings(source).size());
+    if (source.reading != "complete") ++counts.unread_sources;
   }
   return counts;
 }
 
 int exit_status(const AuditReport& report, FailOn fail_on) {
-  if (fail_on == FailOn::never) return 0;
+  if (fail_on == FailOn::never || report.accepted) return 0;
   const auto counts = count_new(report);
-  if (counts.errors > 0) return 1;
+  if (counts.errors > 0 || counts.unread_sources > 0) return 1;
   if (fail_on == FailOn::warning && counts.warnings > 0) return 1;
   return 0;
 }

@@ -70,6 +70,17 @@ struct HealthChange {
   std::string after;
   std::vector<std::string> codes;
   std::string message;
+  std::string sha256;         // the entry's content now ("" when not read)
+  bool acknowledged = false;  // the content is acknowledged (`mapindex audit --acknowledge`)
+};
+
+// An error that cut the reading of a source short: the source itself (or an
+// archive in it) could not be opened or read to its end (read.truncated,
+// read.corrupt, read.io, ... on the archive, or read.truncated on an entry).
+struct ReadingError {
+  std::string path;  // "" for the source itself
+  std::string code;
+  std::string message;
 };
 
 // How many entries of a source have a problem code, now and in the baseline.
@@ -103,6 +114,8 @@ struct Finding {
   std::string subject;  // image name, normalised map name, or "" for the whole map
   std::string message;
   bool is_new = false;
+  std::string sha256;         // the map's content
+  bool acknowledged = false;  // the content is acknowledged: never counts as new
 };
 
 struct Totals {
@@ -138,6 +151,28 @@ struct SourceAudit {
   std::vector<HealthChange> fixed;           // status got better (rejected -> warnings, ...)
   std::vector<CodeCount> problem_counts;     // new codes first, gone codes last; errors first, then by count
   std::vector<Finding> findings;             // by path, rule, subject
+  // How the audited run read the source: complete, partial (cut short: the
+  // entries after the cut were not read) or unreadable (nothing read).
+  std::string reading = "complete";
+  std::vector<ReadingError> reading_errors;  // what cut it short (not entries of the source)
+  std::string last_entry_read;               // partial: the last entry read ("" unknown)
+  // Partial or unreadable reading: the baseline's entries the run did not see
+  // (they are not counted as removed: the run could not tell).
+  std::vector<EntryState> not_read;
+};
+
+// A source an earlier run read that the audited run did not list.
+struct SourceNotRead {
+  std::int64_t source_id = 0;
+  std::string path;
+  std::string kind;
+  std::int64_t last_run = 0;  // the run it is compared from (the previous complete run)
+};
+
+// `mapindex audit --accept`: a run accepted as it is.
+struct Acceptance {
+  std::string accepted_at;
+  std::string note;
 };
 
 struct AuditReport {
@@ -147,6 +182,8 @@ struct AuditReport {
   std::vector<SourceAudit> sources;  // by path
   Totals now;                        // over all sources
   std::optional<Totals> before;      // over the sources that have a baseline
+  std::vector<SourceNotRead> sources_not_read;  // by path
+  std::optional<Acceptance> accepted;           // the audited run was accepted: exit 0
 };
 
 // What decides the exit status: entries (per source) newly broken, and
@@ -155,12 +192,25 @@ struct AuditReport {
 struct NewCounts {
   std::int64_t errors = 0;
   std::int64_t warnings = 0;
+  std::int64_t unread_sources = 0;  // sources read partially or not at all
 };
 NewCounts count_new(const AuditReport& report);
 
+// The entries of a source with new warnings (gained problem codes or new
+// warning-level findings, not newly broken, not acknowledged), by path, each
+// with what is new: problem codes, then finding rules.
+struct NewWarning {
+  std::string path;
+  std::vector<std::string> what;
+};
+std::vector<NewWarning> new_warnings(const SourceAudit& source);
+// The acknowledged health changes and findings of a source, by path.
+std::vector<NewWarning> acknowledged_items(const SourceAudit& source);
+
 // 0 (kExitOk) or 1 (kExitFindings, as `mapindex` uses it): error fails when
-// something is newly broken; warning also when something has new warnings;
-// never always gives 0.
+// something is newly broken or a source was read partially or not at all;
+// warning also when something has new warnings; never always gives 0, and
+// so does an accepted run.
 int exit_status(const AuditReport& report, FailOn fail_on);
 
 }  // namespace mapindex::audit

@@ -124,6 +124,10 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
   run_ids.push_back(run_id);
   const auto facts = load_map_facts(db, run_ids);
 
+  report.sources_not_read = sources_not_read(db, run_id, options.against);
+  report.accepted = acceptance_of(db, run_id);
+  const auto acknowledged = acknowledged_contents(db);
+
   static const std::vector<SeenEntry> kNone;
   std::vector<const std::vector<SeenEntry>*> all_now, all_before;
   for (const auto& source : sources) {
@@ -141,7 +145,38 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
       const auto found = run_entries.find(source.source_id);
       seen_before = found == run_entries.end() ? &kNone : &found->second;
     }
-    compare_source(seen_before, seen_now, facts, audit);
+    // A reading cut short (run_sources.reading): its reading errors are not
+    // entries of the source, and the baseline's entries not seen were not
+    // read rather than removed.
+    audit.reading = source.reading;
+    if (audit.reading == "partial") audit.last_entry_read = source.last_entry;
+    const bool cut_short = audit.reading != "complete";
+    std::vector<SeenEntry> read_now, read_before;
+    for (const auto& e : seen_now) {
+      if (!cut_short || !e.reading_error) {
+        read_now.push_back(e);
+        continue;
+      }
+      const auto problems = problems_of(e, facts);
+      audit.reading_errors.push_back({e.state.path, problems.empty() ? "" : problems.front().code,
+                                      problems.empty() ? "" : problems.front().message});
+    }
+    // A baseline given with --against may itself be cut short.
+    const bool before_cut_short =
+        seen_before && audit.baseline_run && reading_of(db, *audit.baseline_run, source.source_id) != "complete";
+    if (seen_before)
+      for (const auto& e : *seen_before)
+        if (!before_cut_short || !e.reading_error) read_before.push_back(e);
+    compare_source(seen_before ? &read_before : nullptr, read_now, facts, audit);
+    if (cut_short) {
+      audit.not_read = std::move(audit.removed);
+      audit.removed.clear();
+    }
+    if (!acknowledged.empty()) {
+      for (auto* list : {&audit.newly_broken, &audit.gained_problems})
+        for (auto& change : *list) change.acknowledged = acknowledged.count(change.sha256) > 0;
+      for (auto& f : audit.findings) f.acknowledged = acknowledged.count(f.sha256) > 0;
+    }
 
     add(report.now, audit.now);
     all_now.push_back(&seen_now);

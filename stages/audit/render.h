@@ -16,7 +16,15 @@ struct RenderOptions {
   // Text and markdown list at most this many items per list and say how many
   // more there are; 0 lists everything. JSON always holds everything.
   std::size_t limit = 50;
+  // Text and markdown: only what changed since the baseline (the reading,
+  // newly broken, new warnings by entry, acknowledged, added, removed,
+  // changed, moved, fixed, not read; 5 items a list), at most
+  // kShortReportChars characters. JSON always holds everything.
+  bool only_new = false;
 };
+
+// The short report's bound (`--only-new`): fits a chat message.
+inline constexpr std::size_t kShortReportChars = 2000;
 
 enum class ReportFormat { text, json, markdown };
 
@@ -29,6 +37,8 @@ void render(const AuditReport& report, ReportFormat format, std::ostream& out,
 
 void render_text(const AuditReport& report, std::ostream& out, const RenderOptions& options = {});
 void render_json(const AuditReport& report, std::ostream& out);
+// The short text report (--only-new), at most kShortReportChars characters.
+void render_short(const AuditReport& report, std::ostream& out);
 void render_markdown(const AuditReport& report, std::ostream& out,
                      const RenderOptions& options = {});
 

@@ -80,7 +80,9 @@ void write_health(JsonWriter& j, std::string_view name, const std::vector<Health
     if (c.before.empty()) j.null(); else j.value(c.before);
     j.field("after", c.after).key("codes");
     write_strings(j, c.codes);
-    j.field("message", c.message).end_object();
+    j.field("message", c.message).key("sha256");
+    if (c.sha256.empty()) j.null(); else j.value(c.sha256);
+    j.field("acknowledged", c.acknowledged).end_object();
   }
   j.end_array();
 }
@@ -128,7 +130,26 @@ void write_source(JsonWriter& j, const SourceAudit& s) {
         .field("subject", f.subject)
         .field("message", f.message)
         .field("new", f.is_new)
+        .field("acknowledged", f.acknowledged)
         .end_object();
+  j.end_array();
+  j.field("reading", s.reading).key("reading_errors").begin_array();
+  for (const auto& e : s.reading_errors)
+    j.begin_object()
+        .field("path", e.path)
+        .field("code", e.code)
+        .field("message", e.message)
+        .end_object();
+  j.end_array();
+  j.key("last_entry_read");
+  if (s.last_entry_read.empty()) j.null(); else j.value(s.last_entry_read);
+  write_entries(j, "not_read", s.not_read);
+  j.key("new_warnings").begin_array();
+  for (const auto& w : new_warnings(s)) {
+    j.begin_object().field("path", w.path).key("what");
+    write_strings(j, w.what);
+    j.end_object();
+  }
   j.end_array();
   j.end_object();
 }
@@ -146,7 +167,29 @@ void render_json(const AuditReport& report, std::ostream& out) {
   j.field("baseline_given", report.baseline_given).key("baselines").begin_array();
   for (const auto& run : report.baselines) write_run(j, run);
   j.end_array();
-  j.key("new").begin_object().field("errors", counts.errors).field("warnings", counts.warnings).end_object();
+  j.key("accepted");
+  if (report.accepted)
+    j.begin_object()
+        .field("accepted_at", report.accepted->accepted_at)
+        .field("note", report.accepted->note)
+        .end_object();
+  else
+    j.null();
+  j.key("new")
+      .begin_object()
+      .field("errors", counts.errors)
+      .field("warnings", counts.warnings)
+      .field("unread_sources", counts.unread_sources)
+      .end_object();
+  j.key("sources_not_read").begin_array();
+  for (const auto& s : report.sources_not_read)
+    j.begin_object()
+        .field("source_id", s.source_id)
+        .field("path", s.path)
+        .field("kind", s.kind)
+        .field("last_run_id", s.last_run)
+        .end_object();
+  j.end_array();
   j.key("totals");
   write_totals_pair(j, report.now, report.before);
   j.key("sources").begin_array();

@@ -1,6 +1,7 @@
 // The markdown report (GitHub-flavoured): a heading, the verdict in bold, then
 // per source a totals table, bullet lists and tables of codes and checks.
 #include <algorithm>
+#include <sstream>
 
 #include "stages/audit/render.h"
 #include "stages/audit/render_util.h"
@@ -81,11 +82,20 @@ void source_markdown(std::ostream& out, const SourceAudit& s, const RenderOption
   out << "\n### " << md(s.path) << " (" << s.kind << ")\n\n";
   if (s.baseline_run) out << "Compared with run " << *s.baseline_run << ".\n";
   else out << "No baseline run: everything counts as new.\n";
-  totals_table(out, s.now, s.before);
+  if (s.reading != "complete") out << "\n**" << md(reading_line(s)) << "**\n";
 
-  list(out, "Newly broken", s.newly_broken, options, health_item);
-  list(out, "New problems", s.gained_problems, options, health_item);
-  list(out, "Fixed", s.fixed, options, health_item);
+  // What changed first.
+  std::vector<HealthChange> broken;
+  for (const auto& c : s.newly_broken)
+    if (!c.acknowledged) broken.push_back(c);
+  const auto what_item = [](const NewWarning& w) {
+    std::vector<std::string> what;
+    for (const auto& k : w.what) what.push_back(code(k));
+    return code(w.path) + ": " + joined(what);
+  };
+  list(out, "Newly broken", broken, options, health_item);
+  list(out, "New warnings", new_warnings(s), options, what_item);
+  list(out, "Acknowledged (do not fail the audit)", acknowledged_items(s), options, what_item);
   list(out, "Added", s.added, options, entry_item);
   list(out, "Removed", s.removed, options, entry_item);
   list(out, "Changed", s.changed, options, [](const EntryChange& c) {
@@ -95,6 +105,11 @@ void source_markdown(std::ostream& out, const SourceAudit& s, const RenderOption
   list(out, "Moved", s.moved, options, [](const EntryChange& c) {
     return code(c.before.path) + " → " + code(c.after.path);
   });
+  list(out, "Fixed", s.fixed, options, health_item);
+  list(out, "Not read (the reading was cut short; not counted as removed)", s.not_read, options,
+       entry_item);
+  if (s.reading != "unreadable") totals_table(out, s.now, s.before);
+  list(out, "New problems", s.gained_problems, options, health_item);
   list(out, "Duplicate contents", s.duplicates, options, [](const DuplicateGroup& d) {
     std::vector<std::string> paths;
     for (const auto& p : d.paths) paths.push_back(code(p));
@@ -139,6 +154,13 @@ void source_markdown(std::ostream& out, const SourceAudit& s, const RenderOption
 }  // namespace
 
 void render_markdown(const AuditReport& report, std::ostream& out, const RenderOptions& options) {
+  if (options.only_new) {
+    // The short text report in a code block: it keeps its layout in a chat.
+    std::ostringstream text;
+    render_short(report, text);
+    out << "```\n" << text.str() << "```\n";
+    return;
+  }
   out << "## mapindex audit: run " << report.run.run_id << "\n\n";
   out << "Audited " << md(run_line(report.run));
   if (report.baselines.empty()) {
@@ -155,8 +177,14 @@ void render_markdown(const AuditReport& report, std::ostream& out, const RenderO
     out << "\nNote: run " << report.run.run_id << " is " << report.run.status
         << ": entries it did not reach show as removed.\n";
   const auto counts = count_new(report);
-  out << "\n**" << (counts.errors || counts.warnings ? "" : "OK: ") << verdict_line(counts)
-      << ".**\n";
+  out << "\n**" << (counts.errors || counts.warnings || counts.unread_sources ? "" : "OK: ")
+      << verdict_line(counts) << ".**\n";
+  if (report.accepted)
+    out << "\nRun " << report.run.run_id << " was accepted as it is (" << md(report.accepted->accepted_at)
+        << "): its findings do not fail the audit.\n";
+  for (const auto& s : report.sources_not_read)
+    out << "\nSource " << code(s.path) << " (" << s.kind << ") was not read in this run (run "
+        << s.last_run << " read it): not compared.\n";
   if (report.sources.size() > 1) {
     out << "\nTotals over " << report.sources.size() << " sources:\n";
     totals_table(out, report.now, report.before);

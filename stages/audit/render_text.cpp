@@ -2,6 +2,7 @@
 // source a totals table and one section per non-empty list.
 #include <algorithm>
 #include <iomanip>
+#include <sstream>
 
 #include "stages/audit/render.h"
 #include "stages/audit/render_util.h"
@@ -22,7 +23,8 @@ void section(std::ostream& out, const std::string& title, const std::vector<T>& 
   for (std::size_t i = 0; i < shown; ++i) out << "    " << line(items[i]) << "\n";
   if (shown < items.size())
     out << "    ... and " << items.size() - shown
-        << " more (--limit 0 lists all; --format json has everything)\n";
+        << (options.only_new ? " more (without --only-new: all)\n"
+                             : " more (--limit 0 lists all; --format json has everything)\n");
 }
 
 std::string entry_summary(const EntryState& e) {
@@ -63,18 +65,29 @@ void totals_table(std::ostream& out, const Totals& now, const std::optional<Tota
   out << std::left;
 }
 
-void source_text(std::ostream& out, const SourceAudit& s, const RenderOptions& options) {
-  out << "\n== " << printable(s.path) << " (" << s.kind << ")";
-  if (s.baseline_run) out << " against run " << *s.baseline_run << "\n";
-  else out << ": no baseline run, everything counts as new\n";
-  totals_table(out, s.now, s.before, "  ");
+std::string new_warning_line(const NewWarning& w) {
+  return "? " + printable(w.path) + "  [" + joined(w.what) + "]";
+}
 
-  section(out, "newly broken", s.newly_broken, options,
+std::string not_read_line(const SourceNotRead& s) {
+  return "source " + printable(s.path) + " (" + s.kind + ") was not read in this run (run " +
+         std::to_string(s.last_run) + " read it): not compared";
+}
+
+// What changed, first: the reading, newly broken, new warnings by entry,
+// acknowledged items, then added, removed, changed, moved, fixed, not read.
+void changes_text(std::ostream& out, const SourceAudit& s, const RenderOptions& options) {
+  if (s.reading != "complete") out << "  " << printable(reading_line(s)) << "\n";
+  std::vector<HealthChange> broken;
+  for (const auto& c : s.newly_broken)
+    if (!c.acknowledged) broken.push_back(c);
+  section(out, "newly broken", broken, options,
           [](const HealthChange& c) { return health_line('!', c); });
-  section(out, "new problems", s.gained_problems, options,
-          [](const HealthChange& c) { return health_line('?', c); });
-  section(out, "fixed", s.fixed, options,
-          [](const HealthChange& c) { return health_line('*', c); });
+  const auto warned = new_warnings(s);
+  section(out, "new warnings", warned, options, new_warning_line);
+  const auto acknowledged = acknowledged_items(s);
+  section(out, "acknowledged (do not fail the audit)", acknowledged, options,
+          [](const NewWarning& w) { return "= " + printable(w.path) + "  [" + joined(w.what) + "]"; });
   section(out, "added", s.added, options, [](const EntryState& e) {
     return "+ " + printable(e.path) + "  " + entry_summary(e);
   });
@@ -89,6 +102,25 @@ void source_text(std::ostream& out, const SourceAudit& s, const RenderOptions& o
     return "> " + printable(c.before.path) + " -> " + printable(c.after.path) + "  " +
            entry_summary(c.after);
   });
+  section(out, "fixed", s.fixed, options,
+          [](const HealthChange& c) { return health_line('*', c); });
+  section(out, "not read (the reading was cut short; not counted as removed)", s.not_read, options,
+          [](const EntryState& e) { return "_ " + printable(e.path) + "  " + entry_summary(e); });
+}
+
+void source_header(std::ostream& out, const SourceAudit& s) {
+  out << "\n== " << printable(s.path) << " (" << s.kind << ")";
+  if (s.baseline_run) out << " against run " << *s.baseline_run << "\n";
+  else out << ": no baseline run, everything counts as new\n";
+}
+
+void source_text(std::ostream& out, const SourceAudit& s, const RenderOptions& options) {
+  source_header(out, s);
+  changes_text(out, s, options);
+  if (s.reading != "unreadable") totals_table(out, s.now, s.before, "  ");  // all 0 otherwise
+
+  section(out, "new problems", s.gained_problems, options,
+          [](const HealthChange& c) { return health_line(c.acknowledged ? '=' : '?', c); });
   section(out, "duplicate contents", s.duplicates, options, [](const DuplicateGroup& d) {
     std::vector<std::string> paths;
     for (const auto& p : d.paths) paths.push_back(printable(p));
@@ -123,17 +155,16 @@ void source_text(std::ostream& out, const SourceAudit& s, const RenderOptions& o
     section(
         out, "release checks", ordered, options,
         [](const Finding& f) {
-          return std::string(f.is_new ? "new " : "    ") + std::string(to_string(f.severity)) +
-                 " " + f.rule + "  " + printable(f.path) + ": " + printable(f.message);
+          return std::string(f.acknowledged ? "ack " : f.is_new ? "new " : "    ") +
+                 std::string(to_string(f.severity)) + " " + f.rule + "  " + printable(f.path) +
+                 ": " + printable(f.message);
         },
         std::to_string(new_findings) + " new");
   }
   if (s.baseline_run) out << "  unchanged: " << count_of(s.unchanged, "entry", "entries") << "\n";
 }
 
-}  // namespace
-
-void render_text(const AuditReport& report, std::ostream& out, const RenderOptions& options) {
+void header_text(std::ostream& out, const AuditReport& report) {
   out << "mapindex audit of " << run_line(report.run) << "\n";
   if (report.baselines.empty()) {
     out << "no baseline: no earlier complete run read these sources, so everything counts as new\n";
@@ -147,7 +178,77 @@ void render_text(const AuditReport& report, std::ostream& out, const RenderOptio
   if (report.run.status != "complete")
     out << "note: run " << report.run.run_id << " is " << report.run.status
         << ": entries it did not reach show as removed\n";
+  if (report.accepted)
+    out << "accepted: run " << report.run.run_id << " was accepted as it is ("
+        << report.accepted->accepted_at
+        << (report.accepted->note.empty() ? "" : ", " + printable(report.accepted->note))
+        << "): its findings do not fail the audit\n";
   out << "result: " << verdict_line(count_new(report)) << "\n";
+  for (const auto& s : report.sources_not_read) out << printable(not_read_line(s)) << "\n";
+}
+
+// Holds lines and prints them until the budget is spent.
+class Budget {
+ public:
+  explicit Budget(std::size_t chars) : chars_(chars) {}
+  void add(std::string text) {
+    std::size_t start = 0;
+    while (start < text.size()) {
+      auto end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      lines_.push_back(text.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+  void print(std::ostream& out) const {
+    std::size_t used = 0;
+    for (std::size_t i = 0; i < lines_.size(); ++i) {
+      // Room for the line and for the note about what is left out.
+      if (used + lines_[i].size() + 1 + 80 > chars_ && i + 1 < lines_.size()) {
+        out << "... " << lines_.size() - i
+            << " more lines (`mapindex audit` without --only-new has everything)\n";
+        return;
+      }
+      out << lines_[i] << "\n";
+      used += lines_[i].size() + 1;
+    }
+  }
+
+ private:
+  std::size_t chars_;
+  std::vector<std::string> lines_;
+};
+
+}  // namespace
+
+void render_short(const AuditReport& report, std::ostream& out) {
+  // At most 5 items a list and 120 characters a line: a night with a few
+  // changes fits in a chat message; the budget guarantees it.
+  RenderOptions options;
+  options.limit = 5;
+  options.only_new = true;
+  std::ostringstream text;
+  header_text(text, report);
+  for (const auto& s : report.sources) {
+    std::ostringstream changes;
+    changes_text(changes, s, options);
+    if (changes.str().empty() && s.baseline_run) continue;  // nothing changed
+    source_header(text, s);
+    std::istringstream lines(changes.str());
+    for (std::string line; std::getline(lines, line);)
+      text << (line.size() > 120 ? line.substr(0, 117) + "..." : line) << "\n";
+  }
+  Budget budget(kShortReportChars);
+  budget.add(text.str());
+  budget.print(out);
+}
+
+void render_text(const AuditReport& report, std::ostream& out, const RenderOptions& options) {
+  if (options.only_new) {
+    render_short(report, out);
+    return;
+  }
+  header_text(out, report);
   if (report.sources.size() > 1) {
     out << "\ntotals over " << report.sources.size() << " sources:\n";
     totals_table(out, report.now, report.before, "  ");

@@ -70,10 +70,37 @@ std::string run_line(const RunInfo& run) {
 }
 
 std::string verdict_line(const NewCounts& counts) {
+  const std::string unread =
+      counts.unread_sources == 0
+          ? ""
+          : "; " + count_of(counts.unread_sources, "source was", "sources were") +
+                " not read to the end";
   if (counts.errors == 0 && counts.warnings == 0)
-    return "nothing newly broken and no new warnings";
+    return "nothing newly broken and no new warnings" + unread;
   return count_of(counts.errors, "entry", "entries") + " newly broken, " +
-         count_of(counts.warnings, "entry", "entries") + " with new warnings";
+         count_of(counts.warnings, "entry", "entries") + " with new warnings" + unread;
+}
+
+std::string reading_line(const SourceAudit& source) {
+  std::string what = source.kind == "archive" ? "the archive" : "the " + source.kind;
+  std::string why;
+  for (const auto& e : source.reading_errors) {
+    if (!why.empty()) why += "; ";
+    why += (e.code.empty() ? std::string("error") : e.code) + ": " + e.message;
+  }
+  std::string line;
+  if (source.reading == "unreadable")
+    line = what + " could not be read";
+  else
+    line = what + " was cut short";
+  if (source.baseline_run)
+    line += ": " + count_of(static_cast<std::int64_t>(source.not_read.size()), "entry", "entries") +
+            " of run " + std::to_string(*source.baseline_run) + " not read";
+  if (source.reading == "partial") {
+    line += ", " + count_of(source.now.entries, "entry", "entries") + " read";
+    if (!source.last_entry_read.empty()) line += " (the last: " + source.last_entry_read + ")";
+  }
+  return line + " (" + why + ")";
 }
 
 std::string status_or_new(const std::string& status) { return status.empty() ? "(new)" : status; }

@@ -26,6 +26,9 @@ std::string run_line(const RunInfo& run);
 // "2 entries newly broken, 1 entry with new warnings" or "nothing newly broken
 // and no new warnings".
 std::string verdict_line(const NewCounts& counts);
+// "the archive was cut short: 162 entries not read (read.truncated: ...)" or
+// "the source could not be read: ..." for a source read partially or not at all.
+std::string reading_line(const SourceAudit& source);
 // "ok" ... or "(new)" for an empty before status.
 std::string status_or_new(const std::string& status);
 

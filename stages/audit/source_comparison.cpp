@@ -234,14 +234,14 @@ void compare_source(const std::vector<SeenEntry>* before, const std::vector<Seen
     const auto gained = minus(codes_now, codes_before);
     if (rank_now == 2 && rank_before < 2)
       out.newly_broken.push_back({e->state.path, before_status, e->state.status, gained,
-                                  first_message(problems_now, gained)});
+                                  first_message(problems_now, gained), e->state.sha256});
     else if (!gained.empty())
       out.gained_problems.push_back({e->state.path, before_status, e->state.status, gained,
-                                     first_message(problems_now, gained)});
+                                     first_message(problems_now, gained), e->state.sha256});
     if (was && rank_now < rank_before) {
       const auto lost = minus(codes_before, codes_now);
       out.fixed.push_back({e->state.path, before_status, e->state.status, lost,
-                           first_message(problems_before, lost)});
+                           first_message(problems_before, lost), e->state.sha256});
     }
   }
 
@@ -282,6 +282,7 @@ void compare_source(const std::vector<SeenEntry>* before, const std::vector<Seen
     const auto entry = now_by_path.find(f.path);
     const SeenEntry* was = nullptr;
     if (entry != now_by_path.end()) {
+      f.sha256 = entry->second->state.sha256;
       const auto found = origin.find(entry->second);
       if (found != origin.end()) was = found->second;
     }

@@ -629,6 +629,25 @@ void IndexDb::update_run(std::int64_t run_id, const RunCounters& counters) {
   }
 }
 
+void IndexDb::set_source_reading(std::int64_t run_id, std::int64_t source_id,
+                                 std::string_view reading,
+                                 const std::optional<std::string>& last_entry) {
+  auto& d = *impl_;
+  d.require_writable("set_source_reading");
+  if (reading != "complete" && reading != "partial" && reading != "unreadable")
+    throw IndexError("source " + std::to_string(source_id) + ": reading '" + std::string(reading) +
+                     "' is not one of complete, partial, unreadable");
+  d.begin_batch();
+  try {
+    d.sql("UPDATE run_sources SET reading = ?, last_entry = ? WHERE run_id = ? AND source_id = ?")
+        .bind_all(reading, last_entry, run_id, source_id)
+        .run();
+  } catch (...) {
+    d.resync_after_error();
+    throw;
+  }
+}
+
 void IndexDb::finish_run(std::int64_t run_id, std::string_view status,
                          const RunCounters& counters) {
   auto& d = *impl_;

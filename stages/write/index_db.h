@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -132,6 +133,12 @@ class IndexDb {
 
   // Stores the run's counters in the current batch (progress for readers).
   void update_run(std::int64_t run_id, const RunCounters& counters);
+
+  // Records in the current batch how completely the run read the source:
+  // "complete" (the default), "partial" or "unreadable" (run_sources.reading),
+  // and for a partial reading the last entry read (run_sources.last_entry).
+  void set_source_reading(std::int64_t run_id, std::int64_t source_id, std::string_view reading,
+                          const std::optional<std::string>& last_entry = std::nullopt);
 
   // Commits the batch, then sets the run's status ("complete",
   // "interrupted" or "failed"), finished_at and counters.
