@@ -364,6 +364,9 @@ std::optional<std::uint16_t> Datafile::type_id_of(const Uuid& uuid) const {
 }
 
 std::optional<Uuid> Datafile::uuid_of(std::uint16_t type_id) const {
+  // Type ids below 0x8000 are plain types, never UUID types, even when a
+  // (broken) UUID index item carries one as its id: as in type_id_of().
+  if (type_id < kFirstUuidTypeId) return std::nullopt;
   const ItemRange range = items_of_type(kUuidIndexType);
   for (std::uint32_t i = range.start; i < range.start + range.num; ++i) {
     const Item it = item(i);

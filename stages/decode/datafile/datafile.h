@@ -92,7 +92,8 @@ class Datafile {
   std::optional<Item> find_item(std::uint16_t type_id, std::uint16_t id) const;
 
   // UUID item types, resolved through the UUID index items (type 0xFFFF, id =
-  // the type id it names, 4 big-endian ints = the 16 UUID bytes).
+  // the type id it names, 4 big-endian ints = the 16 UUID bytes). Only ids
+  // from 0x8000 up are UUID types: uuid_of() of a lower id is nullopt.
   std::optional<std::uint16_t> type_id_of(const Uuid& uuid) const;
   std::optional<Uuid> uuid_of(std::uint16_t type_id) const;
   // Items of the type registered for `uuid` (empty range when absent).
