@@ -10,11 +10,14 @@
 #include "stages/common/bytes.h"
 #include "stages/decode/datafile/datafile.h"
 #include "stages/decode/datafile/uuid.h"
+#include "stages/extract/teeworlds_measure.h"
 #include "tests/support/datafile_writer.h"
+#include "tests/support/map_builder.h"
 
 using namespace mapindex;
 using namespace mapindex::datafile;
 using mapindex::testing::DatafileWriter;
+using mapindex::testing::MapBuilder;
 
 namespace {
 
@@ -42,4 +45,24 @@ TEST_CASE("fuzz regression: a UUID index item naming a plain type id is ignored 
   CHECK_FALSE(df->type_id_of(automapper));
   CHECK_FALSE(df->uuid_of(0));
   CHECK(df->items_of_uuid(automapper).num == 0);
+}
+
+// fuzz_teeworlds: an embedded image of 1885300067x1953067887 pixels. The
+// image.data_size check computed width * height * 4 in int64, which
+// overflows (UBSan: signed integer overflow) for sizes above about 2^31 x 2^30;
+// the bytes needed are now computed unsigned and still reported.
+TEST_CASE("fuzz regression: huge embedded image sizes do not overflow the image.data_size check") {
+  MapBuilder b;
+  b.add_embedded_image("huge", 2000000000, 2000000000, true, 1, std::vector<std::uint8_t>(100, 1));
+  b.add_game_group();
+  b.add_tile_layer(mapindex::testing::TileGrid(mapindex::teeworlds::LayerType::game, 8, 8));
+  const auto file = b.build();
+  const MapStats stats = measure_teeworlds(Bytes(file));
+  const Problem* found = nullptr;
+  for (const auto& p : stats.problems)
+    if (p.code == "image.data_size") found = &p;
+  REQUIRE(found);
+  CHECK(found->location == "image 0");
+  // 2e9 * 2e9 * 4 = 1.6e19 bytes, above INT64_MAX (9.2e18).
+  CHECK(found->message.find("= 16000000000000000000 needed") != std::string::npos);
 }
