@@ -1,5 +1,6 @@
 #include "stages/decode/datafile/datafile.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <string>
@@ -288,6 +289,7 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
 
   // V6: uncompressed sizes (v4)
   if (v4) {
+    std::uint64_t inflatable = 0;  // what inflating every data item once produces
     for (std::size_t i = 0; i < df.num_data_; ++i) {
       const std::int32_t declared = load_le_i32(df.data_sizes_ + 4 * i);
       if (declared < 0)
@@ -298,7 +300,12 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
                                        "data item " + to_string(i) +
                                            ": uncompressed size is 0 (loading it fails)",
                                        "data item " + to_string(i)});
+      const auto wanted = static_cast<std::uint64_t>(declared);
+      if (wanted <= df.options_.max_data_item_size &&
+          wanted <= max_inflated_size(df.data_stored_size(i)))
+        inflatable += wanted;
     }
+    df.inflate_budget_ = kInflateBudgetFactor * inflatable + kInflateBudgetSlack;
   }
   return df;
 }
@@ -416,6 +423,13 @@ Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scrat
     return fail("D4", label() + ": uncompressed size " + to_string(wanted) +
                           " is more than " + to_string(stored) +
                           " compressed bytes can hold (zlib expands at most 1032:1)");
+  if (wanted > inflate_budget_ - std::min(inflated_, inflate_budget_))
+    return fail("D.budget", label() + ": not inflated: reading the file's data items has already "
+                                      "inflated " + to_string(inflated_) + " bytes and " +
+                                to_string(wanted) + " more would pass the limit of " +
+                                to_string(inflate_budget_) +
+                                " (twice what inflating every data item once gives, plus 16 MiB)");
+  inflated_ += wanted;
   // Grow only: zero-filling the buffer again for every data item would
   // write each byte twice (libdeflate writes all `wanted` bytes on success).
   if (scratch.size() < wanted) scratch.resize(static_cast<std::size_t>(wanted));
