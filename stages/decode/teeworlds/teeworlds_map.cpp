@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 namespace mapindex::teeworlds {
 namespace {
@@ -187,8 +188,26 @@ TeeworldsMap decode_map(const Datafile& df) {
     }
   }
 
-  // Group ranges (M2) and overlaps (M3).
+  // Group ranges (M2) and overlaps (M3). A layer belongs to the first group
+  // whose range holds it; a layer that another group's range holds too is
+  // reported once, with the first two groups. Linear in groups + layers even
+  // when every group's range spans every layer: `next_free` skips layers
+  // already claimed, `next_unreported` layers already reported.
   const auto num_layers = static_cast<std::int64_t>(map.layers.size());
+  std::vector<std::int32_t> next_free(map.layers.size() + 1), next_unreported(map.layers.size() + 1);
+  for (std::size_t i = 0; i <= map.layers.size(); ++i)
+    next_free[i] = next_unreported[i] = static_cast<std::int32_t>(i);
+  auto skip = [](std::vector<std::int32_t>& next, std::int32_t i) {
+    std::int32_t root = i;
+    while (next[static_cast<std::size_t>(root)] != root) root = next[static_cast<std::size_t>(root)];
+    while (next[static_cast<std::size_t>(i)] != root) {
+      const std::int32_t up = next[static_cast<std::size_t>(i)];
+      next[static_cast<std::size_t>(i)] = root;
+      i = up;
+    }
+    return root;
+  };
+  std::vector<std::vector<std::int32_t>> claimed(map.groups.size());  // ascending layer indices
   for (std::size_t g = 0; g < map.groups.size(); ++g) {
     if (!map.groups[g]) continue;
     const GroupItem& group = *map.groups[g];
@@ -202,16 +221,23 @@ TeeworldsMap decode_map(const Datafile& df) {
           where);
       continue;
     }
-    for (std::int32_t l = group.start_layer; l < group.start_layer + group.num_layers; ++l) {
-      DecodedLayer& layer = map.layers[static_cast<std::size_t>(l)];
-      if (layer.group < 0) {
-        layer.group = static_cast<std::int32_t>(g);
-      } else {
-        add(problems, Severity::error, "M3",
-            "layer " + std::to_string(l) + " belongs to group " + std::to_string(layer.group) +
-                " and group " + std::to_string(g),
-            item_location("layer", static_cast<std::size_t>(l)));
-      }
+    const std::int32_t end = group.start_layer + group.num_layers;
+    for (std::int32_t l = skip(next_free, group.start_layer); l < end; l = skip(next_free, l + 1)) {
+      map.layers[static_cast<std::size_t>(l)].group = static_cast<std::int32_t>(g);
+      claimed[g].push_back(l);
+      next_free[static_cast<std::size_t>(l)] = l + 1;
+    }
+    // Every layer in the range is claimed now: by this group (skipped here,
+    // at most once per layer over all groups) or by an earlier one (M3).
+    for (std::int32_t l = skip(next_unreported, group.start_layer); l < end;
+         l = skip(next_unreported, l + 1)) {
+      const DecodedLayer& layer = map.layers[static_cast<std::size_t>(l)];
+      if (layer.group == static_cast<std::int32_t>(g)) continue;
+      add(problems, Severity::error, "M3",
+          "layer " + std::to_string(l) + " belongs to group " + std::to_string(layer.group) +
+              " and group " + std::to_string(g),
+          item_location("layer", static_cast<std::size_t>(l)));
+      next_unreported[static_cast<std::size_t>(l)] = l + 1;
     }
   }
 
@@ -221,14 +247,10 @@ TeeworldsMap decode_map(const Datafile& df) {
   for (const auto& layer : map.layers)
     if (layer.group < 0 && layer.type == LayerType::game) ungrouped_game = true;
   for (std::size_t g = 0; g < map.groups.size(); ++g) {
-    if (!map.groups[g]) continue;
-    const GroupItem& group = *map.groups[g];
-    // Groups outside the layers (M2) hold none.
-    const std::int64_t first = std::max<std::int64_t>(group.start_layer, 0);
-    const std::int64_t end = std::min<std::int64_t>(std::int64_t{group.start_layer} + group.num_layers, num_layers);
-    for (std::int64_t l = first; l < end; ++l) {
+    // The layers this group claimed (counted in their first group; groups
+    // outside the layers, M2, hold none).
+    for (const std::int32_t l : claimed[g]) {
       const DecodedLayer& layer = map.layers[static_cast<std::size_t>(l)];
-      if (layer.group != static_cast<std::int32_t>(g)) continue;  // counted in its first group
       if (!layer.tilemap || !is_physics(layer.type)) continue;
       auto& last = map.last_of_kind[static_cast<std::size_t>(layer.type)];
       if (last >= 0) {
