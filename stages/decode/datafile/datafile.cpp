@@ -344,9 +344,8 @@ std::optional<Item> Datafile::find_item(std::uint16_t type_id, std::uint16_t id)
   return std::nullopt;
 }
 
-namespace {
 // The UUID in a UUID index item: 4 ints, each holding 4 UUID bytes big-endian.
-std::optional<Uuid> uuid_in(const Item& item) {
+std::optional<Uuid> uuid_of_index_item(const Item& item) {
   if (item.data.size() < 4) return std::nullopt;
   Uuid uuid;
   for (std::size_t k = 0; k < 4; ++k) {
@@ -358,14 +357,13 @@ std::optional<Uuid> uuid_in(const Item& item) {
   }
   return uuid;
 }
-}  // namespace
 
 std::optional<std::uint16_t> Datafile::type_id_of(const Uuid& uuid) const {
   const ItemRange range = items_of_type(kUuidIndexType);
   for (std::uint32_t i = range.start; i < range.start + range.num; ++i) {
     const Item it = item(i);
     if (it.id < kFirstUuidTypeId) continue;
-    if (auto u = uuid_in(it); u && *u == uuid) return it.id;
+    if (auto u = uuid_of_index_item(it); u && *u == uuid) return it.id;
   }
   return std::nullopt;
 }
@@ -378,7 +376,7 @@ std::optional<Uuid> Datafile::uuid_of(std::uint16_t type_id) const {
   for (std::uint32_t i = range.start; i < range.start + range.num; ++i) {
     const Item it = item(i);
     if (it.id != type_id) continue;
-    if (auto u = uuid_in(it)) return u;
+    if (auto u = uuid_of_index_item(it)) return u;
   }
   return std::nullopt;
 }

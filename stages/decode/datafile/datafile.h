@@ -150,6 +150,10 @@ class Datafile {
   mutable std::uint64_t inflated_ = 0;  // bytes data() has inflated so far
 };
 
+// The UUID a UUID index item (type 0xFFFF) holds: its first 4 ints, each 4
+// UUID bytes big-endian; nullopt when it holds fewer.
+std::optional<Uuid> uuid_of_index_item(const Item& item);
+
 // Inflates a zlib stream into exactly `out.size()` bytes with libdeflate.
 // Returns false when the stream is corrupt or its size differs from out.size().
 bool inflate_exact(Bytes compressed, std::span<std::uint8_t> out);

@@ -1,7 +1,9 @@
 #include "stages/decode/teeworlds/teeworlds_map.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mapindex::teeworlds {
@@ -331,11 +333,33 @@ TeeworldsMap decode_map(const Datafile& df) {
     }
   }
 
-  // UUID item types present.
-  for (std::size_t i = 0; i < df.num_item_types(); ++i) {
-    const auto t = df.item_type(i);
-    if (t.type_id < datafile::kFirstUuidTypeId || t.type_id == datafile::kUuidIndexType) continue;
-    if (auto uuid = df.uuid_of(t.type_id)) map.uuid_types.push_back(uuid_type_name(*uuid));
+  // UUID item types present, with what Datafile::uuid_of gives (the first
+  // index item naming the type), found in one pass over the index items:
+  // uuid_of per type would take types x index items.
+  {
+    std::vector<std::pair<std::uint16_t, std::optional<datafile::Uuid>>> present;  // file order
+    for (std::size_t i = 0; i < df.num_item_types(); ++i) {
+      const auto t = df.item_type(i);
+      if (t.type_id < datafile::kFirstUuidTypeId || t.type_id == datafile::kUuidIndexType) continue;
+      present.emplace_back(t.type_id, std::nullopt);
+    }
+    if (!present.empty()) {
+      std::vector<std::size_t> by_id(present.size());  // indices into present, sorted by type id
+      for (std::size_t k = 0; k < by_id.size(); ++k) by_id[k] = k;
+      std::sort(by_id.begin(), by_id.end(),
+                [&](std::size_t a, std::size_t b) { return present[a].first < present[b].first; });
+      const auto range = df.items_of_type(datafile::kUuidIndexType);
+      for (std::uint32_t i = range.start; i < range.start + range.num; ++i) {
+        const auto item = df.item(i);
+        auto it = std::lower_bound(by_id.begin(), by_id.end(), item.id, [&](std::size_t k, std::uint16_t id) {
+          return present[k].first < id;
+        });
+        for (; it != by_id.end() && present[*it].first == item.id; ++it)
+          if (!present[*it].second) present[*it].second = datafile::uuid_of_index_item(item);
+      }
+    }
+    for (const auto& [type_id, uuid] : present)
+      if (uuid) map.uuid_types.push_back(uuid_type_name(*uuid));
   }
   return map;
 }
