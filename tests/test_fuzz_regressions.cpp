@@ -223,7 +223,7 @@ TEST_CASE("fuzz regression: overlapping envelope point ranges are measured in li
 // (a 2 MB map) took 1.9 s, 20000 and 200000 14.7 s: types x index items.
 // Now one pass over the index items.
 TEST_CASE("fuzz regression: UUID types are resolved in one pass over the index items") {
-  const int types = 8000, duplicates = 400000;
+  const int types = 16000, duplicates = 200000;
   DatafileWriter w;
   w.add_item(0, 0, {1});
   // Index items naming type 0x8000, before the one uuid_type() writes: the
