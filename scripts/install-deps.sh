@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the Debian packages mapindex needs to build, test and benchmark.
+# Installs the Debian packages mapindex needs to build, test, fuzz and benchmark.
 # Idempotent: does nothing when every package is already installed, and runs
 # `apt-get update` only when something must be installed.
 set -euo pipefail
@@ -11,7 +11,7 @@ packages=(
   libdeflate-dev liblzf-dev
   sqlite3 zip libarchive-tools p7zip-full xz-utils zstd
   python3
-
+  clang libclang-rt-dev  # the fuzz targets: clang with libFuzzer, ASan and UBSan runtimes
 )
 
 missing=()

@@ -175,8 +175,11 @@ void check_images_and_sounds(MapStats& stats) {
            where);
     if (img.data_size < 0) continue;  // image.no_data already
     if (img.width > 0 && img.height > 0) {
-      const std::int64_t need = std::int64_t{img.width} * img.height * (img.rgba ? 4 : 3);
-      if (img.data_size < need)
+      // Unsigned: up to (2^31-1)^2 * 4 bytes, more than an int64 holds.
+      const std::uint64_t need =
+          std::uint64_t{static_cast<std::uint32_t>(img.width)} * static_cast<std::uint32_t>(img.height) *
+          (img.rgba ? 4u : 3u);
+      if (static_cast<std::uint64_t>(img.data_size) < need)
         warn(stats, "image.data_size",
              "embedded image data holds " + std::to_string(img.data_size) + " bytes, " +
                  std::to_string(img.width) + "x" + std::to_string(img.height) + "x" +

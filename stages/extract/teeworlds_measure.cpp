@@ -1,6 +1,7 @@
 #include "stages/extract/teeworlds_measure.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <string>
 #include <utility>
@@ -157,6 +158,22 @@ void measure_images(const Datafile& df, const TeeworldsMap& map, MapStats& stats
 void measure_envelopes(const TeeworldsMap& map, MapStats& stats) {
   const std::size_t num_points = map.points.size();
   stats.num_envelope_points = static_cast<std::int64_t>(num_points);
+  // Envelopes' point ranges may overlap (every envelope spanning every
+  // point): per envelope O(1) from prefix counts of each curve type and the
+  // next point whose time goes back, not a walk over its range.
+  std::vector<std::array<std::uint32_t, kNumCurveTypes>> curves_before(num_points + 1);
+  std::vector<std::uint32_t> next_descent(num_points + 1);  // first p >= i with time(p) < time(p-1)
+  for (std::size_t p = 0; p < num_points; ++p) {
+    const std::int32_t curve = map.points.curve(p);
+    const std::size_t c = curve >= 0 && curve < 6 ? static_cast<std::size_t>(curve) : 6;
+    curves_before[p + 1] = curves_before[p];
+    curves_before[p + 1][c]++;
+  }
+  next_descent[num_points] = static_cast<std::uint32_t>(num_points);
+  for (std::size_t p = num_points; p-- > 0;)
+    next_descent[p] = p > 0 && map.points.time(p) < map.points.time(p - 1)
+                          ? static_cast<std::uint32_t>(p)
+                          : next_descent[p + 1];
   for (std::size_t i = 0; i < map.envelopes.size(); ++i) {
     EnvelopeStats env;
     env.envelope_index = static_cast<std::int32_t>(i);
@@ -180,22 +197,19 @@ void measure_envelopes(const TeeworldsMap& map, MapStats& stats) {
             "envelope points " + std::to_string(start) + " + " + std::to_string(count) +
                 " are outside the " + std::to_string(num_points) + " envelope points",
             where);
-      } else {
-        bool reported = false;
-        for (std::int64_t p = start; p < start + count; ++p) {
-          const auto pi = static_cast<std::size_t>(p);
-          const std::int32_t curve = map.points.curve(pi);
-          const std::size_t c = curve >= 0 && curve < 6 ? static_cast<std::size_t>(curve) : 6;
-          env.curves[c]++;
-          if (p > start && !reported && map.points.time(pi) < map.points.time(pi - 1)) {
-            reported = true;
-            add(stats, Severity::warning, "envelope.time_order",
-                "point " + std::to_string(p - start) + " has time " +
-                    std::to_string(map.points.time(pi)) + ", before the previous point's " +
-                    std::to_string(map.points.time(pi - 1)),
-                where);
-          }
-        }
+      } else if (count > 0) {
+        const auto first = static_cast<std::size_t>(start);
+        const auto end = static_cast<std::size_t>(start + count);
+        for (std::size_t c = 0; c < kNumCurveTypes; ++c)
+          env.curves[c] += curves_before[end][c] - curves_before[first][c];
+        // The first point (after the envelope's first) whose time goes back.
+        const std::size_t pi = next_descent[first + 1];
+        if (pi < end)
+          add(stats, Severity::warning, "envelope.time_order",
+              "point " + std::to_string(pi - first) + " has time " +
+                  std::to_string(map.points.time(pi)) + ", before the previous point's " +
+                  std::to_string(map.points.time(pi - 1)),
+              where);
       }
     }
     stats.envelopes.push_back(std::move(env));

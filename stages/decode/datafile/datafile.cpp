@@ -1,5 +1,6 @@
 #include "stages/decode/datafile/datafile.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <string>
@@ -288,6 +289,7 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
 
   // V6: uncompressed sizes (v4)
   if (v4) {
+    std::uint64_t inflatable = 0;  // what inflating every data item once produces
     for (std::size_t i = 0; i < df.num_data_; ++i) {
       const std::int32_t declared = load_le_i32(df.data_sizes_ + 4 * i);
       if (declared < 0)
@@ -298,7 +300,12 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
                                        "data item " + to_string(i) +
                                            ": uncompressed size is 0 (loading it fails)",
                                        "data item " + to_string(i)});
+      const auto wanted = static_cast<std::uint64_t>(declared);
+      if (wanted <= df.options_.max_data_item_size &&
+          wanted <= max_inflated_size(df.data_stored_size(i)))
+        inflatable += wanted;
     }
+    df.inflate_budget_ = kInflateBudgetFactor * inflatable + kInflateBudgetSlack;
   }
   return df;
 }
@@ -337,9 +344,8 @@ std::optional<Item> Datafile::find_item(std::uint16_t type_id, std::uint16_t id)
   return std::nullopt;
 }
 
-namespace {
 // The UUID in a UUID index item: 4 ints, each holding 4 UUID bytes big-endian.
-std::optional<Uuid> uuid_in(const Item& item) {
+std::optional<Uuid> uuid_of_index_item(const Item& item) {
   if (item.data.size() < 4) return std::nullopt;
   Uuid uuid;
   for (std::size_t k = 0; k < 4; ++k) {
@@ -351,24 +357,26 @@ std::optional<Uuid> uuid_in(const Item& item) {
   }
   return uuid;
 }
-}  // namespace
 
 std::optional<std::uint16_t> Datafile::type_id_of(const Uuid& uuid) const {
   const ItemRange range = items_of_type(kUuidIndexType);
   for (std::uint32_t i = range.start; i < range.start + range.num; ++i) {
     const Item it = item(i);
     if (it.id < kFirstUuidTypeId) continue;
-    if (auto u = uuid_in(it); u && *u == uuid) return it.id;
+    if (auto u = uuid_of_index_item(it); u && *u == uuid) return it.id;
   }
   return std::nullopt;
 }
 
 std::optional<Uuid> Datafile::uuid_of(std::uint16_t type_id) const {
+  // Type ids below 0x8000 are plain types, never UUID types, even when a
+  // (broken) UUID index item carries one as its id: as in type_id_of().
+  if (type_id < kFirstUuidTypeId) return std::nullopt;
   const ItemRange range = items_of_type(kUuidIndexType);
   for (std::uint32_t i = range.start; i < range.start + range.num; ++i) {
     const Item it = item(i);
     if (it.id != type_id) continue;
-    if (auto u = uuid_in(it)) return u;
+    if (auto u = uuid_of_index_item(it)) return u;
   }
   return std::nullopt;
 }
@@ -413,6 +421,13 @@ Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scrat
     return fail("D4", label() + ": uncompressed size " + to_string(wanted) +
                           " is more than " + to_string(stored) +
                           " compressed bytes can hold (zlib expands at most 1032:1)");
+  if (wanted > inflate_budget_ - std::min(inflated_, inflate_budget_))
+    return fail("D.budget", label() + ": not inflated: reading the file's data items has already "
+                                      "inflated " + to_string(inflated_) + " bytes and " +
+                                to_string(wanted) + " more would pass the limit of " +
+                                to_string(inflate_budget_) +
+                                " (twice what inflating every data item once gives, plus 16 MiB)");
+  inflated_ += wanted;
   // Grow only: zero-filling the buffer again for every data item would
   // write each byte twice (libdeflate writes all `wanted` bytes on success).
   if (scratch.size() < wanted) scratch.resize(static_cast<std::size_t>(wanted));

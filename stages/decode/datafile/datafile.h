@@ -6,7 +6,8 @@
 // Datafile::open() validates the whole container without copying the item
 // block and without a heap allocation per item: it keeps a view of the input,
 // which must outlive the Datafile. Data items are decompressed lazily, one at a
-// time, only when a caller asks (codes D1, D2, D4, D7 and "D.cap").
+// time, only when a caller asks (codes D1, D2, D4, D7, "D.cap" and
+// "D.budget").
 #pragma once
 
 #include <cstddef>
@@ -24,6 +25,11 @@ namespace mapindex::datafile {
 
 inline constexpr std::uint16_t kUuidIndexType = 0xFFFF;
 inline constexpr std::uint16_t kFirstUuidTypeId = 0x8000;
+// Reading a v4 file's data items inflates, in total, at most this factor
+// times what inflating each of them once gives, plus the slack: a data item
+// shared by many layers or names cannot make one small file cost hours.
+inline constexpr std::uint64_t kInflateBudgetFactor = 2;
+inline constexpr std::uint64_t kInflateBudgetSlack = 16ull << 20;
 
 struct Options {
   // The largest data item the decoder will allocate for (declared
@@ -92,7 +98,8 @@ class Datafile {
   std::optional<Item> find_item(std::uint16_t type_id, std::uint16_t id) const;
 
   // UUID item types, resolved through the UUID index items (type 0xFFFF, id =
-  // the type id it names, 4 big-endian ints = the 16 UUID bytes).
+  // the type id it names, 4 big-endian ints = the 16 UUID bytes). Only ids
+  // from 0x8000 up are UUID types: uuid_of() of a lower id is nullopt.
   std::optional<std::uint16_t> type_id_of(const Uuid& uuid) const;
   std::optional<Uuid> uuid_of(std::uint16_t type_id) const;
   // Items of the type registered for `uuid` (empty range when absent).
@@ -110,7 +117,9 @@ class Datafile {
   // exactly the declared size: use the returned view, not scratch.size().
   // Errors: "D1" index out of range, "D2" declared size 0, "D.cap" declared
   // size above Options::max_data_item_size, "D4" inflate failed or produced
-  // another size than declared.
+  // another size than declared, "D.budget" the inflate budget of this
+  // Datafile (kInflateBudgetFactor) is used up. Not thread-safe: counts what
+  // it inflates (one Datafile per thread).
   Result<Bytes> data(std::size_t index, std::vector<std::uint8_t>& scratch) const;
 
   // Data item `index` as a string (rule D7: size > 0, last byte NUL, no NUL
@@ -140,7 +149,13 @@ class Datafile {
   const std::uint8_t* data_ = nullptr;          // data_size bytes
   std::uint32_t item_size_ = 0;
   std::uint32_t data_block_size_ = 0;
+  std::uint64_t inflate_budget_ = 0;   // bytes data() may inflate in total (v4)
+  mutable std::uint64_t inflated_ = 0;  // bytes data() has inflated so far
 };
+
+// The UUID a UUID index item (type 0xFFFF) holds: its first 4 ints, each 4
+// UUID bytes big-endian; nullopt when it holds fewer.
+std::optional<Uuid> uuid_of_index_item(const Item& item);
 
 // Inflates a zlib stream into exactly `out.size()` bytes with libdeflate.
 // Returns false when the stream is corrupt or its size differs from out.size().

@@ -1,7 +1,10 @@
 #include "stages/decode/teeworlds/teeworlds_map.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mapindex::teeworlds {
 namespace {
@@ -187,8 +190,26 @@ TeeworldsMap decode_map(const Datafile& df) {
     }
   }
 
-  // Group ranges (M2) and overlaps (M3).
+  // Group ranges (M2) and overlaps (M3). A layer belongs to the first group
+  // whose range holds it; a layer that another group's range holds too is
+  // reported once, with the first two groups. Linear in groups + layers even
+  // when every group's range spans every layer: `next_free` skips layers
+  // already claimed, `next_unreported` layers already reported.
   const auto num_layers = static_cast<std::int64_t>(map.layers.size());
+  std::vector<std::int32_t> next_free(map.layers.size() + 1), next_unreported(map.layers.size() + 1);
+  for (std::size_t i = 0; i <= map.layers.size(); ++i)
+    next_free[i] = next_unreported[i] = static_cast<std::int32_t>(i);
+  auto skip = [](std::vector<std::int32_t>& next, std::int32_t i) {
+    std::int32_t root = i;
+    while (next[static_cast<std::size_t>(root)] != root) root = next[static_cast<std::size_t>(root)];
+    while (next[static_cast<std::size_t>(i)] != root) {
+      const std::int32_t up = next[static_cast<std::size_t>(i)];
+      next[static_cast<std::size_t>(i)] = root;
+      i = up;
+    }
+    return root;
+  };
+  std::vector<std::vector<std::int32_t>> claimed(map.groups.size());  // ascending layer indices
   for (std::size_t g = 0; g < map.groups.size(); ++g) {
     if (!map.groups[g]) continue;
     const GroupItem& group = *map.groups[g];
@@ -202,16 +223,23 @@ TeeworldsMap decode_map(const Datafile& df) {
           where);
       continue;
     }
-    for (std::int32_t l = group.start_layer; l < group.start_layer + group.num_layers; ++l) {
-      DecodedLayer& layer = map.layers[static_cast<std::size_t>(l)];
-      if (layer.group < 0) {
-        layer.group = static_cast<std::int32_t>(g);
-      } else {
-        add(problems, Severity::error, "M3",
-            "layer " + std::to_string(l) + " belongs to group " + std::to_string(layer.group) +
-                " and group " + std::to_string(g),
-            item_location("layer", static_cast<std::size_t>(l)));
-      }
+    const std::int32_t end = group.start_layer + group.num_layers;
+    for (std::int32_t l = skip(next_free, group.start_layer); l < end; l = skip(next_free, l + 1)) {
+      map.layers[static_cast<std::size_t>(l)].group = static_cast<std::int32_t>(g);
+      claimed[g].push_back(l);
+      next_free[static_cast<std::size_t>(l)] = l + 1;
+    }
+    // Every layer in the range is claimed now: by this group (skipped here,
+    // at most once per layer over all groups) or by an earlier one (M3).
+    for (std::int32_t l = skip(next_unreported, group.start_layer); l < end;
+         l = skip(next_unreported, l + 1)) {
+      const DecodedLayer& layer = map.layers[static_cast<std::size_t>(l)];
+      if (layer.group == static_cast<std::int32_t>(g)) continue;
+      add(problems, Severity::error, "M3",
+          "layer " + std::to_string(l) + " belongs to group " + std::to_string(layer.group) +
+              " and group " + std::to_string(g),
+          item_location("layer", static_cast<std::size_t>(l)));
+      next_unreported[static_cast<std::size_t>(l)] = l + 1;
     }
   }
 
@@ -221,14 +249,10 @@ TeeworldsMap decode_map(const Datafile& df) {
   for (const auto& layer : map.layers)
     if (layer.group < 0 && layer.type == LayerType::game) ungrouped_game = true;
   for (std::size_t g = 0; g < map.groups.size(); ++g) {
-    if (!map.groups[g]) continue;
-    const GroupItem& group = *map.groups[g];
-    // Groups outside the layers (M2) hold none.
-    const std::int64_t first = std::max<std::int64_t>(group.start_layer, 0);
-    const std::int64_t end = std::min<std::int64_t>(std::int64_t{group.start_layer} + group.num_layers, num_layers);
-    for (std::int64_t l = first; l < end; ++l) {
+    // The layers this group claimed (counted in their first group; groups
+    // outside the layers, M2, hold none).
+    for (const std::int32_t l : claimed[g]) {
       const DecodedLayer& layer = map.layers[static_cast<std::size_t>(l)];
-      if (layer.group != static_cast<std::int32_t>(g)) continue;  // counted in its first group
       if (!layer.tilemap || !is_physics(layer.type)) continue;
       auto& last = map.last_of_kind[static_cast<std::size_t>(layer.type)];
       if (last >= 0) {
@@ -309,11 +333,33 @@ TeeworldsMap decode_map(const Datafile& df) {
     }
   }
 
-  // UUID item types present.
-  for (std::size_t i = 0; i < df.num_item_types(); ++i) {
-    const auto t = df.item_type(i);
-    if (t.type_id < datafile::kFirstUuidTypeId || t.type_id == datafile::kUuidIndexType) continue;
-    if (auto uuid = df.uuid_of(t.type_id)) map.uuid_types.push_back(uuid_type_name(*uuid));
+  // UUID item types present, with what Datafile::uuid_of gives (the first
+  // index item naming the type), found in one pass over the index items:
+  // uuid_of per type would take types x index items.
+  {
+    std::vector<std::pair<std::uint16_t, std::optional<datafile::Uuid>>> present;  // file order
+    for (std::size_t i = 0; i < df.num_item_types(); ++i) {
+      const auto t = df.item_type(i);
+      if (t.type_id < datafile::kFirstUuidTypeId || t.type_id == datafile::kUuidIndexType) continue;
+      present.emplace_back(t.type_id, std::nullopt);
+    }
+    if (!present.empty()) {
+      std::vector<std::size_t> by_id(present.size());  // indices into present, sorted by type id
+      for (std::size_t k = 0; k < by_id.size(); ++k) by_id[k] = k;
+      std::sort(by_id.begin(), by_id.end(),
+                [&](std::size_t a, std::size_t b) { return present[a].first < present[b].first; });
+      const auto range = df.items_of_type(datafile::kUuidIndexType);
+      for (std::uint32_t i = range.start; i < range.start + range.num; ++i) {
+        const auto item = df.item(i);
+        auto it = std::lower_bound(by_id.begin(), by_id.end(), item.id, [&](std::size_t k, std::uint16_t id) {
+          return present[k].first < id;
+        });
+        for (; it != by_id.end() && present[*it].first == item.id; ++it)
+          if (!present[*it].second) present[*it].second = datafile::uuid_of_index_item(item);
+      }
+    }
+    for (const auto& [type_id, uuid] : present)
+      if (uuid) map.uuid_types.push_back(uuid_type_name(*uuid));
   }
   return map;
 }

@@ -1,0 +1,68 @@
+// libFuzzer target: the datafile container (stages/decode/datafile) over any
+// bytes. Opens the container and, when it opens, reads back everything it
+// exposes: item types, items (by index, by type, by id, by UUID) and every
+// data item (inflated, and as a string), checking the views stay inside the
+// input.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+#include "stages/decode/datafile/datafile.h"
+
+using namespace mapindex;
+
+namespace {
+
+// A view handed out by the decoder must lie inside the input it views.
+void check_inside(Bytes view, Bytes file) {
+  if (view.empty()) return;
+  const auto* begin = file.data();
+  const auto* end = file.data() + file.size();
+  if (view.data() < begin || view.data() + view.size() > end) std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const Bytes file(data, size);
+  datafile::Options options;
+  options.max_data_item_size = 64ull << 20;
+  auto df = datafile::Datafile::open(file, options);
+  if (!df) return 0;
+
+  for (std::size_t i = 0; i < df->num_item_types(); ++i) {
+    const auto type = df->item_type(i);
+    const auto range = df->items_of_type(type.type_id);
+    if (range.num > 0 && std::uint64_t{range.start} + range.num > df->num_items()) std::abort();
+    (void)df->uuid_of(type.type_id);
+  }
+  for (std::size_t i = 0; i < df->num_items(); ++i) {
+    const auto item = df->item(i);
+    check_inside(item.data.bytes(), file);
+    const auto found = df->find_item(item.type_id, item.id);
+    if (!found) std::abort();  // the item just read must be found by its key
+    if (auto uuid = df->uuid_of(item.type_id)) {
+      // Both directions agree (with duplicate index items, type_id_of names
+      // the first type registered for the UUID).
+      const auto type = df->type_id_of(*uuid);
+      if (!type || df->uuid_of(*type) != uuid) std::abort();
+      (void)df->items_of_uuid(*uuid);
+    }
+    (void)item.data.get_or(3, 0);
+    (void)item.data.subview(1, 5);
+  }
+  std::vector<std::uint8_t> scratch;
+  for (std::size_t i = 0; i < df->num_data(); ++i) {
+    (void)df->data_stored_size(i);
+    const auto declared = df->data_size(i);
+    auto bytes = df->data(i, scratch);
+    if (bytes) {
+      if (df->version() == 3) check_inside(*bytes, file);
+      else if (static_cast<std::int64_t>(bytes->size()) != declared) std::abort();
+    }
+    (void)df->string(i);
+  }
+  (void)df->data(df->num_data(), scratch);  // D1: out of range
+  return 0;
+}
