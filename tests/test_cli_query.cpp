@@ -254,4 +254,25 @@ TEST_CASE("query: the command prints TSV and NDJSON and never cuts cells off a t
   CHECK(r.out.find(long_text) != std::string::npos);
 }
 
+TEST_CASE("query: on a terminal the table cuts cells at 60 characters, --wide keeps them") {
+  if (!fs::exists("/usr/bin/script")) {
+    MESSAGE("no /usr/bin/script to give mapindex a terminal: not tested");
+    return;
+  }
+  SmallIndex f;
+  const std::string sql = "SELECT printf('%.70c', 'x') AS w, 'ok' AS s";
+  // script(1) runs the command with a pseudo-terminal as its standard output.
+  auto on_terminal = [&](const std::string& extra) {
+    return run_process("/usr/bin/script", {"-qec", mapindex_binary() + " query --db " + f.path + extra +
+                                                       " \"" + sql + "\"", "/dev/null"});
+  };
+  auto r = on_terminal("");
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  CHECK_MESSAGE(r.out.find(std::string(59, 'x') + "…  ok") != std::string::npos, r.out);
+  CHECK(r.out.find(std::string(60, 'x')) == std::string::npos);
+  r = on_terminal(" --wide");
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  CHECK_MESSAGE(r.out.find(std::string(70, 'x') + "  ok") != std::string::npos, r.out);
+}
+
 }  // TEST_SUITE
