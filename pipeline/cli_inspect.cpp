@@ -1,9 +1,10 @@
-// `mapindex inspect FILE...`: decode maps (or every map inside archives and
+// `mapindex inspect [--json] FILE...`: decode maps (or every map inside archives and
 // folders) and print their statistics and problems, without an index.
 #include <boost/program_options.hpp>
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "pipeline/cli_parse.h"
 #include "pipeline/commands.h"
@@ -20,8 +21,15 @@ int inspect_command(const Args& args) {
       "Usage: mapindex inspect [OPTIONS] INPUT...\n\n"
       "Decodes each map (a .map file, a SpriteTile level, or every map inside\n"
       "archives and folders) and prints its container, info, layers, entities,\n"
-      "DDNet features and problems. Writes nothing.\n\nOptions");
-  opts.add_options()("help,h", "show this help");
+      "DDNet features and problems. Writes nothing.\n\n"
+      "--json prints one JSON document instead: an array with one object per\n"
+      "file read (\"input\", \"source\", \"entry\", \"sha256\", \"kind\": map,\n"
+      "not_a_map, unreadable or oversize, and for maps what the index would\n"
+      "store: info, layers with tile counts, images, envelopes, sounds, DDNet\n"
+      "features, problems), valid UTF-8, for scripts and for diffing two maps.\n\nOptions");
+  bool json_output = false;
+  opts.add_options()("help,h", "show this help")(
+      "json", po::bool_switch(&json_output), "print a JSON array, one object per file");
   add_number_option(opts, "max-map-size", &max_map_mb, 1u, 4096u,
                     "entries larger than this many MB are skipped", "MB");
   const auto vm = parse_command_args("inspect", args, opts, &inputs);
@@ -39,25 +47,45 @@ int inspect_command(const Args& args) {
   ro.max_entry_size = static_cast<std::uint64_t>(max_map_mb) << 20;
   read::SourceReader reader(inputs, ro);
   int status = kExitOk;
+  std::optional<audit::JsonWriter> json;
+  if (json_output) {
+    json.emplace(std::cout);
+    json->begin_array();
+  }
   while (auto entry = reader.next()) {
     // A single file is named by its path; an entry of an archive or folder by both.
     const bool single_file = entry->path.empty() || entry->path == entry->source ||
                              entry->path == std::filesystem::path(entry->source).filename().string();
     const std::string name = single_file ? entry->source : entry->source + ": " + entry->path;
+    if (json) {
+      json->begin_object()
+          .field("input", name)
+          .field("source", entry->source)
+          .field("entry", entry->path);
+    }
     if (entry->kind == read::EntryKind::error) {
-      std::cout << name << "\n  unreadable: " << entry->error.to_string() << "\n\n";
+      if (json) json->field("kind", "unreadable").field("error", entry->error.to_string()).end_object();
+      else std::cout << name << "\n  unreadable: " << entry->error.to_string() << "\n\n";
       status = kExitFindings;
       continue;
     }
     if (entry->kind == read::EntryKind::oversize) {
-      std::cout << name << "\n  skipped: " << entry->size << " bytes, over --max-map-size\n\n";
+      if (json)
+        json->field("kind", "oversize").field("size", static_cast<std::int64_t>(entry->size)).end_object();
+      else std::cout << name << "\n  skipped: " << entry->size << " bytes, over --max-map-size\n\n";
       continue;
     }
     const auto digest = read::digest(entry->bytes);
     const auto m = measure_content(entry->bytes);
-    print_map_report(std::cout, name, digest, m);
+    if (json) {
+      write_map_json(*json, digest, m);
+      json->end_object();
+    } else {
+      print_map_report(std::cout, name, digest, m);
+    }
     if (m.kind == ContentKind::map && m.stats.status == MapStatus::rejected) status = kExitFindings;
   }
+  if (json) json->end_array();
   return status;
 }
 

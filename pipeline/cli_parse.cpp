@@ -1,5 +1,6 @@
 #include "pipeline/cli_parse.h"
 
+#include <algorithm>
 #include <charconv>
 #include <iostream>
 
@@ -42,6 +43,35 @@ std::optional<std::int64_t> parse_whole_number(std::string_view text) {
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
   return value;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::optional<std::string> closest_match(std::string_view typed,
+                                         const std::vector<std::string>& candidates) {
+  std::optional<std::string> best;
+  std::size_t best_distance = 3;  // at most 2 edits
+  for (const auto& candidate : candidates) {
+    const std::size_t d = edit_distance(typed, candidate);
+    if (d < best_distance && d < candidate.size()) {
+      best = candidate;
+      best_distance = d;
+    }
+  }
+  return best;
 }
 
 std::string range_text(std::int64_t min, std::int64_t max) {

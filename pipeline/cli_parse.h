@@ -30,6 +30,16 @@ std::optional<boost::program_options::variables_map> parse_command_args(
 // nullopt.
 std::optional<std::int64_t> parse_whole_number(std::string_view text);
 
+// The Levenshtein distance between `a` and `b` (insertions, deletions and
+// substitutions of single bytes, each costing 1).
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// The candidate closest to `typed` when it is a likely typo of it (at most 2
+// edits, and fewer edits than the candidate's length), else nullopt. Ties go
+// to the earlier candidate.
+std::optional<std::string> closest_match(std::string_view typed,
+                                         const std::vector<std::string>& candidates);
+
 // "0..256", or "1 or more" when `max` is the largest int64.
 std::string range_text(std::int64_t min, std::int64_t max);
 

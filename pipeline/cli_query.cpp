@@ -1,8 +1,16 @@
-// `mapindex query [--db FILE] [--csv|--json] SQL`
+// `mapindex query [--db FILE] [FORMAT] [-p NAME=VALUE]... (SQL | -f FILE | -)`
 #include <boost/program_options.hpp>
 
+#include <unistd.h>
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
+#include <sstream>
 
 #include "pipeline/cli_parse.h"
 #include "pipeline/commands.h"
@@ -11,51 +19,142 @@
 
 namespace mapindex {
 namespace po = boost::program_options;
+namespace {
+
+// Cells wider than this are cut in the table on a terminal (--wide: never).
+constexpr std::size_t kTerminalCellWidth = 60;
+
+// "-p name=value": the value is an integer when it is a whole decimal number
+// without leading zeros ("12", "-3"; "007" stays text), a real when it is a finite decimal number in full ("1.5",
+// "2e3"), else text. The name may carry the SQL's prefix (:name, @name, $name).
+std::optional<index::QueryParameter> parse_parameter(const std::string& text) {
+  const auto equals = text.find('=');
+  if (equals == std::string::npos || equals == 0) return std::nullopt;
+  std::string name = text.substr(0, equals);
+  if (name.front() == ':' || name.front() == '@' || name.front() == '$') name.erase(0, 1);
+  if (name.empty()) return std::nullopt;
+  const std::string value = text.substr(equals + 1);
+  const auto digits = value.find_first_not_of("+-");
+  if (digits != std::string::npos && value.size() > digits + 1 && value[digits] == '0' &&
+      std::isdigit(static_cast<unsigned char>(value[digits + 1])))
+    return index::QueryParameter{name, value};  // a code like "007" is text
+  if (const auto n = parse_whole_number(value)) return index::QueryParameter{name, *n};
+  double real = 0;
+  const char* const end = value.data() + value.size();
+  const auto [ptr, ec] = std::from_chars(value.data(), end, real);
+  if (!value.empty() && ec == std::errc() && ptr == end && std::isfinite(real) &&
+      value.find_first_not_of("0123456789+-.eE") == std::string::npos)
+    return index::QueryParameter{name, real};
+  return index::QueryParameter{name, value};
+}
+
+// The whole of `path` ("-": standard input), or nullopt with a message.
+std::optional<std::string> read_sql(const std::string& path) {
+  if (path == "-") {
+    std::ostringstream text;
+    text << std::cin.rdbuf();
+    return text.str();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "mapindex query: cannot read SQL from " << path << ": "
+              << std::error_code(errno, std::generic_category()).message() << "\n";
+    return std::nullopt;
+  }
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
 
 int query_command(const Args& args) {
   std::string db = "mapindex.sqlite";
-  std::vector<std::string> sql_parts;
-  bool csv = false, json = false;
+  std::vector<std::string> sql_parts, parameter_texts;
+  std::string sql_file;
+  bool csv = false, tsv = false, json = false, ndjson = false, wide = false;
   po::options_description opts(
-      "Usage: mapindex query [--db FILE] [--csv|--json] SQL\n\n"
+      "Usage: mapindex query [--db FILE] [--csv|--tsv|--json|--ndjson] [--wide]\n"
+      "                      [-p NAME=VALUE]... (SQL | -f FILE | -)\n\n"
       "Runs read-only SQL against the index and prints an aligned table (or CSV,\n"
-      "or JSON: an array of objects). The schema is documented in the README.\n\nOptions");
+      "TSV, a JSON array of objects, or NDJSON: one JSON object per line). The\n"
+      "schema is documented in the README. SQL comes from the arguments, from\n"
+      "FILE with -f, or from standard input with `-f -` or `-`.\n\n"
+      "Parameters: -p NAME=VALUE gives :NAME (also @NAME, $NAME) in the SQL its\n"
+      "value, bound as an integer when VALUE is a whole decimal number (12, -3),\n"
+      "a real when it is a decimal number (1.5, 2e3), else as text (also with\n"
+      "leading zeros: 007); every parameter needs a value, every value a\n"
+      "parameter.\n\n"
+      "Output is valid UTF-8 (invalid bytes become U+FFFD); BLOBs print as hex.\n"
+      "On a terminal, table cells longer than 60 characters are cut with '…'\n"
+      "(--wide: never); other formats are never cut.\n\nOptions");
   opts.add_options()
       ("help,h", "show this help")
       ("db", po::value(&db)->default_value(db), "the SQLite index")
-      ("csv", po::bool_switch(&csv), "print CSV (a header line, then one line per row)")
-      ("json", po::bool_switch(&json), "print a JSON array of objects");
+      ("file,f", po::value(&sql_file)->value_name("FILE"), "read the SQL from FILE (- for standard input)")
+      ("param,p", po::value(&parameter_texts)->value_name("NAME=VALUE"),
+       "bind :NAME to VALUE (repeatable)")
+      ("csv", po::bool_switch(&csv), "print CSV (RFC 4180: a header line, then one line per row)")
+      ("tsv", po::bool_switch(&tsv),
+       "print TSV (a header line, tab-separated; \\t \\n \\r \\\\ escaped)")
+      ("json", po::bool_switch(&json), "print a JSON array of objects")
+      ("ndjson", po::bool_switch(&ndjson), "print one JSON object per line")
+      ("wide", po::bool_switch(&wide), "never cut table cells on a terminal");
   const auto vm = parse_command_args("query", args, opts, &sql_parts);
   if (!vm) return kExitUsage;
   if (vm->count("help")) {
     std::cout << opts
-              << "\nExit status: 0 success; 2 usage error, missing index, SQL error or a\n"
+              << "\nExit status: 0 success; 2 usage error, missing index, SQL error, a\n"
+                 "parameter without a value (or a value without a parameter) or a\n"
                  "statement that would write; 3 the index is damaged or cannot be read;\n"
                  "130 interrupted (Ctrl-C stops a running statement).\n";
     return kExitOk;
   }
-  if (sql_parts.empty()) {
+  if (csv + tsv + json + ndjson > 1) {
+    std::cerr << "mapindex query: --csv, --tsv, --json and --ndjson exclude each other\n";
+    return kExitUsage;
+  }
+  const bool from_stdin = sql_parts.size() == 1 && sql_parts.front() == "-";
+  if (vm->count("file") && !sql_parts.empty()) {
+    std::cerr << "mapindex query: give the SQL either with -f FILE or as arguments, not both\n";
+    return kExitUsage;
+  }
+  if (sql_parts.empty() && !vm->count("file")) {
     std::cerr << "mapindex query: no SQL given (see mapindex query --help)\n";
     return kExitUsage;
   }
-  if (csv && json) {
-    std::cerr << "mapindex query: --csv and --json exclude each other\n";
-    return kExitUsage;
+  index::QueryOptions options;
+  for (const auto& text : parameter_texts) {
+    auto parameter = parse_parameter(text);
+    if (!parameter) {
+      std::cerr << "mapindex query: -p needs NAME=VALUE, not '" << text << "'\n";
+      return kExitUsage;
+    }
+    options.parameters.push_back(std::move(*parameter));
   }
-  std::string sql;
-  for (const auto& part : sql_parts) sql += (sql.empty() ? "" : " ") + part;
   std::error_code ec;
   if (!std::filesystem::exists(db, ec)) {
     std::cerr << "mapindex query: no index at " << db << " (create it with mapindex index --db "
               << db << " INPUT...)\n";
     return kExitUsage;
   }
-  const auto format = csv ? index::QueryFormat::csv
-                          : json ? index::QueryFormat::json : index::QueryFormat::table;
+  std::string sql;
+  if (vm->count("file") || from_stdin) {
+    auto text = read_sql(from_stdin ? "-" : sql_file);
+    if (!text) return kExitUsage;
+    sql = std::move(*text);
+  } else {
+    for (const auto& part : sql_parts) sql += (sql.empty() ? "" : " ") + part;
+  }
+  options.format = csv      ? index::QueryFormat::csv
+                   : tsv    ? index::QueryFormat::tsv
+                   : json   ? index::QueryFormat::json
+                   : ndjson ? index::QueryFormat::ndjson
+                            : index::QueryFormat::table;
+  if (options.format == index::QueryFormat::table && !wide && isatty(STDOUT_FILENO))
+    options.max_cell_width = kTerminalCellWidth;
   // Ctrl-C or SIGTERM stops a long statement (the progress handler polls
   // the flag); a second signal exits at once.
   install_interrupt_handlers();
-  auto result = index::run_query(db, sql, format, std::cout, &interrupt_requested);
+  auto result = index::run_query(db, sql, options, std::cout, &interrupt_requested);
   if (!result) {
     std::cout.flush();
     std::cerr << "mapindex query: " << result.error().message << "\n";

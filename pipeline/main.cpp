@@ -1,10 +1,13 @@
 // mapindex: index archives of Teeworlds/DDNet maps and SpriteTile levels into
 // SQLite. This file only dispatches to the subcommands in pipeline/cli_*.cpp.
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <iostream>
 #include <string>
+#include <vector>
 
+#include "pipeline/cli_parse.h"
 #include "pipeline/commands.h"
 #include "pipeline/version.h"
 #include "stages/write/sqlite_statement.h"
@@ -26,14 +29,41 @@ Commands:
                      foreign_key_check, schema version)
 
 Options:
-  -h, --help         Show this help (`mapindex COMMAND --help` for a command)
-  --version          Print the version
+  -h, --help         Show this help (`mapindex COMMAND --help` or
+                     `mapindex help COMMAND` for a command)
+  -V, --version      Print the version
 
 Exit status: 0 clean, 1 finished with findings (rejected maps, unreadable
 inputs, a failed audit), 2 usage error (a bad option or value, a missing
 input, no index at --db, bad SQL), 3 the index is damaged, locked by another
 run or cannot be read or written (I/O error, disk full), 130 interrupted.
 )";
+
+// The commands, in the order the help lists them.
+int run_command(const std::string& command, const mapindex::Args& args) {
+  using namespace mapindex;
+  if (command == "index") return index_command(args);
+  if (command == "query") return query_command(args);
+  if (command == "inspect") return inspect_command(args);
+  if (command == "audit") return audit_command(args);
+  if (command == "check") return check_command(args);
+  return -1;
+}
+
+const std::vector<std::string> kCommands = {"index", "query", "inspect", "audit", "check"};
+
+bool is_command(const std::string& name) {
+  return std::find(kCommands.begin(), kCommands.end(), name) != kCommands.end();
+}
+
+// One line, so a typo in a script's log is not buried under the help.
+int unknown_command(const std::string& command) {
+  std::cerr << "mapindex: unknown command '" << command << "'";
+  if (const auto match = mapindex::closest_match(command, kCommands))
+    std::cerr << "; did you mean '" << *match << "'?";
+  std::cerr << " (mapindex --help lists the commands)\n";
+  return mapindex::kExitUsage;
+}
 
 }  // namespace
 
@@ -43,22 +73,30 @@ int main(int argc, char** argv) {
     std::cerr << kUsage;
     return kExitUsage;
   }
-  const std::string command = argv[1];
+  std::string command = argv[1];
   Args args(argv + 2, argv + argc);
-  if (command == "-h" || command == "--help" || command == "help") {
+  if (command == "-h" || command == "--help" || (command == "help" && args.empty())) {
     std::cout << kUsage;
     return kExitOk;
   }
-  if (command == "--version" || command == "version") {
+  if (command == "-V" || command == "--version" || command == "version") {
     std::cout << "mapindex " << tool_version() << "\n";
     return kExitOk;
   }
+  if (command == "help") {
+    // `mapindex help COMMAND` is `mapindex COMMAND --help`.
+    if (args.size() > 1) {
+      std::cerr << "mapindex help: one COMMAND at most, not " << args.size()
+                << " (see mapindex --help)\n";
+      return kExitUsage;
+    }
+    command = args.front();
+    if (!is_command(command)) return unknown_command(command);
+    args = {"--help"};
+  }
+  if (!is_command(command)) return unknown_command(command);
   try {
-    if (command == "index") return index_command(args);
-    if (command == "query") return query_command(args);
-    if (command == "inspect") return inspect_command(args);
-    if (command == "audit") return audit_command(args);
-    if (command == "check") return check_command(args);
+    return run_command(command, args);
   } catch (const index::IndexError& e) {
     // The index failed under a command (damage, I/O error, disk full, lock).
     std::cerr << "mapindex " << command << ": " << e.what() << "\n";
@@ -67,6 +105,4 @@ int main(int argc, char** argv) {
     std::cerr << "mapindex " << command << ": " << e.what() << "\n";
     return kExitUsage;
   }
-  std::cerr << "mapindex: unknown command '" << command << "'\n\n" << kUsage;
-  return kExitUsage;
 }

@@ -62,3 +62,126 @@ void print_map_report(std::ostream& out, const std::string& name, const read::Fi
 }
 
 }  // namespace mapindex
+
+namespace mapindex {
+
+void write_map_json(audit::JsonWriter& json, const read::FileDigest& digest, const Measurement& m) {
+  json.field("sha256", digest.sha256_hex())
+      .field("crc32", digest.crc32_hex())
+      .field("size", static_cast<std::int64_t>(digest.size));
+  if (m.kind == ContentKind::not_a_map) {
+    json.field("kind", "not_a_map").field("not_map_reason", m.not_map_reason);
+    return;
+  }
+  const MapStats& s = m.stats;
+  json.field("kind", "map")
+      .field("format", to_string(s.format))
+      .field("format_version", s.format_version)
+      .field("status", to_string(s.status));
+  json.key("container").begin_object();
+  json.field("magic", s.format == MapFormat::teeworlds ? (s.reversed_magic ? "ATAD" : "DATA") : "")
+      .field("crude_header", s.crude_header)
+      .field("items", s.num_items)
+      .field("data_items", s.num_data);
+  json.key("uuid_types").begin_array();
+  for (const auto& u : s.uuid_types) json.value(u);
+  json.end_array().end_object();
+  json.key("info").begin_object();
+  json.field("author", s.author)
+      .field("version", s.map_version)
+      .field("credits", s.credits)
+      .field("license", s.license);
+  json.key("settings").begin_array();
+  for (const auto& setting : s.settings) json.value(setting);
+  json.end_array().end_object();
+  json.field("game_width", s.game_width)
+      .field("game_height", s.game_height)
+      .field("tiles_per_set", s.tiles_per_set);
+  json.key("groups").begin_array();
+  for (const auto& g : s.groups) {
+    json.begin_object()
+        .field("index", g.group_index)
+        .field("name", g.name)
+        .field("game_group", g.game_group)
+        .field("start_layer", g.start_layer)
+        .field("num_layers", g.num_layers)
+        .end_object();
+  }
+  json.end_array();
+  json.key("layers").begin_array();
+  for (const auto& l : s.layers) {
+    json.begin_object()
+        .field("index", l.layer_index)
+        .field("group", l.group_index)
+        .field("kind", to_string(l.kind))
+        .field("name", l.name)
+        .field("width", l.width)
+        .field("height", l.height)
+        .field("non_empty", l.non_empty)
+        .field("image", l.image)
+        .field("detail", l.detail)
+        .field("quads", l.num_quads)
+        .field("sound_sources", l.num_sources);
+    json.key("tile_counts").begin_array();
+    for (const auto& t : l.tile_counts)
+      json.begin_object().field("tile", t.tile).field("count", t.count).end_object();
+    json.end_array();
+    json.key("entities").begin_object();
+    for (const auto& e : l.entities) json.field(e.name, e.count);
+    json.end_object();
+    json.key("numbers").begin_array();
+    for (const auto n : l.numbers) json.value(n);
+    json.end_array().end_object();
+  }
+  json.end_array();
+  json.key("images").begin_array();
+  for (const auto& i : s.images) {
+    json.begin_object()
+        .field("index", i.image_index)
+        .field("name", i.name)
+        .field("width", i.width)
+        .field("height", i.height)
+        .field("external", i.external)
+        .field("rgba", i.rgba)
+        .field("data_size", i.data_size)
+        .end_object();
+  }
+  json.end_array();
+  json.key("envelopes").begin_array();
+  for (const auto& e : s.envelopes) {
+    json.begin_object()
+        .field("index", e.envelope_index)
+        .field("name", e.name)
+        .field("kind", to_string(e.kind))
+        .field("channels", e.channels)
+        .field("synchronized", e.synchronized)
+        .field("points", e.num_points)
+        .end_object();
+  }
+  json.end_array();
+  json.key("sounds").begin_array();
+  for (const auto& sound : s.sounds) {
+    json.begin_object()
+        .field("index", sound.sound_index)
+        .field("name", sound.name)
+        .field("external", sound.external)
+        .field("data_size", sound.data_size)
+        .end_object();
+  }
+  json.end_array();
+  json.key("ddnet_features").begin_array();
+  for (const auto& f : s.ddnet_features) json.value(f);
+  json.end_array();
+  json.key("problems").begin_array();
+  for (const auto& p : s.problems) {
+    json.begin_object()
+        .field("severity", to_string(p.severity))
+        .field("code", p.code)
+        .field("location", p.location)
+        .field("message", p.message)
+        .end_object();
+  }
+  json.end_array();
+}
+
+}  // namespace mapindex

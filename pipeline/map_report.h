@@ -5,11 +5,20 @@
 #include <string>
 
 #include "stages/extract/measure.h"
+#include "stages/audit/json_writer.h"
 #include "stages/read/digest.h"
 
 namespace mapindex {
 
 void print_map_report(std::ostream& out, const std::string& name, const read::FileDigest& digest,
                       const Measurement& m);
+
+// The same, as one JSON object's fields (the caller opened the object and
+// wrote "input"): what the index would store for the file. Keys: sha256,
+// crc32, size, kind ("map" or "not_a_map"), then for maps format,
+// format_version, status, container, info, game_width, game_height,
+// tiles_per_set, groups, layers (with tile_counts, entities, numbers),
+// images, envelopes, sounds, ddnet_features, problems.
+void write_map_json(audit::JsonWriter& json, const read::FileDigest& digest, const Measurement& m);
 
 }  // namespace mapindex

@@ -2,7 +2,9 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <filesystem>
 #include <memory>
 
@@ -70,10 +72,45 @@ Error sql_error(sqlite3* db) {
 // The progress handler: a non-zero return interrupts the statement.
 int poll_stop(void* stop) { return reinterpret_cast<bool (*)()>(stop)() ? 1 : 0; }
 
+// Binds every parameter of `stmt` from `parameters`, marking the ones used.
+std::optional<Error> bind_parameters(sqlite3_stmt* stmt, const std::vector<QueryParameter>& parameters,
+                                     std::vector<bool>& used) {
+  const int count = sqlite3_bind_parameter_count(stmt);
+  for (int i = 1; i <= count; ++i) {
+    const char* full = sqlite3_bind_parameter_name(stmt, i);
+    if (!full || full[0] == '?')
+      return Error{"query.parameter", "`" + std::string(sqlite3_sql(stmt)) +
+                                          "` has a nameless parameter (?): name it :name and "
+                                          "give its value with -p name=VALUE"};
+    const std::string name = full + 1;  // without :, @ or $
+    const auto found = std::find_if(parameters.begin(), parameters.end(),
+                                    [&](const QueryParameter& p) { return p.name == name; });
+    if (found == parameters.end())
+      return Error{"query.parameter", "no value for " + std::string(full) + " (give it with -p " +
+                                          name + "=VALUE)"};
+    used[static_cast<std::size_t>(found - parameters.begin())] = true;
+    int rc = SQLITE_OK;
+    if (const auto* n = std::get_if<std::int64_t>(&found->value)) rc = sqlite3_bind_int64(stmt, i, *n);
+    else if (const auto* d = std::get_if<double>(&found->value)) rc = sqlite3_bind_double(stmt, i, *d);
+    else {
+      const auto& text = std::get<std::string>(found->value);
+      rc = sqlite3_bind_text(stmt, i, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+    }
+    if (rc != SQLITE_OK) return sql_error(sqlite3_db_handle(stmt));
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<std::int64_t> run_query(const std::string& db_path, const std::string& sql,
                                QueryFormat format, std::ostream& out, bool (*stop)()) {
+  return run_query(db_path, sql, QueryOptions{.format = format}, out, stop);
+}
+
+Result<std::int64_t> run_query(const std::string& db_path, const std::string& sql,
+                               const QueryOptions& options, std::ostream& out, bool (*stop)()) {
+  const QueryFormat format = options.format;
   std::error_code ec;
   if (!std::filesystem::is_regular_file(db_path, ec))
     return Error{"query.open", "index '" + db_path + "' does not exist (create it with "
@@ -91,31 +128,44 @@ Result<std::int64_t> run_query(const std::string& db_path, const std::string& sq
                    nullptr) != SQLITE_OK)
     return Error{"query.open", "cannot open index '" + db_path + "': " + sqlite3_errmsg(db)};
 
-  std::int64_t rows = 0;
-  int result_sets = 0;
-  bool any_statement = false;
+  // Prepare and check every statement before the first one runs: nothing is
+  // printed for a query that would be refused halfway.
+  std::vector<std::unique_ptr<Prepared>> statements;
+  std::vector<bool> used(options.parameters.size(), false);
   const char* next = sql.c_str();
   const char* const end = sql.c_str() + sql.size();
   while (next < end) {
-    Prepared prepared;
+    auto prepared = std::make_unique<Prepared>();
     const char* tail = nullptr;
-    if (sqlite3_prepare_v2(db, next, static_cast<int>(end - next), &prepared.stmt, &tail) !=
+    if (sqlite3_prepare_v2(db, next, static_cast<int>(end - next), &prepared->stmt, &tail) !=
         SQLITE_OK)
       return failed(db);
     next = tail;
-    if (!prepared.stmt) continue;  // whitespace or a comment
-    any_statement = true;
-    sqlite3_stmt* stmt = prepared.stmt;
+    if (!prepared->stmt) continue;  // whitespace or a comment
+    sqlite3_stmt* stmt = prepared->stmt;
     if (!sqlite3_stmt_readonly(stmt))
       return Error{"query.write", "`" + std::string(sqlite3_sql(stmt)) +
                                       "` would write: mapindex query only reads the index"};
+    if (auto error = bind_parameters(stmt, options.parameters, used)) return *error;
+    statements.push_back(std::move(prepared));
+  }
+  if (statements.empty()) return Error{"query.empty", "no SQL statement given"};
+  for (std::size_t i = 0; i < used.size(); ++i)
+    if (!used[i])
+      return Error{"query.parameter", "-p " + options.parameters[i].name +
+                                          " is given but the SQL has no :" +
+                                          options.parameters[i].name};
 
+  std::int64_t rows = 0;
+  int result_sets = 0;
+  for (const auto& prepared : statements) {
+    sqlite3_stmt* stmt = prepared->stmt;
     const int n = sqlite3_column_count(stmt);
     std::unique_ptr<ResultPrinter> printer;
     if (n > 0) {
       if (format == QueryFormat::table && result_sets > 0) out << '\n';
       ++result_sets;
-      printer = make_printer(format, out);
+      printer = make_printer(format, out, options.max_cell_width);
       std::vector<std::string> names;
       for (int i = 0; i < n; ++i) names.emplace_back(sqlite3_column_name(stmt, i));
       printer->columns(names);
@@ -134,7 +184,6 @@ Result<std::int64_t> run_query(const std::string& db_path, const std::string& sq
     }
     if (printer) printer->finish();
   }
-  if (!any_statement) return Error{"query.empty", "no SQL statement given"};
   out.flush();
   return rows;
 }

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "stages/common/result.h"
 #include "stages/write/result_printer.h"
@@ -27,5 +29,27 @@ namespace mapindex::index {
 // version check.
 Result<std::int64_t> run_query(const std::string& db_path, const std::string& sql, QueryFormat format,
                                std::ostream& out, bool (*stop)() = nullptr);
+
+// A value for the SQL parameter `name` (written :name, @name or $name in the
+// SQL; `name` without the prefix), bound with its type.
+struct QueryParameter {
+  std::string name;
+  std::variant<std::int64_t, double, std::string> value;
+};
+
+struct QueryOptions {
+  QueryFormat format = QueryFormat::table;
+  std::vector<QueryParameter> parameters;
+  std::size_t max_cell_width = 0;  // table only; 0: never cut (see make_printer)
+};
+
+// As above, binding `options.parameters`. Every statement is prepared and
+// checked before the first one runs, so a statement that would write, a
+// parameter without a value ("query.parameter": "no value for :name ..."), a
+// nameless parameter (?, ?1) or a value no statement uses ("query.parameter")
+// stops the query before it prints anything.
+Result<std::int64_t> run_query(const std::string& db_path, const std::string& sql,
+                               const QueryOptions& options, std::ostream& out,
+                               bool (*stop)() = nullptr);
 
 }  // namespace mapindex::index

@@ -23,12 +23,23 @@ std::size_t display_width(const std::string& s) {
   return width;
 }
 
+// `text` cut to `max_width` code points ("…" included), or unchanged when it
+// fits or `max_width` is 0.
+std::string cut_to_width(std::string text, std::size_t max_width) {
+  if (max_width == 0 || display_width(text) <= max_width) return text;
+  std::size_t kept = 0, i = 0;
+  for (; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80 && kept++ == max_width - 1) break;
+  text.resize(i);
+  return text + "\u2026";
+}
+
 std::string escape_for_table(const Cell& cell) {
   if (cell.type == Cell::Type::null) return "NULL";
   if (cell.type != Cell::Type::text) return cell.text;
   std::string out;
   out.reserve(cell.text.size());
-  for (const char ch : cell.text) {
+  for (const char ch : to_valid_utf8(cell.text)) {
     const auto c = static_cast<unsigned char>(ch);
     if (ch == '\n') out += "\\n";
     else if (ch == '\t') out += "\\t";
@@ -41,10 +52,13 @@ std::string escape_for_table(const Cell& cell) {
 
 class TablePrinter : public ResultPrinter {
  public:
-  explicit TablePrinter(std::ostream& out) : out_(out) {}
+  TablePrinter(std::ostream& out, std::size_t max_cell_width)
+      : out_(out), max_cell_width_(max_cell_width) {}
 
   void columns(const std::vector<std::string>& names) override {
-    names_ = names;
+    names_.clear();
+    for (const auto& name : names)
+      names_.push_back(cut_to_width(escape_for_table({Cell::Type::text, name}), max_cell_width_));
     numeric_.assign(names.size(), true);
     seen_value_.assign(names.size(), false);
   }
@@ -54,7 +68,7 @@ class TablePrinter : public ResultPrinter {
     std::vector<std::string> texts;
     texts.reserve(cells.size());
     for (std::size_t i = 0; i < cells.size(); ++i) {
-      texts.push_back(escape_for_table(cells[i]));
+      texts.push_back(cut_to_width(escape_for_table(cells[i]), max_cell_width_));
       if (!widths_.empty()) continue;
       const auto type = cells[i].type;
       if (type == Cell::Type::null) continue;
@@ -107,6 +121,7 @@ class TablePrinter : public ResultPrinter {
   }
 
   std::ostream& out_;
+  std::size_t max_cell_width_;
   std::vector<std::string> names_;
   std::vector<bool> numeric_, seen_value_;
   std::vector<std::size_t> widths_;
@@ -114,7 +129,8 @@ class TablePrinter : public ResultPrinter {
   std::uint64_t rows_ = 0;
 };
 
-void write_csv_field(std::ostream& out, const std::string& s) {
+void write_csv_field(std::ostream& out, const std::string& text) {
+  const std::string s = to_valid_utf8(text);
   if (s.find_first_of(",\"\r\n") == std::string::npos) {
     out << s;
     return;
@@ -141,6 +157,41 @@ class CsvPrinter : public ResultPrinter {
     for (std::size_t i = 0; i < cells.size(); ++i) {
       if (i > 0) out_ << ',';
       if (cells[i].type != Cell::Type::null) write_csv_field(out_, cells[i].text);
+    }
+    out_ << '\n';
+  }
+  void finish() override {}
+
+ private:
+  std::ostream& out_;
+};
+
+void write_tsv_field(std::ostream& out, const std::string& text) {
+  for (const char c : to_valid_utf8(text)) {
+    switch (c) {
+      case '\\': out << "\\\\"; break;
+      case '\t': out << "\\t"; break;
+      case '\n': out << "\\n"; break;
+      case '\r': out << "\\r"; break;
+      default: out << c;
+    }
+  }
+}
+
+class TsvPrinter : public ResultPrinter {
+ public:
+  explicit TsvPrinter(std::ostream& out) : out_(out) {}
+  void columns(const std::vector<std::string>& names) override {
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (i > 0) out_ << '\t';
+      write_tsv_field(out_, names[i]);
+    }
+    out_ << '\n';
+  }
+  void row(const std::vector<Cell>& cells) override {
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (i > 0) out_ << '\t';
+      if (cells[i].type != Cell::Type::null) write_tsv_field(out_, cells[i].text);
     }
     out_ << '\n';
   }
@@ -183,15 +234,17 @@ void write_json_string(std::ostream& out, const std::string& s) {
   out << '"';
 }
 
+// json: an array of objects; ndjson (`lines`): one object per line.
 class JsonPrinter : public ResultPrinter {
  public:
-  explicit JsonPrinter(std::ostream& out) : out_(out) {}
+  JsonPrinter(std::ostream& out, bool lines) : out_(out), lines_(lines) {}
   void columns(const std::vector<std::string>& names) override {
     names_ = names;
-    out_ << '[';
+    if (!lines_) out_ << '[';
   }
   void row(const std::vector<Cell>& cells) override {
-    out_ << (first_ ? "\n{" : ",\n{");
+    if (lines_) out_ << '{';
+    else out_ << (first_ ? "\n{" : ",\n{");
     first_ = false;
     for (std::size_t i = 0; i < cells.size(); ++i) {
       if (i > 0) out_ << ',';
@@ -206,31 +259,39 @@ class JsonPrinter : public ResultPrinter {
         case Cell::Type::blob: write_json_string(out_, cell.text); break;
       }
     }
-    out_ << '}';
+    out_ << (lines_ ? "}\n" : "}");
   }
-  void finish() override { out_ << (first_ ? "]\n" : "\n]\n"); }
+  void finish() override {
+    if (!lines_) out_ << (first_ ? "]\n" : "\n]\n");
+  }
 
  private:
   std::ostream& out_;
+  bool lines_;
   std::vector<std::string> names_;
   bool first_ = true;
 };
 
 }  // namespace
 
-std::unique_ptr<ResultPrinter> make_printer(QueryFormat format, std::ostream& out) {
+std::unique_ptr<ResultPrinter> make_printer(QueryFormat format, std::ostream& out,
+                                            std::size_t max_cell_width) {
   switch (format) {
-    case QueryFormat::table: return std::make_unique<TablePrinter>(out);
+    case QueryFormat::table: break;
     case QueryFormat::csv: return std::make_unique<CsvPrinter>(out);
-    case QueryFormat::json: return std::make_unique<JsonPrinter>(out);
+    case QueryFormat::tsv: return std::make_unique<TsvPrinter>(out);
+    case QueryFormat::json: return std::make_unique<JsonPrinter>(out, false);
+    case QueryFormat::ndjson: return std::make_unique<JsonPrinter>(out, true);
   }
-  return std::make_unique<TablePrinter>(out);
+  return std::make_unique<TablePrinter>(out, max_cell_width);
 }
 
 std::optional<QueryFormat> parse_query_format(const std::string& name) {
   if (name == "table") return QueryFormat::table;
   if (name == "csv") return QueryFormat::csv;
+  if (name == "tsv") return QueryFormat::tsv;
   if (name == "json") return QueryFormat::json;
+  if (name == "ndjson") return QueryFormat::ndjson;
   return std::nullopt;
 }
 

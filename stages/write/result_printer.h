@@ -1,4 +1,4 @@
-// Printing query results as an aligned table, CSV or JSON.
+// Printing query results as an aligned table, CSV, TSV, JSON or NDJSON.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +10,7 @@
 
 namespace mapindex::index {
 
-enum class QueryFormat { table, csv, json };
+enum class QueryFormat { table, csv, tsv, json, ndjson };
 
 // One result cell, as SQLite typed it.
 struct Cell {
@@ -30,14 +30,23 @@ class ResultPrinter {
 
 // table: a header, a dashed rule, left-aligned text and right-aligned numbers
 // (widths from the first 10000 rows), NULL printed as NULL, control characters
-// escaped (\n, \t), then "(N rows)".
+// escaped (\n, \t), then "(N rows)". When `max_cell_width` is not 0, a cell
+// (or column name) wider than that many code points is cut to
+// max_cell_width - 1 code points and "…".
 // csv: RFC 4180 quoting, a header line, NULL as an empty field, "\n" line ends.
-// json: an array of objects, one per line; integers and reals as numbers,
-// NULL as null, text as UTF-8 strings (invalid bytes become U+FFFD), blobs as
-// hex strings.
-std::unique_ptr<ResultPrinter> make_printer(QueryFormat format, std::ostream& out);
+// tsv: a header line, fields separated by tabs, NULL as an empty field; a
+// backslash, tab, newline or carriage return inside a value is written \\,
+// \t, \n, \r, so every row is one line.
+// json: an array of objects, one per line; ndjson: one object per line and
+// nothing else. Integers and reals as numbers (+-Inf as null), NULL as null,
+// text as strings.
+// Every format writes valid UTF-8: invalid bytes in text become U+FFFD
+// (to_valid_utf8); blobs are lowercase hex ("00ff") in every format. Only
+// the table is ever cut.
+std::unique_ptr<ResultPrinter> make_printer(QueryFormat format, std::ostream& out,
+                                            std::size_t max_cell_width = 0);
 
-// Parses "table", "csv" or "json".
+// Parses "table", "csv", "tsv", "json" or "ndjson".
 std::optional<QueryFormat> parse_query_format(const std::string& name);
 
 }  // namespace mapindex::index
