@@ -13,13 +13,16 @@ namespace mapindex {
 std::string format_progress(const LiveCounters& c, double elapsed, bool with_bar, std::size_t width) {
   const auto total = c.input_bytes_total.load();
   const auto done = std::min(c.input_bytes_finished.load(), total);
-  const auto finished = c.written.load() + c.not_written.load();
+  // Maps are counted just before their entry is written: read them first, so
+  // that the line never shows more maps than entries.
   const auto indexed = c.maps_indexed.load(), known = c.maps_known.load();
+  const auto finished = c.written.load() + c.not_written.load();
   const double rate = elapsed > 0 ? static_cast<double>(indexed + known) / elapsed : 0.0;
   const double mb = static_cast<double>(c.bytes_finished.load()) / (1024.0 * 1024.0);
   char buf[128];
   // Fields, most important first; those that do not fit are left out.
   std::vector<std::string> fields;
+  constexpr std::size_t kCoreFields = 4;  // with a percentage: the bar comes after these
   double frac = -1;
   if (total > 0) {
     frac = static_cast<double>(done) / static_cast<double>(total);
@@ -44,14 +47,17 @@ std::string format_progress(const LiveCounters& c, double elapsed, bool with_bar
 
   // The last column is left free: writing into it makes some terminals wrap.
   const std::size_t room = width > 1 ? width - 1 : 1;
+  constexpr std::size_t kMinBar = 10, kMaxBar = 40;
   std::string text;
-  for (const auto& f : fields) {
-    const std::string next = text.empty() ? f : text + ", " + f;
-    if (next.size() > room) break;
+  std::size_t reserved = 0;  // columns kept for the bar ("[" inner "] ")
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (with_bar && frac >= 0 && i == kCoreFields && text.size() + 3 + kMinBar <= room)
+      reserved = 3 + kMinBar;
+    const std::string next = text.empty() ? fields[i] : text + ", " + fields[i];
+    if (next.size() + reserved > room) break;
     text = next;
   }
   if (text.empty()) text = fields.front().substr(0, room);
-  constexpr std::size_t kMinBar = 10, kMaxBar = 40;
   if (with_bar && frac >= 0 && text.size() + 3 + kMinBar <= room) {
     const std::size_t inner = std::min(kMaxBar, room - text.size() - 3);
     const auto filled = static_cast<std::size_t>(std::min(1.0, frac) * static_cast<double>(inner));

@@ -108,3 +108,12 @@ TEST_CASE("progress: the final line is drawn from the final counters") {
   const std::string text(buf, n);
   CHECK_MESSAGE(text.find("progress: 100%, 700 entries, 250 maps indexed, 48 known") == 0, text);
 }
+
+TEST_CASE("progress: at 60 columns the bar stays, less important fields give way") {
+  LiveCounters c;
+  fill(c);
+  const auto line = format_progress(c, 10.0, true, 60);
+  CHECK_MESSAGE(line.front() == '[', line);
+  CHECK_MESSAGE(line.find(" 40%, 300 entries, 250 maps indexed") != std::string::npos, line);
+  CHECK(line.size() < 60);
+}
