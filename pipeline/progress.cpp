@@ -13,10 +13,11 @@ namespace mapindex {
 std::string format_progress(const LiveCounters& c, double elapsed, bool with_bar, std::size_t width) {
   const auto total = c.input_bytes_total.load();
   const auto done = std::min(c.input_bytes_finished.load(), total);
-  // Maps are counted just before their entry is written: read them first, so
-  // that the line never shows more maps than entries.
+  // The writer counts a map just before writing its entry: the entry in the
+  // writer's hands counts as finished, so the line never shows more maps than
+  // entries.
   const auto indexed = c.maps_indexed.load(), known = c.maps_known.load();
-  const auto finished = c.written.load() + c.not_written.load();
+  const auto finished = std::max(c.written.load() + c.not_written.load(), indexed + known);
   const double rate = elapsed > 0 ? static_cast<double>(indexed + known) / elapsed : 0.0;
   const double mb = static_cast<double>(c.bytes_finished.load()) / (1024.0 * 1024.0);
   char buf[128];

@@ -117,3 +117,11 @@ TEST_CASE("progress: at 60 columns the bar stays, less important fields give way
   CHECK_MESSAGE(line.find(" 40%, 300 entries, 250 maps indexed") != std::string::npos, line);
   CHECK(line.size() < 60);
 }
+
+TEST_CASE("progress: never more maps than entries (a map is counted just before its entry is written)") {
+  LiveCounters c;
+  fill(c);
+  c.maps_indexed = 253;  // 253 + 48 maps counted, 300 entries written: one is being written
+  const auto line = format_progress(c, 10.0, false, 200);
+  CHECK_MESSAGE(line.find("301 entries, 253 maps indexed, 48 known") != std::string::npos, line);
+}
