@@ -45,6 +45,7 @@ namespace flow = oneapi::tbb::flow;
 struct Measured {
   Measurement measurement;
   std::optional<Problem> failure;  // an unexpected failure while measuring
+  bool trimmed = false;            // only kind and failure: the content is written
 };
 using MeasuredPtr = std::shared_ptr<const Measured>;
 
@@ -330,10 +331,14 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     // is reported and skipped; the run stops only when writes keep failing.
     try {
       db->write_entry(summary.run_id, rec, stats);
-      if (stats && written_maps.try_emplace(rec.sha256, stats->status).second) {
-        // Later entries with this content are known maps: keep only a small record.
+      if (stats) written_maps.try_emplace(rec.sha256, stats->status);
+      if (w->measured && !w->known && !w->measured->trimmed) {
+        // Written: later entries with this content (known maps, or not maps)
+        // need only a small record, not the whole measurement.
         auto small = std::make_shared<Measured>();
         small->measurement.kind = w->measured->measurement.kind;
+        small->failure = w->measured->failure;
+        small->trimmed = true;
         contents.written(rec.sha256, std::move(small));
       }
       counters.written++;
