@@ -69,7 +69,10 @@ void print_summary(const IndexOptions& o, const LiveCounters& c, const IndexSumm
   std::printf("  maps indexed      %10llu  (decoded and measured)\n",
               static_cast<unsigned long long>(c.maps_indexed.load()));
   std::printf("  already known     %10llu  (same content indexed before: not decoded)\n",
-              static_cast<unsigned long long>(c.maps_known.load()));
+              static_cast<unsigned long long>(c.maps_known.load() - c.maps_same_in_run.load()));
+  if (c.maps_same_in_run.load())
+    std::printf("  same content      %10llu  (as an entry earlier in this run: not decoded again)\n",
+                static_cast<unsigned long long>(c.maps_same_in_run.load()));
   std::printf("  rejected          %10llu  (DDNet would refuse them)\n",
               static_cast<unsigned long long>(c.rejected.load()));
   std::printf("  with warnings     %10llu\n", static_cast<unsigned long long>(c.with_warnings.load()));
@@ -100,7 +103,9 @@ bool write_stats_json(const std::string& path, const IndexOptions& o, const Live
       << ",\"peak_in_flight_entries\":" << s.peak_in_flight_entries
       << ",\"memory_budget_bytes\":" << o.memory_budget << ",\"entries\":" << c.entries.load()
       << ",\"bytes\":" << c.bytes.load() << ",\"maps_indexed\":" << c.maps_indexed.load()
-      << ",\"maps_known\":" << c.maps_known.load() << ",\"rejected\":" << c.rejected.load()
+      << ",\"maps_known\":" << c.maps_known.load()
+      << ",\"maps_same_in_run\":" << c.maps_same_in_run.load()
+      << ",\"maps_measured\":" << c.maps_measured.load() << ",\"rejected\":" << c.rejected.load()
       << ",\"not_maps\":" << c.not_maps.load() << ",\"unreadable\":" << c.unreadable.load()
       << "}\n";
   return static_cast<bool>(out.flush());

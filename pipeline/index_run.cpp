@@ -4,6 +4,7 @@
 //      |                                 waits for room in the memory budget first
 //   measure (function_node, N threads)   stages/read digest, then stages/extract:
 //      |                                 skip known content, else decode + measure
+//      |                                 (content seen twice in the run: measured once)
 //   order (sequencer_node)               restores input order, so the index does
 //      |                                 not depend on the number of threads
 //   write (function_node, serial)        stages/write: rows in batched transactions,
@@ -19,7 +20,9 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <unordered_map>
@@ -38,15 +41,63 @@ namespace {
 
 namespace flow = oneapi::tbb::flow;
 
+// What measuring one content gave; shared by every entry with that content.
+struct Measured {
+  Measurement measurement;
+  std::optional<Problem> failure;  // an unexpected failure while measuring
+  bool trimmed = false;            // only kind and failure: the content is written
+};
+using MeasuredPtr = std::shared_ptr<const Measured>;
+
+// Content seen in this run, by SHA-256: the first entry with a digest measures
+// it, the others (on any thread) wait for that result instead of decoding
+// again. Once the writer has written the content, the full measurement is
+// dropped and only a small record stays (memory does not grow with maps' sizes).
+class RunContents {
+ public:
+  struct Claim {
+    bool first = false;                       // this entry measures and must fulfil()
+    std::shared_future<MeasuredPtr> result;   // otherwise: wait on this
+  };
+  Claim claim(const std::string& sha) {
+    std::lock_guard lock(mutex_);
+    auto [it, inserted] = slots_.try_emplace(sha);
+    if (!inserted) return {false, it->second.result};
+    it->second.result = it->second.promise.get_future().share();
+    return {true, it->second.result};
+  }
+  void fulfil(const std::string& sha, MeasuredPtr m) {
+    std::lock_guard lock(mutex_);
+    slots_.at(sha).promise.set_value(std::move(m));
+  }
+  // The writer wrote this content: later entries get `small` instead.
+  void written(const std::string& sha, MeasuredPtr small) {
+    std::lock_guard lock(mutex_);
+    auto& slot = slots_.at(sha);
+    std::promise<MeasuredPtr> done;
+    done.set_value(std::move(small));
+    slot.result = done.get_future().share();
+    slot.promise = std::move(done);
+  }
+
+ private:
+  struct Slot {
+    std::promise<MeasuredPtr> promise;
+    std::shared_future<MeasuredPtr> result;
+  };
+  std::mutex mutex_;
+  std::unordered_map<std::string, Slot> slots_;
+};
+
 // One entry on its way through the graph.
 struct WorkItem {
   std::uint64_t seq = 0;
   std::uint64_t charge = 0;  // bytes held in the budget until written (with the entry's overhead)
+  std::uint64_t input_position = 0;  // input bytes read up to this entry (for the progress)
   read::Entry entry;
   read::FileDigest digest;
   std::optional<index::KnownMap> known;
-  Measurement measurement;
-  std::optional<Problem> failure;  // an unexpected failure while measuring
+  MeasuredPtr measured;
 };
 using WorkPtr = std::shared_ptr<WorkItem>;
 
@@ -85,7 +136,7 @@ index::RunCounters run_counters(const LiveCounters& c) {
 
 // What the measure node does with one entry (runs on any worker thread).
 void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::KnownMap>& known,
-                   const IndexOptions& options) {
+                   RunContents& contents, LiveCounters& counters, const IndexOptions& options) {
   if (w.entry.kind != read::EntryKind::file) return;
   w.digest = read::digest(w.entry.bytes);
   if (!options.reindex) {
@@ -95,15 +146,28 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
       return;
     }
   }
+  const auto sha = w.digest.sha256_hex();
+  auto m = std::make_shared<Measured>();  // before the claim: nothing below throws
+  auto claim = contents.claim(sha);
+  if (!claim.first) {
+    w.entry.bytes = {};
+    w.measured = claim.result.get();
+    return;
+  }
   try {
     MeasureOptions mo;
     mo.max_data_item_size = options.max_data_item_size;
-    w.measurement = measure_content(w.entry.bytes, mo);
+    counters.maps_measured++;
+    m->measurement = measure_content(w.entry.bytes, mo);
   } catch (const std::exception& e) {
-    w.failure = Problem{Severity::error, "internal",
-                        std::string("measuring failed: ") + e.what(), ""};
+    m->failure = Problem{Severity::error, "internal",
+                         std::string("measuring failed: ") + e.what(), ""};
+  } catch (...) {
+    m->failure = Problem{Severity::error, "internal", "measuring failed", ""};
   }
   w.entry.bytes = {};  // free the bytes now; the budget is given back by the writer
+  w.measured = m;
+  contents.fulfil(sha, std::move(m));
 }
 
 }  // namespace
@@ -121,6 +185,10 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   for (const auto& input : options.inputs)
     source_ids[input] = db->source_id(summary.run_id, input, source_kind(input));
   const auto known = db->known_maps();
+  RunContents contents;
+  // Maps written earlier in this run, by SHA-256 (the writer's own record, in
+  // input order, so the index does not depend on which thread measured first).
+  std::unordered_map<std::string, MapStatus> written_maps;
   // Per source: entries written, and errors that cut its reading short (the
   // source itself unreadable, or an entry cut short): run_sources.reading.
   struct SourceReading {
@@ -139,8 +207,12 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   read::SourceReader reader(options.inputs, ro);
   // Ctrl-C wakes a reader blocked on standard input or a pipe.
   set_interrupt_hook([](void* r) { static_cast<read::SourceReader*>(r)->stop(); }, &reader);
+  set_interrupt_counters(&counters);
   struct ClearHook {
-    ~ClearHook() { set_interrupt_hook(nullptr, nullptr); }
+    ~ClearHook() {
+      set_interrupt_hook(nullptr, nullptr);
+      set_interrupt_counters(nullptr);
+    }
   } clear_hook;
 
   const unsigned threads =
@@ -178,6 +250,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     // What the entry's buffer holds (its capacity), not only its size.
     w->charge = entry->bytes.capacity() + ByteBudget::kEntryOverhead;
     counters.bytes += entry->bytes.size();
+    w->input_position = progress.input_bytes_done;
     w->entry = std::move(*entry);
     budget.acquire(w->charge);
     counters.entries++;
@@ -185,7 +258,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   });
 
   flow::function_node<WorkPtr, WorkPtr> measure_node(g, threads, [&](WorkPtr w) {
-    measure_entry(*w, known, options);
+    measure_entry(*w, known, contents, counters, options);
     return w;
   });
 
@@ -227,21 +300,27 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
         note_entry(readings[rec.source_id], w->entry.path);
         rec.sha256 = w->digest.sha256_hex();
         rec.crc32 = w->digest.crc32;
+        if (auto same = written_maps.find(rec.sha256); !w->known && same != written_maps.end()) {
+          // The same content earlier in this run: written as a known map.
+          w->known = index::KnownMap{};
+          w->known->status = same->second;
+          counters.maps_same_in_run++;
+        }
         if (w->known) {
           rec.kind = index::EntryKind::map;
           counters.maps_known++;
           if (w->known->status == MapStatus::rejected) counters.rejected++;
           if (w->known->status == MapStatus::warnings) counters.with_warnings++;
-        } else if (w->failure) {
+        } else if (w->measured->failure) {
           rec.kind = index::EntryKind::unreadable;
-          rec.problems.push_back(*w->failure);
+          rec.problems.push_back(*w->measured->failure);
           counters.unreadable++;
-        } else if (w->measurement.kind == ContentKind::not_a_map) {
+        } else if (w->measured->measurement.kind == ContentKind::not_a_map) {
           rec.kind = index::EntryKind::other;
           counters.not_maps++;
         } else {
           rec.kind = index::EntryKind::map;
-          stats = &w->measurement.stats;
+          stats = &w->measured->measurement.stats;
           counters.maps_indexed++;
           if (stats->status == MapStatus::rejected) counters.rejected++;
           if (stats->status == MapStatus::warnings) counters.with_warnings++;
@@ -252,6 +331,16 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     // is reported and skipped; the run stops only when writes keep failing.
     try {
       db->write_entry(summary.run_id, rec, stats);
+      if (stats) written_maps.try_emplace(rec.sha256, stats->status);
+      if (w->measured && !w->known && !w->measured->trimmed) {
+        // Written: later entries with this content (known maps, or not maps)
+        // need only a small record, not the whole measurement.
+        auto small = std::make_shared<Measured>();
+        small->measurement.kind = w->measured->measurement.kind;
+        small->failure = w->measured->failure;
+        small->trimmed = true;
+        contents.written(rec.sha256, std::move(small));
+      }
       counters.written++;
       consecutive_write_failures = 0;
     } catch (const std::exception& e) {
@@ -271,6 +360,8 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
       last_commit = now;
     }
     budget.release(w->charge);
+    counters.bytes_finished += w->entry.size;
+    counters.input_bytes_finished = w->input_position;
     writer_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   });
 

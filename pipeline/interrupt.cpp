@@ -4,12 +4,37 @@
 #include <atomic>
 #include <unistd.h>
 
+#include <cstdint>
+
 namespace mapindex {
 namespace {
 
 std::atomic<int> g_signals{0};
 std::atomic<InterruptHook> g_hook{nullptr};
 std::atomic<void*> g_hook_arg{nullptr};
+std::atomic<const LiveCounters*> g_counters{nullptr};
+
+// "mapindex: finishing N entries in flight (Ctrl-C again to abort)", written
+// with write(2) only (async-signal-safe).
+void say_finishing(const LiveCounters& c) {
+  const std::uint64_t read = c.entries.load(), done = c.written.load() + c.not_written.load();
+  std::uint64_t n = read > done ? read - done : 0;
+  char digits[24];
+  int len = 0;
+  do {
+    digits[len++] = static_cast<char>('0' + n % 10);
+    n /= 10;
+  } while (n > 0);
+  char msg[128];
+  int pos = 0;
+  const auto put = [&](const char* text) {
+    while (*text) msg[pos++] = *text++;
+  };
+  put("\nmapindex: finishing ");
+  while (len > 0) msg[pos++] = digits[--len];
+  put(" entries in flight (Ctrl-C again to abort)\n");
+  [[maybe_unused]] auto written = ::write(2, msg, static_cast<std::size_t>(pos));
+}
 
 extern "C" void on_signal(int) {
   if (g_signals.fetch_add(1) >= 1) {
@@ -17,6 +42,7 @@ extern "C" void on_signal(int) {
     [[maybe_unused]] auto n = ::write(2, msg, sizeof msg - 1);
     ::_exit(130);
   }
+  if (const LiveCounters* counters = g_counters.load()) say_finishing(*counters);
   if (InterruptHook hook = g_hook.load()) hook(g_hook_arg.load());
 }
 
@@ -36,6 +62,8 @@ void set_interrupt_hook(InterruptHook hook, void* arg) {
   g_hook_arg.store(arg);
   g_hook.store(hook);
 }
+
+void set_interrupt_counters(const LiveCounters* counters) { g_counters.store(counters); }
 
 bool interrupt_requested() { return g_signals.load(std::memory_order_relaxed) > 0; }
 void request_interrupt() { g_signals.fetch_add(1); }

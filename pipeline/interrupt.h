@@ -1,7 +1,10 @@
 // Ctrl-C / SIGTERM handling for long runs: the first signal asks the run to
-// stop (finish in-flight work, commit, mark the run interrupted); a second one
-// exits at once with status 130.
+// stop (finish in-flight work, commit, mark the run interrupted) and says how
+// many entries are still in flight; a second one exits at once with status 130
+// (SQLite rolls back the uncommitted batch: the index stays consistent).
 #pragma once
+
+#include "pipeline/run_counters.h"
 
 namespace mapindex {
 
@@ -11,6 +14,10 @@ void install_interrupt_handlers();
 // nullptr clears it.
 using InterruptHook = void (*)(void* arg);
 void set_interrupt_hook(InterruptHook hook, void* arg);
+// While set, the first signal prints "mapindex: finishing N entries in flight
+// (Ctrl-C again to abort)" to stderr, N = entries read but not yet written.
+// nullptr clears it.
+void set_interrupt_counters(const LiveCounters* counters);
 bool interrupt_requested();
 // For tests and for the pipeline's own stop paths.
 void request_interrupt();

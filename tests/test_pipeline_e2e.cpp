@@ -350,28 +350,34 @@ TEST_CASE("a second run only hashes, and entries gone from a source are visible"
   CHECK(dump1 != dump_index(db));
 }
 
-TEST_CASE("an interrupted run (SIGINT, SIGKILL) resumes to the index of an uninterrupted run") {
+TEST_CASE("an interrupted run (SIGINT, SIGINT twice, SIGKILL) resumes to the index of an uninterrupted run") {
   TempDir tmp;
-  // Many copies of one large map: each copy is decoded (slow enough to
-  // interrupt), and a re-run recognises the content at once. If a run ends
-  // before the signal lands (a fast or idle machine), the input grows and the
-  // attempt is repeated: the test never passes without an interruption.
-  const auto big = make_realistic_ddnet_map({.width = 1000, .height = 700, .seed = 4, .decoration_layers = 4});
+  // Many large maps, each different (content seen twice in a run is decoded
+  // once): each is decoded (slow enough to interrupt), and a re-run
+  // recognises the content at once. If a run ends before the signal lands (a
+  // fast or idle machine), the input grows and the attempt is repeated: the
+  // test never passes without an interruption.
   fs::create_directories(tmp / "maps");
   write_file(tmp / "maps" / "small.map", small_map(1));
   int copies = 0;
   auto add_copies = [&](int n) {
     for (int i = 0; i < n; ++i, ++copies)
-      write_file(tmp / "maps" / ("copy" + std::to_string(10000 + copies) + ".map"), big);
+      write_file(tmp / "maps" / ("copy" + std::to_string(10000 + copies) + ".map"),
+                 make_realistic_ddnet_map({.width = 1000, .height = 700,
+                                           .seed = static_cast<std::uint32_t>(4 + copies),
+                                           .decoration_layers = 4}));
   };
   add_copies(150);
 
-  for (int sig : {SIGINT, SIGKILL}) {
-    INFO("signal " << sig);
+  constexpr int kTwice = 0;  // SIGINT, and a second one while entries are being finished
+  for (int mode : {SIGINT, kTwice, SIGKILL}) {
+    const int sig = mode == kTwice ? SIGINT : mode;
+    const std::string what = "signal " + std::to_string(sig) + (mode == kTwice ? " twice" : "");
+    INFO(what);
     bool interrupted = false;
     for (int attempt = 0; attempt < 4 && !interrupted; ++attempt) {
       if (attempt > 0) add_copies(copies * 2);
-      const auto db = tmp / ("run" + std::to_string(sig) + "-" + std::to_string(attempt) + ".sqlite");
+      const auto db = tmp / ("run" + std::to_string(mode) + "-" + std::to_string(attempt) + ".sqlite");
       BackgroundProcess p(mapindex_binary(),
                           {"index", "--db", db.string(), "--progress", "none", "--threads", "1",
                            "--batch", "2", (tmp / "maps").string()},
@@ -386,15 +392,27 @@ TEST_CASE("an interrupted run (SIGINT, SIGKILL) resumes to the index of an unint
         }
       }
       p.signal(sig);
+      if (mode == kTwice) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        p.signal(SIGINT);
+      }
       const auto r = p.wait();
-      if (sql_int(db, "SELECT count(*) FROM files") == copies + 1) {
+      if (sql_int(db, "SELECT count(*) FROM files") == copies + 1 ||
+          (mode == kTwice && r.err.find("interrupted again") == std::string::npos)) {
         MESSAGE("run finished before the signal with " << copies << " copies; growing the input");
         continue;
       }
       interrupted = true;
       if (sig == SIGINT) {
+        // The first Ctrl-C says what the run is doing.
+        CHECK_MESSAGE(r.err.find("mapindex: finishing ") != std::string::npos, r.err);
+        CHECK_MESSAGE(r.err.find(" entries in flight (Ctrl-C again to abort)\n") != std::string::npos, r.err);
         CHECK(r.exit_code == 130);
+      }
+      if (mode == SIGINT) {
         CHECK(sql_value(db, "SELECT status FROM runs WHERE run_id = 1") == "interrupted");
+      } else if (mode == kTwice) {
+        CHECK(r.out.empty());  // no summary: it stopped at once
       } else {
         CHECK(r.exit_code == 128 + SIGKILL);
       }
@@ -402,7 +420,7 @@ TEST_CASE("an interrupted run (SIGINT, SIGKILL) resumes to the index of an unint
       const auto again = index(db, {(tmp / "maps").string()});
       CHECK_MESSAGE(again.exit_code == 0, again.err);
       CHECK(sql_value(db, "SELECT status FROM runs ORDER BY run_id DESC LIMIT 1") == "complete");
-      if (sig == SIGKILL)  // the killed run is marked interrupted by the next one
+      if (mode != SIGINT)  // the killed or aborted run is marked interrupted by the next one
         CHECK(sql_value(db, "SELECT status FROM runs WHERE run_id = 1") == "interrupted");
       const auto reference = tmp / ("reference-" + std::to_string(copies) + ".sqlite");
       if (!fs::exists(reference)) REQUIRE(index(reference, {(tmp / "maps").string()}).exit_code == 0);
@@ -414,6 +432,49 @@ TEST_CASE("an interrupted run (SIGINT, SIGKILL) resumes to the index of an unint
     }
     REQUIRE_MESSAGE(interrupted, "no attempt was interrupted before it finished");
   }
+}
+
+TEST_CASE("the same content under several names in one run is decoded once") {
+  TempDir tmp;
+  const auto map = small_map(7);
+  const auto text = to_bytes("not a map, twice");
+  std::vector<ArchiveMember> members = {{.path = "a.map", .bytes = map},
+                                        {.path = "notes1.txt", .bytes = text},
+                                        {.path = "sub/b.map", .bytes = map},
+                                        {.path = "notes2.txt", .bytes = text},
+                                        {.path = "c.map", .bytes = map}};
+  write_archive(tmp / "three.zip", ArchiveFormat::zip, members);
+  for (const char* threads : {"1", "2"}) {
+    CAPTURE(threads);
+    const auto db = tmp / (std::string("db") + threads + ".sqlite");
+    const auto stats = tmp / (std::string("stats") + threads + ".json");
+    const auto r = run_mapindex({"index", "--db", db.string(), "--progress", "none", "-j", threads,
+                                 "--stats-json", stats.string(), (tmp / "three.zip").string()});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    const auto count_after = [&](const std::string& label) {
+      const auto at = r.out.find("  " + label + " ");
+      REQUIRE_MESSAGE(at != std::string::npos, r.out);
+      return std::stoull(r.out.substr(at + label.size() + 3));
+    };
+    CHECK(count_after("maps indexed") == 1);
+    CHECK(count_after("already known") == 0);
+    CHECK(count_after("same content") == 2);
+    CHECK(count_after("not maps") == 2);
+    std::ifstream in(stats);
+    const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto field = [&](const std::string& name) {
+      const auto at = json.find("\"" + name + "\":");
+      REQUIRE(at != std::string::npos);
+      return std::stoull(json.substr(at + name.size() + 3));
+    };
+    CHECK(field("maps_measured") == 2);  // the map once, the text once
+    CHECK(field("maps_indexed") == 1);
+    CHECK(field("maps_same_in_run") == 2);
+    CHECK(sql_rows(db, "SELECT maps_indexed, maps_known FROM runs") == std::vector<Row>{{"1", "2"}});
+    CHECK(sql_int(db, "SELECT count(*) FROM maps") == 1);
+    CHECK(sql_int(db, "SELECT count(*) FROM files WHERE kind = 'map' AND sha256 = '" + sha(map) + "'") == 3);
+  }
+  CHECK(files_table(tmp / "db1.sqlite") == files_table(tmp / "db2.sqlite"));
 }
 
 TEST_CASE("the whole corpus from one zip: every map is indexed or has a problem row") {
