@@ -32,52 +32,6 @@ namespace {
 
 using namespace mapindex;
 
-constexpr std::size_t kNameInts = 3;       // a tilemap's name: 3 ints (11 bytes + NUL)
-constexpr std::size_t kNameFirstInt = 15;  // after the layer header (3) and 12 tilemap ints
-const char* const kRenamedLayer = "Deco 0";
-
-struct BaseMap {
-  std::vector<std::uint8_t> bytes;
-  std::size_t name_offset = 0;  // byte offset of the renamed layer's name ints
-};
-
-// Where the name of layer "Deco 0" is stored, found with the project's decoders.
-std::size_t find_layer_name(const std::vector<std::uint8_t>& map) {
-  auto df = datafile::Datafile::open(map);
-  if (!df) throw std::runtime_error(std::string("generated map does not open: ") + df.error().to_string());
-  const auto layers = df->items_of_type(teeworlds::kLayerType);
-  for (std::uint32_t i = layers.start; i < layers.start + layers.num; ++i) {
-    const auto item = df->item(i);
-    auto t = teeworlds::decode_tilemap(item.data);
-    if (!t || !t->has_name || t->name != kRenamedLayer) continue;
-    if (teeworlds::decode_i32_string(item.data.subview(kNameFirstInt, kNameInts)) != kRenamedLayer)
-      throw std::runtime_error("layer name is not where the tilemap layout puts it");
-    return static_cast<std::size_t>(item.data.bytes().data() - map.data()) + 4 * kNameFirstInt;
-  }
-  throw std::runtime_error("generated map has no layer named Deco 0 (use --decoration >= 1)");
-}
-
-void rename_layer(std::vector<std::uint8_t>& map, std::size_t offset, const std::string& name) {
-  std::int32_t ints[kNameInts];
-  teeworlds::encode_i32_string(name, ints, kNameInts);
-  for (std::size_t i = 0; i < kNameInts; ++i)
-    store_le_u32(map.data() + offset + 4 * i, static_cast<std::uint32_t>(ints[i]));
-}
-
-// The renamed copy must still decode, with the new name.
-void check_rename(const std::vector<std::uint8_t>& map, std::size_t offset, const std::string& name) {
-  auto df = datafile::Datafile::open(map);
-  if (!df) throw std::runtime_error(std::string("renamed map does not open: ") + df.error().to_string());
-  const auto layers = df->items_of_type(teeworlds::kLayerType);
-  for (std::uint32_t i = layers.start; i < layers.start + layers.num; ++i) {
-    const auto item = df->item(i);
-    if (static_cast<std::size_t>(item.data.bytes().data() - map.data()) + 4 * kNameFirstInt != offset)
-      continue;
-    auto t = teeworlds::decode_tilemap(item.data);
-    if (t && t->name == name) return;
-  }
-  throw std::runtime_error("renamed layer does not decode as '" + name + "'");
-}
 
 std::uint64_t parse_size(const std::string& s) {
   char* end = nullptr;
@@ -128,7 +82,7 @@ int main(int argc, char** argv) {
 
     bench::ArchiveWriter writer(out, store);  // fails early on a bad name or folder
     const auto start = std::chrono::steady_clock::now();
-    std::vector<BaseMap> bases;
+    std::vector<testing::MapVariants> bases;
     std::uint64_t base_bytes = 0;
     for (unsigned k = 0; k < distinct; ++k) {
       testing::RealisticMapOptions o;
@@ -138,24 +92,19 @@ int main(int argc, char** argv) {
       o.decoration_layers = static_cast<int>(decoration);
       o.skip_compressed = k % 8 == 7;  // some 0.7-style skip-compressed maps
       o.with_sounds = k % 2 == 0;
-      BaseMap b;
-      b.bytes = testing::make_realistic_ddnet_map(o);
-      b.name_offset = find_layer_name(b.bytes);
-      base_bytes += b.bytes.size();
-      bases.push_back(std::move(b));
+      bases.emplace_back(testing::make_realistic_ddnet_map(o));
+      base_bytes += bases.back().base().size();
     }
     const double build_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     std::vector<std::uint8_t> copy;
     for (std::uint64_t n = 0; writer.bytes() < target_bytes || writer.members() < min_maps; ++n) {
-      const BaseMap& b = bases[n % bases.size()];
-      copy = b.bytes;
+      const testing::MapVariants& b = bases[n % bases.size()];
       char name_text[16];  // "v" + up to 10 digits fits the 11 bytes of a layer name
       std::snprintf(name_text, sizeof name_text, "v%llu", static_cast<unsigned long long>(n % 10000000000ull));
       const std::string name = name_text;
-      rename_layer(copy, b.name_offset, name);
-      if (n < bases.size()) check_rename(copy, b.name_offset, name);
+      copy = b.variant(name);
       char path[64];
       std::snprintf(path, sizeof path, "synthetic/%06llu_seed%u.map",
                     static_cast<unsigned long long>(n), seed + static_cast<std::uint32_t>(n % bases.size()));

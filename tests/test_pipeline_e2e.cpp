@@ -352,20 +352,20 @@ TEST_CASE("a second run only hashes, and entries gone from a source are visible"
 
 TEST_CASE("an interrupted run (SIGINT, SIGINT twice, SIGKILL) resumes to the index of an uninterrupted run") {
   TempDir tmp;
-  // Many large maps, each different (content seen twice in a run is decoded
-  // once): each is decoded (slow enough to interrupt), and a re-run
+  // Many large maps, each with its own content (content seen twice in a run is
+  // decoded once), made cheaply as variants of one generated map that differ
+  // in a layer name: each is decoded (slow enough to interrupt), and a re-run
   // recognises the content at once. If a run ends before the signal lands (a
   // fast or idle machine), the input grows and the attempt is repeated: the
   // test never passes without an interruption.
   fs::create_directories(tmp / "maps");
   write_file(tmp / "maps" / "small.map", small_map(1));
+  const MapVariants big(make_realistic_ddnet_map({.width = 1000, .height = 700, .seed = 4, .decoration_layers = 4}));
   int copies = 0;
   auto add_copies = [&](int n) {
     for (int i = 0; i < n; ++i, ++copies)
       write_file(tmp / "maps" / ("copy" + std::to_string(10000 + copies) + ".map"),
-                 make_realistic_ddnet_map({.width = 1000, .height = 700,
-                                           .seed = static_cast<std::uint32_t>(4 + copies),
-                                           .decoration_layers = 4}));
+                 big.variant("v" + std::to_string(copies)));
   };
   add_copies(150);
 

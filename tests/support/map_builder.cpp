@@ -1,11 +1,13 @@
 #include "tests/support/map_builder.h"
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
 #include "stages/decode/datafile/uuid.h"
 #include "stages/decode/teeworlds/i32_string.h"
+#include "stages/decode/teeworlds/item_decoders.h"
 
 namespace mapindex::testing {
 
@@ -566,6 +568,47 @@ std::vector<std::uint8_t> make_realistic_ddnet_map(const RealisticMapOptions& o,
   if (o.decoration_layers > 0) b.add_automapper(game_group - 1, 0, 0, 42, 1);  // first decoration layer
   (void)game_layer;
   return b.build(writer);
+}
+
+namespace {
+
+constexpr std::size_t kNameInts = 3;       // a tilemap's name: 3 ints (11 bytes + NUL)
+constexpr std::size_t kNameFirstInt = 15;  // after the layer header (3) and 12 tilemap ints
+
+// The byte offset of the name ints of the tile layer named `name`, if the
+// layer decodes with that name.
+std::optional<std::size_t> layer_name_offset(const std::vector<std::uint8_t>& map, const std::string& name) {
+  auto df = datafile::Datafile::open(map);
+  if (!df) throw std::runtime_error("map does not open: " + df.error().to_string());
+  const auto layers = df->items_of_type(teeworlds::kLayerType);
+  for (std::uint32_t i = layers.start; i < layers.start + layers.num; ++i) {
+    const auto item = df->item(i);
+    auto t = teeworlds::decode_tilemap(item.data);
+    if (!t || !t->has_name || t->name != name) continue;
+    if (teeworlds::decode_i32_string(item.data.subview(kNameFirstInt, kNameInts)) != name)
+      throw std::runtime_error("layer name is not where the tilemap layout puts it");
+    return static_cast<std::size_t>(item.data.bytes().data() - map.data()) + 4 * kNameFirstInt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+MapVariants::MapVariants(std::vector<std::uint8_t> map) : map_(std::move(map)) {
+  const auto offset = layer_name_offset(map_, "Deco 0");
+  if (!offset) throw std::runtime_error("generated map has no layer named Deco 0 (decoration_layers >= 1)");
+  name_offset_ = *offset;
+}
+
+std::vector<std::uint8_t> MapVariants::variant(const std::string& name) const {
+  std::vector<std::uint8_t> copy = map_;
+  std::int32_t ints[kNameInts];
+  teeworlds::encode_i32_string(name, ints, kNameInts);
+  for (std::size_t i = 0; i < kNameInts; ++i)
+    store_le_u32(copy.data() + name_offset_ + 4 * i, static_cast<std::uint32_t>(ints[i]));
+  if (layer_name_offset(copy, name) != name_offset_)
+    throw std::runtime_error("renamed layer does not decode as '" + name + "'");
+  return copy;
 }
 
 }  // namespace mapindex::testing

@@ -243,4 +243,20 @@ struct RealisticMapOptions {
 std::vector<std::uint8_t> make_realistic_ddnet_map(const RealisticMapOptions& options = {},
                                                    const WriterOptions& writer = {});
 
+// Copies of one generated map that differ only in the name of its layer
+// "Deco 0" (make_realistic_ddnet_map with decoration_layers >= 1): the name is
+// 3 ints in the uncompressed item block, so every copy has its own SHA-256 and
+// is decoded in full by mapindex, while nothing is compressed again.
+class MapVariants {
+ public:
+  explicit MapVariants(std::vector<std::uint8_t> map);  // throws if no layer is named "Deco 0"
+  // The map with that layer named `name` (at most 11 bytes); checked to decode so.
+  std::vector<std::uint8_t> variant(const std::string& name) const;
+  const std::vector<std::uint8_t>& base() const { return map_; }
+
+ private:
+  std::vector<std::uint8_t> map_;
+  std::size_t name_offset_ = 0;  // byte offset of the layer's name ints
+};
+
 }  // namespace mapindex::testing
