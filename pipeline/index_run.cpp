@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -26,6 +27,7 @@
 #include <optional>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "pipeline/byte_budget.h"
 #include "pipeline/interrupt.h"
@@ -45,48 +47,64 @@ namespace flow = oneapi::tbb::flow;
 struct Measured {
   Measurement measurement;
   std::optional<Problem> failure;  // an unexpected failure while measuring
-  bool trimmed = false;            // only kind and failure: the content is written
 };
 using MeasuredPtr = std::shared_ptr<const Measured>;
 
-// Content seen in this run, by SHA-256: the first entry with a digest measures
-// it, the others (on any thread) wait for that result instead of decoding
-// again. Once the writer has written the content, the full measurement is
-// dropped and only a small record stays (memory does not grow with maps' sizes).
+// Content seen in this run, by SHA-256: the first entry with a digest (the
+// claimant) measures it, the others (on any thread) wait for that result
+// instead of decoding again. Memory stays small however many entries a run
+// has: a slot lives only until the writer has written its claimant; then a map
+// leaves its 32-byte digest behind (later copies are not decoded again: the
+// writer knows them as written in this run) and anything else leaves nothing
+// (looking at a non-map again costs little).
 class RunContents {
  public:
   struct Claim {
     bool first = false;                       // this entry measures and must fulfil()
     std::shared_future<MeasuredPtr> result;   // otherwise: wait on this
   };
-  Claim claim(const std::string& sha) {
+  Claim claim(const read::FileDigest& digest) {
     std::lock_guard lock(mutex_);
-    auto [it, inserted] = slots_.try_emplace(sha);
+    if (written_maps_.contains(digest.sha256)) return {false, written_map_};
+    auto [it, inserted] = slots_.try_emplace(digest.sha256);
     if (!inserted) return {false, it->second.result};
     it->second.result = it->second.promise.get_future().share();
     return {true, it->second.result};
   }
-  void fulfil(const std::string& sha, MeasuredPtr m) {
+  void fulfil(const read::FileDigest& digest, MeasuredPtr m) {
     std::lock_guard lock(mutex_);
-    slots_.at(sha).promise.set_value(std::move(m));
+    slots_.at(digest.sha256).promise.set_value(std::move(m));
   }
-  // The writer wrote this content: later entries get `small` instead.
-  void written(const std::string& sha, MeasuredPtr small) {
+  // The writer wrote the claimant of this content.
+  void written(const read::FileDigest& digest, bool map) {
     std::lock_guard lock(mutex_);
-    auto& slot = slots_.at(sha);
-    std::promise<MeasuredPtr> done;
-    done.set_value(std::move(small));
-    slot.result = done.get_future().share();
-    slot.promise = std::move(done);
+    slots_.erase(digest.sha256);
+    if (map) written_maps_.insert(digest.sha256);
   }
 
  private:
+  using Sha256 = decltype(read::FileDigest::sha256);
+  struct Hash {
+    std::size_t operator()(const Sha256& s) const {
+      std::size_t h;  // SHA-256 bytes are uniform: the first word is a fine hash
+      std::memcpy(&h, s.data(), sizeof h);
+      return h;
+    }
+  };
   struct Slot {
     std::promise<MeasuredPtr> promise;
     std::shared_future<MeasuredPtr> result;
   };
+  static std::shared_future<MeasuredPtr> ready(MeasuredPtr m) {
+    std::promise<MeasuredPtr> p;
+    p.set_value(std::move(m));
+    return p.get_future().share();
+  }
   std::mutex mutex_;
-  std::unordered_map<std::string, Slot> slots_;
+  std::unordered_map<Sha256, Slot, Hash> slots_;
+  std::unordered_set<Sha256, Hash> written_maps_;
+  // What a copy of a written map gets: the writer takes it as known content.
+  const std::shared_future<MeasuredPtr> written_map_ = ready(std::make_shared<const Measured>());
 };
 
 // One entry on its way through the graph.
@@ -98,6 +116,7 @@ struct WorkItem {
   read::FileDigest digest;
   std::optional<index::KnownMap> known;
   MeasuredPtr measured;
+  bool claimant = false;  // this entry measured its content for the run (RunContents)
 };
 using WorkPtr = std::shared_ptr<WorkItem>;
 
@@ -146,9 +165,8 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
       return;
     }
   }
-  const auto sha = w.digest.sha256_hex();
   auto m = std::make_shared<Measured>();  // before the claim: nothing below throws
-  auto claim = contents.claim(sha);
+  auto claim = contents.claim(w.digest);
   if (!claim.first) {
     w.entry.bytes = {};
     w.measured = claim.result.get();
@@ -157,8 +175,8 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
   try {
     MeasureOptions mo;
     mo.max_data_item_size = options.max_data_item_size;
-    counters.maps_measured++;
     m->measurement = measure_content(w.entry.bytes, mo);
+    if (m->measurement.kind == ContentKind::map) counters.maps_measured++;
   } catch (const std::exception& e) {
     m->failure = Problem{Severity::error, "internal",
                          std::string("measuring failed: ") + e.what(), ""};
@@ -167,7 +185,8 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
   }
   w.entry.bytes = {};  // free the bytes now; the budget is given back by the writer
   w.measured = m;
-  contents.fulfil(sha, std::move(m));
+  w.claimant = true;
+  contents.fulfil(w.digest, std::move(m));
 }
 
 }  // namespace
@@ -332,15 +351,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     try {
       db->write_entry(summary.run_id, rec, stats);
       if (stats) written_maps.try_emplace(rec.sha256, stats->status);
-      if (w->measured && !w->known && !w->measured->trimmed) {
-        // Written: later entries with this content (known maps, or not maps)
-        // need only a small record, not the whole measurement.
-        auto small = std::make_shared<Measured>();
-        small->measurement.kind = w->measured->measurement.kind;
-        small->failure = w->measured->failure;
-        small->trimmed = true;
-        contents.written(rec.sha256, std::move(small));
-      }
+      if (w->claimant) contents.written(w->digest, stats != nullptr);
       counters.written++;
       consecutive_write_failures = 0;
     } catch (const std::exception& e) {

@@ -14,7 +14,7 @@ struct LiveCounters {
   std::atomic<std::uint64_t> maps_known{0};     // maps skipped: content indexed before or
                                                 // earlier in this run (not decoded again)
   std::atomic<std::uint64_t> maps_same_in_run{0};  // of maps_known: same content earlier in this run
-  std::atomic<std::uint64_t> maps_measured{0};  // calls of the measure function (decodes)
+  std::atomic<std::uint64_t> maps_measured{0};  // maps decoded and measured (content that is a map)
   std::atomic<std::uint64_t> rejected{0};       // maps with an error
   std::atomic<std::uint64_t> with_warnings{0};  // maps with warnings only
   std::atomic<std::uint64_t> not_maps{0};       // entries that are not maps
