@@ -101,6 +101,7 @@ bool write_stats_json(const std::string& path, const IndexOptions& o, const Live
       << ",\"seconds\":" << s.seconds << ",\"cpu_seconds\":" << s.cpu_seconds
       << ",\"writer_seconds\":" << s.writer_seconds << ",\"peak_in_flight_bytes\":" << s.peak_in_flight
       << ",\"peak_in_flight_entries\":" << s.peak_in_flight_entries
+      << ",\"peak_run_contents\":" << s.peak_run_contents
       << ",\"memory_budget_bytes\":" << o.memory_budget << ",\"entries\":" << c.entries.load()
       << ",\"bytes\":" << c.bytes.load() << ",\"maps_indexed\":" << c.maps_indexed.load()
       << ",\"maps_known\":" << c.maps_known.load()

@@ -14,6 +14,7 @@
 #include <oneapi/tbb/flow_graph.h>
 #include <oneapi/tbb/global_control.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -68,6 +69,7 @@ class RunContents {
     if (written_maps_.contains(digest.sha256)) return {false, written_map_};
     auto [it, inserted] = slots_.try_emplace(digest.sha256);
     if (!inserted) return {false, it->second.result};
+    peak_slots_ = std::max(peak_slots_, slots_.size());
     it->second.result = it->second.promise.get_future().share();
     return {true, it->second.result};
   }
@@ -80,6 +82,11 @@ class RunContents {
     std::lock_guard lock(mutex_);
     slots_.erase(digest.sha256);
     if (map) written_maps_.insert(digest.sha256);
+  }
+  // Most slots alive at once: at most the entries in flight.
+  std::size_t peak_slots() {
+    std::lock_guard lock(mutex_);
+    return peak_slots_;
   }
 
  private:
@@ -103,6 +110,7 @@ class RunContents {
   std::mutex mutex_;
   std::unordered_map<Sha256, Slot, Hash> slots_;
   std::unordered_set<Sha256, Hash> written_maps_;
+  std::size_t peak_slots_ = 0;
   // What a copy of a written map gets: the writer takes it as known content.
   const std::shared_future<MeasuredPtr> written_map_ = ready(std::make_shared<const Measured>());
 };
@@ -413,6 +421,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   summary.cpu_seconds = cpu_seconds() - cpu_start;
   summary.peak_in_flight = budget.peak();
   summary.peak_in_flight_entries = budget.peak_entries();
+  summary.peak_run_contents = contents.peak_slots();
   summary.writer_seconds = writer_seconds;
   return summary;
 }

@@ -32,6 +32,7 @@ struct IndexSummary {
   double cpu_seconds = 0;
   std::uint64_t peak_in_flight = 0;   // most bytes held between reader and writer
   std::uint64_t peak_in_flight_entries = 0;  // most entries held (at most ByteBudget's cap)
+  std::uint64_t peak_run_contents = 0;  // most contents tracked at once for in-run dedup
   double writer_seconds = 0;          // time spent inside the writer node
 };
 

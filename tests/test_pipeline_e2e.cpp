@@ -258,10 +258,13 @@ TEST_CASE("every input and entry has a row: empty and zero inputs, links, a zip 
 TEST_CASE("entries in flight are capped however small they are (--stats-json)") {
   TempDir tmp;
   std::vector<ArchiveMember> members;
-  for (int i = 0; i < 5000; ++i) members.push_back({.path = "t/" + std::to_string(i), .bytes = to_bytes("x")});
+  // Each entry its own content: what the run keeps per content must not grow either.
+  for (int i = 0; i < 5000; ++i)
+    members.push_back({.path = "t/" + std::to_string(i), .bytes = to_bytes(std::to_string(i))});
   write_archive(tmp / "tiny.tar", ArchiveFormat::tar, members);
   fs::create_directories(tmp / "folder" / "t");
-  for (int i = 0; i < 3000; ++i) write_file(tmp / "folder" / members[static_cast<std::size_t>(i)].path, to_bytes("x"));
+  for (int i = 0; i < 3000; ++i)
+    write_file(tmp / "folder" / members[static_cast<std::size_t>(i)].path, members[static_cast<std::size_t>(i)].bytes);
   for (const auto& [input, count] : {std::pair{tmp / "tiny.tar", 5000}, std::pair{tmp / "folder", 3000}}) {
     CAPTURE(input);
     const auto r = index(tmp / (input.filename().string() + ".sqlite"), {input.string()},
@@ -277,6 +280,9 @@ TEST_CASE("entries in flight are capped however small they are (--stats-json)") 
     CHECK(field("entries") == static_cast<unsigned long long>(count));
     CHECK(field("peak_in_flight_entries") >= 1);
     CHECK(field("peak_in_flight_entries") <= 1024);  // ByteBudget::kDefaultMaxEntries
+    // Contents are tracked for in-run dedup only while their first entry is in flight.
+    CHECK(field("peak_run_contents") >= 1);
+    CHECK(field("peak_run_contents") <= 1024);
     // Each entry is charged its buffer's capacity plus kEntryOverhead (2048):
     // a one-byte entry must not hold a 64 KiB read buffer.
     CHECK(field("peak_in_flight_bytes") <= 1024 * (2048 + 64));
