@@ -32,18 +32,7 @@ std::size_t count_lines(const std::string& text) {
 }
 
 // An index with one map ("a.map", race_map()).
-struct SmallIndex {
-  TempDir dir;
-  std::string path = dir.file("query.sqlite");
-  SmallIndex() {
-    auto db = open_index(path);
-    const auto run = db.begin_run("test", "0.0-test");
-    const auto source = db.source_id(run, "/srv/maps", "folder");
-    const auto stats = race_map();
-    db.write_entry(run, map_entry(source, "a.map", 1), &stats);
-    db.finish_run(run, "complete", {});
-  }
-
+struct SmallIndex : OneMapIndex {
   Result<std::int64_t> query(const std::string& sql, const QueryOptions& options, std::string& out) {
     std::ostringstream stream;
     auto result = run_query(path, sql, options, stream);

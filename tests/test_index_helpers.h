@@ -287,4 +287,19 @@ inline std::vector<std::string> table_rows(sqlite3* db, const std::string& table
   return rows;
 }
 
+// An index holding one complete run that saw one map ("a.map", race_map())
+// in the folder "/srv/maps": the base of the query tests' fixtures.
+struct OneMapIndex {
+  TempDir dir;
+  std::string path = dir.file("query.sqlite");
+  OneMapIndex() {
+    auto db = open_index(path);
+    const auto run = db.begin_run("test", "0.0-test");
+    const auto source = db.source_id(run, "/srv/maps", "folder");
+    const auto stats = race_map();
+    db.write_entry(run, map_entry(source, "a.map", 1), &stats);
+    db.finish_run(run, "complete", {});
+  }
+};
+
 }  // namespace mapindex::index::testing

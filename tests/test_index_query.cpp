@@ -15,18 +15,7 @@ using namespace mapindex::index::testing;
 
 namespace {
 
-struct QueryFixture {
-  TempDir dir;
-  std::string path = dir.file("query.sqlite");
-  QueryFixture() {
-    auto db = open_index(path);
-    const auto run = db.begin_run("test", "0.0-test");
-    const auto source = db.source_id(run, "/srv/maps", "folder");
-    const auto stats = race_map();
-    db.write_entry(run, map_entry(source, "a.map", 1), &stats);
-    db.finish_run(run, "complete", {});
-  }
-
+struct QueryFixture : OneMapIndex {
   // Output of a successful query.
   std::string run(const std::string& sql, QueryFormat format) {
     std::ostringstream out;

@@ -58,21 +58,16 @@ void report_text_not_utf8(MapStats& stats) {
   info(stats.license, "license", "maps.license_raw");
   for (std::size_t i = 0; i < stats.settings.size(); ++i)
     check(stats.settings[i], "settings line " + std::to_string(i), "info", "settings.command_raw");
-  for (const auto& g : stats.groups)
-    check(g.name, loc("group", g.group_index) + " name", loc("group", g.group_index),
-          "groups.name_raw");
-  for (const auto& l : stats.layers)
-    check(l.name, loc("layer", l.layer_index) + " name", loc("layer", l.layer_index),
-          "layers.name_raw");
-  for (const auto& i : stats.images)
-    check(i.name, loc("image", i.image_index) + " name", loc("image", i.image_index),
-          "images.name_raw");
-  for (const auto& e : stats.envelopes)
-    check(e.name, loc("envelope", e.envelope_index) + " name", loc("envelope", e.envelope_index),
-          "envelopes.name_raw");
-  for (const auto& s : stats.sounds)
-    check(s.name, loc("sound", s.sound_index) + " name", loc("sound", s.sound_index),
-          "sounds.name_raw");
+  // The name of item `index` of `kind` ("layer 3 name"), its raw bytes in `column`.
+  const auto name = [&](std::string_view text, const char* kind, auto index, std::string_view column) {
+    const std::string where = loc(kind, index);
+    check(text, where + " name", where, column);
+  };
+  for (const auto& g : stats.groups) name(g.name, "group", g.group_index, "groups.name_raw");
+  for (const auto& l : stats.layers) name(l.name, "layer", l.layer_index, "layers.name_raw");
+  for (const auto& i : stats.images) name(i.name, "image", i.image_index, "images.name_raw");
+  for (const auto& e : stats.envelopes) name(e.name, "envelope", e.envelope_index, "envelopes.name_raw");
+  for (const auto& s : stats.sounds) name(s.name, "sound", s.sound_index, "sounds.name_raw");
   for (auto& p : found) stats.problems.push_back(std::move(p));
 }
 
