@@ -42,12 +42,12 @@ void drain(const std::string& input) {
   std::uint64_t entries = 0;
   while (auto entry = reader.next()) {
     ++entries;
-    if (entry->kind == EntryKind::file) {
+    if (entry->kind == ReadOutcome::file) {
       if (entry->bytes.size() != entry->size || entry->size > kMaxEntrySize) std::abort();
     } else if (!entry->bytes.empty()) {
       std::abort();  // only file entries carry bytes
     }
-    if (entry->kind == EntryKind::error && entry->error.code.empty()) std::abort();
+    if (entry->kind == ReadOutcome::error && entry->error.code.empty()) std::abort();
   }
   if (reader.progress().entries != entries) std::abort();
 }

@@ -63,13 +63,13 @@ int inspect_command(const Args& args) {
           .field("source", entry->source)
           .field("entry", entry->path);
     }
-    if (entry->kind == read::EntryKind::error) {
+    if (entry->kind == read::ReadOutcome::error) {
       if (json) json->field("kind", "unreadable").field("error", entry->error.to_string()).end_object();
       else std::cout << name << "\n  unreadable: " << entry->error.to_string() << "\n\n";
       status = kExitFindings;
       continue;
     }
-    if (entry->kind == read::EntryKind::oversize) {
+    if (entry->kind == read::ReadOutcome::oversize) {
       if (json)
         json->field("kind", "oversize").field("size", static_cast<std::int64_t>(entry->size)).end_object();
       else std::cout << name << "\n  skipped: " << entry->size << " bytes, over --max-map-size\n\n";

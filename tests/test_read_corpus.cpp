@@ -14,7 +14,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using mapindex::read::EntryKind;
+using mapindex::read::ReadOutcome;
 using mapindex::read::SourceReader;
 
 // Reads `input` and checks every entry is a file whose SHA-256 matches the
@@ -27,7 +27,7 @@ std::set<std::string> check_against_manifest(
   while (auto entry = reader.next()) {
     CAPTURE(entry->path);
     CAPTURE(entry->error.message);
-    REQUIRE(entry->kind == EntryKind::file);
+    REQUIRE(entry->kind == ReadOutcome::file);
     REQUIRE(entry->path.starts_with(prefix));
     std::string name = entry->path.substr(prefix.size());
     if (name == "MANIFEST.tsv" || name == "README.md") continue;

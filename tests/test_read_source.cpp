@@ -22,7 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using mapindex::read::Entry;
-using mapindex::read::EntryKind;
+using mapindex::read::ReadOutcome;
 using mapindex::read::ReadOptions;
 using mapindex::read::SourceReader;
 using namespace mapindex::testing;
@@ -78,7 +78,7 @@ void check_sample(const std::vector<Entry>& entries, const std::string& source,
   REQUIRE(entries.size() == files.size());
   for (std::size_t i = 0; i < files.size(); ++i) {
     CAPTURE(i);
-    CHECK(entries[i].kind == EntryKind::file);
+    CHECK(entries[i].kind == ReadOutcome::file);
     CHECK(entries[i].source == source);
     CHECK(entries[i].path == prefix + files[i]->path);
     CHECK(entries[i].size == files[i]->bytes.size());
@@ -160,7 +160,7 @@ TEST_SUITE("read") {
     check_sample(archive, (dir / "disguised.map").string());
     auto plain = read_all({(dir / "plain.zip").string()});
     REQUIRE(plain.size() == 1);
-    CHECK(plain[0].kind == EntryKind::file);
+    CHECK(plain[0].kind == ReadOutcome::file);
     CHECK(plain[0].path == "plain.zip");
     CHECK(plain[0].bytes == to_bytes("not an archive at all"));
   }
@@ -172,13 +172,13 @@ TEST_SUITE("read") {
     write_file(dir / "empty.map", std::vector<std::uint8_t>{});
     auto entries = read_all({(dir / "ctf1.map").string(), (dir / "empty.map").string()});
     REQUIRE(entries.size() == 2);
-    CHECK(entries[0].kind == EntryKind::file);
+    CHECK(entries[0].kind == ReadOutcome::file);
     CHECK(entries[0].source == (dir / "ctf1.map").string());
     CHECK(entries[0].path == "ctf1.map");
     CHECK(entries[0].bytes == map);
     // Given as an input, an empty file gives nothing to index: an error row
     // for the input itself (in a folder or an archive it is an empty entry).
-    CHECK(entries[1].kind == EntryKind::error);
+    CHECK(entries[1].kind == ReadOutcome::error);
     CHECK(entries[1].source == (dir / "empty.map").string());
     CHECK(entries[1].path == "");
     CHECK(entries[1].error.code == "read.empty");
@@ -204,16 +204,16 @@ TEST_SUITE("read") {
       std::vector<std::string> expected = {"d/real.map", "d/link.map", "d/last.txt"};
       if (format == ArchiveFormat::tar) expected.insert(expected.begin() + 2, "d/hard.map");
       REQUIRE(paths_of(entries) == expected);
-      CHECK(entries[0].kind == EntryKind::file);
-      CHECK(entries[1].kind == EntryKind::not_read);
+      CHECK(entries[0].kind == ReadOutcome::file);
+      CHECK(entries[1].kind == ReadOutcome::not_read);
       CHECK(entries[1].error.code == "read.not_regular");
       CHECK(entries[1].error.message.find("symbolic link to \"real.map\": not followed") != std::string::npos);
       if (format == ArchiveFormat::tar) {
-        CHECK(entries[2].kind == EntryKind::not_read);
+        CHECK(entries[2].kind == ReadOutcome::not_read);
         CHECK(entries[2].error.code == "read.not_regular");
         CHECK(entries[2].error.message.find("hard link to \"d/real.map\"") != std::string::npos);
       }
-      CHECK(entries.back().kind == EntryKind::file);
+      CHECK(entries.back().kind == ReadOutcome::file);
     }
   }
 
@@ -251,15 +251,15 @@ TEST_SUITE("read") {
       CAPTURE(e.path);
       CHECK(e.source == root.string());
       if (auto it = not_read.find(e.path); it != not_read.end()) {
-        CHECK(e.kind == EntryKind::not_read);
+        CHECK(e.kind == ReadOutcome::not_read);
         CHECK(e.error.code == "read.not_regular");
         CHECK(e.error.message.find(it->second) != std::string::npos);
       } else {
-        CHECK(e.kind == EntryKind::file);
+        CHECK(e.kind == ReadOutcome::file);
       }
     }
     entries.erase(std::remove_if(entries.begin(), entries.end(),
-                                 [](const Entry& e) { return e.kind != EntryKind::file; }),
+                                 [](const Entry& e) { return e.kind != ReadOutcome::file; }),
                   entries.end());
     CHECK(entries[0].bytes == fake_map(52, 64));
     CHECK(entries[2].bytes == fake_map(54, 64));
@@ -314,10 +314,10 @@ TEST_SUITE("read") {
                      {"b.map", map, MemberType::file, ""}});
       auto entries = read_all({path.string()});
       REQUIRE(entries.size() == 3);
-      CHECK(entries[0].kind == EntryKind::file);
+      CHECK(entries[0].kind == ReadOutcome::file);
       CHECK(entries[0].path == "a.map.gz");
       CHECK(entries[0].bytes == gz);
-      CHECK(entries[1].kind == EntryKind::error);
+      CHECK(entries[1].kind == ReadOutcome::error);
       CHECK(entries[1].path == "fake.zip");
       // Its "header" runs past the end of the entry: corrupt or cut, either way.
       CHECK((entries[1].error.code == "read.corrupt" || entries[1].error.code == "read.truncated"));
@@ -336,7 +336,7 @@ TEST_SUITE("read") {
       one.max_nesting = 1;
       auto entries = read_all({path.string()}, one);
       REQUIRE(entries.size() == 2);
-      CHECK(entries[0].kind == EntryKind::error);
+      CHECK(entries[0].kind == ReadOutcome::error);
       CHECK(entries[0].error.code == "read.nesting");
       CHECK(entries[0].path == "l1.zip/l2.tar");
       CHECK(entries[1].path == "l1.zip/l1.map");
@@ -373,7 +373,7 @@ TEST_SUITE("read") {
     with_stdin(map, [&] {
       auto entries = read_all({"-"});
       REQUIRE(entries.size() == 1);
-      CHECK(entries[0].kind == EntryKind::file);
+      CHECK(entries[0].kind == ReadOutcome::file);
       CHECK(entries[0].source == "-");
       CHECK(entries[0].path == "-");
       CHECK(entries[0].bytes == map);
@@ -383,7 +383,7 @@ TEST_SUITE("read") {
     with_stdin(map, [&] {
       auto entries = read_all({"-"}, small);
       REQUIRE(entries.size() == 1);
-      CHECK(entries[0].kind == EntryKind::oversize);
+      CHECK(entries[0].kind == ReadOutcome::oversize);
       CHECK(entries[0].size == map.size());
       CHECK(entries[0].bytes.empty());
     });
@@ -391,7 +391,7 @@ TEST_SUITE("read") {
     with_stdin(big_7z, [&] {
       auto entries = read_all({"-"}, small);
       REQUIRE(entries.size() == 1);
-      CHECK(entries[0].kind == EntryKind::error);
+      CHECK(entries[0].kind == ReadOutcome::error);
       CHECK(entries[0].error.code == "read.oversize_archive");
     });
   }
@@ -420,13 +420,13 @@ TEST_SUITE("read") {
       CHECK(entries[0].bytes == members[0].bytes);
       CHECK(entries[1].path == "two.map");
       CHECK(entries[1].bytes == members[1].bytes);
-      CHECK(entries[2].kind == EntryKind::error);
+      CHECK(entries[2].kind == ReadOutcome::error);
       CHECK(entries[2].source == path.string());
       CHECK(entries[2].path == "three.map");
       CHECK(entries[2].error.code == "read.truncated");
       CHECK(entries[2].error.message.find(path.string()) != std::string::npos);
       CHECK(entries[2].error.message.find("three.map") != std::string::npos);
-      CHECK(entries[3].kind == EntryKind::file);  // the next input is read
+      CHECK(entries[3].kind == ReadOutcome::file);  // the next input is read
       CHECK(entries[3].source == good.string());
     }
     SUBCASE("7z cut short: nothing readable, one error") {
@@ -435,7 +435,7 @@ TEST_SUITE("read") {
       write_file(path, truncated_copy(bytes, bytes.size() / 2));
       auto entries = read_all({path.string(), good.string()});
       REQUIRE(entries.size() == 2);
-      CHECK(entries[0].kind == EntryKind::error);
+      CHECK(entries[0].kind == ReadOutcome::error);
       CHECK(entries[0].source == path.string());
       CHECK(entries[1].source == good.string());
     }
@@ -449,11 +449,11 @@ TEST_SUITE("read") {
       REQUIRE(entries.size() == 4);
       CHECK(entries[0].path == "inner.tgz/one.map");
       CHECK(entries[1].path == "inner.tgz/two.map");
-      CHECK(entries[2].kind == EntryKind::error);
+      CHECK(entries[2].kind == ReadOutcome::error);
       CHECK(entries[2].path == "inner.tgz/three.map");
       CHECK(entries[2].error.code == "read.truncated");
       CHECK(entries[3].path == "after.map");
-      CHECK(entries[3].kind == EntryKind::file);
+      CHECK(entries[3].kind == ReadOutcome::file);
     }
     SUBCASE("an archive truncated inside a nested archive's data: one error for the outer") {
       auto inner = build_archive(ArchiveFormat::tar, members);
@@ -466,7 +466,7 @@ TEST_SUITE("read") {
       CHECK(entries[0].path == "inner.tar/one.map");
       CHECK(entries[1].path == "inner.tar/two.map");
       CHECK(entries[1].bytes == members[1].bytes);
-      CHECK(entries[2].kind == EntryKind::error);
+      CHECK(entries[2].kind == ReadOutcome::error);
       CHECK(entries[2].source == path.string());
       CHECK(entries[2].path == "inner.tar");
       CHECK(entries[2].error.code == "read.truncated");
@@ -480,11 +480,11 @@ TEST_SUITE("read") {
     write_file(good, fake_map(5, 10));
     auto entries = read_all({(dir / "missing.zip").string(), good.string()});
     REQUIRE(entries.size() == 2);
-    CHECK(entries[0].kind == EntryKind::error);
+    CHECK(entries[0].kind == ReadOutcome::error);
     CHECK(entries[0].error.code == "read.io");
     CHECK(entries[0].source == (dir / "missing.zip").string());
     CHECK(entries[0].error.message.find("missing.zip") != std::string::npos);
-    CHECK(entries[1].kind == EntryKind::file);
+    CHECK(entries[1].kind == ReadOutcome::file);
 
     if (::geteuid() != 0) {  // root reads anything
       fs::path locked = dir / "locked.zip";
@@ -492,9 +492,9 @@ TEST_SUITE("read") {
       fs::permissions(locked, fs::perms::none);
       auto denied = read_all({locked.string(), good.string()});
       REQUIRE(denied.size() == 2);
-      CHECK(denied[0].kind == EntryKind::error);
+      CHECK(denied[0].kind == ReadOutcome::error);
       CHECK(denied[0].error.code == "read.io");
-      CHECK(denied[1].kind == EntryKind::file);
+      CHECK(denied[1].kind == ReadOutcome::file);
       fs::permissions(locked, fs::perms::owner_all);
     }
   }
@@ -514,13 +514,13 @@ TEST_SUITE("read") {
       write_archive(path, format, members);
       auto entries = read_all({path.string()}, options);
       REQUIRE(entries.size() == 3);
-      CHECK(entries[0].kind == EntryKind::file);
+      CHECK(entries[0].kind == ReadOutcome::file);
       CHECK(entries[0].size == 1000);
-      CHECK(entries[1].kind == EntryKind::oversize);
+      CHECK(entries[1].kind == ReadOutcome::oversize);
       CHECK(entries[1].path == "big.map");
       CHECK(entries[1].size == 5000);
       CHECK(entries[1].bytes.empty());
-      CHECK(entries[2].kind == EntryKind::file);
+      CHECK(entries[2].kind == ReadOutcome::file);
       CHECK(entries[2].bytes == members[2].bytes);
     }
     SUBCASE("a single file, and a compressed file found larger while reading") {
@@ -530,9 +530,9 @@ TEST_SUITE("read") {
       write_archive(dir / "gz.tar", ArchiveFormat::tar, {{"x.gz", gz, MemberType::file, ""}});
       auto entries = read_all({(dir / "huge.map").string(), (dir / "gz.tar").string()}, options);
       REQUIRE(entries.size() == 2);
-      CHECK(entries[0].kind == EntryKind::oversize);
+      CHECK(entries[0].kind == ReadOutcome::oversize);
       CHECK(entries[0].size == 4000);
-      CHECK(entries[1].kind == EntryKind::oversize);
+      CHECK(entries[1].kind == ReadOutcome::oversize);
       CHECK(entries[1].path == "x.gz");
       CHECK(entries[1].size == gz.size());
     }
@@ -585,7 +585,7 @@ TEST_SUITE("read") {
       auto entries = read_all({(dir / "crc.zip").string()});
       REQUIRE(entries.size() == 3);
       CHECK(entries[0].bytes == members[0].bytes);
-      CHECK(entries[1].kind == EntryKind::error);
+      CHECK(entries[1].kind == ReadOutcome::error);
       CHECK(entries[1].path == "two.map");
       CHECK(entries[1].error.code == "read.corrupt");
       CHECK(entries[1].error.message.find("CRC") != std::string::npos);
@@ -611,13 +611,13 @@ TEST_SUITE("read") {
       CHECK(entries[0].path == "inner.tar/one.map");
       CHECK(entries[0].bytes == big[0].bytes);
       const Entry& error = entries[entries.size() - 2];
-      CHECK(error.kind == EntryKind::error);
+      CHECK(error.kind == ReadOutcome::error);
       CHECK(error.path == "inner.tar");
       CHECK(error.error.code == "read.corrupt");
       CHECK(error.error.message.find("CRC") != std::string::npos);
       CHECK(entries.back().path == "after.map");
-      CHECK(entries.back().kind == EntryKind::file);
-      for (std::size_t i = 0; i + 2 < entries.size(); ++i) CHECK(entries[i].kind == EntryKind::file);
+      CHECK(entries.back().kind == ReadOutcome::file);
+      for (std::size_t i = 0; i + 2 < entries.size(); ++i) CHECK(entries[i].kind == ReadOutcome::file);
     }
     SUBCASE("a CRC mismatch found after the inner archive's end") {
       auto tar = build_archive(ArchiveFormat::tar, members);
@@ -636,7 +636,7 @@ TEST_SUITE("read") {
                                                           "after.map"});
       REQUIRE(entries.size() == 5);
       CHECK(entries[2].bytes != members[2].bytes);  // damaged, the outer CRC says so below
-      CHECK(entries[3].kind == EntryKind::error);
+      CHECK(entries[3].kind == ReadOutcome::error);
       CHECK(entries[3].error.code == "read.corrupt");
     }
     SUBCASE("encrypted zip entries") {
@@ -645,7 +645,7 @@ TEST_SUITE("read") {
       auto entries = read_all({(dir / "secret.zip").string()});
       REQUIRE(entries.size() == 3);
       for (const auto& e : entries) {
-        CHECK(e.kind == EntryKind::error);
+        CHECK(e.kind == ReadOutcome::error);
         CHECK(e.error.code == "read.encrypted");
         CHECK(e.size == 5000);
       }
@@ -727,11 +727,11 @@ TEST_SUITE("read") {
         write_file(path, damaged);
         std::size_t errors = 0;
         for (const auto& e : read_all({path.string()})) {
-          if (e.kind == EntryKind::error) {
+          if (e.kind == ReadOutcome::error) {
             ++errors;
             CHECK(e.error.code.starts_with("read."));
             CHECK(e.error.message.find(path.string()) != std::string::npos);
-          } else if (e.kind == EntryKind::file) {
+          } else if (e.kind == ReadOutcome::file) {
             CHECK(e.bytes.size() == e.size);
           }
         }

@@ -23,7 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using mapindex::read::Entry;
-using mapindex::read::EntryKind;
+using mapindex::read::ReadOutcome;
 using mapindex::read::SourceReader;
 using namespace mapindex::testing;
 
@@ -103,7 +103,7 @@ std::vector<std::uint8_t> stored_zip_without_directory(const std::vector<Archive
   return out;
 }
 
-void check_one(const std::vector<Entry>& entries, EntryKind kind, const std::string& code,
+void check_one(const std::vector<Entry>& entries, ReadOutcome kind, const std::string& code,
                const std::string& path, const std::string& words) {
   REQUIRE(entries.size() == 1);
   CHECK(entries[0].kind == kind);
@@ -128,15 +128,15 @@ TEST_SUITE("read") {
     auto entries = read_all({folder.string()});
     REQUIRE(entries.size() == 2);
     CHECK(entries[0].path == "list.txt");
-    CHECK(entries[0].kind == EntryKind::file);
+    CHECK(entries[0].kind == ReadOutcome::file);
     CHECK(entries[0].bytes == list);
     CHECK(entries[1].path == "xs.txt");
-    CHECK(entries[1].kind == EntryKind::file);
+    CHECK(entries[1].kind == ReadOutcome::file);
     CHECK(entries[1].bytes == xs);
     // The same from standard input, and inside an archive.
     auto piped = read_stdin_from(folder / "list.txt");
     REQUIRE(piped.size() == 1);
-    CHECK(piped[0].kind == EntryKind::file);
+    CHECK(piped[0].kind == ReadOutcome::file);
     CHECK(piped[0].bytes == list);
     write_archive(dir / "pack.tar", ArchiveFormat::tar, {{"list.txt", list, MemberType::file, ""}});
     auto packed = read_all({(dir / "pack.tar").string()});
@@ -181,21 +181,21 @@ TEST_SUITE("read") {
                   {{"a/", {}, MemberType::directory, ""}, {"a/b/", {}, MemberType::directory, ""}});
     fs::create_directories(dir / "nothing" / "sub");
 
-    check_one(read_all({(dir / "empty.bin").string()}), EntryKind::error, "read.empty", "",
+    check_one(read_all({(dir / "empty.bin").string()}), ReadOutcome::error, "read.empty", "",
               "the input is empty (0 bytes)");
-    check_one(read_all({"/dev/null"}), EntryKind::error, "read.empty", "", "the input is empty (0 bytes)");
-    check_one(read_stdin_from(dir / "empty.bin"), EntryKind::error, "read.empty", "",
+    check_one(read_all({"/dev/null"}), ReadOutcome::error, "read.empty", "", "the input is empty (0 bytes)");
+    check_one(read_stdin_from(dir / "empty.bin"), ReadOutcome::error, "read.empty", "",
               "the input is empty (0 bytes)");
     for (auto zeros : {read_all({(dir / "zeros.bin").string()}), read_stdin_from(dir / "zeros.bin")})
-      check_one(zeros, EntryKind::error, "read.empty", "",
+      check_one(zeros, ReadOutcome::error, "read.empty", "",
                 "read as an empty tar archive (the input starts with a block of zero bytes");
-    check_one(read_all({(dir / "empty.zip").string()}), EntryKind::error, "read.empty", "",
+    check_one(read_all({(dir / "empty.zip").string()}), ReadOutcome::error, "read.empty", "",
               "no entries: an empty zip archive");
-    check_one(read_all({(dir / "empty.tar.gz").string()}), EntryKind::error, "read.empty", "",
+    check_one(read_all({(dir / "empty.tar.gz").string()}), ReadOutcome::error, "read.empty", "",
               "empty gzip-compressed tar archive");
-    check_one(read_all({(dir / "folders.tar").string()}), EntryKind::error, "read.empty", "",
+    check_one(read_all({(dir / "folders.tar").string()}), ReadOutcome::error, "read.empty", "",
               "no files: only 2 folder entries in the tar archive");
-    check_one(read_all({(dir / "nothing").string()}), EntryKind::error, "read.empty", "",
+    check_one(read_all({(dir / "nothing").string()}), ReadOutcome::error, "read.empty", "",
               "the folder holds no files");
 
     // The next input is still read, and its rows are its own.
@@ -215,11 +215,11 @@ TEST_SUITE("read") {
     auto entries = read_all({(dir / "outer.tar").string()});
     REQUIRE(entries.size() == 2);
     CHECK(entries[0].path == "packs/none.zip");
-    CHECK(entries[0].kind == EntryKind::not_read);
+    CHECK(entries[0].kind == ReadOutcome::not_read);
     CHECK(entries[0].error.code == "read.empty");
     CHECK(entries[0].error.message.find("an empty zip archive") != std::string::npos);
     CHECK(entries[1].path == "zeros.bin");
-    CHECK(entries[1].kind == EntryKind::file);
+    CHECK(entries[1].kind == ReadOutcome::file);
     CHECK(entries[1].bytes == zeros);
   }
 
@@ -235,11 +235,11 @@ TEST_SUITE("read") {
     const char* what[] = {"FIFO: not read", "character device: not read", "block device: not read"};
     for (int i = 0; i < 3; ++i) {
       CAPTURE(i);
-      CHECK(entries[static_cast<std::size_t>(i)].kind == EntryKind::not_read);
+      CHECK(entries[static_cast<std::size_t>(i)].kind == ReadOutcome::not_read);
       CHECK(entries[static_cast<std::size_t>(i)].error.code == "read.not_regular");
       CHECK(entries[static_cast<std::size_t>(i)].error.message.find(what[i]) != std::string::npos);
     }
-    CHECK(entries[3].kind == EntryKind::file);
+    CHECK(entries[3].kind == ReadOutcome::file);
   }
 
   TEST_CASE("a zip cut inside its central directory is read.truncated, every entry still read") {
@@ -267,11 +267,11 @@ TEST_SUITE("read") {
       CAPTURE(c.prefix);
       REQUIRE(c.entries.size() == members.size() + 1);
       for (std::size_t i = 0; i < members.size(); ++i) {
-        CHECK(c.entries[i].kind == EntryKind::file);
+        CHECK(c.entries[i].kind == ReadOutcome::file);
         CHECK(c.entries[i].bytes == members[i].bytes);
       }
       const Entry& last = c.entries.back();
-      CHECK(last.kind == EntryKind::error);
+      CHECK(last.kind == ReadOutcome::error);
       CHECK(last.error.code == "read.truncated");
       CHECK(last.path == c.prefix);
       CHECK(last.error.message.find("no end of central directory record") != std::string::npos);
@@ -284,7 +284,7 @@ TEST_SUITE("read") {
     for (auto bare : {read_all({(dir / "bare.zip").string()}), read_stdin_from(dir / "bare.zip")}) {
       REQUIRE(bare.size() == members.size() + 1);
       for (std::size_t i = 0; i < members.size(); ++i) CHECK(bare[i].bytes == members[i].bytes);
-      CHECK(bare.back().kind == EntryKind::error);
+      CHECK(bare.back().kind == ReadOutcome::error);
       CHECK(bare.back().error.code == "read.truncated");
       CHECK(bare.back().error.message.find("ends where its next entry or its central directory should begin") !=
             std::string::npos);
@@ -292,7 +292,7 @@ TEST_SUITE("read") {
     // The whole archive, as a file and on standard input, has no problem.
     for (auto whole : {read_all({(dir / "whole.zip").string()}), read_stdin_from(dir / "whole.zip")}) {
       REQUIRE(whole.size() == members.size());
-      for (const auto& e : whole) CHECK(e.kind == EntryKind::file);
+      for (const auto& e : whole) CHECK(e.kind == ReadOutcome::file);
     }
   }
 

@@ -3,8 +3,10 @@
 #include <archive.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "stages/read/libarchive_reader.h"
 
@@ -13,10 +15,13 @@ namespace mapindex::read {
 void ByteSource::keep_tail(std::size_t size, Bytes already) {
   tail_size_ = size;
   tail_.clear();
+  std::atomic<std::uint64_t>* counter = std::exchange(counter_, nullptr);  // counted when read
   note(already.data(), already.size());
+  counter_ = counter;
 }
 
 void ByteSource::note(const std::uint8_t* data, std::size_t size) {
+  if (counter_) counter_->fetch_add(size, std::memory_order_relaxed);
   if (tail_size_ == 0 || size == 0) return;
   if (size >= tail_size_) {
     tail_.assign(data + (size - tail_size_), data + size);
@@ -65,6 +70,39 @@ std::int64_t EntryDataSource::read(std::uint8_t* out, std::size_t size) {
   error_number_ = archive_errno(outer_);
   error_message_ = archive_reason(outer_);
   return -1;
+}
+
+bool read_into(ByteSource& source, std::vector<std::uint8_t>& out, std::uint64_t limit) {
+  while (out.size() < limit) {
+    std::size_t old = out.size();
+    // Fill the capacity already reserved (the declared size) before growing.
+    const std::size_t room = out.capacity() > old ? out.capacity() - old : std::max<std::size_t>(kReadChunk, old);
+    std::uint64_t want = std::min<std::uint64_t>(limit - old, room);
+    out.resize(old + static_cast<std::size_t>(want));
+    std::int64_t n = source.read(out.data() + old, static_cast<std::size_t>(want));
+    if (n < 0) {
+      out.resize(old);
+      return false;
+    }
+    out.resize(old + static_cast<std::size_t>(n));
+    if (n == 0) break;
+  }
+  return true;
+}
+
+bool count_rest(ByteSource& source, std::uint64_t& count, const std::atomic<bool>& stop) {
+  std::vector<std::uint8_t> scratch(kReadChunk);
+  while (!stop.load(std::memory_order_relaxed)) {
+    std::int64_t n = source.read(scratch.data(), scratch.size());
+    if (n < 0) return false;
+    if (n == 0) break;
+    count += static_cast<std::uint64_t>(n);
+  }
+  return true;
+}
+
+Fd::~Fd() {
+  if (fd >= 0) ::close(fd);
 }
 
 }  // namespace mapindex::read

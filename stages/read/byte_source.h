@@ -34,6 +34,10 @@ class ByteSource {
   void keep_tail(std::size_t size, Bytes already);
   Bytes tail() const { return tail_; }
 
+  // From now on also add the count of bytes read to `counter` (the reader's
+  // progress, for an input that is a stream).
+  void count_into(std::atomic<std::uint64_t>* counter) { counter_ = counter; }
+
  protected:
   // Called by read() with the bytes it returns.
   void note(const std::uint8_t* data, std::size_t size);
@@ -47,6 +51,7 @@ class ByteSource {
  private:
   std::size_t tail_size_ = 0;
   std::vector<std::uint8_t> tail_;
+  std::atomic<std::uint64_t>* counter_ = nullptr;
 };
 
 // Reads a file descriptor it does not own (fd 0 for "-") or owns (a FIFO).
@@ -81,6 +86,25 @@ class EntryDataSource final : public ByteSource {
  private:
   archive* outer_;
   bool outer_fatal_ = false;
+};
+
+// Bytes asked of a source at a time when its length is not known.
+inline constexpr std::size_t kReadChunk = 64 * 1024;
+// Never reserve more for an entry on the word of its header (or a stat()).
+inline constexpr std::uint64_t kMaxReserve = 1 << 20;
+
+// Appends bytes from `source` to `out` until the end or `out` holds `limit`
+// bytes. Returns false if the source failed.
+bool read_into(ByteSource& source, std::vector<std::uint8_t>& out, std::uint64_t limit);
+
+// Reads and drops the rest of `source`, adding its length to `count`.
+// Returns false if the source failed; stops early if `stop` is set.
+bool count_rest(ByteSource& source, std::uint64_t& count, const std::atomic<bool>& stop);
+
+// A file descriptor closed on scope exit.
+struct Fd {
+  int fd = -1;
+  ~Fd();
 };
 
 }  // namespace mapindex::read

@@ -8,21 +8,38 @@
 #include <vector>
 
 #include "stages/common/result.h"
+#include "stages/read/archive_magic.h"
 
 namespace mapindex::read {
 
 struct ReadOptions {
-  std::uint64_t max_entry_size = 64ull << 20;  // larger entries are not read: EntryKind::oversize
+  std::uint64_t max_entry_size = 64ull << 20;  // larger entries are not read: ReadOutcome::oversize
   int max_nesting = 4;  // archives inside archives followed by content (0: none followed)
 };
 
-// file: bytes read. oversize: larger than max_entry_size, not read. error:
-// the entry or input could not be read (or gave nothing: read.empty).
-// not_read: an entry with no content to read, recorded so that every entry
-// is accounted for; `error` says what it is (a warning): "read.not_regular"
-// (a symbolic or hard link, a device, a FIFO, a socket, a folder loop) or
-// "read.empty" (an archive inside an archive with no entries).
-enum class EntryKind { file, oversize, error, not_read };
+// What reading an entry gave (the index's kind of an entry, map or not,
+// comes later: index::EntryKind). file: bytes read. oversize: larger than
+// max_entry_size, not read. error: the entry or input could not be read (or
+// gave nothing: read.empty). not_read: an entry with no content to read,
+// recorded so that every entry is accounted for; `error` says what it is (a
+// warning): "read.not_regular" (a symbolic or hard link, a device, a FIFO, a
+// socket, a folder loop) or "read.empty" (an archive inside an archive with
+// no entries).
+enum class ReadOutcome { file, oversize, error, not_read };
+
+// What an input is, as the reader found when it opened it. archive: a file
+// or a stream (a FIFO) that libarchive opens as an archive, or that starts
+// like one and is damaged; file: one that is read as a single plain file
+// (also an empty one); folder; standard_input: "-", an archive or a plain
+// file streamed on fd 0; unreadable: an input that cannot be opened at all
+// (missing, no permission).
+enum class SourceKind { archive, file, folder, standard_input, unreadable };
+
+struct Source {
+  std::string input;  // as given
+  SourceKind kind = SourceKind::file;
+  ArchiveMagic format = ArchiveMagic::none;  // for archives: by their first bytes
+};
 
 struct Entry {
   std::string source;  // the input as given: archive path, folder, file, or "-"
@@ -33,9 +50,9 @@ struct Entry {
   // archive's next header: the archive's own path ("" for the input itself).
   std::string path;
   std::uint64_t size = 0;  // bytes; for oversize the declared or counted size
-  EntryKind kind = EntryKind::file;
-  std::vector<std::uint8_t> bytes;  // only for EntryKind::file
-  // For EntryKind::error and not_read. Codes: "read.io" (cannot open or read
+  ReadOutcome kind = ReadOutcome::file;
+  std::vector<std::uint8_t> bytes;  // only for ReadOutcome::file
+  // For ReadOutcome::error and not_read. Codes: "read.io" (cannot open or read
   // the input), "read.truncated", "read.corrupt", "read.encrypted",
   // "read.empty" (an input that gives no entries: 0 bytes, an archive with
   // no entries, a folder with no files; as not_read: such an inner archive),

@@ -31,6 +31,12 @@ class SourceReader {
   // never throws (except std::bad_alloc).
   std::optional<Entry> next();
 
+  // What each input is, in the order given, as the reader reads it (see
+  // SourceKind). A stream input (a FIFO) can be told only by reading it:
+  // the first call of sources() or next() opens the stream inputs and reads
+  // their start (it may wait for a writer, as next() would; stop() ends that).
+  const std::vector<Source>& sources();
+
   ReadProgress progress() const;
 
   // Makes next() return nullopt soon (Ctrl-C). Async-signal-safe.
