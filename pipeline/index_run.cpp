@@ -21,7 +21,6 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -34,7 +33,6 @@
 #include "pipeline/interrupt.h"
 #include "pipeline/version.h"
 #include "stages/extract/measure.h"
-#include "stages/read/archive_magic.h"
 #include "stages/read/digest.h"
 #include "stages/read/source_reader.h"
 #include "stages/write/index_db.h"
@@ -134,16 +132,34 @@ double cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-// "stdin", "folder", "archive" or "file" (a single map), as stored in sources.kind.
-std::string source_kind(const std::string& input) {
-  if (input == "-") return "stdin";
-  std::error_code ec;
-  if (std::filesystem::is_directory(input, ec)) return "folder";
-  std::vector<std::uint8_t> prefix(read::kArchiveMagicBytes);
-  std::ifstream in(input, std::ios::binary);
-  in.read(reinterpret_cast<char*>(prefix.data()), static_cast<std::streamsize>(prefix.size()));
-  prefix.resize(static_cast<std::size_t>(in.gcount()));
-  return read::sniff_archive(prefix) == read::ArchiveMagic::none ? "file" : "archive";
+// sources.kind of an input, from what the reader found it to be.
+index::SourceKind stored_kind(read::SourceKind kind) {
+  switch (kind) {
+    case read::SourceKind::archive: return index::SourceKind::archive;
+    case read::SourceKind::folder: return index::SourceKind::folder;
+    case read::SourceKind::standard_input: return index::SourceKind::standard_input;
+    case read::SourceKind::file: return index::SourceKind::file;
+    // The schema has no kind for an input that cannot be opened: stored as
+    // a file (its row says why it was not read).
+    case read::SourceKind::unreadable: return index::SourceKind::file;
+  }
+  return index::SourceKind::file;
+}
+
+// files.kind of an entry: from what reading it gave and, for content that
+// was read, what it is (known, or as measured).
+index::EntryKind entry_kind(const WorkItem& w) {
+  switch (w.entry.kind) {
+    case read::ReadOutcome::error: return index::EntryKind::unreadable;
+    case read::ReadOutcome::not_read: return index::EntryKind::other;  // a link, a special file, an empty inner archive
+    case read::ReadOutcome::oversize: return index::EntryKind::oversize;
+    case read::ReadOutcome::file:
+      if (w.known) return index::EntryKind::map;
+      if (w.measured->failure) return index::EntryKind::unreadable;
+      if (w.measured->measurement.kind == ContentKind::not_a_map) return index::EntryKind::other;
+      return index::EntryKind::map;
+  }
+  return index::EntryKind::unreadable;
 }
 
 // The counters stored in the run's row.
@@ -164,7 +180,7 @@ index::RunCounters run_counters(const LiveCounters& c) {
 // What the measure node does with one entry (runs on any worker thread).
 void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::KnownMap>& known,
                    RunContents& contents, LiveCounters& counters, const IndexOptions& options) {
-  if (w.entry.kind != read::EntryKind::file) return;
+  if (w.entry.kind != read::ReadOutcome::file) return;
   w.digest = read::digest(w.entry.bytes);
   if (!options.reindex) {
     if (auto it = known.find(w.digest.sha256_hex()); it != known.end()) {
@@ -197,6 +213,166 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
   contents.fulfil(w.digest, std::move(m));
 }
 
+// The writer node's work, one entry at a time in input order: the entry's
+// row (content written earlier in this run is written as known), the run's
+// counters, how completely each source was read (for the audit), batched
+// transactions, and the entry's bytes given back to the budget.
+class EntryWriter {
+ public:
+  EntryWriter(index::IndexDb& db, std::int64_t run_id, const IndexOptions& options,
+              std::unordered_map<std::string, std::int64_t> source_ids, RunContents& contents,
+              ByteBudget& budget, LiveCounters& counters)
+      : db_(db), run_id_(run_id), options_(options), source_ids_(std::move(source_ids)),
+        contents_(contents), budget_(budget), counters_(counters) {}
+
+  void write(WorkItem& w) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (w.entry.kind == read::ReadOutcome::file) recognise_written_in_run(w);
+    const index::EntryRecord rec = record(w);
+    note_reading(rec.source_id, w.entry);
+    const MapStats* stats = rec.kind == index::EntryKind::map && !w.known ? &w.measured->measurement.stats : nullptr;
+    count(w, rec.kind, stats);
+    store(w, rec, stats);
+    commit_when_due();
+    budget_.release(w.charge);
+    counters_.bytes_finished += w.entry.size;
+    counters_.input_bytes_finished = w.input_position;
+    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  // run_sources.reading of the sources whose reading was cut short: partial
+  // (with the last entry read before the cut) or unreadable.
+  void record_readings() {
+    for (const auto& [source_id, reading] : readings_)
+      if (reading.reading_errors > 0)
+        db_.set_source_reading(run_id_, source_id, reading.entries > 0 ? "partial" : "unreadable",
+                               reading.entries > 0 ? std::optional<std::string>(reading.last_entry)
+                                                   : std::nullopt);
+  }
+
+  double seconds() const { return seconds_; }
+
+ private:
+  // The same content as a map written earlier in this run: written as a
+  // known map (the writer's own record, in input order, so the index does
+  // not depend on which thread measured first).
+  void recognise_written_in_run(WorkItem& w) {
+    if (w.known) return;
+    if (auto same = written_maps_.find(w.digest.sha256_hex()); same != written_maps_.end()) {
+      w.known = index::KnownMap{};
+      w.known->status = same->second;
+      counters_.maps_same_in_run++;
+    }
+  }
+
+  index::EntryRecord record(const WorkItem& w) const {
+    index::EntryRecord rec;
+    rec.source_id = source_ids_.at(w.entry.source);
+    rec.entry_path = w.entry.path;
+    rec.size = w.entry.size;
+    rec.kind = entry_kind(w);
+    switch (w.entry.kind) {
+      case read::ReadOutcome::error:
+        rec.problems.push_back({Severity::error, w.entry.error.code, w.entry.error.message, ""});
+        break;
+      case read::ReadOutcome::not_read:
+        rec.problems.push_back({Severity::warning, w.entry.error.code, w.entry.error.message, ""});
+        break;
+      case read::ReadOutcome::oversize:
+        rec.problems.push_back(
+            {Severity::error, "entry.oversize",
+             "entry is " + std::to_string(w.entry.size) + " bytes, over --max-map-size " +
+                 std::to_string(options_.max_map_size) + "; not read",
+             ""});
+        break;
+      case read::ReadOutcome::file:
+        rec.sha256 = w.digest.sha256_hex();
+        rec.crc32 = w.digest.crc32;
+        if (!w.known && w.measured->failure) rec.problems.push_back(*w.measured->failure);
+        break;
+    }
+    return rec;
+  }
+
+  // Per source: entries written, and errors that cut its reading short (the
+  // source itself unreadable, or an entry cut short).
+  void note_reading(std::int64_t source_id, const read::Entry& entry) {
+    if (entry.kind == read::ReadOutcome::not_read) return;
+    SourceReading& r = readings_[source_id];
+    if (entry.kind == read::ReadOutcome::error &&
+        (entry.path.empty() || entry.error.code == "read.truncated")) {
+      r.reading_errors++;
+      return;
+    }
+    r.entries++;
+    r.last_entry = entry.path;
+  }
+
+  void count(const WorkItem& w, index::EntryKind kind, const MapStats* stats) {
+    switch (kind) {
+      case index::EntryKind::unreadable: counters_.unreadable++; return;
+      case index::EntryKind::other: counters_.not_maps++; return;
+      case index::EntryKind::oversize: counters_.oversize++; return;
+      case index::EntryKind::map: break;
+    }
+    const MapStatus status = stats ? stats->status : w.known->status;
+    if (stats) counters_.maps_indexed++;
+    else counters_.maps_known++;
+    if (status == MapStatus::rejected) counters_.rejected++;
+    if (status == MapStatus::warnings) counters_.with_warnings++;
+  }
+
+  // One entry the index refuses (its rows roll back to the entry's savepoint)
+  // is reported and skipped; the run stops only when writes keep failing.
+  void store(const WorkItem& w, const index::EntryRecord& rec, const MapStats* stats) {
+    try {
+      db_.write_entry(run_id_, rec, stats);
+      if (stats) written_maps_.try_emplace(rec.sha256, stats->status);
+      if (w.claimant) contents_.written(w.digest, stats != nullptr);
+      counters_.written++;
+      consecutive_write_failures_ = 0;
+    } catch (const std::exception& e) {
+      counters_.not_written++;
+      std::fprintf(stderr, "mapindex index: %s: %s: its rows could not be written: %s\n",
+                   w.entry.source.c_str(), w.entry.path.c_str(), e.what());
+      // A damaged index or an I/O error (disk full) fails every entry: stop now.
+      const auto* index_error = dynamic_cast<const index::IndexError*>(&e);
+      if (index_error && (index_error->code() == "index.damaged" || index_error->code() == "index.io"))
+        throw;
+      if (++consecutive_write_failures_ >= 20) throw;
+    }
+  }
+
+  void commit_when_due() {
+    const auto now = std::chrono::steady_clock::now();
+    if (++uncommitted_ >= options_.batch_size || now - last_commit_ > std::chrono::seconds(1)) {
+      db_.commit_batch();
+      uncommitted_ = 0;
+      last_commit_ = now;
+    }
+  }
+
+  struct SourceReading {
+    std::uint64_t entries = 0, reading_errors = 0;
+    std::string last_entry;  // the last entry read that was not a reading error
+  };
+
+  index::IndexDb& db_;
+  const std::int64_t run_id_;
+  const IndexOptions& options_;
+  const std::unordered_map<std::string, std::int64_t> source_ids_;
+  RunContents& contents_;
+  ByteBudget& budget_;
+  LiveCounters& counters_;
+  // Maps written earlier in this run, by SHA-256.
+  std::unordered_map<std::string, MapStatus> written_maps_;
+  std::unordered_map<std::int64_t, SourceReading> readings_;
+  std::uint32_t uncommitted_ = 0;
+  std::chrono::steady_clock::time_point last_commit_ = std::chrono::steady_clock::now();
+  int consecutive_write_failures_ = 0;
+  double seconds_ = 0;
+};
+
 }  // namespace
 
 Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counters) {
@@ -208,25 +384,6 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
 
   IndexSummary summary;
   summary.run_id = db->begin_run(options.command_line, tool_version());
-  std::unordered_map<std::string, std::int64_t> source_ids;
-  for (const auto& input : options.inputs)
-    source_ids[input] = db->source_id(summary.run_id, input, source_kind(input));
-  const auto known = db->known_maps();
-  RunContents contents;
-  // Maps written earlier in this run, by SHA-256 (the writer's own record, in
-  // input order, so the index does not depend on which thread measured first).
-  std::unordered_map<std::string, MapStatus> written_maps;
-  // Per source: entries written, and errors that cut its reading short (the
-  // source itself unreadable, or an entry cut short): run_sources.reading.
-  struct SourceReading {
-    std::uint64_t entries = 0, reading_errors = 0;
-    std::string last_entry;  // the last entry read that was not a reading error
-  };
-  std::unordered_map<std::int64_t, SourceReading> readings;
-  const auto note_entry = [](SourceReading& r, const std::string& path) {
-    r.entries++;
-    r.last_entry = path;
-  };
 
   read::ReadOptions ro;
   ro.max_entry_size = options.max_map_size;
@@ -242,6 +399,13 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     }
   } clear_hook;
 
+  // Each input as the reader found it (a FIFO is opened here, to be told).
+  std::unordered_map<std::string, std::int64_t> source_ids;
+  for (const auto& source : reader.sources())
+    source_ids[source.input] = db->source_id(summary.run_id, source.input, stored_kind(source.kind));
+  const auto known = db->known_maps();
+  RunContents contents;
+
   const unsigned threads =
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   // One more thread than decode threads: the reader may wait for budget
@@ -250,12 +414,9 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
                                           threads + 1);
   ByteBudget budget(options.memory_budget, options.max_map_size + ByteBudget::kEntryOverhead);
   const auto stop = [] { return interrupt_requested(); };
+  EntryWriter writer(*db, summary.run_id, options, std::move(source_ids), contents, budget, counters);
 
   std::uint64_t next_seq = 0;
-  std::uint32_t uncommitted = 0;
-  auto last_commit = std::chrono::steady_clock::now();
-  double writer_seconds = 0;
-  int consecutive_write_failures = 0;
 
   flow::graph g;
   flow::input_node<WorkPtr> read_node(g, [&](oneapi::tbb::flow_control& fc) -> WorkPtr {
@@ -291,98 +452,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
 
   flow::sequencer_node<WorkPtr> order_node(g, [](const WorkPtr& w) { return w->seq; });
 
-  flow::function_node<WorkPtr> write_node(g, flow::serial, [&](WorkPtr w) {
-    const auto t0 = std::chrono::steady_clock::now();
-    index::EntryRecord rec;
-    rec.source_id = source_ids.at(w->entry.source);
-    rec.entry_path = w->entry.path;
-    rec.size = w->entry.size;
-    const MapStats* stats = nullptr;
-    switch (w->entry.kind) {
-      case read::EntryKind::error:
-        if (w->entry.path.empty() || w->entry.error.code == "read.truncated")
-          readings[rec.source_id].reading_errors++;
-        else
-          note_entry(readings[rec.source_id], w->entry.path);
-        rec.kind = index::EntryKind::unreadable;
-        rec.problems.push_back({Severity::error, w->entry.error.code, w->entry.error.message, ""});
-        counters.unreadable++;
-        break;
-      case read::EntryKind::not_read:  // a link, a special file, an empty inner archive
-        rec.kind = index::EntryKind::other;
-        rec.problems.push_back({Severity::warning, w->entry.error.code, w->entry.error.message, ""});
-        counters.not_maps++;
-        break;
-      case read::EntryKind::oversize:
-        note_entry(readings[rec.source_id], w->entry.path);
-        rec.kind = index::EntryKind::oversize;
-        rec.problems.push_back(
-            {Severity::error, "entry.oversize",
-             "entry is " + std::to_string(w->entry.size) + " bytes, over --max-map-size " +
-                 std::to_string(options.max_map_size) + "; not read",
-             ""});
-        counters.oversize++;
-        break;
-      case read::EntryKind::file:
-        note_entry(readings[rec.source_id], w->entry.path);
-        rec.sha256 = w->digest.sha256_hex();
-        rec.crc32 = w->digest.crc32;
-        if (auto same = written_maps.find(rec.sha256); !w->known && same != written_maps.end()) {
-          // The same content earlier in this run: written as a known map.
-          w->known = index::KnownMap{};
-          w->known->status = same->second;
-          counters.maps_same_in_run++;
-        }
-        if (w->known) {
-          rec.kind = index::EntryKind::map;
-          counters.maps_known++;
-          if (w->known->status == MapStatus::rejected) counters.rejected++;
-          if (w->known->status == MapStatus::warnings) counters.with_warnings++;
-        } else if (w->measured->failure) {
-          rec.kind = index::EntryKind::unreadable;
-          rec.problems.push_back(*w->measured->failure);
-          counters.unreadable++;
-        } else if (w->measured->measurement.kind == ContentKind::not_a_map) {
-          rec.kind = index::EntryKind::other;
-          counters.not_maps++;
-        } else {
-          rec.kind = index::EntryKind::map;
-          stats = &w->measured->measurement.stats;
-          counters.maps_indexed++;
-          if (stats->status == MapStatus::rejected) counters.rejected++;
-          if (stats->status == MapStatus::warnings) counters.with_warnings++;
-        }
-        break;
-    }
-    // One entry the index refuses (its rows roll back to the entry's savepoint)
-    // is reported and skipped; the run stops only when writes keep failing.
-    try {
-      db->write_entry(summary.run_id, rec, stats);
-      if (stats) written_maps.try_emplace(rec.sha256, stats->status);
-      if (w->claimant) contents.written(w->digest, stats != nullptr);
-      counters.written++;
-      consecutive_write_failures = 0;
-    } catch (const std::exception& e) {
-      counters.not_written++;
-      std::fprintf(stderr, "mapindex index: %s: %s: its rows could not be written: %s\n",
-                   w->entry.source.c_str(), w->entry.path.c_str(), e.what());
-      // A damaged index or an I/O error (disk full) fails every entry: stop now.
-      const auto* index_error = dynamic_cast<const index::IndexError*>(&e);
-      if (index_error && (index_error->code() == "index.damaged" || index_error->code() == "index.io"))
-        throw;
-      if (++consecutive_write_failures >= 20) throw;
-    }
-    const auto now = std::chrono::steady_clock::now();
-    if (++uncommitted >= options.batch_size || now - last_commit > std::chrono::seconds(1)) {
-      db->commit_batch();
-      uncommitted = 0;
-      last_commit = now;
-    }
-    budget.release(w->charge);
-    counters.bytes_finished += w->entry.size;
-    counters.input_bytes_finished = w->input_position;
-    writer_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  });
+  flow::function_node<WorkPtr> write_node(g, flow::serial, [&](WorkPtr w) { writer.write(*w); });
 
   flow::make_edge(read_node, measure_node);
   flow::make_edge(measure_node, order_node);
@@ -400,11 +470,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   }
 
   summary.interrupted = interrupt_requested();
-  for (const auto& [source_id, reading] : readings)
-    if (failure.empty() && reading.reading_errors > 0)
-      db->set_source_reading(summary.run_id, source_id, reading.entries > 0 ? "partial" : "unreadable",
-                             reading.entries > 0 ? std::optional<std::string>(reading.last_entry)
-                                                 : std::nullopt);
+  if (failure.empty()) writer.record_readings();
   db->commit_batch();
   const char* status = !failure.empty() ? "failed" : summary.interrupted ? "interrupted" : "complete";
   db->finish_run(summary.run_id, status, run_counters(counters));
@@ -422,7 +488,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   summary.peak_in_flight = budget.peak();
   summary.peak_in_flight_entries = budget.peak_entries();
   summary.peak_run_contents = contents.peak_slots();
-  summary.writer_seconds = writer_seconds;
+  summary.writer_seconds = writer.seconds();
   return summary;
 }
 

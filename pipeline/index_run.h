@@ -1,5 +1,5 @@
 // `mapindex index` as a function: streams every entry of the inputs through
-// the oneTBB flow graph (pipeline/index_graph.cpp) into the SQLite index.
+// the oneTBB flow graph (pipeline/index_run.cpp) into the SQLite index.
 #pragma once
 
 #include <cstdint>

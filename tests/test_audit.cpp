@@ -501,10 +501,10 @@ TEST_CASE("audit: schema 3 sets run_sources.reading of older runs from what they
     auto& db = *opened;
     REQUIRE(db.schema_version() == 2);
     const auto run = db.begin_run("mapindex index (test)", "0.0-test");
-    const auto whole = db.source_id(run, "whole.zip", "archive");
-    const auto cut = db.source_id(run, "cut.zip", "archive");
-    const auto missing = db.source_id(run, "missing.zip", "file");
-    const auto entry_cut = db.source_id(run, "entry-cut.zip", "archive");
+    const auto whole = db.source_id(run, "whole.zip", index::SourceKind::archive);
+    const auto cut = db.source_id(run, "cut.zip", index::SourceKind::archive);
+    const auto missing = db.source_id(run, "missing.zip", index::SourceKind::file);
+    const auto entry_cut = db.source_id(run, "entry-cut.zip", index::SourceKind::archive);
     const auto write = [&](std::int64_t source, const std::string& entry, bool readable,
                            const std::string& code) {
       index::EntryRecord e;

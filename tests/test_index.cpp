@@ -36,7 +36,7 @@ Migrations with_test_migration(const std::string& sql) {
 // Writes race_map(0) as "maps/a.map" of a folder source in one complete run.
 std::int64_t index_one_map(IndexDb& db, int content = 1) {
   const auto run = db.begin_run("test", "0.0-test");
-  const auto source = db.source_id(run, "/srv/maps", "folder");
+  const auto source = db.source_id(run, "/srv/maps", SourceKind::folder);
   const auto stats = race_map();
   db.write_entry(run, map_entry(source, "maps/a.map", content), &stats);
   db.finish_run(run, "complete", {});
@@ -271,7 +271,7 @@ TEST_CASE("an index of schema version 1 migrates to version 2 with its rows, vie
   // extractor version 1 is measured again.
   CHECK(db.known_maps().empty());
   const auto run = db.begin_run("test", "0.0-test");
-  const auto source = db.source_id(run, "/srv/maps", "folder");
+  const auto source = db.source_id(run, "/srv/maps", SourceKind::folder);
   CHECK(source == 1);
   const auto stats = race_map();
   CHECK(db.write_entry(run, map_entry(source, "maps/a.map", 1), &stats) == 42);
@@ -342,7 +342,7 @@ TEST_CASE("writing the same entries twice in a run gives each a second occurrenc
   TempDir dir;
   auto db = open_index(dir.file("idem.sqlite"));
   const auto run = db.begin_run("test", "0.0-test");
-  const auto folder = db.source_id(run, "/srv/maps", "folder");
+  const auto folder = db.source_id(run, "/srv/maps", SourceKind::folder);
   const auto stats = race_map();
   const auto broken = broken_map();
   const auto level = spritetile_level();
@@ -409,7 +409,7 @@ TEST_CASE("a second run over the same entries changes only run bookkeeping") {
 
   auto run_once = [&] {
     const auto run = db.begin_run("test", "0.0-test");
-    const auto source = db.source_id(run, "/srv/maps.zip", "archive");
+    const auto source = db.source_id(run, "/srv/maps.zip", SourceKind::archive);
     db.write_entry(run, map_entry(source, "a.map", 1), &stats);
     lost.source_id = source;
     db.write_entry(run, lost, nullptr);
@@ -445,8 +445,8 @@ TEST_CASE("the same content in two sources is one map and two files") {
   TempDir dir;
   auto db = open_index(dir.file("content.sqlite"));
   const auto run = db.begin_run("test", "0.0-test");
-  const auto zip = db.source_id(run, "/srv/a.zip", "archive");
-  const auto folder = db.source_id(run, "/srv/maps", "folder");
+  const auto zip = db.source_id(run, "/srv/a.zip", SourceKind::archive);
+  const auto folder = db.source_id(run, "/srv/maps", SourceKind::folder);
   const auto stats = race_map();
   db.write_entry(run, map_entry(zip, "maps/Kobra.map", 7), &stats);
   db.commit_batch();
@@ -470,7 +470,7 @@ TEST_CASE("a map with an unknown sha256 and no statistics is refused, leaving no
   TempDir dir;
   auto db = open_index(dir.file("unknown.sqlite"));
   const auto run = db.begin_run("test", "0.0-test");
-  const auto source = db.source_id(run, "/srv/maps", "folder");
+  const auto source = db.source_id(run, "/srv/maps", SourceKind::folder);
   CHECK_THROWS_AS(db.write_entry(run, map_entry(source, "ghost.map", 5), nullptr), IndexError);
   CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 0);
   CHECK(query_int(db.handle(), "SELECT count(*) FROM file_versions") == 0);
@@ -514,7 +514,7 @@ TEST_CASE("a map measured by an older extractor version is measured again, its r
   remeasured.layers[0].tile_counts = {{2, 3}};
   remeasured.ddnet_features = {"DEATH"};
   const auto run = db.begin_run("test", "0.0-test");
-  const auto source = db.source_id(run, "/srv/maps", "folder");
+  const auto source = db.source_id(run, "/srv/maps", SourceKind::folder);
   db.write_entry(run, map_entry(source, "maps/a.map", 3), &remeasured);
   db.finish_run(run, "complete", {});
 
@@ -545,7 +545,7 @@ TEST_CASE("a map measured by an older extractor version is measured again, its r
     auto old = open_index(path, v1);
     CHECK(old.known_maps().count(sha_of(3)) == 1);
     const auto old_run = old.begin_run("test", "0.0-old");
-    const auto old_source = old.source_id(old_run, "/srv/maps", "folder");
+    const auto old_source = old.source_id(old_run, "/srv/maps", SourceKind::folder);
     const auto stats = race_map();
     old.write_entry(old_run, map_entry(old_source, "maps/a.map", 3), &stats);
     old.finish_run(old_run, "complete", {});
@@ -559,11 +559,11 @@ TEST_CASE("an entry whose content changes keeps its history") {
   auto db = open_index(dir.file("history.sqlite"));
   const auto stats = race_map();
   const auto run1 = db.begin_run("test", "0.0-test");
-  auto source = db.source_id(run1, "/srv/maps.zip", "archive");
+  auto source = db.source_id(run1, "/srv/maps.zip", SourceKind::archive);
   db.write_entry(run1, map_entry(source, "a.map", 1), &stats);
   db.finish_run(run1, "complete", {});
   const auto run2 = db.begin_run("test", "0.0-test");
-  source = db.source_id(run2, "/srv/maps.zip", "archive");
+  source = db.source_id(run2, "/srv/maps.zip", SourceKind::archive);
   const auto fixed = race_map(1);
   db.write_entry(run2, map_entry(source, "a.map", 2, 1200), &fixed);
   db.finish_run(run2, "complete", {});
@@ -587,7 +587,7 @@ TEST_CASE("entry problems belong to the file and follow its latest sighting") {
   big.size = 100ull << 20;
   big.problems = {{Severity::error, "read.oversize", "100 MiB is over --max-map-size 64 MiB", ""}};
   const auto run1 = db.begin_run("test", "0.0-test");
-  big.source_id = db.source_id(run1, "/srv/maps", "folder");
+  big.source_id = db.source_id(run1, "/srv/maps", SourceKind::folder);
   db.write_entry(run1, big, nullptr);
   db.finish_run(run1, "complete", {});
   sqlite3* h = db.handle();
@@ -599,7 +599,7 @@ TEST_CASE("entry problems belong to the file and follow its latest sighting") {
   // Next run the entry is smaller and readable (not a map): its problem is gone.
   const auto run2 = db.begin_run("test", "0.0-test");
   EntryRecord small = big;
-  small.source_id = db.source_id(run2, "/srv/maps", "folder");
+  small.source_id = db.source_id(run2, "/srv/maps", SourceKind::folder);
   small.kind = EntryKind::other;
   small.size = 10;
   small.sha256 = sha_of(10);
@@ -673,7 +673,13 @@ TEST_CASE("runs: counters, status, and runs left running by a dead process") {
                       "oversize || ',' || bytes || ',' || (finished_at >= started_at) FROM runs WHERE run_id = " +
                           std::to_string(run)) == "interrupted,10,6,1,2,3,1,1,1,200000,1");
   CHECK_THROWS_AS(db.finish_run(run, "done", counters), IndexError);
-  CHECK_THROWS_AS(db.source_id(run, "/x", "tarball"), IndexError);
+  // Every kind of source is one the schema takes, stored as its word.
+  for (const auto& [kind, word] : {std::pair{SourceKind::archive, "archive"}, std::pair{SourceKind::folder, "folder"},
+                                   std::pair{SourceKind::file, "file"},
+                                   std::pair{SourceKind::standard_input, "stdin"}}) {
+    const auto id = db.source_id(run, "/x", kind);
+    CHECK(query_text(h, "SELECT kind FROM sources WHERE source_id = " + std::to_string(id)) == word);
+  }
 }
 
 TEST_CASE("a read-only index refuses to write") {

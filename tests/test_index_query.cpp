@@ -123,7 +123,7 @@ TEST_CASE("query: readers see committed rows while a writer holds a batch") {
   QueryFixture f;
   auto db = open_index(f.path);
   const auto run = db.begin_run("test", "0.0-test");
-  const auto source = db.source_id(run, "/srv/more", "folder");
+  const auto source = db.source_id(run, "/srv/more", SourceKind::folder);
   const auto stats = race_map(1);
   db.write_entry(run, map_entry(source, "b.map", 2), &stats);
   REQUIRE(db.pending_entries() == 1);

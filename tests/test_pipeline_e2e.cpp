@@ -177,6 +177,32 @@ TEST_CASE("index reads a folder recursively, a single file, stdin and nested arc
   }
 }
 
+TEST_CASE("a source's kind is what the reader found in it, not a second look at its first bytes") {
+  TempDir tmp;
+  const auto db = tmp / "db.sqlite";
+  SUBCASE("a gzip-compressed map: gzip magic, but no archive libarchive opens: one file") {
+    // libarchive reads gzip around a tar, 7-Zip or zip, not around a map: the
+    // reader delivers the compressed bytes whole, as one entry named as the file.
+    const auto gz = gzip_bytes(small_map(3));
+    write_file(tmp / "one.map.gz", gz);
+    const auto r = index(db, {(tmp / "one.map.gz").string()});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(files_table(db) == std::map<std::string, std::string>{{"one.map.gz", "other " + sha(gz) + " "}});
+    CHECK(sql_value(db, "SELECT kind FROM sources") == "file");
+  }
+  SUBCASE("a zip through a pipe (a shell's process substitution) is read whole, as an archive") {
+    // The pipe can be read once: a look at its first bytes before the reader
+    // takes them away from it.
+    write_archive(tmp / "in.zip", ArchiveFormat::zip, three_entries().members);
+    const auto r = run_process("/bin/bash",
+                               {"-c", "exec \"$0\" index --db \"$1\" --progress none <(cat \"$2\")",
+                                mapindex_binary(), db.string(), (tmp / "in.zip").string()});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    check_three_entries(db, "");
+    CHECK(sql_value(db, "SELECT kind FROM sources") == "archive");
+  }
+}
+
 TEST_CASE("a truncated archive keeps what was read and records the failure") {
   TempDir tmp;
   const auto a = small_map(1), b = small_map(2);

@@ -17,6 +17,12 @@ enum class EntryKind : unsigned char { map, other, oversize, unreadable };
 
 std::string_view to_string(EntryKind kind);
 
+// What an input given to `mapindex index` is (sources.kind): an archive, a
+// folder, a single file, or standard input ("-").
+enum class SourceKind : unsigned char { archive, folder, file, standard_input };
+
+std::string_view to_string(SourceKind kind);  // "archive", "folder", "file", "stdin"
+
 struct EntryRecord {
   std::int64_t source_id = 0;  // from IndexDb::source_id
   std::string entry_path;      // path inside the source ("maps/Kobra 4.map")

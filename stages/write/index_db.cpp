@@ -166,6 +166,16 @@ std::string_view to_string(EntryKind kind) {
   return "other";
 }
 
+std::string_view to_string(SourceKind kind) {
+  switch (kind) {
+    case SourceKind::archive: return "archive";
+    case SourceKind::folder: return "folder";
+    case SourceKind::file: return "file";
+    case SourceKind::standard_input: return "stdin";
+  }
+  return "file";
+}
+
 std::string entry_name(std::string_view entry_path) {
   const auto slash = entry_path.find_last_of("/\\");
   std::string_view base = slash == std::string_view::npos ? entry_path : entry_path.substr(slash + 1);
@@ -433,12 +443,10 @@ std::int64_t IndexDb::begin_run(std::string_view command, std::string_view tool_
 }
 
 std::int64_t IndexDb::source_id(std::int64_t run_id, std::string_view path,
-                                std::string_view kind) {
+                                SourceKind source_kind) {
   auto& d = *impl_;
   d.require_writable("source_id");
-  if (kind != "archive" && kind != "folder" && kind != "file" && kind != "stdin")
-    throw IndexError("source '" + std::string(path) + "': kind '" + std::string(kind) +
-                     "' is not one of archive, folder, file, stdin");
+  const std::string_view kind = to_string(source_kind);
   d.begin_batch();
   try {
     auto& upsert = d.sql(

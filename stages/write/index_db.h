@@ -3,7 +3,7 @@
 //
 //   auto db = IndexDb::open("mapindex.sqlite", OpenMode::read_write);
 //   auto run = db->begin_run("mapindex index maps.zip", tool_version());
-//   auto source = db->source_id(run, "maps.zip", "archive");
+//   auto source = db->source_id(run, "maps.zip", SourceKind::archive);
 //   auto known = db->known_maps();            // skip decoding these sha256s
 //   db->write_entry(run, entry, &stats);      // or nullptr for a known map / non-map
 //   db->commit_batch();                       // every N entries or T ms
@@ -110,8 +110,7 @@ class IndexDb {
   std::int64_t begin_run(std::string_view command, std::string_view tool_version);
 
   // The source's id (created on first use); records that `run_id` reads it.
-  // kind: "archive", "folder", "file" or "stdin".
-  std::int64_t source_id(std::int64_t run_id, std::string_view path, std::string_view kind);
+  std::int64_t source_id(std::int64_t run_id, std::string_view path, SourceKind kind);
 
   // sha256 -> the maps measured by this extractor version (or a newer one):
   // content the pipeline need not decode again, with its status so a re-run
