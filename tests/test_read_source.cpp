@@ -664,6 +664,66 @@ TEST_SUITE("read") {
     check_sample(entries, fifo.string());
   }
 
+  TEST_CASE("sources(): what each input is, as the reader reads it") {
+    using mapindex::read::ArchiveMagic;
+    using mapindex::read::SourceKind;
+    TempDir dir;
+    write_archive(dir / "a.zip", ArchiveFormat::zip, sample_members());
+    write_archive(dir / "b.tar.gz", ArchiveFormat::tar_gz, sample_members());
+    write_file(dir / "c.map", fake_map(3, 500));
+    const auto gz = gzip_bytes(fake_map(4, 500));  // gzip magic, but no archive inside
+    write_file(dir / "d.map.gz", gz);
+    write_file(dir / "e.zip", truncated_copy(build_archive(ArchiveFormat::zip, sample_members()), 40));
+    write_file(dir / "empty.bin", {});
+    fs::create_directories(dir / "folder");
+    write_file(dir / "folder" / "x.map", fake_map(5, 10));
+    const fs::path fifo_archive = dir / "fifo-archive", fifo_plain = dir / "fifo-plain";
+    REQUIRE(::mkfifo(fifo_archive.c_str(), 0600) == 0);
+    REQUIRE(::mkfifo(fifo_plain.c_str(), 0600) == 0);
+    const auto txz = build_archive(ArchiveFormat::tar_xz, sample_members());
+    std::thread archive_writer([&] { write_file(fifo_archive, txz); });
+    std::thread plain_writer([&] { write_file(fifo_plain, gz); });
+    const std::vector<std::string> inputs = {
+        (dir / "a.zip").string(),    (dir / "b.tar.gz").string(), (dir / "c.map").string(),
+        (dir / "d.map.gz").string(), (dir / "e.zip").string(),    (dir / "empty.bin").string(),
+        (dir / "folder").string(),   fifo_archive.string(),       fifo_plain.string(),
+        (dir / "missing").string()};
+    SourceReader reader(inputs);
+    const std::vector<std::pair<SourceKind, ArchiveMagic>> expected = {
+        {SourceKind::archive, ArchiveMagic::zip},   {SourceKind::archive, ArchiveMagic::gzip},
+        {SourceKind::file, ArchiveMagic::none},     {SourceKind::file, ArchiveMagic::none},
+        {SourceKind::archive, ArchiveMagic::zip},   {SourceKind::file, ArchiveMagic::none},
+        {SourceKind::folder, ArchiveMagic::none},   {SourceKind::archive, ArchiveMagic::xz},
+        {SourceKind::file, ArchiveMagic::none},     {SourceKind::unreadable, ArchiveMagic::none}};
+    const auto& sources = reader.sources();
+    REQUIRE(sources.size() == inputs.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      CAPTURE(inputs[i]);
+      CHECK(sources[i].input == inputs[i]);
+      CHECK(sources[i].kind == expected[i].first);
+      CHECK(sources[i].format == expected[i].second);
+    }
+    // Read as said: an input that is a file is one entry named as the file;
+    // the streams, opened to be told, are still read whole.
+    std::map<std::string, std::vector<Entry>> by_source;
+    while (auto e = reader.next()) by_source[e->source].push_back(std::move(*e));
+    archive_writer.join();
+    plain_writer.join();
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      if (sources[i].kind != SourceKind::file) continue;
+      CAPTURE(inputs[i]);
+      REQUIRE(by_source[inputs[i]].size() == 1);
+      const Entry& e = by_source[inputs[i]][0];
+      if (e.kind == ReadOutcome::file) CHECK(e.path == fs::path(inputs[i]).filename().string());
+      else CHECK(e.error.code == "read.empty");  // empty.bin: the input itself gives nothing
+    }
+    check_sample(by_source[(dir / "a.zip").string()], (dir / "a.zip").string());
+    check_sample(by_source[fifo_archive.string()], fifo_archive.string());
+    REQUIRE(by_source[fifo_plain.string()].size() == 1);
+    CHECK(by_source[fifo_plain.string()][0].bytes == gz);
+    CHECK(by_source[(dir / "missing").string()].at(0).error.code == "read.io");
+  }
+
   TEST_CASE("stop() ends a wait on a silent standard input") {
     struct sigaction wake {}, old {};
     wake.sa_handler = [](int) {};

@@ -33,6 +33,17 @@ std::string entry_name(archive_entry* entry) {
   return clean_name(name ? name : archive_entry_pathname(entry));
 }
 
+// Read as a tar: a tar, or not known yet (an archive that ends at once).
+bool is_tar(archive* a) {
+  switch (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) {
+    case ARCHIVE_FORMAT_ZIP:
+    case ARCHIVE_FORMAT_7ZIP:
+    case ARCHIVE_FORMAT_RAR:
+    case ARCHIVE_FORMAT_RAR_V5: return false;
+    default: return true;
+  }
+}
+
 // "zip", "tar", "gzip-compressed tar", ... for messages about an archive.
 std::string format_name(archive* a) {
   std::string name;
@@ -41,7 +52,7 @@ std::string format_name(archive* a) {
     case ARCHIVE_FORMAT_7ZIP: name = "7-Zip"; break;
     case ARCHIVE_FORMAT_RAR: name = "RAR"; break;
     case ARCHIVE_FORMAT_RAR_V5: name = "RAR5"; break;
-    default: name = "tar"; break;  // tar, or not known yet (an archive that ends at once)
+    default: name = "tar"; break;  // is_tar()
   }
   if (archive_filter_count(a) > 1 && archive_filter_name(a, 0))
     name = std::string(archive_filter_name(a, 0)) + "-compressed " + name;
@@ -214,7 +225,7 @@ std::optional<Entry> ArchiveStack::step() {
     std::string reason = archive_reason(a);
     // libarchive's streamed zip reader fails without a word when the input
     // ends where the next local header or the central directory should be.
-    if (is_zip(a) && reason == archive_reason(nullptr) && input_exhausted(k))
+    if (is_zip(a) && !has_reason(a) && input_exhausted(k))
       reason = "the zip archive ends where its next entry or its central directory should begin";
     return fail_level(k, level.archive_path, archive_errno(a), where + reason, true);
   }
@@ -248,6 +259,7 @@ std::optional<Entry> ArchiveStack::end_of_level(std::size_t k) {
   archive* a = level.archive.get();
   const bool no_rows = meter_.entries() == level.rows_before;
   const bool zip = is_zip(a);
+  const bool tar = is_tar(a);
   const std::string format = format_name(a);
   const std::uint64_t folders = level.folders;
   const std::string path = level.archive_path;
@@ -274,7 +286,7 @@ std::optional<Entry> ArchiveStack::end_of_level(std::size_t k) {
   if (folders > 0) {
     reason = "no files: only " + std::to_string(folders) + " folder entr" +
              (folders == 1 ? "y" : "ies") + " in the " + format + " archive";
-  } else if (format.ends_with("tar")) {
+  } else if (tar) {
     // libarchive reads a block of zero bytes as the end of a tar archive.
     reason = "no entries: read as an empty " + format + " archive (the " +
              (k == 0 ? "input" : "entry") + " starts with a block of zero bytes, as an empty tar does)";

@@ -34,9 +34,13 @@ ArchiveHandle new_archive_reader() {
   return a;
 }
 
-std::string archive_reason(archive* a) {
+bool has_reason(archive* a) {
   const char* s = a ? archive_error_string(a) : nullptr;
-  return s && *s ? std::string(s) : std::string("unknown libarchive error");
+  return s && *s;
+}
+
+std::string archive_reason(archive* a) {
+  return has_reason(a) ? std::string(archive_error_string(a)) : std::string("unknown libarchive error");
 }
 
 bool is_unrecognized_format(std::string_view reason) {

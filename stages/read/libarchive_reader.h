@@ -27,6 +27,9 @@ ArchiveHandle new_archive_reader();
 
 // libarchive's error string for the last failure, or a placeholder.
 std::string archive_reason(archive* a);
+// Whether libarchive said why its last call failed (else archive_reason()
+// is the placeholder).
+bool has_reason(archive* a);
 
 // libarchive's message when no format (or filter + format) matches a stream.
 bool is_unrecognized_format(std::string_view reason);

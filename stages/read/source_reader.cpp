@@ -154,7 +154,7 @@ std::optional<Entry> SourceReader::Impl::start_input(std::size_t i) {
     streams_[i].reset();
     return stack_.enter(std::move(opened));
   }
-  if (input == "-") {
+  if (sources_[i].kind == SourceKind::standard_input) {
     auto source = std::make_unique<FdSource>(STDIN_FILENO, false, &stop_);
     source->count_into(meter_.stream_counter());
     std::vector<std::uint8_t> prefix;
