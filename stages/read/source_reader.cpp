@@ -93,7 +93,7 @@ void SourceReader::Impl::survey_inputs() {
 void SourceReader::Impl::open_streams() {
   if (streams_opened_) return;
   streams_opened_ = true;
-  for (std::size_t i = 0; i < inputs_.size(); ++i) {
+  for (std::size_t i = 0; i < inputs_.size() && !stop_.load(); ++i) {
     if (!is_stream_[i]) continue;
     name_entries(inputs_[i]);
     ArchiveStack::Opened opened;
