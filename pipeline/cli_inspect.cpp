@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <unordered_map>
 
 #include "pipeline/cli_parse.h"
 #include "pipeline/commands.h"
@@ -46,6 +47,8 @@ int inspect_command(const Args& args) {
   read::ReadOptions ro;
   ro.max_entry_size = static_cast<std::uint64_t>(max_map_mb) << 20;
   read::SourceReader reader(inputs, ro);
+  std::unordered_map<std::string, read::SourceKind> kind_of;
+  for (const auto& source : reader.sources()) kind_of[source.input] = source.kind;
   int status = kExitOk;
   std::optional<audit::JsonWriter> json;
   if (json_output) {
@@ -53,9 +56,12 @@ int inspect_command(const Args& args) {
     json->begin_array();
   }
   while (auto entry = reader.next()) {
-    // A single file is named by its path; an entry of an archive or folder by both.
-    const bool single_file = entry->path.empty() || entry->path == entry->source ||
-                             entry->path == std::filesystem::path(entry->source).filename().string();
+    // A single file (or what is wrong with an input as a whole) is named by
+    // its path; an entry of an archive or folder by both. Standard input read
+    // as one plain file gives the entry "-".
+    const read::SourceKind kind = kind_of.at(entry->source);
+    const bool single_file = entry->path.empty() || kind == read::SourceKind::file ||
+                             (kind == read::SourceKind::standard_input && entry->path == entry->source);
     const std::string name = single_file ? entry->source : entry->source + ": " + entry->path;
     if (json) {
       json->begin_object()

@@ -104,4 +104,17 @@ TEST_CASE("inspect: --json reports an unreadable input inside the one document a
   CHECK(p.out == "1 map rejected True\n");
 }
 
+TEST_CASE("inspect: an entry named as its archive is named by both, a single file by its path") {
+  TempDir tmp;
+  // The archive's one entry has the archive's own file name: it is still an
+  // entry of the archive, not the archive read as one file.
+  write_archive(tmp / "pack.zip", ArchiveFormat::zip, {{.path = "pack.zip", .bytes = to_bytes("not a map")}});
+  write_file(tmp / "notes.txt", to_bytes("not a map"));
+  const auto r = run_process(mapindex_binary(), {"inspect", (tmp / "pack.zip").string(), (tmp / "notes.txt").string()});
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(r.out.find((tmp / "pack.zip").string() + ": pack.zip\n") != std::string::npos);
+  CHECK(r.out.find((tmp / "notes.txt").string() + "\n") != std::string::npos);
+  CHECK(r.out.find("notes.txt: ") == std::string::npos);
+}
+
 }  // TEST_SUITE
