@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configures and builds mapindex. Usage: scripts/build.sh [release|asan]
-#   release -> build/       optimized (RelWithDebInfo), warnings as errors
+#   release -> build/       optimized (RelWithDebInfo)
 #   asan    -> build-asan/  Debug with AddressSanitizer + UndefinedBehaviorSanitizer
+# Both treat warnings as errors (the CMake default does not, for packagers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind=${1:-release}
@@ -10,5 +11,5 @@ case "$kind" in
   asan) dir=build-asan; flags=(-DCMAKE_BUILD_TYPE=Debug -DMAPINDEX_SANITIZE=ON) ;;
   *) echo "usage: scripts/build.sh [release|asan]" >&2; exit 2 ;;
 esac
-cmake -S . -B "$dir" "${flags[@]}" >/dev/null
+cmake -S . -B "$dir" "${flags[@]}" -DMAPINDEX_WERROR=ON >/dev/null
 cmake --build "$dir" -j "$(nproc)"

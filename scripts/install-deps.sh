@@ -12,6 +12,7 @@ packages=(
   sqlite3 zip libarchive-tools p7zip-full xz-utils zstd
   python3
   clang libclang-rt-dev  # the fuzz targets: clang with libFuzzer, ASan and UBSan runtimes
+  clang-format           # the format test (.clang-format)
 )
 
 missing=()

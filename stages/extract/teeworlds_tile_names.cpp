@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "stages/write/schema_files.h"
+#include "stages/extract/tile_names_csv.h"
 
 namespace mapindex::teeworlds {
 namespace {
@@ -42,9 +42,7 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 
 Tables load() {
   Tables t;
-  std::string_view csv;
-  for (const auto& f : index::schema_files())
-    if (f.name == "tile_names.csv") csv = f.content;
+  std::string_view csv = embedded_tile_names_csv();
   bool header = true;
   while (!csv.empty()) {
     const std::size_t nl = csv.find('\n');

@@ -1,6 +1,6 @@
 // Names of DDNet tiles and entities per layer kind, loaded once from the
 // project's schema/tile_names.csv (embedded in the binary, see
-// stages/write/schema_files.h) into flat 256-entry tables.
+// stages/extract/tile_names_csv.h) into flat 256-entry tables.
 #pragma once
 
 #include <array>

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <tuple>
 
-#include "stages/write/schema_files.h"
+#include "stages/extract/tile_names_csv.h"
 #include "stages/write/sqlite_statement.h"
 
 namespace mapindex::index {
@@ -17,13 +17,9 @@ bool by_key(const TileName& a, const TileName& b) {
 }
 
 std::vector<TileName> load_builtin() {
-  for (const auto& file : schema_files()) {
-    if (file.name != "tile_names.csv") continue;
-    auto parsed = parse_tile_names_csv(file.content);
-    if (!parsed) throw IndexError("schema/tile_names.csv: " + parsed.error().message);
-    return std::move(parsed).value();
-  }
-  throw IndexError("schema/tile_names.csv is not built into this binary");
+  auto parsed = parse_tile_names_csv(teeworlds::embedded_tile_names_csv());
+  if (!parsed) throw IndexError("schema/tile_names.csv: " + parsed.error().message);
+  return std::move(parsed).value();
 }
 
 }  // namespace

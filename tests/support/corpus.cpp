@@ -7,6 +7,7 @@
 #include <iostream>
 #include <iterator>
 #include <sstream>
+#include <stdexcept>
 
 namespace mapindex::testing {
 namespace fs = std::filesystem;
@@ -63,9 +64,20 @@ std::vector<std::uint8_t> read_file(const fs::path& path) {
   return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), {});
 }
 
-void report_corpus_missing(const std::string& sub, const std::string& what) {
-  std::cout << "SKIPPED: " << what << " (../shared/corpus/" << sub
-            << " not found; set MAPINDEX_CORPUS_DIR or put shared/ beside the checkout)\n";
+namespace {
+bool g_skipped = false;
 }
+
+void report_corpus_missing(const std::string& sub, const std::string& what) {
+  const std::string why = what + " (../shared/corpus/" + sub +
+                          " not found; set MAPINDEX_CORPUS_DIR or put shared/ beside the checkout)";
+  if (const char* required = std::getenv("MAPINDEX_REQUIRE_CORPUS"); required && *required &&
+                                                                      std::string(required) != "0")
+    throw std::runtime_error("MAPINDEX_REQUIRE_CORPUS is set but the corpus is missing: " + why);
+  std::cout << "SKIPPED: " << why << "\n";
+  g_skipped = true;
+}
+
+bool corpus_tests_skipped() { return g_skipped; }
 
 }  // namespace mapindex::testing

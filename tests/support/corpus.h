@@ -1,6 +1,6 @@
 // Locating the real-map corpus in ../shared/corpus (beside the checkout).
-// Tests that need it call corpus_dir() and skip with a message when it is
-// absent (MAPINDEX_CORPUS_DIR overrides the location).
+// Tests that need it call corpus_dir() and skip with report_corpus_missing()
+// when it is absent (MAPINDEX_CORPUS_DIR overrides the location).
 #pragma once
 
 #include <filesystem>
@@ -22,7 +22,13 @@ std::map<std::string, std::map<std::string, std::string>> corpus_manifest(const 
 
 std::vector<std::uint8_t> read_file(const std::filesystem::path& path);
 
-// Prints "SKIPPED: <what> (../shared/corpus/<sub> not found)" once per test.
+// Prints "SKIPPED: <what> (../shared/corpus/<sub> not found)" once per test
+// and remembers it: the test binary then exits 77, which CTest reports as
+// skipped. With MAPINDEX_REQUIRE_CORPUS=1 (CI) it throws instead, so the test
+// fails rather than skips.
 void report_corpus_missing(const std::string& sub, const std::string& what);
+
+// Whether report_corpus_missing was called in this process.
+bool corpus_tests_skipped();
 
 }  // namespace mapindex::testing
