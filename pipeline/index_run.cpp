@@ -330,14 +330,15 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
         if (auto same = written_maps.find(rec.sha256); !w->known && same != written_maps.end()) {
           // The same content earlier in this run: written as a known map.
           w->known = index::KnownMap{};
-          w->known->status = same->second;
+          w->known->status = w->known->teeworlds_status = same->second;
           counters.maps_same_in_run++;
         }
         if (w->known) {
           rec.kind = index::EntryKind::map;
           counters.maps_known++;
-          if (w->known->status == MapStatus::rejected) counters.rejected++;
-          if (w->known->status == MapStatus::warnings) counters.with_warnings++;
+          const MapStatus status = w->known->status_for(options.game);
+          if (status == MapStatus::rejected) counters.rejected++;
+          if (status == MapStatus::warnings) counters.with_warnings++;
         } else if (w->measured->failure) {
           rec.kind = index::EntryKind::unreadable;
           rec.problems.push_back(*w->measured->failure);
@@ -349,8 +350,9 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
           rec.kind = index::EntryKind::map;
           stats = &w->measured->measurement.stats;
           counters.maps_indexed++;
-          if (stats->status == MapStatus::rejected) counters.rejected++;
-          if (stats->status == MapStatus::warnings) counters.with_warnings++;
+          const MapStatus status = status_for(*stats, options.game);
+          if (status == MapStatus::rejected) counters.rejected++;
+          if (status == MapStatus::warnings) counters.with_warnings++;
         }
         break;
     }
@@ -358,7 +360,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     // is reported and skipped; the run stops only when writes keep failing.
     try {
       db->write_entry(summary.run_id, rec, stats);
-      if (stats) written_maps.try_emplace(rec.sha256, stats->status);
+      if (stats) written_maps.try_emplace(rec.sha256, status_for(*stats, options.game));
       if (w->claimant) contents.written(w->digest, stats != nullptr);
       counters.written++;
       consecutive_write_failures = 0;
