@@ -30,6 +30,7 @@ int audit_command(const Args& args) {
   po::options_description opts(
       "Usage: mapindex audit [--db FILE] [--run N] [--against M] [--format text|json|markdown]\n"
       "                      [--fail-on error|warning|never] [--limit N] [--only-new]\n"
+      "                      [--game ddnet|teeworlds]\n"
       "       mapindex audit [--db FILE] --accept [--run N] [--note TEXT]\n"
       "       mapindex audit [--db FILE] --acknowledge SHA256|PATH|NAME [--note TEXT]\n\n"
       "Compares a run of `mapindex index` with the previous complete run over the same\n"
@@ -57,6 +58,8 @@ int audit_command(const Args& args) {
                     "before it that read the source to its end)");
   add_number_option(opts, "limit", &limit, std::size_t{0}, std::size_t{1000000},
                     "text and markdown list at most this many items per list (0: all)");
+  Game game = Game::ddnet;
+  add_game_option(opts, &game);
   opts.add_options()
       ("format", po::value(&format_name)->default_value(format_name),
        "text, json (stable format, see the README) or markdown")
@@ -134,6 +137,7 @@ int audit_command(const Args& args) {
     return kExitUsage;
   }
   audit::AuditOptions options;
+  options.game = game;
   if (run) options.run = *run;
   if (against) options.against = *against;
 

@@ -73,8 +73,9 @@ void print_summary(const IndexOptions& o, const LiveCounters& c, const IndexSumm
   if (c.maps_same_in_run.load())
     std::printf("  same content      %10llu  (as an entry earlier in this run: not decoded again)\n",
                 static_cast<unsigned long long>(c.maps_same_in_run.load()));
-  std::printf("  rejected          %10llu  (DDNet would refuse them)\n",
-              static_cast<unsigned long long>(c.rejected.load()));
+  std::printf("  rejected          %10llu  (%s)\n", static_cast<unsigned long long>(c.rejected.load()),
+              o.game == Game::ddnet ? "DDNet would refuse them"
+                                    : "neither Teeworlds 0.6 nor 0.7 would load them");
   std::printf("  with warnings     %10llu\n", static_cast<unsigned long long>(c.with_warnings.load()));
   std::printf("  not maps          %10llu\n", static_cast<unsigned long long>(c.not_maps.load()));
   std::printf("  oversize          %10llu  (over --max-map-size, not read)\n",
@@ -144,6 +145,7 @@ int index_command(const Args& args) {
                     "how deep archives inside archives are followed");
   add_number_option(opts, "batch", &o.batch_size, 1u, 1000000u,
                     "entries per transaction (a transaction also ends every second)");
+  add_game_option(opts, &o.game);
   opts.add_options()
       ("reindex", po::bool_switch(&o.reindex), "decode and measure even content already indexed")
       ("progress", po::value(&progress)->default_value(progress),
@@ -242,7 +244,8 @@ int index_command(const Args& args) {
     std::cout.flush();
     if (!quiet && !json_only) std::cout << "\n";
     return audit_command({"--db", o.db_path, "--run", std::to_string(result->run_id), "--format",
-                          audit_format, "--fail-on", fail_on});
+                          audit_format, "--fail-on", fail_on, "--game",
+                          std::string(to_string(o.game))});
   }
   if (counters.rejected.load() || counters.unreadable.load() || counters.not_written.load())
     return kExitFindings;

@@ -33,10 +33,12 @@ int inspect_command(const Args& args) {
       "json", po::bool_switch(&json_output), "print a JSON array, one object per file");
   add_number_option(opts, "max-map-size", &max_map_mb, 1u, 4096u,
                     "entries larger than this many MB are skipped", "MB");
+  Game game = Game::ddnet;
+  add_game_option(opts, &game);
   const auto vm = parse_command_args("inspect", args, opts, &inputs);
   if (!vm) return kExitUsage;
   if (vm->count("help")) {
-    std::cout << opts << "\nExit status: 0 all maps load, 1 some map is rejected or unreadable,\n"
+    std::cout << opts << "\nExit status: 0 all maps load (in the --game), 1 some map is rejected or unreadable,\n"
               << "2 usage error.\n";
     return kExitOk;
   }
@@ -89,7 +91,8 @@ int inspect_command(const Args& args) {
     } else {
       print_map_report(std::cout, name, digest, m);
     }
-    if (m.kind == ContentKind::map && m.stats.status == MapStatus::rejected) status = kExitFindings;
+    if (m.kind == ContentKind::map && status_for(m.stats, game) == MapStatus::rejected)
+      status = kExitFindings;
   }
   if (json) json->end_array();
   return status;

@@ -98,4 +98,17 @@ void add_number_option(po::options_description& options, const std::string& name
   options.add_options()(name.c_str(), value, (help + " (range " + range + ")").c_str());
 }
 
+void add_game_option(po::options_description& options, Game* target) {
+  auto* value = po::value<std::string>()->value_name("GAME")->default_value("ddnet")->notifier(
+      [target](const std::string& text) {
+        const auto game = parse_game(text);
+        if (!game) throw po::error("--game must be ddnet or teeworlds, not '" + text + "'");
+        *target = *game;
+      });
+  options.add_options()(
+      "game", value,
+      "the game the maps are for: ddnet (a map is rejected when DDNet refuses it) or teeworlds "
+      "(rejected only when neither Teeworlds 0.6 nor 0.7 loads it; see README \"Games\")");
+}
+
 }  // namespace mapindex

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pipeline/commands.h"
+#include "stages/extract/game_verdict.h"
 
 namespace mapindex {
 
@@ -78,5 +79,9 @@ void add_number_option(boost::program_options::options_description& options,
       options, name, static_cast<std::int64_t>(min), static_cast<std::int64_t>(max),
       std::nullopt, [target](std::int64_t v) { *target = static_cast<T>(v); }, help);
 }
+
+// Adds `--game ddnet|teeworlds` (default ddnet): whose verdict on the maps the
+// command speaks of. Another value is a usage error naming the choices.
+void add_game_option(boost::program_options::options_description& options, Game* target);
 
 }  // namespace mapindex

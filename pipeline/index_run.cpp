@@ -260,7 +260,7 @@ class EntryWriter {
     if (w.known) return;
     if (auto same = written_maps_.find(w.digest.sha256_hex()); same != written_maps_.end()) {
       w.known = index::KnownMap{};
-      w.known->status = same->second;
+      w.known->status = w.known->teeworlds_status = same->second;
       counters_.maps_same_in_run++;
     }
   }
@@ -315,7 +315,8 @@ class EntryWriter {
       case index::EntryKind::oversize: counters_.oversize++; return;
       case index::EntryKind::map: break;
     }
-    const MapStatus status = stats ? stats->status : w.known->status;
+    // The verdict of the game the archive is for (--game).
+    const MapStatus status = stats ? status_for(*stats, options_.game) : w.known->status_for(options_.game);
     if (stats) counters_.maps_indexed++;
     else counters_.maps_known++;
     if (status == MapStatus::rejected) counters_.rejected++;
@@ -327,7 +328,7 @@ class EntryWriter {
   void store(const WorkItem& w, const index::EntryRecord& rec, const MapStats* stats) {
     try {
       db_.write_entry(run_id_, rec, stats);
-      if (stats) written_maps_.try_emplace(rec.sha256, stats->status);
+      if (stats) written_maps_.try_emplace(rec.sha256, status_for(*stats, options_.game));
       if (w.claimant) contents_.written(w.digest, stats != nullptr);
       counters_.written++;
       consecutive_write_failures_ = 0;

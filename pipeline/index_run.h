@@ -9,6 +9,7 @@
 #include "pipeline/progress.h"
 #include "pipeline/run_counters.h"
 #include "stages/common/result.h"
+#include "stages/extract/game_verdict.h"
 
 namespace mapindex {
 
@@ -22,6 +23,7 @@ struct IndexOptions {
   int max_nesting = 4;
   std::uint32_t batch_size = 500;                // entries per transaction (also every second)
   bool reindex = false;                          // decode even content already indexed
+  Game game = Game::ddnet;                       // whose verdict the counters give
   std::string command_line;                      // stored in runs.command
 };
 

@@ -21,6 +21,10 @@ void print_map_report(std::ostream& out, const std::string& name, const read::Fi
   const MapStats& s = m.stats;
   out << "  format " << to_string(s.format) << " version " << s.format_version << "  status "
       << to_string(s.status) << "\n";
+  if (s.teeworlds)
+    out << "  loads in Teeworlds 0.6: " << (s.teeworlds->loads_06 ? "yes" : "no")
+        << ", 0.7: " << (s.teeworlds->loads_07 ? "yes" : "no") << "  (status for --game teeworlds: "
+        << to_string(status_for(s, Game::teeworlds)) << ")\n";
   if (s.format == MapFormat::teeworlds) {
     out << "  container: " << (s.reversed_magic ? "ATAD" : "DATA")
         << (s.crude_header ? ", crude v4 header" : "") << ", " << s.num_items << " items, "
@@ -78,6 +82,10 @@ void write_map_json(audit::JsonWriter& json, const read::FileDigest& digest, con
       .field("format", to_string(s.format))
       .field("format_version", s.format_version)
       .field("status", to_string(s.status));
+  if (s.teeworlds)
+    json.field("loads_teeworlds_06", s.teeworlds->loads_06)
+        .field("loads_teeworlds_07", s.teeworlds->loads_07)
+        .field("teeworlds_status", to_string(status_for(s, Game::teeworlds)));
   json.key("container").begin_object();
   json.field("magic", s.format == MapFormat::teeworlds ? (s.reversed_magic ? "ATAD" : "DATA") : "")
       .field("crude_header", s.crude_header)

@@ -11,6 +11,7 @@
 
 #include "stages/audit/audit_report.h"
 #include "stages/common/problem.h"
+#include "stages/extract/game_verdict.h"
 
 namespace mapindex::audit {
 
@@ -48,6 +49,7 @@ struct ImageFacts {
 };
 
 struct MapFacts {
+  Game game = Game::ddnet;  // whose verdict `status` is
   std::string status;  // ok, warnings, rejected
   std::vector<ProblemRef> problems;
   std::vector<ImageFacts> images;  // by index

@@ -113,7 +113,18 @@ bool has_table(sqlite3* db, const char* name) {
   s.bind_all(std::string(name));
   return s.step();
 }
+
+// The SQL expression of a map's status for `game` (maps aliased m). A map
+// measured before schema 4 has no Teeworlds verdict yet: DDNet's stands in.
+std::string status_of_map(Game game) {
+  return game == Game::ddnet ? "m.status" : "coalesce(m.teeworlds_status, m.status)";
+}
 }  // namespace
+
+bool has_game_verdicts(sqlite3* db) {
+  Statement s(db, "SELECT 1 FROM pragma_table_info('maps') WHERE name = 'teeworlds_status'");
+  return s.step();
+}
 
 std::optional<Acceptance> acceptance_of(sqlite3* db, std::int64_t run_id) {
   if (!has_table(db, "audit_acceptances")) return std::nullopt;
@@ -132,12 +143,13 @@ std::unordered_set<std::string> acknowledged_contents(sqlite3* db) {
 }
 
 std::unordered_map<std::int64_t, std::vector<SeenEntry>> load_entries(sqlite3* db,
-                                                                      std::int64_t run_id) {
+                                                                      std::int64_t run_id,
+                                                                      Game game) {
   std::unordered_map<std::int64_t, std::vector<SeenEntry>> by_source;
   std::unordered_map<std::int64_t, SeenEntry*> unread;  // file_id -> entry
   Statement s(db,
               "SELECT f.source_id, f.file_id, v.version_id, f.entry_path, f.name, v.kind, v.size, "
-              "ifnull(v.sha256, ''), v.map_id, m.status, f.occurrence "
+              "ifnull(v.sha256, ''), v.map_id, " + status_of_map(game) + ", f.occurrence "
               "FROM file_sightings h JOIN files f ON f.file_id = h.file_id "
               "JOIN file_versions v ON v.version_id = h.version_id "
               "LEFT JOIN maps m ON m.map_id = v.map_id WHERE h.run_id = ?");
@@ -185,12 +197,17 @@ std::unordered_map<std::int64_t, std::vector<SeenEntry>> load_entries(sqlite3* d
   return by_source;
 }
 
-MapFactsById load_map_facts(sqlite3* db, const std::vector<std::int64_t>& run_ids) {
+MapFactsById load_map_facts(sqlite3* db, const std::vector<std::int64_t>& run_ids, Game game) {
   MapFactsById facts;
   const std::string with = audited_maps(run_ids);
 
-  Statement maps(db, with + "SELECT m.map_id, m.status FROM maps m JOIN audited a ON a.map_id = m.map_id");
-  while (maps.step()) facts[maps.column_int(0)].status = maps.column_text(1);
+  Statement maps(db, with + "SELECT m.map_id, " + status_of_map(game) +
+                         " FROM maps m JOIN audited a ON a.map_id = m.map_id");
+  while (maps.step()) {
+    auto& f = facts[maps.column_int(0)];
+    f.status = maps.column_text(1);
+    f.game = game;
+  }
 
   Statement problems(db, with + "SELECT p.map_id, p.severity, p.code, p.message FROM audited a "
                                 "JOIN problems p ON p.map_id = a.map_id "

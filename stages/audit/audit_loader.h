@@ -15,6 +15,7 @@
 
 #include "stages/audit/audit_input.h"
 #include "stages/audit/audit_report.h"
+#include "stages/extract/game_verdict.h"
 
 namespace mapindex::audit {
 
@@ -56,10 +57,16 @@ std::unordered_set<std::string> acknowledged_contents(sqlite3* db);
 
 // Every entry `run_id` saw, by source_id; the entry problems of unreadable
 // and oversize entries are filled in.
+// A map's status is the verdict for `game` (maps.status or
+// maps.teeworlds_status).
 std::unordered_map<std::int64_t, std::vector<SeenEntry>> load_entries(sqlite3* db,
-                                                                      std::int64_t run_id);
+                                                                      std::int64_t run_id,
+                                                                      Game game);
 
 // Status, problems, images and race tiles of every map any of the runs saw.
-MapFactsById load_map_facts(sqlite3* db, const std::vector<std::int64_t>& run_ids);
+MapFactsById load_map_facts(sqlite3* db, const std::vector<std::int64_t>& run_ids, Game game);
+
+// Whether the index has the Teeworlds verdicts (schema 4).
+bool has_game_verdicts(sqlite3* db);
 
 }  // namespace mapindex::audit

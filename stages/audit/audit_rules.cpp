@@ -56,7 +56,9 @@ std::string rejection_message(const MapFacts& facts) {
     if (!first) first = &p;
     if (std::find(codes.begin(), codes.end(), p.code) == codes.end()) codes.push_back(p.code);
   }
-  std::string message = "DDNet would refuse it";
+  std::string message = facts.game == Game::ddnet
+                            ? "DDNet would refuse it"
+                            : "neither Teeworlds 0.6 nor 0.7 would load it";
   if (codes.empty()) return message;
   message += " (";
   for (std::size_t i = 0; i < codes.size(); ++i) message += (i ? ", " : "") + codes[i];

@@ -117,12 +117,12 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
     if (auto info = load_run(db, id)) report.baselines.push_back(std::move(*info));
 
   // What the runs saw, and the facts about their maps.
-  const auto entries_now = load_entries(db, run_id);
+  const auto entries_now = load_entries(db, run_id, options.game);
   std::map<std::int64_t, std::unordered_map<std::int64_t, std::vector<SeenEntry>>> entries_before;
-  for (const auto id : baseline_runs) entries_before.emplace(id, load_entries(db, id));
+  for (const auto id : baseline_runs) entries_before.emplace(id, load_entries(db, id, options.game));
   std::vector<std::int64_t> run_ids(baseline_runs.begin(), baseline_runs.end());
   run_ids.push_back(run_id);
-  const auto facts = load_map_facts(db, run_ids);
+  const auto facts = load_map_facts(db, run_ids, options.game);
 
   report.sources_not_read = sources_not_read(db, run_id, options.against);
   report.accepted = acceptance_of(db, run_id);
@@ -197,6 +197,10 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
 Result<AuditReport> build_audit(sqlite3* db, const AuditOptions& options) {
   try {
     ReadSnapshot snapshot(db);
+    if (options.game == Game::teeworlds && !has_game_verdicts(db))
+      return Error{"audit.game",
+                   "--game teeworlds: this index has no Teeworlds verdicts yet (schema older "
+                   "than 4); run `mapindex index` once with this version to add them"};
     return build(db, options);
   } catch (const index::IndexError& e) {
     // Damage, I/O errors and locks keep their index.* code (exit status 3).

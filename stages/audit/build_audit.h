@@ -20,6 +20,7 @@
 #include <optional>
 
 #include "stages/audit/audit_report.h"
+#include "stages/extract/game_verdict.h"
 #include "stages/common/result.h"
 
 namespace mapindex::audit {
@@ -27,11 +28,13 @@ namespace mapindex::audit {
 struct AuditOptions {
   std::optional<std::int64_t> run;      // default: the latest complete run
   std::optional<std::int64_t> against;  // default: per source, the previous complete run
+  Game game = Game::ddnet;              // whose verdict "rejected" means
 };
 
 // Errors: audit.no_runs (the index has no run), audit.no_complete_run (no
 // complete run and no --run), audit.run / audit.against (no such run, or the
-// same run twice), audit.read (SQLite failed; the message says which query).
+// same run twice), audit.game (--game teeworlds on an index without the
+// Teeworlds verdicts, schema < 4), audit.read (SQLite failed; the message says which query).
 Result<AuditReport> build_audit(sqlite3* db, const AuditOptions& options);
 
 }  // namespace mapindex::audit

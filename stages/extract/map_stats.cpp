@@ -50,15 +50,10 @@ std::string_view curve_type_name(std::size_t curve) {
 }
 
 void finalize_status(MapStats& stats) {
-  bool warning = false;
-  for (const auto& p : stats.problems) {
-    if (p.severity == Severity::error) {
-      stats.status = MapStatus::rejected;
-      return;
-    }
-    warning = true;
-  }
-  stats.status = warning ? MapStatus::warnings : MapStatus::ok;
+  bool warning = false, error = false;
+  for (const auto& p : stats.problems) (p.severity == Severity::error ? error : warning) = true;
+  stats.status = error ? MapStatus::rejected : warning ? MapStatus::warnings : MapStatus::ok;
+  if (stats.format == MapFormat::teeworlds) stats.teeworlds = teeworlds_verdict(stats);
 }
 
 }  // namespace mapindex

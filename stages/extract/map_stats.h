@@ -11,14 +11,15 @@
 #include <vector>
 
 #include "stages/common/problem.h"
+#include "stages/extract/game_verdict.h"
 
 namespace mapindex {
 
 // Bump whenever what extract produces for the same bytes changes: the index
 // re-decodes maps measured by an older extractor version. 2: entities of
 // switch layers include spawns and flag stands; names that are not UTF-8 are
-// kept (text.not_utf8).
-inline constexpr int kExtractorVersion = 2;
+// kept (text.not_utf8). 3: the Teeworlds 0.6 / 0.7 verdict.
+inline constexpr int kExtractorVersion = 3;
 
 enum class MapFormat : unsigned char { teeworlds, spritetile };
 enum class MapStatus : unsigned char { ok, warnings, rejected };
@@ -158,6 +159,9 @@ struct MapStats {
   MapFormat format = MapFormat::teeworlds;
   std::int32_t format_version = 0;  // datafile version (3, 4) or SpriteTile level version
   MapStatus status = MapStatus::ok; // derived from problems by finalize_status()
+  // Teeworlds maps: whether Teeworlds 0.6 / 0.7 load it (game_verdict.h);
+  // set by finalize_status(), empty for SpriteTile levels.
+  std::optional<TeeworldsVerdict> teeworlds;
 
   // Container (Teeworlds).
   bool crude_header = false;
@@ -189,7 +193,7 @@ struct MapStats {
 };
 
 // Sets `status` from the problems: rejected if any error, warnings if any
-// warning, else ok.
+// warning, else ok; and for a Teeworlds map its Teeworlds verdict.
 void finalize_status(MapStats& stats);
 
 }  // namespace mapindex

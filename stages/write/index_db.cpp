@@ -472,15 +472,16 @@ std::int64_t IndexDb::source_id(std::int64_t run_id, std::string_view path,
 std::unordered_map<std::string, KnownMap> IndexDb::known_maps() {
   auto& d = *impl_;
   std::unordered_map<std::string, KnownMap> known;
-  auto& select = d.sql("SELECT sha256, map_id, status FROM maps WHERE extractor_version >= ?");
+  auto& select = d.sql(
+      "SELECT sha256, map_id, status, coalesce(teeworlds_status, status) FROM maps "
+      "WHERE extractor_version >= ?");
   select.bind_all(d.extractor_version);
-  while (select.step()) {
-    const std::string status = select.column_text(2);
-    known.emplace(select.column_text(0),
-                  KnownMap{select.column_int(1), status == "rejected" ? MapStatus::rejected
-                                                 : status == "warnings" ? MapStatus::warnings
-                                                                        : MapStatus::ok});
-  }
+  const auto status_of = [](const std::string& s) {
+    return s == "rejected" ? MapStatus::rejected : s == "warnings" ? MapStatus::warnings : MapStatus::ok;
+  };
+  while (select.step())
+    known.emplace(select.column_text(0), KnownMap{select.column_int(1), status_of(select.column_text(2)),
+                                                  status_of(select.column_text(3))});
   select.reset();
   return known;
 }

@@ -37,7 +37,10 @@ enum class OpenMode { read_write, read_only };
 
 struct KnownMap {
   std::int64_t map_id = 0;
-  MapStatus status = MapStatus::ok;
+  MapStatus status = MapStatus::ok;            // DDNet's verdict
+  MapStatus teeworlds_status = MapStatus::ok;  // the verdict for Teeworlds (game_verdict.h)
+
+  MapStatus status_for(Game game) const { return game == Game::ddnet ? status : teeworlds_status; }
 };
 
 // How long a writer waits for the write lock another connection holds (a

@@ -8,7 +8,7 @@ namespace {
 
 // Columns of maps written by store_map, in bind order. first_run_id is only
 // set on insert; sha256 is the conflict key.
-constexpr std::array<std::string_view, 37> kMapColumns = {
+constexpr std::array<std::string_view, 40> kMapColumns = {
     "sha256",         "crc32",           "size",           "extractor_version",
     "first_run_id",   "measured_run_id", "format",         "format_version",
     "status",         "errors",          "warnings",       "game_width",
@@ -18,7 +18,13 @@ constexpr std::array<std::string_view, 37> kMapColumns = {
     "num_layers",     "num_images",      "num_envelopes",  "num_envelope_points",
     "num_sounds",     "num_settings",    "num_automappers", "num_quads",
     "num_sound_sources", "author_raw",   "map_version_raw", "credits_raw",
-    "license_raw"};
+    "license_raw",    "loads_teeworlds_06", "loads_teeworlds_07", "teeworlds_status"};
+
+// 1 / 0 when the map is a Teeworlds map, NULL for a SpriteTile level.
+std::optional<std::int64_t> loads_flag(const MapStats& stats, bool TeeworldsVerdict::*field) {
+  if (!stats.teeworlds) return std::nullopt;
+  return (*stats.teeworlds).*field ? 1 : 0;
+}
 
 std::string make_upsert_map_sql() {
   std::string columns, values, updates;
@@ -271,7 +277,10 @@ std::int64_t store_map(StatementCache& statements, std::int64_t run_id, int extr
                   stats.layers.size(), stats.images.size(), stats.envelopes.size(),
                   stats.num_envelope_points, stats.sounds.size(), stats.settings.size(),
                   stats.num_automappers, quads, sources, raw_text(stats.author),
-                  raw_text(stats.map_version), raw_text(stats.credits), raw_text(stats.license));
+                  raw_text(stats.map_version), raw_text(stats.credits), raw_text(stats.license),
+                  loads_flag(stats, &TeeworldsVerdict::loads_06),
+                  loads_flag(stats, &TeeworldsVerdict::loads_07),
+                  to_string(status_for(stats, Game::teeworlds)));
   if (!upsert.step()) throw IndexError("storing map " + std::string(identity.sha256) + ": no map_id");
   const std::int64_t map_id = upsert.column_int(0);
   upsert.reset();
