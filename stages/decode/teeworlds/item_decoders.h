@@ -61,8 +61,8 @@ class EnvelopePoints {
   // multiple of the point size).
   std::size_t trailing_ints() const { return trailing_; }
   // Precondition: i < size().
-  std::int32_t time(std::size_t i) const { return points_[i * point_ints_]; }
-  std::int32_t curve(std::size_t i) const { return points_[i * point_ints_ + 1]; }
+  std::int32_t time(std::size_t i) const { return points_[i * point_ints_ + layout::env_point::kTime]; }
+  std::int32_t curve(std::size_t i) const { return points_[i * point_ints_ + layout::env_point::kCurve]; }
   EnvPoint point(std::size_t i) const;
 
  private:

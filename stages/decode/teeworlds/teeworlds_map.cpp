@@ -58,7 +58,7 @@ void decode_layer(const Item& item, DecodedLayer& layer, Problems& problems) {
     case kLayerTilemap: {
       auto t = decode_tilemap(item.data);
       if (!t) {
-        layer.type = LayerType::tiles;
+        layer.type = LayerKind::tiles;
         add(problems, Severity::error, t.error(), where);
         return;
       }
@@ -73,7 +73,7 @@ void decode_layer(const Item& item, DecodedLayer& layer, Problems& problems) {
       return;
     }
     case kLayerQuads: {
-      layer.type = LayerType::quads;
+      layer.type = LayerKind::quads;
       auto q = decode_quads_layer(item.data);
       if (q) layer.quads = std::move(q.value());
       else add(problems, Severity::warning, q.error(), where);
@@ -82,14 +82,14 @@ void decode_layer(const Item& item, DecodedLayer& layer, Problems& problems) {
     case kLayerSounds:
     case kLayerSoundsDeprecated: {
       const bool deprecated = header->type == kLayerSoundsDeprecated;
-      layer.type = deprecated ? LayerType::sounds_deprecated : LayerType::sounds;
+      layer.type = deprecated ? LayerKind::sounds_deprecated : LayerKind::sounds;
       auto s = decode_sounds_layer(item.data, deprecated);
       if (s) layer.sounds = std::move(s.value());
       else add(problems, Severity::warning, s.error(), where);
       return;
     }
     default:
-      layer.type = LayerType::unknown;
+      layer.type = LayerKind::unknown;
       add(problems, Severity::warning, "layer.type",
           "layer type " + std::to_string(header->type) +
               " is unknown (expected 2 tilemap, 3 quads, 9 or 10 sounds)",
@@ -131,7 +131,7 @@ TeeworldsMap decode_map(const Datafile& df) {
   // bezier), else 6, with DDNet's optional bezier item beside them.
   {
     bool v3 = false;
-    for (const auto& e : map.envelopes) v3 = v3 || (e && e->version >= 3);
+    for (const auto& e : map.envelopes) v3 = v3 || (e && e->version >= layout::envelope::kBezierPointsSince);
     const std::size_t point_ints = v3 ? kEnvPointV3Ints : kEnvPointInts;
     datafile::Int32View points, bezier;
     if (auto range = df.items_of_type(kEnvPointsType); range.num > 0)
@@ -247,14 +247,14 @@ TeeworldsMap decode_map(const Datafile& df) {
   // duplicates are reported).
   bool ungrouped_game = false;
   for (const auto& layer : map.layers)
-    if (layer.group < 0 && layer.type == LayerType::game) ungrouped_game = true;
+    if (layer.group < 0 && layer.type == LayerKind::game) ungrouped_game = true;
   for (std::size_t g = 0; g < map.groups.size(); ++g) {
     // The layers this group claimed (counted in their first group; groups
     // outside the layers, M2, hold none).
     for (const std::int32_t l : claimed[g]) {
       const DecodedLayer& layer = map.layers[static_cast<std::size_t>(l)];
       if (!layer.tilemap || !is_physics(layer.type)) continue;
-      auto& last = map.last_of_kind[static_cast<std::size_t>(layer.type)];
+      auto& last = map.last_of_kind[index_of(layer.type)];
       if (last >= 0) {
         add(problems, Severity::warning, "layer.duplicate_physics",
             std::string("more than one ") + layer_type_name(layer.type) + " layer: layer " +
@@ -307,7 +307,7 @@ TeeworldsMap decode_map(const Datafile& df) {
     const TilemapLayer& g = *map.layers[static_cast<std::size_t>(game)].tilemap;
     const std::int64_t game_tiles = std::int64_t{g.width} * g.height;
     for (const auto& layer : map.layers) {
-      if (!layer.tilemap || !is_physics(layer.type) || layer.type == LayerType::game) continue;
+      if (!layer.tilemap || !is_physics(layer.type) || layer.type == LayerKind::game) continue;
       const TilemapLayer& t = *layer.tilemap;
       const std::string where = item_location("layer", static_cast<std::size_t>(layer.index));
       const std::int64_t tiles = std::int64_t{t.width} * t.height;
