@@ -132,6 +132,13 @@ class Datafile {
  private:
   Datafile() = default;
 
+  // The checks open() runs once the header's sizes hold (datafile.cpp).
+  static std::optional<Error> check_item_types(const Datafile& df);    // V1
+  static std::optional<Error> check_item_offsets(const Datafile& df);  // V2
+  static std::optional<Error> check_items(const Datafile& df);         // V3, V4
+  static std::optional<Error> check_data_offsets(const Datafile& df);  // V5
+  static std::optional<Error> check_data_sizes(Datafile& df);          // V6; sets the inflate budget
+
   Bytes file_;
   Options options_;
   int version_ = 0;
