@@ -1,5 +1,5 @@
 // Typed Teeworlds 0.6/0.7 and DDNet map items, as stored in a datafile
-// (shared/spec/teeworlds-map.txt; NOTES.md settles conflicts). Plain data:
+// (docs/formats/map-items.md; word positions in item_layouts.h). Plain data:
 // the decoders in item_decoders.h fill them from an item's int32 payload.
 #pragma once
 
