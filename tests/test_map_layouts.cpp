@@ -126,7 +126,7 @@ TEST_CASE("layout: tilemap fields, the name from version 3, DDNet's indices afte
   CHECK_FALSE(decode_tilemap(Payload(14, 3, 3).view()));  // M5: 15 words
 }
 
-TEST_CASE("layout: quads and sounds layers; the quads name from version 2, the sounds name at any version") {
+TEST_CASE("layout: quads and sounds layers (the quads name from version 2, the sounds name at any version)") {
   auto q1 = decode_quads_layer(Payload(10, 3, 1).view());
   REQUIRE(q1);
   CHECK(q1->num_quads == 1004);
@@ -253,7 +253,7 @@ TEST_CASE("LayerKind: one name per kind the README's schema lists, tilemap kinds
   CHECK(is_physics(LayerKind::tune));
 }
 
-TEST_CASE("LayerKind: tilemap flag bit b is the kind at index b + 1; DDNet's data slots follow the same order") {
+TEST_CASE("LayerKind: tilemap flag bit b is the kind at index b + 1, and DDNet's data slots follow the same order") {
   // Flag bits (docs/formats/map-items.md): 1 game, 2 tele, 4 speedup, 8 front, 16 switch, 32 tune;
   // DDNet's extra data indices: tele, speedup, front, switch, tune.
   const char* by_bit[] = {"game", "tele", "speedup", "front", "switch", "tune"};
