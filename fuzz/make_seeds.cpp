@@ -18,7 +18,7 @@
 
 namespace fs = std::filesystem;
 using namespace mapindex::testing;
-using mapindex::teeworlds::LayerType;
+using mapindex::LayerKind;
 using Blob = std::vector<std::uint8_t>;
 
 namespace {
@@ -59,31 +59,31 @@ Blob kitchen_sink_map(EnvPointForm form, const WriterOptions& writer) {
 
   b.add_game_group();
   const int w = 24, h = 16;
-  TileGrid game(LayerType::game, w, h);
+  TileGrid game(LayerKind::game, w, h);
   game.fill(0, h - 2, w, 2, 1).fill(0, 0, 1, h, 1).set(2, h - 3, 192).set(4, h - 3, 33)
       .set(20, h - 3, 34).set(8, 5, 9).set(9, 5, 2).set(10, 5, 5, 8);
   b.add_tile_layer(game, {.name = "Game"});
-  TileGrid front(LayerType::front, w, h);
+  TileGrid front(LayerKind::front, w, h);
   front.set(3, 3, 64).set(4, 3, 95);
   b.add_tile_layer(front, {.name = "Front"});
-  TileGrid tele(LayerType::tele, w, h);
+  TileGrid tele(LayerKind::tele, w, h);
   tele.set_tele(5, 5, 26, 1).set_tele(6, 6, 27, 1);
   b.add_tile_layer(tele, {.name = "Tele"});
-  TileGrid speedup(LayerType::speedup, w, h);
+  TileGrid speedup(LayerKind::speedup, w, h);
   speedup.set_speedup(7, 7, 28, 10, 0, 90);
   b.add_tile_layer(speedup, {.name = "Speedup"});
-  TileGrid sw(LayerType::switch_layer, w, h);
+  TileGrid sw(LayerKind::switch_layer, w, h);
   sw.set_switch(8, 8, 22, 1, 0, 3).set_switch(9, 8, 24, 1);
   b.add_tile_layer(sw, {.name = "Switch"});
-  TileGrid tune(LayerType::tune, w, h);
+  TileGrid tune(LayerKind::tune, w, h);
   tune.set_tune(10, 10, 68, 1);
   b.add_tile_layer(tune, {.name = "Tune"});
-  TileGrid deco(LayerType::tiles, w, h);
+  TileGrid deco(LayerKind::tiles, w, h);
   deco.fill(0, h - 2, w, 2, 1, 8).set(1, 1, 17, 3);
   const auto deco_layer = b.add_tile_layer(deco, {.name = "Deco", .color_envelope = color_env,
                                                    .image = embedded});
   b.add_automapper(1, deco_layer, 0, 7, 1);
-  TileGrid skip(LayerType::tiles, w, h);
+  TileGrid skip(LayerKind::tiles, w, h);
   skip.fill(0, 0, w, 3, 2);
   b.add_tile_layer(skip, {.name = "Skip", .version = 4, .image = external});
   return b.build(writer);
@@ -92,7 +92,7 @@ Blob kitchen_sink_map(EnvPointForm form, const WriterOptions& writer) {
 Blob small_dm_map(const WriterOptions& writer) {
   MapBuilder b;
   b.add_game_group();
-  TileGrid game(LayerType::game, 8, 6);
+  TileGrid game(LayerKind::game, 8, 6);
   game.fill(0, 5, 8, 1, 1).set(1, 4, 192);
   b.add_tile_layer(game, {.name = "Game"});
   return b.build(writer);

@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 using namespace mapindex::testing;
 using mapindex::audit::testing::Json;
 using mapindex::audit::testing::parse_json;
-using mapindex::teeworlds::LayerType;
+using mapindex::LayerKind;
 constexpr std::size_t kShortBound = 2000;  // README: the short report fits a chat message
 
 namespace {
@@ -30,7 +30,7 @@ std::vector<std::uint8_t> e2e_map(int seed, bool race = false, bool checkpoints 
   b.info({.author = "audit e2e " + std::to_string(seed)});
   b.add_game_group();
   const int w = 24 + seed % 9, h = 12;
-  TileGrid game(LayerType::game, w, h);
+  TileGrid game(LayerKind::game, w, h);
   game.fill(0, h - 2, w, 2, 1).set(2, h - 3, 192);
   if (race) game.set(4, h - 3, 33).set(w - 3, h - 3, 34);
   if (checkpoints) game.set(8, h - 3, 35);
@@ -44,7 +44,7 @@ std::vector<std::uint8_t> map_with_unused_image(int seed) {
   b.info({.author = "audit e2e " + std::to_string(seed)});
   b.add_embedded_image("leftover", 16, 16);
   b.add_game_group();
-  TileGrid game(LayerType::game, 30, 10);
+  TileGrid game(LayerKind::game, 30, 10);
   game.fill(0, 8, 30, 2, 1).set(2, 7, 192);
   b.add_tile_layer(game, {.name = "Game"});
   return b.build();

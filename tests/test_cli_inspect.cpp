@@ -12,7 +12,7 @@
 
 namespace fs = std::filesystem;
 using namespace mapindex::testing;
-using mapindex::teeworlds::LayerType;
+using mapindex::LayerKind;
 
 namespace {
 
@@ -45,10 +45,10 @@ TEST_CASE("inspect: --json prints one valid UTF-8 JSON array with what the index
   b.add_envelope(pulse);
   const auto image = b.add_external_image("grass_main", 1024, 512);
   b.add_game_group();
-  TileGrid game(LayerType::game, 16, 10);
+  TileGrid game(LayerKind::game, 16, 10);
   game.fill(0, 8, 16, 2, 1).set(2, 7, 192).set(4, 7, 199);
   b.add_tile_layer(game, {.name = "Game"});
-  TileGrid deco(LayerType::tiles, 4, 3);
+  TileGrid deco(LayerKind::tiles, 4, 3);
   deco.set(1, 1, 5).set(2, 1, 5).set(3, 2, 7);
   b.add_tile_layer(deco, {.name = std::string("D\xff") + "co", .image = image});
   const auto map_bytes = b.build();

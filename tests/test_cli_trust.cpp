@@ -26,7 +26,7 @@
 
 namespace fs = std::filesystem;
 using namespace mapindex::testing;
-using mapindex::teeworlds::LayerType;
+using mapindex::LayerKind;
 
 namespace {
 
@@ -34,7 +34,7 @@ std::vector<std::uint8_t> tiny_map(int seed) {
   MapBuilder b;
   b.info({.author = "trust " + std::to_string(seed)});
   b.add_game_group();
-  TileGrid game(LayerType::game, 16 + seed, 10);
+  TileGrid game(LayerKind::game, 16 + seed, 10);
   game.fill(0, 8, 16 + seed, 2, 1).set(2, 7, 192).set(4, 7, 199);
   b.add_tile_layer(game, {.name = "Game"});
   return b.build();

@@ -58,7 +58,7 @@ TEST_CASE("fuzz regression: huge embedded image sizes do not overflow the image.
   MapBuilder b;
   b.add_embedded_image("huge", 2000000000, 2000000000, true, 1, std::vector<std::uint8_t>(100, 1));
   b.add_game_group();
-  b.add_tile_layer(mapindex::testing::TileGrid(mapindex::teeworlds::LayerType::game, 8, 8));
+  b.add_tile_layer(mapindex::testing::TileGrid(mapindex::LayerKind::game, 8, 8));
   const auto file = b.build();
   const MapStats stats = measure_teeworlds(Bytes(file));
   const Problem* found = nullptr;
@@ -102,14 +102,14 @@ TEST_CASE("fuzz regression: layers sharing one big data item stop at the inflate
   // 2048 x 1024 tiles of 4 bytes: 8 MiB of air, a few KB compressed.
   const std::int32_t big = b.add_raw_data(std::vector<std::uint8_t>(8u << 20, 0));
   b.add_game_group();
-  b.add_tile_layer(mapindex::testing::TileGrid(mapindex::teeworlds::LayerType::game, 8, 8));
+  b.add_tile_layer(mapindex::testing::TileGrid(mapindex::LayerKind::game, 8, 8));
   const int sharing = 10;
   for (int i = 0; i < sharing; ++i) {
     mapindex::testing::TileLayerSpec s;
     s.stored_width = 2048;
     s.stored_height = 1024;
     s.data_index_override = big;
-    b.add_tile_layer(mapindex::testing::TileGrid(mapindex::teeworlds::LayerType::tiles, 1, 1), s);
+    b.add_tile_layer(mapindex::testing::TileGrid(mapindex::LayerKind::tiles, 1, 1), s);
   }
   const auto file = b.build();
   const MapStats stats = measure_teeworlds(Bytes(file));
@@ -138,9 +138,9 @@ TEST_CASE("fuzz regression: groups that all span all layers give one M3 per laye
     g.stored_num = n;
     b.add_group(g);
     if (i == 0)
-      b.add_tile_layer(mapindex::testing::TileGrid(mapindex::teeworlds::LayerType::game, 8, 8));
+      b.add_tile_layer(mapindex::testing::TileGrid(mapindex::LayerKind::game, 8, 8));
     else
-      b.add_tile_layer(mapindex::testing::TileGrid(mapindex::teeworlds::LayerType::tiles, 1, 1));
+      b.add_tile_layer(mapindex::testing::TileGrid(mapindex::LayerKind::tiles, 1, 1));
   }
   const auto file = b.build();
   const MapStats stats = measure_teeworlds(Bytes(file));
@@ -171,7 +171,7 @@ TEST_CASE("fuzz regression: overlapping envelope point ranges are measured in li
   const int envelopes = 20000, points = 200000;
   MapBuilder b;
   b.add_game_group();
-  b.add_tile_layer(mapindex::testing::TileGrid(mapindex::teeworlds::LayerType::game, 8, 8));
+  b.add_tile_layer(mapindex::testing::TileGrid(mapindex::LayerKind::game, 8, 8));
   mapindex::testing::EnvelopeSpec first;
   first.points.resize(points);
   for (int i = 0; i < points; ++i) {

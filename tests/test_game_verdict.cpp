@@ -14,11 +14,11 @@
 namespace mapindex::testing {
 namespace {
 
-using teeworlds::LayerType;
+using teeworlds::LayerKind;
 namespace fs = std::filesystem;
 
 TileGrid game_grid() {
-  TileGrid game(LayerType::game, 20, 12);
+  TileGrid game(LayerKind::game, 20, 12);
   game.fill(0, 10, 20, 2, 1).set(3, 9, 192);
   return game;
 }
@@ -41,7 +41,7 @@ std::vector<std::uint8_t> clean_map() {
 std::vector<std::uint8_t> tele_without_ddnet_index() {
   return map_with([](MapBuilder& b) {
     b.add_tile_layer(game_grid(), {.name = "Game"});
-    TileGrid tele(LayerType::tele, 20, 12);
+    TileGrid tele(LayerKind::tele, 20, 12);
     b.add_tile_layer(tele, {.name = "Tele", .num_ddnet_slots = 0});
   });
 }
@@ -49,7 +49,7 @@ std::vector<std::uint8_t> tele_without_ddnet_index() {
 // M10: no game layer: 0.6 and 0.7 dereference the missing layer.
 std::vector<std::uint8_t> no_game_layer() {
   return map_with([](MapBuilder& b) {
-    TileGrid tiles(LayerType::tiles, 20, 12);
+    TileGrid tiles(LayerKind::tiles, 20, 12);
     b.add_tile_layer(tiles, {.name = "Deco"});
   });
 }
@@ -73,7 +73,7 @@ std::vector<std::uint8_t> skip_compressed_game_layer() {
 std::vector<std::uint8_t> short_switch_data() {
   return map_with([](MapBuilder& b) {
     b.add_tile_layer(game_grid(), {.name = "Game"});
-    TileGrid sw(LayerType::switch_layer, 20, 12);
+    TileGrid sw(LayerKind::switch_layer, 20, 12);
     std::vector<std::uint8_t> half(sw.bytes().begin(), sw.bytes().begin() + sw.bytes().size() / 2);
     b.add_tile_layer(sw, {.name = "Switch", .data_override = half});
   });

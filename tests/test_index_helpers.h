@@ -157,7 +157,7 @@ inline MapStats race_map(int variant = 0) {
   pulse.start_point = 0;
   pulse.num_points = 3;
   pulse.curves = {0, 2, 0, 0, 0, 1, 0};
-  pulse.used_by = {{0, "quad_color", 3}};
+  pulse.used_by = {{0, EnvelopeRole::quad_color, 3}};
   s.envelopes = {pulse};
   s.num_envelope_points = 3;
 

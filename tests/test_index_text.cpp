@@ -21,7 +21,7 @@
 
 namespace fs = std::filesystem;
 using namespace mapindex::testing;
-using mapindex::teeworlds::LayerType;
+using mapindex::LayerKind;
 
 namespace {
 
@@ -57,11 +57,11 @@ std::vector<std::uint8_t> map_with_bad_names() {
   const std::int32_t envelope = b.add_envelope(env);
   const std::int32_t sound = b.add_sound(kSoundName, std::vector<std::uint8_t>(16, 7));
   b.add_group({.name = kGroupName});
-  TileGrid game(LayerType::game, 8, 8);
+  TileGrid game(LayerKind::game, 8, 8);
   game.fill(0, 7, 8, 1, 1).set(1, 1, 192);
   b.add_tile_layer(game, {.name = kLayerName});
   TileLayerSpec deco{.name = "Deco", .color_envelope = envelope, .image = image};
-  b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8).fill(0, 0, 8, 1, 1), deco);
+  b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8).fill(0, 0, 8, 1, 1), deco);
   SoundsLayerSpec sounds{.name = "Sounds", .sound = sound};
   sounds.sources.push_back(SoundSourceSpec{});
   b.add_sounds_layer(sounds);
@@ -279,7 +279,7 @@ TEST_CASE("text: a folder and a file name that are not UTF-8 keep their bytes") 
   fs::create_directories(folder / "sub");
   MapBuilder b;
   b.add_game_group();
-  b.add_tile_layer(TileGrid(LayerType::game, 4, 4).fill(0, 3, 4, 1, 1));
+  b.add_tile_layer(TileGrid(LayerKind::game, 4, 4).fill(0, 3, 4, 1, 1));
   write_file(folder / "sub" / "caf\xE9.map", b.build());
   const auto run = index(db, {folder.string()});
   INFO(run.err);
@@ -304,8 +304,8 @@ TEST_CASE("entities: spawns and flag stands of a switch layer are rows of entiti
   const fs::path file = tmp / "switch.map";
   MapBuilder b;
   b.add_game_group();
-  b.add_tile_layer(TileGrid(LayerType::game, 10, 6).fill(0, 5, 10, 1, 1).set(1, 1, 192));
-  TileGrid sw(LayerType::switch_layer, 10, 6);
+  b.add_tile_layer(TileGrid(LayerKind::game, 10, 6).fill(0, 5, 10, 1, 1).set(1, 1, 192));
+  TileGrid sw(LayerKind::switch_layer, 10, 6);
   for (int x = 0; x < 7; ++x) sw.set_switch(x, 2, 192, 0);  // 7 SPAWN
   sw.set_switch(0, 3, 193, 0).set_switch(1, 3, 194, 0).set_switch(2, 3, 194, 0);
   sw.set_switch(3, 3, 195, 0).set_switch(4, 3, 196, 0);
@@ -331,10 +331,10 @@ TEST_CASE("duplicates: each occurrence of a path in an archive is a row, kept ac
   const fs::path archive = tmp / "dups.zip";
   MapBuilder a;
   a.add_game_group();
-  a.add_tile_layer(TileGrid(LayerType::game, 4, 4).fill(0, 3, 4, 1, 1));
+  a.add_tile_layer(TileGrid(LayerKind::game, 4, 4).fill(0, 3, 4, 1, 1));
   MapBuilder b;
   b.add_game_group();
-  b.add_tile_layer(TileGrid(LayerType::game, 6, 6).fill(0, 5, 6, 1, 1));
+  b.add_tile_layer(TileGrid(LayerKind::game, 6, 6).fill(0, 5, 6, 1, 1));
   const auto map_a = a.build(), map_b = b.build();
   write_archive(archive, ArchiveFormat::zip,
                 {{.path = "maps/x.map", .bytes = map_a},

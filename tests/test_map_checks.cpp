@@ -13,7 +13,7 @@
 namespace mapindex::testing {
 namespace {
 
-using teeworlds::LayerType;
+using mapindex::LayerKind;
 
 struct Clean {
   std::int32_t image = -1, envelope = -1;
@@ -40,9 +40,9 @@ MapBuilder clean_map(Clean* ids = nullptr) {
   TileLayerSpec deco;
   deco.image = image;
   deco.color_envelope = envelope;
-  b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8).fill(0, 7, 8, 1, 1), deco);
+  b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8).fill(0, 7, 8, 1, 1), deco);
   b.add_game_group();
-  b.add_tile_layer(TileGrid(LayerType::game, 8, 8).fill(0, 7, 8, 1, 1).set(1, 6, 192));
+  b.add_tile_layer(TileGrid(LayerKind::game, 8, 8).fill(0, 7, 8, 1, 1).set(1, 6, 192));
   if (ids) *ids = Clean{image, envelope};
   return b;
 }
@@ -113,85 +113,85 @@ std::vector<Case> cases() {
     return with([](B& b, C) { b.add_raw_item(teeworlds::kLayerType, 2, {0, 2}); });
   }});
   c.push_back({"tilemap version 5", "M5", E, "layer 2", [] {
-    return with([](B& b, C) { TileLayerSpec s; s.version = 5; b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), s); });
+    return with([](B& b, C) { TileLayerSpec s; s.version = 5; b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), s); });
   }});
   c.push_back({"two physics flags", "M5", E, "layer 2", [] {
-    return with([](B& b, C) { TileLayerSpec s; s.stored_flags = 3; b.add_tile_layer(TileGrid(LayerType::tele, 8, 8), s); });
+    return with([](B& b, C) { TileLayerSpec s; s.stored_flags = 3; b.add_tile_layer(TileGrid(LayerKind::tele, 8, 8), s); });
   }});
   c.push_back({"tilemap item of 56 bytes", "M5", E, "layer 2", [] {
-    return with([](B& b, C) { TileLayerSpec s; s.item_ints = 14; b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), s); });
+    return with([](B& b, C) { TileLayerSpec s; s.item_ints = 14; b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), s); });
   }});
   c.push_back({"v3 tilemap without its name", "M6", E, "layer 2", [] {
-    return with([](B& b, C) { TileLayerSpec s; s.item_ints = 16; b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), s); });
+    return with([](B& b, C) { TileLayerSpec s; s.item_ints = 16; b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), s); });
   }});
   c.push_back({"tele layer without its data index", "M6", E, "layer 2", [] {
-    return with([](B& b, C) { TileLayerSpec s; s.num_ddnet_slots = 0; b.add_tile_layer(TileGrid(LayerType::tele, 8, 8), s); });
+    return with([](B& b, C) { TileLayerSpec s; s.num_ddnet_slots = 0; b.add_tile_layer(TileGrid(LayerKind::tele, 8, 8), s); });
   }});
   c.push_back({"tilemap 1 tile wide", "M7", E, "layer 2", [] {
-    return with([](B& b, C) { b.add_tile_layer(TileGrid(LayerType::tiles, 1, 8)); });
+    return with([](B& b, C) { b.add_tile_layer(TileGrid(LayerKind::tiles, 1, 8)); });
   }});
   c.push_back({"tilemap size overflows", "M7", E, "layer 2", [] {
     return with([](B& b, C) {
       TileLayerSpec s; s.stored_width = 100000; s.stored_height = 100000;
-      b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), s);
+      b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), s);
     });
   }});
   c.push_back({"color component 300", "M8", E, "layer 2", [] {
-    return with([](B& b, C) { TileLayerSpec s; s.color = {300, 0, 0, 255}; b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), s); });
+    return with([](B& b, C) { TileLayerSpec s; s.color = {300, 0, 0, 255}; b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), s); });
   }});
   c.push_back({"no game layer", "M10", E, "", [] {
     MapBuilder b;
     b.add_group();
-    b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8));
+    b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8));
     return b.build();
   }});
   c.push_back({"data index out of range", "M11", E, "layer 2", [] {
-    return with([](B& b, C) { TileLayerSpec s; s.data_index_override = 999; b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), s); });
+    return with([](B& b, C) { TileLayerSpec s; s.data_index_override = 999; b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), s); });
   }});
   c.push_back({"two layers share their data", "M11", E, "layer 3", [] {
     return with([](B& b, C) {
       const auto d = b.add_raw_data(std::vector<std::uint8_t>(8 * 8 * 4, 0));
       TileLayerSpec s; s.data_index_override = d;
-      b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), s);
-      b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), s);
+      b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), s);
+      b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), s);
     });
   }});
   c.push_back({"front layer smaller than the game layer", "M13", E, "layer 2", [] {
-    return with([](B& b, C) { b.add_tile_layer(TileGrid(LayerType::front, 4, 4)); });
+    return with([](B& b, C) { b.add_tile_layer(TileGrid(LayerKind::front, 4, 4)); });
   }});
   c.push_back({"plain tile data too short", "M14", E, "layer 2", [] {
     return with([](B& b, C) {
       TileLayerSpec s; s.data_override = std::vector<std::uint8_t>(40, 0);
-      b.add_tile_layer(TileGrid(LayerType::front, 8, 8), s);
+      b.add_tile_layer(TileGrid(LayerKind::front, 8, 8), s);
     });
   }});
   c.push_back({"skip runs short of width*height", "M14", E, "layer 2", [] {
     return with([](B& b, C) {
       TileLayerSpec s; s.version = 4; s.data_override = std::vector<std::uint8_t>{1, 0, 3, 0};
-      b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), s);
+      b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), s);
     });
   }});
   c.push_back({"skip data left over", "M14", E, "layer 2", [] {
     return with([](B& b, C) {
       TileLayerSpec s; s.version = 4; s.data_override = std::vector<std::uint8_t>{1, 0, 63, 0, 2, 0, 0, 0};
-      b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), s);
+      b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), s);
     });
   }});
   c.push_back({"reserved byte set", "M14", E, "layer 2", [] {
-    return with([](B& b, C) { b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8).set(1, 1, 4).set_byte(1, 1, 3, 1)); });
+    return with([](B& b, C) { b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8).set(1, 1, 4).set_byte(1, 1, 3, 1)); });
   }});
   c.push_back({"game layer data does not inflate", "M15", E, "layer 1", [] {
     return break_game_data(clean_map().build());
   }});
   // Further checks.
   c.push_back({"color envelope missing", "envelope.missing", W, "layer 2", [] {
-    return with([](B& b, C) { TileLayerSpec s; s.color_envelope = 5; b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), s); });
+    return with([](B& b, C) { TileLayerSpec s; s.color_envelope = 5; b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), s); });
   }});
   c.push_back({"position envelope as a color envelope", "envelope.kind", W, "layer 2", [] {
     return with([](B& b, C) {
       EnvelopeSpec e; e.channels = teeworlds::kEnvPosition; e.points = {{0, 1, {}, {}}};
       TileLayerSpec s; s.color_envelope = b.add_envelope(e);
-      b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), s);
+      b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), s);
     });
   }});
   c.push_back({"envelope points out of range", "envelope.points_range", W, "envelope 0", [] {
@@ -204,16 +204,16 @@ std::vector<Case> cases() {
     EnvelopeSpec e; e.points = {{0, 1, {}, {}}}; e.stored_num = 50;
     const auto env = b.add_envelope(e);
     b.add_game_group();
-    b.add_tile_layer(TileGrid(LayerType::game, 8, 8));
+    b.add_tile_layer(TileGrid(LayerKind::game, 8, 8));
     TileLayerSpec s; s.color_envelope = env;
-    b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), s);
+    b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), s);
     return b.build();
   };
   c.push_back({"envelope times go back", "envelope.time_order", W, "envelope 1", [] {
     return with([](B& b, C) {
       EnvelopeSpec e; e.points = {{100, 1, {}, {}}, {50, 1, {}, {}}};
       TileLayerSpec s; s.color_envelope = b.add_envelope(e);
-      b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), s);
+      b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), s);
     });
   }});
   c.push_back({"envelope with 2 channels", "envelope.channels", W, "envelope 1", [] {
@@ -225,7 +225,7 @@ std::vector<Case> cases() {
   c.push_back({"envelope points item of 7 ints", "envpoints.size", W, "envelope points", [] {
     MapBuilder b;
     b.add_game_group();
-    b.add_tile_layer(TileGrid(LayerType::game, 8, 8));
+    b.add_tile_layer(TileGrid(LayerKind::game, 8, 8));
     b.add_raw_item(teeworlds::kEnvPointsType, 0, {0, 1, 0, 0, 0, 0, 9});
     return b.build();
   }});
@@ -242,10 +242,10 @@ std::vector<Case> cases() {
     });
   }});
   c.push_back({"image index out of range", "image.missing", W, "layer 2", [] {
-    return with([](B& b, C) { TileLayerSpec s; s.image = 9; b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), s); });
+    return with([](B& b, C) { TileLayerSpec s; s.image = 9; b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), s); });
   }});
   c.push_back({"tile image not a multiple of 16", "image.tile_size", W, "image 1", [] {
-    return with([](B& b, C) { TileLayerSpec s; s.image = b.add_embedded_image("odd", 100, 100); b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), s); });
+    return with([](B& b, C) { TileLayerSpec s; s.image = b.add_embedded_image("odd", 100, 100); b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), s); });
   }});
   c.push_back({"embedded image data too small", "image.data_size", W, "image 1", [] {
     return with([](B& b, C) {
@@ -297,16 +297,16 @@ std::vector<Case> cases() {
     return with([](B& b, C) { for (int i = 0; i < 65; ++i) b.add_sound("s" + std::to_string(i)); });
   }});
   c.push_back({"two game layers", "layer.duplicate_physics", W, "layer 1", [] {
-    return with([](B& b, C) { b.add_tile_layer(TileGrid(LayerType::game, 8, 8)); });
+    return with([](B& b, C) { b.add_tile_layer(TileGrid(LayerKind::game, 8, 8)); });
   }});
   c.push_back({"front layer of another size", "layer.size_mismatch", W, "layer 2", [] {
-    return with([](B& b, C) { b.add_tile_layer(TileGrid(LayerType::front, 16, 4)); });
+    return with([](B& b, C) { b.add_tile_layer(TileGrid(LayerKind::front, 16, 4)); });
   }});
   c.push_back({"layer outside every group", "layer.ungrouped", W, "layer 2", [] {
     return with([](B& b, C) { b.add_raw_item(teeworlds::kLayerType, 2, {0, 3, 0, 2, 0, -1, -1}); });
   }});
   c.push_back({"front layer outside the game group", "layer.physics_outside_game_group", W, "layer 2", [] {
-    return with([](B& b, C) { b.add_group(); b.add_tile_layer(TileGrid(LayerType::front, 8, 8)); });
+    return with([](B& b, C) { b.add_group(); b.add_tile_layer(TileGrid(LayerKind::front, 8, 8)); });
   }});
   c.push_back({"unknown layer type", "layer.type", W, "layer 2", [] {
     return with([](B& b, C) { GroupSpec g; g.stored_start = 2; g.stored_num = 1; b.add_group(g); b.add_raw_item(teeworlds::kLayerType, 2, {0, 7, 0}); });
@@ -315,7 +315,7 @@ std::vector<Case> cases() {
     MapBuilder b;
     GroupSpec g; g.parallax_x = 50;
     b.add_group(g);
-    b.add_tile_layer(TileGrid(LayerType::game, 8, 8));
+    b.add_tile_layer(TileGrid(LayerKind::game, 8, 8));
     return b.build();
   }});
   c.push_back({"automapper of a missing group", "automapper.target", W, "automapper 0", [] {
@@ -325,12 +325,12 @@ std::vector<Case> cases() {
     return with([](B& b, C) { b.add_automapper(0, 3); });
   }});
   c.push_back({"tele type 1", "tile.invalid", W, "layer 2", [] {
-    return with([](B& b, C) { b.add_tile_layer(TileGrid(LayerType::tele, 8, 8).set_tele(1, 1, 1, 1)); });
+    return with([](B& b, C) { b.add_tile_layer(TileGrid(LayerKind::tele, 8, 8).set_tele(1, 1, 1, 1)); });
   }});
   c.push_back({"game tile 8", "tile.invalid", W, "layer 0", [] {
     MapBuilder b;
     b.add_game_group();
-    b.add_tile_layer(TileGrid(LayerType::game, 8, 8).set(2, 2, 8));
+    b.add_tile_layer(TileGrid(LayerKind::game, 8, 8).set(2, 2, 8));
     return b.build();
   }});
   c.push_back({"author of 40 bytes", "info.too_long", W, "info", [] {
@@ -391,10 +391,10 @@ TEST_CASE("decoding goes on after errors: a broken decoration layer leaves the g
   MapBuilder b = clean_map(&ids);
   TileLayerSpec broken;
   broken.data_override = std::vector<std::uint8_t>(12, 0);
-  b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), broken);
+  b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), broken);
   TileLayerSpec colors;
   colors.color = {-1, 0, 0, 0};
-  b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8).set(0, 0, 5), colors);
+  b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8).set(0, 0, 5), colors);
   const MapStats s = measure(b.build());
   INFO(problems_text(s));
   CHECK(s.status == MapStatus::rejected);
@@ -427,7 +427,7 @@ TEST_CASE("hostile sizes: huge declared layers and counts allocate nothing unbou
   TileLayerSpec huge;
   huge.stored_width = 20000;
   huge.stored_height = 20000;  // 1.6 GB of tiles declared, 256 bytes stored
-  b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8), huge);
+  b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8), huge);
   QuadsLayerSpec q;
   q.stored_num_quads = 0x7FFFFFFF;
   q.quads.resize(1);

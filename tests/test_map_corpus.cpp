@@ -16,7 +16,7 @@
 namespace mapindex::testing {
 namespace {
 
-using teeworlds::LayerType;
+using mapindex::LayerKind;
 
 struct Measured {
   std::string file;
@@ -50,19 +50,19 @@ bool layer_has_problem(const MapStats& s, std::int32_t layer, std::initializer_l
 
 // Byte offset of the tile key in each struct, written out here from the
 // format document (independently of the product's counter).
-std::size_t key_offset(LayerType t) {
+std::size_t key_offset(LayerKind t) {
   switch (t) {
-    case LayerType::tele: return 1;       // number, type
-    case LayerType::speedup: return 2;    // force, max_speed, type, _, angle
-    case LayerType::switch_layer: return 1;  // number, type, flags, delay
-    case LayerType::tune: return 1;       // number, type
+    case LayerKind::tele: return 1;       // number, type
+    case LayerKind::speedup: return 2;    // force, max_speed, type, _, angle
+    case LayerKind::switch_layer: return 1;  // number, type, flags, delay
+    case LayerKind::tune: return 1;       // number, type
     default: return 0;                    // index, flags, skip, reserved
   }
 }
-std::size_t struct_size(LayerType t) {
+std::size_t struct_size(LayerKind t) {
   switch (t) {
-    case LayerType::tele: case LayerType::tune: return 2;
-    case LayerType::speedup: return 6;
+    case LayerKind::tele: case LayerKind::tune: return 2;
+    case LayerKind::speedup: return 6;
     default: return 4;
   }
 }

@@ -15,7 +15,7 @@
 namespace mapindex::testing {
 namespace {
 
-using teeworlds::LayerType;
+using mapindex::LayerKind;
 
 MapStats measure(const std::vector<std::uint8_t>& file) { return measure_teeworlds(Bytes(file)); }
 
@@ -70,10 +70,10 @@ TEST_CASE("I32String: names round-trip and padding decodes to nothing") {
 TEST_CASE("entities on a switch layer are counted, spawns and flag stands included") {
   MapBuilder b;
   b.add_game_group();
-  TileGrid game(LayerType::game, 12, 8);
+  TileGrid game(LayerKind::game, 12, 8);
   game.fill(0, 7, 12, 1, 1);
   game.set(1, 1, 192);                                  // 1 SPAWN on game
-  TileGrid sw(LayerType::switch_layer, 12, 8);
+  TileGrid sw(LayerKind::switch_layer, 12, 8);
   sw.set_switch(1, 2, 192, 0).set_switch(2, 2, 192, 0).set_switch(3, 2, 192, 5);  // 3 SPAWN
   sw.set_switch(4, 2, 193, 0).set_switch(5, 2, 194, 0);                           // team spawns
   sw.set_switch(6, 2, 195, 0).set_switch(7, 2, 196, 0).set_switch(8, 2, 196, 0);  // flag stands
@@ -95,23 +95,23 @@ TEST_CASE("entities on a switch layer are counted, spawns and flag stands includ
 TEST_CASE("every physics layer kind is counted by its own tile key") {
   MapBuilder b;
   b.add_game_group();
-  TileGrid game(LayerType::game, 20, 10);
+  TileGrid game(LayerKind::game, 20, 10);
   game.fill(0, 9, 20, 1, 1);                 // 20 SOLID
   game.fill(0, 0, 3, 1, 9, 1);               // 3 FREEZE, flip X
   game.set(5, 5, 192).set(6, 5, 192);        // 2 SPAWN
   game.set(7, 5, 199, 8);                    // WEAPON_SHOTGUN, rotated
   game.set(8, 5, 40, 2);                     // a time checkpoint, flip Y
-  TileGrid front(LayerType::front, 20, 10);
+  TileGrid front(LayerKind::front, 20, 10);
   front.fill(0, 1, 4, 1, 6).set(10, 3, 233);  // 4 THROUGH, DRAGGER_WEAK
-  TileGrid tele(LayerType::tele, 20, 10);
+  TileGrid tele(LayerKind::tele, 20, 10);
   tele.set_tele(1, 1, 26, 5).set_tele(2, 2, 27, 5).set_tele(3, 3, 29, 7);
-  TileGrid speedup(LayerType::speedup, 20, 10);
+  TileGrid speedup(LayerKind::speedup, 20, 10);
   speedup.set_speedup(1, 1, 29, 50, 0, 180).set_speedup(2, 1, 29, 50, 0, -90).set_speedup(3, 1, 28, 10, 5, 0);
-  TileGrid sw(LayerType::switch_layer, 20, 10);
+  TileGrid sw(LayerKind::switch_layer, 20, 10);
   sw.set_switch(1, 1, 24, 3).set_switch(2, 1, 240, 3, 1).set_switch(3, 1, 22, 9, 0, 4);
-  TileGrid tune(LayerType::tune, 20, 10);
+  TileGrid tune(LayerKind::tune, 20, 10);
   tune.set_tune(1, 1, 68, 2).set_tune(1, 2, 68, 2).set_tune(1, 3, 68, 4);
-  TileGrid deco(LayerType::tiles, 20, 10);
+  TileGrid deco(LayerKind::tiles, 20, 10);
   deco.fill(0, 0, 20, 10, 17, 1).fill(0, 0, 5, 2, 0);  // 190 tiles of index 17 flipped X
   b.add_tile_layer(game);
   b.add_tile_layer(front);
@@ -193,8 +193,8 @@ TEST_CASE("every physics layer kind is counted by its own tile key") {
 TEST_CASE("features: a lone speedup 29 is BOOST and never TELECHECK") {
   MapBuilder b;
   b.add_game_group();
-  b.add_tile_layer(TileGrid(LayerType::game, 4, 4));
-  TileGrid speedup(LayerType::speedup, 4, 4);
+  b.add_tile_layer(TileGrid(LayerKind::game, 4, 4));
+  TileGrid speedup(LayerKind::speedup, 4, 4);
   speedup.set_speedup(1, 1, 29, 10, 0, 0);
   b.add_tile_layer(speedup);
   const MapStats s = measure(b.build());
@@ -202,10 +202,10 @@ TEST_CASE("features: a lone speedup 29 is BOOST and never TELECHECK") {
 }
 
 TEST_CASE("skip-compressed version-4 layers count like their plain twins") {
-  TileGrid game(LayerType::game, 300, 40);
+  TileGrid game(LayerKind::game, 300, 40);
   game.fill(0, 39, 300, 1, 1).fill(0, 0, 1, 40, 1).fill(100, 10, 280 - 100, 3, 9, 8);
   game.set(5, 5, 192).set(6, 5, 2).fill(0, 20, 300, 1, 3);  // runs longer than 256
-  TileGrid deco(LayerType::tiles, 300, 40);
+  TileGrid deco(LayerKind::tiles, 300, 40);
   deco.fill(0, 0, 300, 40, 5).fill(10, 10, 20, 20, 6, 2);
   CHECK(game.skip_compressed().size() < game.bytes().size() / 20);
 
@@ -271,11 +271,11 @@ TEST_CASE("envelopes: 6-int points with DDNet's bezier item, 22-int points, curv
     sound.points = {{0, 1, {1024, 0, 0, 0}, {}}};
     const auto ec = b.add_envelope(color), ep = b.add_envelope(position), es = b.add_envelope(sound);
     b.add_game_group();
-    b.add_tile_layer(TileGrid(LayerType::game, 4, 4));
+    b.add_tile_layer(TileGrid(LayerKind::game, 4, 4));
     TileLayerSpec deco;
     deco.color_envelope = ec;
     deco.image = b.add_external_image("grass_main");
-    b.add_tile_layer(TileGrid(LayerType::tiles, 4, 4).set(1, 1, 1), deco);
+    b.add_tile_layer(TileGrid(LayerKind::tiles, 4, 4).set(1, 1, 1), deco);
     QuadsLayerSpec quads;
     quads.quads = {QuadSpec{0, 0, 64, 64, {255, 255, 255, 255}, ep, 0, ec, 0},
                    QuadSpec{64, 0, 64, 64, {255, 255, 255, 255}, ep, 10, -1, 0}};
@@ -306,7 +306,7 @@ TEST_CASE("envelopes: 6-int points with DDNet's bezier item, 22-int points, curv
 
     auto uses = [](const EnvelopeStats& e) {
       std::map<std::pair<std::int32_t, std::string>, std::int64_t> u;
-      for (const auto& x : e.used_by) u[{x.layer_index, x.role}] = x.count;
+      for (const auto& x : e.used_by) u[{x.layer_index, std::string(to_string(x.role))}] = x.count;
       return u;
     };
     using Uses = std::map<std::pair<std::int32_t, std::string>, std::int64_t>;
@@ -345,10 +345,10 @@ TEST_CASE("quads, sounds layers (new and deprecated), sounds and images") {
   const auto rgb7 = b.add_embedded_image("seven", 32, 32, false, 2);
   const auto snd = b.add_sound("boom", std::vector<std::uint8_t>(1000, 7));
   b.add_game_group();
-  b.add_tile_layer(TileGrid(LayerType::game, 8, 8));
+  b.add_tile_layer(TileGrid(LayerKind::game, 8, 8));
   TileLayerSpec deco;
   deco.image = ext;
-  b.add_tile_layer(TileGrid(LayerType::tiles, 8, 8).set(0, 0, 3), deco);
+  b.add_tile_layer(TileGrid(LayerKind::tiles, 8, 8).set(0, 0, 3), deco);
   QuadsLayerSpec q;
   q.image = rgba;
   q.quads.resize(3);
@@ -410,9 +410,9 @@ TEST_CASE("legacy DDRace version-2 layout: extra indices right after data, as a 
   TileLayerSpec legacy;
   legacy.legacy_v2_layout = true;
   legacy.num_ddnet_slots = 4;  // tele, speedup, front, switch; no tune
-  b.add_tile_layer(TileGrid(LayerType::game, 6, 6).set(1, 1, 1), legacy);
-  b.add_tile_layer(TileGrid(LayerType::tele, 6, 6).set_tele(2, 2, 26, 3), legacy);
-  b.add_tile_layer(TileGrid(LayerType::switch_layer, 6, 6).set_switch(2, 2, 25, 4), legacy);
+  b.add_tile_layer(TileGrid(LayerKind::game, 6, 6).set(1, 1, 1), legacy);
+  b.add_tile_layer(TileGrid(LayerKind::tele, 6, 6).set_tele(2, 2, 26, 3), legacy);
+  b.add_tile_layer(TileGrid(LayerKind::switch_layer, 6, 6).set_switch(2, 2, 25, 4), legacy);
   const MapStats s = measure(b.build());
   INFO(problems_text(s));
   CHECK(s.status == MapStatus::ok);

@@ -24,7 +24,7 @@
 
 namespace fs = std::filesystem;
 using namespace mapindex::testing;
-using mapindex::teeworlds::LayerType;
+using mapindex::LayerKind;
 
 namespace {
 
@@ -33,10 +33,10 @@ std::vector<std::uint8_t> small_map(int seed, bool with_game_layer = true) {
   b.info({.author = "e2e " + std::to_string(seed)});
   b.add_game_group();
   const int w = 20 + seed % 7, h = 12;
-  TileGrid deco(LayerType::tiles, w, h);
+  TileGrid deco(LayerKind::tiles, w, h);
   deco.fill(0, h - 2, w, 2, 1);
   if (with_game_layer) {
-    TileGrid game(LayerType::game, w, h);
+    TileGrid game(LayerKind::game, w, h);
     game.fill(0, h - 2, w, 2, 1).set(2, h - 3, 192).set(3 + seed % 5, h - 3, 199);
     b.add_tile_layer(game, {.name = "Game"});
   }

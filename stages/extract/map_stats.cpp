@@ -15,34 +15,6 @@ std::string_view to_string(MapStatus s) {
   return "rejected";
 }
 
-std::string_view to_string(LayerKind k) {
-  switch (k) {
-    case LayerKind::tiles: return "tiles";
-    case LayerKind::game: return "game";
-    case LayerKind::front: return "front";
-    case LayerKind::tele: return "tele";
-    case LayerKind::speedup: return "speedup";
-    case LayerKind::switch_layer: return "switch";
-    case LayerKind::tune: return "tune";
-    case LayerKind::quads: return "quads";
-    case LayerKind::sounds: return "sounds";
-    case LayerKind::sounds_deprecated: return "sounds_deprecated";
-    case LayerKind::spritetile: return "spritetile";
-    case LayerKind::unknown: return "unknown";
-  }
-  return "unknown";
-}
-
-std::string_view to_string(EnvelopeKind k) {
-  switch (k) {
-    case EnvelopeKind::sound: return "sound";
-    case EnvelopeKind::position: return "position";
-    case EnvelopeKind::color: return "color";
-    case EnvelopeKind::unknown: return "unknown";
-  }
-  return "unknown";
-}
-
 std::string_view curve_type_name(std::size_t curve) {
   static constexpr std::string_view names[kNumCurveTypes] = {
       "step", "linear", "slow", "fast", "smooth", "bezier", "unknown"};

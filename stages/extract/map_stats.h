@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "stages/common/problem.h"
+#include "stages/decode/kinds.h"
 #include "stages/extract/game_verdict.h"
 
 namespace mapindex {
@@ -24,12 +25,7 @@ inline constexpr int kExtractorVersion = 3;
 enum class MapFormat : unsigned char { teeworlds, spritetile };
 enum class MapStatus : unsigned char { ok, warnings, rejected };
 
-enum class LayerKind : unsigned char {
-  tiles, game, front, tele, speedup, switch_layer, tune,
-  quads, sounds, sounds_deprecated, spritetile, unknown
-};
-
-enum class EnvelopeKind : unsigned char { sound, position, color, unknown };
+// LayerKind, EnvelopeKind and EnvelopeRole, with their names: stages/decode/kinds.h.
 
 // Curve types of envelope points: step, linear, slow, fast, smooth, bezier,
 // and unknown (anything above 5, which the game treats as linear).
@@ -37,8 +33,6 @@ inline constexpr std::size_t kNumCurveTypes = 7;
 
 std::string_view to_string(MapFormat f);
 std::string_view to_string(MapStatus s);
-std::string_view to_string(LayerKind k);       // "tiles", "game", ..., "switch", ...
-std::string_view to_string(EnvelopeKind k);    // "sound", "position", "color", "unknown"
 std::string_view curve_type_name(std::size_t curve);  // "step" ... "bezier", "unknown"
 
 struct TileCount {
@@ -121,11 +115,10 @@ struct ImageStats {
   std::vector<ImageUse> used_by;
 };
 
-// One user of an envelope, by role: "layer_color", "quad_position",
-// "quad_color", "source_position", "source_sound".
+// One user of an envelope, by role (layer_color, quad_position, ...).
 struct EnvelopeUse {
   std::int32_t layer_index = 0;
-  std::string role;
+  EnvelopeRole role = EnvelopeRole::layer_color;
   std::int64_t count = 0;
 };
 

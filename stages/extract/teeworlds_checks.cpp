@@ -71,12 +71,6 @@ void report_text_not_utf8(MapStats& stats) {
   for (auto& p : found) stats.problems.push_back(std::move(p));
 }
 
-EnvelopeKind expected_envelope_kind(std::string_view role) {
-  if (role == "quad_position" || role == "source_position") return EnvelopeKind::position;
-  if (role == "source_sound") return EnvelopeKind::sound;
-  return EnvelopeKind::color;  // layer_color, quad_color
-}
-
 void resolve_references(const References& refs, MapStats& stats) {
   const auto num_images = static_cast<std::int32_t>(stats.images.size());
   std::vector<bool> tile_image_reported(stats.images.size(), false);
@@ -107,7 +101,7 @@ void resolve_references(const References& refs, MapStats& stats) {
     if (r.envelope < 0) continue;
     if (r.envelope >= num_envelopes) {
       warn(stats, "envelope.missing",
-           r.role + " uses envelope " + std::to_string(r.envelope) + ", but the map has " +
+           std::string(to_string(r.role)) + " uses envelope " + std::to_string(r.envelope) + ", but the map has " +
                std::to_string(num_envelopes) + " envelopes",
            loc("layer", r.layer));
       continue;
@@ -117,7 +111,7 @@ void resolve_references(const References& refs, MapStats& stats) {
     const EnvelopeKind want = expected_envelope_kind(r.role);
     if (env.kind != want) {
       warn(stats, "envelope.kind",
-           r.role + " uses envelope " + std::to_string(r.envelope) + " of kind " +
+           std::string(to_string(r.role)) + " uses envelope " + std::to_string(r.envelope) + " of kind " +
                std::string(to_string(env.kind)) + " (channels " + std::to_string(env.channels) +
                "), expected " + std::string(to_string(want)),
            loc("layer", r.layer));

@@ -18,7 +18,7 @@ namespace mapindex::teeworlds {
 struct References {
   struct Envelope {
     std::int32_t layer = 0;
-    std::string role;  // layer_color, quad_position, quad_color, source_position, source_sound
+    EnvelopeRole role = EnvelopeRole::layer_color;
     std::int32_t envelope = -1;
     std::int64_t count = 0;
   };
@@ -37,9 +37,6 @@ struct References {
   std::vector<Image> images;
   std::vector<Sound> sounds;
 };
-
-// The envelope kind each role needs.
-EnvelopeKind expected_envelope_kind(std::string_view role);
 
 // Fills used_by of images, envelopes and sounds; reports references to
 // missing images/envelopes/sounds, envelopes of the wrong kind, tile-layer

@@ -6,17 +6,19 @@ namespace mapindex::teeworlds {
 namespace {
 
 enum LayerMask : unsigned {
-  kGame = 1u << static_cast<unsigned>(LayerType::game),
-  kTele = 1u << static_cast<unsigned>(LayerType::tele),
-  kSpeedup = 1u << static_cast<unsigned>(LayerType::speedup),
-  kFront = 1u << static_cast<unsigned>(LayerType::front),
-  kSwitch = 1u << static_cast<unsigned>(LayerType::switch_layer),
-  kTune = 1u << static_cast<unsigned>(LayerType::tune),
+  kGame = 1u << static_cast<unsigned>(LayerKind::game),
+  kTele = 1u << static_cast<unsigned>(LayerKind::tele),
+  kSpeedup = 1u << static_cast<unsigned>(LayerKind::speedup),
+  kFront = 1u << static_cast<unsigned>(LayerKind::front),
+  kSwitch = 1u << static_cast<unsigned>(LayerKind::switch_layer),
+  kTune = 1u << static_cast<unsigned>(LayerKind::tune),
   kGameFrontSwitch = kGame | kFront | kSwitch,
 };
 
 struct Range {
   int first, last;
+  constexpr Range(int key) : first(key), last(key) {}
+  constexpr Range(int first_key, int last_key) : first(first_key), last(last_key) {}
 };
 
 struct Feature {
@@ -24,48 +26,50 @@ struct Feature {
   std::initializer_list<Range> keys;
 };
 
+using namespace game_tile;
+
 // Same order as kDdnetFeatureNames.
 const Feature kFeatures[] = {
-    {kGameFrontSwitch, {{2, 2}}},                // DEATH
-    {kGameFrontSwitch, {{6, 6}}},                // THROUGH
-    {kSwitch, {{7, 7}}},                         // JUMP
-    {kGameFrontSwitch, {{12, 12}}},              // DFREEZE
-    {kGameFrontSwitch, {{17, 17}, {73, 73}}},    // EHOOK_START
-    {kGameFrontSwitch, {{20, 20}, {74, 74}}},    // HIT_END
-    {kGameFrontSwitch, {{21, 21}}},              // SOLO_START
-    {kGameFrontSwitch, {{96, 96}}},              // TELE_GUN
-    {kGameFrontSwitch, {{112, 112}}},            // TELE_GRENADE
-    {kGameFrontSwitch, {{128, 128}}},            // TELE_LASER
-    {kGameFrontSwitch, {{104, 104}, {72, 72}}},  // NPC_START
-    {kGameFrontSwitch, {{105, 105}}},            // SUPER_START
-    {kGameFrontSwitch, {{106, 106}}},            // JETPACK_START
-    {kGameFrontSwitch, {{16, 16}}},              // WALLJUMP
-    {kGameFrontSwitch, {{107, 107}, {75, 75}}},  // NPH_START
-    {kGameFrontSwitch, {{199, 199}}},            // WEAPON_SHOTGUN
-    {kGameFrontSwitch, {{200, 200}}},            // WEAPON_GRENADE
-    {kGameFrontSwitch, {{201, 201}}},            // POWERUP_NINJA
-    {kGameFrontSwitch, {{202, 202}}},            // WEAPON_RIFLE
-    {kGameFrontSwitch, {{203, 209}}},            // LASER_STOP
-    {kGameFrontSwitch, {{224, 225}}},            // CRAZY_SHOTGUN
-    {kGameFrontSwitch, {{233, 238}}},            // DRAGGER
-    {kGameFrontSwitch, {{240, 240}}},            // DOOR
-    {kSwitch, {{22, 23}}},                       // SWITCH_TIMED
-    {kGameFrontSwitch, {{24, 25}}},              // SWITCH
-    {kGameFrontSwitch, {{60, 62}}},              // STOP
-    {kGameFrontSwitch, {{66, 67}, {5, 5}}},      // THROUGH_ALL
-    {kTune, {{68, 68}}},                         // TUNE
-    {kGameFrontSwitch, {{71, 71}}},              // OLDLASER
-    {kTele, {{10, 10}}},                         // TELEINEVIL
-    {kTele, {{26, 26}}},                         // TELEIN
-    {kTele, {{29, 29}}},                         // TELECHECK
-    {kTele, {{14, 14}}},                         // TELEINWEAPON
-    {kTele, {{15, 15}}},                         // TELEINHOOK
-    {kGameFrontSwitch, {{35, 59}}},              // CHECKPOINT_FIRST
-    {kGameFrontSwitch, {{95, 95}, {79, 79}}},    // BONUS
-    {kSpeedup, {{28, 29}}},                      // BOOST
-    {kGameFrontSwitch, {{221, 222}}},            // PLASMAF
-    {kGameFrontSwitch, {{220, 220}}},            // PLASMAE
-    {kGameFrontSwitch, {{223, 223}}},            // PLASMAU
+    {kGameFrontSwitch, {kDeath}},                                     // DEATH
+    {kGameFrontSwitch, {kThrough}},                                   // THROUGH
+    {kSwitch, {kJump}},                                               // JUMP
+    {kGameFrontSwitch, {kDfreeze}},                                   // DFREEZE
+    {kGameFrontSwitch, {kEhookEnable, kEhook}},                       // EHOOK_START
+    {kGameFrontSwitch, {kHitDisable, kNohit}},                        // HIT_END
+    {kGameFrontSwitch, {kSoloEnable}},                                // SOLO_START
+    {kGameFrontSwitch, {kTeleGunEnable}},                             // TELE_GUN
+    {kGameFrontSwitch, {kTeleGrenadeEnable}},                         // TELE_GRENADE
+    {kGameFrontSwitch, {kTeleLaserEnable}},                           // TELE_LASER
+    {kGameFrontSwitch, {kNpcEnable, kNpc}},                           // NPC_START
+    {kGameFrontSwitch, {kUnlimitedJumpsEnable}},                      // SUPER_START
+    {kGameFrontSwitch, {kJetpackEnable}},                             // JETPACK_START
+    {kGameFrontSwitch, {kWalljump}},                                  // WALLJUMP
+    {kGameFrontSwitch, {kNphEnable, kNph}},                           // NPH_START
+    {kGameFrontSwitch, {kWeaponShotgun}},                             // WEAPON_SHOTGUN
+    {kGameFrontSwitch, {kWeaponGrenade}},                             // WEAPON_GRENADE
+    {kGameFrontSwitch, {kPowerupNinja}},                              // POWERUP_NINJA
+    {kGameFrontSwitch, {kWeaponLaser}},                               // WEAPON_RIFLE
+    {kGameFrontSwitch, {{kLaserFastCcw, kLaserFastCw}}},              // LASER_STOP
+    {kGameFrontSwitch, {{kCrazyShotgunEx, kCrazyShotgun}}},           // CRAZY_SHOTGUN
+    {kGameFrontSwitch, {{kDraggerWeak, kDraggerStrongNw}}},           // DRAGGER
+    {kGameFrontSwitch, {kDoor}},                                      // DOOR
+    {kSwitch, {{switch_tile::kTimedOpen, switch_tile::kTimedClose}}}, // SWITCH_TIMED
+    {kGameFrontSwitch, {{switch_tile::kOpen, switch_tile::kClose}}},  // SWITCH
+    {kGameFrontSwitch, {{kStop, kStopa}}},                            // STOP
+    {kGameFrontSwitch, {{kThroughAll, kThroughDir}, kThroughCut}},    // THROUGH_ALL
+    {kTune, {tune_tile::kTune}},                                      // TUNE
+    {kGameFrontSwitch, {kOldlaser}},                                  // OLDLASER
+    {kTele, {tele_tile::kInEvil}},                                    // TELEINEVIL
+    {kTele, {tele_tile::kIn}},                                        // TELEIN
+    {kTele, {tele_tile::kCheck}},                                     // TELECHECK
+    {kTele, {tele_tile::kInWeapon}},                                  // TELEINWEAPON
+    {kTele, {tele_tile::kInHook}},                                    // TELEINHOOK
+    {kGameFrontSwitch, {{kTimeCheckpointFirst, kTimeCheckpointLast}}},  // CHECKPOINT_FIRST
+    {kGameFrontSwitch, {kSubtractTime, kAddTime}},                    // BONUS
+    {kSpeedup, {{speedup_tile::kBoostOld, speedup_tile::kBoost}}},    // BOOST
+    {kGameFrontSwitch, {{kPlasmaF, kPlasma}}},                        // PLASMAF
+    {kGameFrontSwitch, {kPlasmaE}},                                   // PLASMAE
+    {kGameFrontSwitch, {kPlasmaU}},                                   // PLASMAU
 };
 static_assert(std::size(kFeatures) == kDdnetFeatureNames.size());
 
@@ -74,10 +78,10 @@ static_assert(std::size(kFeatures) == kDdnetFeatureNames.size());
 std::string ddnet_feature_rule_row(std::size_t f) {
   const Feature& feature = kFeatures[f];
   std::string layers, keys;
-  for (unsigned kind = 0; kind < 7; ++kind) {
+  for (unsigned kind = 0; kind < kNumTilemapKinds; ++kind) {
     if (!(feature.layers & (1u << kind))) continue;
     if (!layers.empty()) layers += ", ";
-    layers += layer_type_name(static_cast<LayerType>(kind));
+    layers += layer_type_name(static_cast<LayerKind>(kind));
   }
   for (const Range& r : feature.keys) {
     if (!keys.empty()) keys += ", ";

@@ -26,8 +26,8 @@ inline constexpr std::array<std::string_view, 40> kDdnetFeatureNames = {
     "BONUS",          "BOOST",          "PLASMAF",       "PLASMAE",       "PLASMAU"};
 
 // Keys present (non-zero count) on the layers the game uses, per tilemap kind
-// (indexed by LayerType: tiles, game, tele, speedup, front, switch, tune).
-using KeysPresent = std::array<std::bitset<256>, 7>;
+// (indexed by the tilemap kinds of LayerKind).
+using KeysPresent = std::array<std::bitset<256>, kNumTilemapKinds>;
 
 // The features present, in the order of kDdnetFeatureNames.
 std::vector<std::string> ddnet_features(const KeysPresent& present);

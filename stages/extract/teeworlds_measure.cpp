@@ -34,32 +34,6 @@ bool data_index_valid(const Datafile& df, std::int32_t index) {
   return index >= 0 && static_cast<std::size_t>(index) < df.num_data();
 }
 
-LayerKind to_layer_kind(LayerType t) {
-  switch (t) {
-    case LayerType::tiles: return LayerKind::tiles;
-    case LayerType::game: return LayerKind::game;
-    case LayerType::tele: return LayerKind::tele;
-    case LayerType::speedup: return LayerKind::speedup;
-    case LayerType::front: return LayerKind::front;
-    case LayerType::switch_layer: return LayerKind::switch_layer;
-    case LayerType::tune: return LayerKind::tune;
-    case LayerType::quads: return LayerKind::quads;
-    case LayerType::sounds: return LayerKind::sounds;
-    case LayerType::sounds_deprecated: return LayerKind::sounds_deprecated;
-    case LayerType::unknown: return LayerKind::unknown;
-  }
-  return LayerKind::unknown;
-}
-
-EnvelopeKind envelope_kind(std::int32_t channels) {
-  switch (channels) {
-    case kEnvSound: return EnvelopeKind::sound;
-    case kEnvPosition: return EnvelopeKind::position;
-    case kEnvColor: return EnvelopeKind::color;
-    default: return EnvelopeKind::unknown;
-  }
-}
-
 // An info string (author, version, credits, license): absent when -1 or out
 // of range (D1: "no data").
 std::optional<std::string> info_string(const Datafile& df, std::int32_t index, const char* field,
@@ -165,7 +139,7 @@ void measure_envelopes(const TeeworldsMap& map, MapStats& stats) {
   std::vector<std::uint32_t> next_descent(num_points + 1);  // first p >= i with time(p) < time(p-1)
   for (std::size_t p = 0; p < num_points; ++p) {
     const std::int32_t curve = map.points.curve(p);
-    const std::size_t c = curve >= 0 && curve < 6 ? static_cast<std::size_t>(curve) : 6;
+    const std::size_t c = curve >= 0 && curve <= kCurveBezier ? static_cast<std::size_t>(curve) : kNumCurveTypes - 1;
     curves_before[p + 1] = curves_before[p];
     curves_before[p + 1][c]++;
   }
@@ -181,7 +155,7 @@ void measure_envelopes(const TeeworldsMap& map, MapStats& stats) {
     if (const auto& item = map.envelopes[i]) {
       env.version = item->version;
       env.channels = item->channels;
-      env.kind = envelope_kind(item->channels);
+      env.kind = envelope_kind_of_channels(item->channels);
       env.name = item->name;
       env.synchronized = item->synchronized;
       env.start_point = item->start_point;
@@ -271,7 +245,7 @@ void measure_groups(const TeeworldsMap& map, MapStats& stats) {
 }
 
 // Per-layer aggregation of envelope uses (role, envelope) -> count.
-void add_envelope_refs(std::int32_t layer, const std::map<std::pair<std::string, std::int32_t>, std::int64_t>& uses,
+void add_envelope_refs(std::int32_t layer, const std::map<std::pair<EnvelopeRole, std::int32_t>, std::int64_t>& uses,
                        References& refs) {
   for (const auto& [key, count] : uses)
     refs.envelopes.push_back(References::Envelope{layer, key.first, key.second, count});
@@ -302,7 +276,7 @@ class LayerMeasurer {
     LayerStats ls;
     ls.layer_index = layer.index;
     ls.group_index = layer.group;
-    ls.kind = to_layer_kind(layer.type);
+    ls.kind = layer.type;
     if (layer.header) {
       ls.item_type = layer.header->type;
       ls.detail = layer.header->detail();
@@ -327,12 +301,12 @@ class LayerMeasurer {
     ls.height = t.height;
     ls.color = t.color;
     ls.skip_compressed = t.skip_compressed();
-    if (layer.type == LayerType::tiles) {
+    if (layer.type == LayerKind::tiles) {
       ls.image = t.image;
       ls.color_envelope = t.color_envelope;
       refs_.images.push_back(References::Image{layer.index, t.image, true, 0});
       if (t.color_envelope >= 0)
-        refs_.envelopes.push_back(References::Envelope{layer.index, "layer_color", t.color_envelope, 1});
+        refs_.envelopes.push_back(References::Envelope{layer.index, EnvelopeRole::layer_color, t.color_envelope, 1});
     }
     if (!layer.tiles_readable) return;
     count_tiles(layer, t, ls);
@@ -343,7 +317,7 @@ class LayerMeasurer {
     const std::int32_t index = t.tile_data();
     auto data = df_.data(static_cast<std::size_t>(index), scratch_);
     if (!data) {
-      const bool game = layer.type == LayerType::game;
+      const bool game = layer.type == LayerKind::game;
       error(layer, Severity::error, game ? "M15" : "M14",
             std::string(layer_type_name(layer.type)) + " layer tile data (data item " +
                 std::to_string(index) + ") cannot be read: " + data.error().to_string());
@@ -383,7 +357,7 @@ class LayerMeasurer {
       const std::int64_t c = counts_.keys[k];
       if (c == 0) continue;
       ls.tile_counts.push_back(TileCount{static_cast<std::int32_t>(k), c});
-      if (last_of_kind) present_[static_cast<std::size_t>(layer.type)].set(k);
+      if (last_of_kind) present_[index_of(layer.type)].set(k);
       if (!names) continue;
       switch (names->category[k]) {
         case TileCategory::entity: ls.entities.push_back(NamedCount{names->name[k], c}); break;
@@ -403,12 +377,12 @@ class LayerMeasurer {
     for (std::size_t f = 0; f < 256; ++f) {
       const std::int64_t c = counts_.flags[f];
       if (c == 0) continue;
-      if (f & 1) ls.flip_x += c;
-      if (f & 2) ls.flip_y += c;
-      if (f & 8) ls.rotate += c;
+      if (f & tile_flag::kFlipX) ls.flip_x += c;
+      if (f & tile_flag::kFlipY) ls.flip_y += c;
+      if (f & tile_flag::kRotate) ls.rotate += c;
     }
-    if (layer.type == LayerType::tele || layer.type == LayerType::switch_layer ||
-        layer.type == LayerType::tune) {
+    if (layer.type == LayerKind::tele || layer.type == LayerKind::switch_layer ||
+        layer.type == LayerKind::tune) {
       for (std::size_t n = 1; n < 256; ++n)
         if (counts_.numbers[n] > 0) ls.numbers.push_back(static_cast<std::int32_t>(n));
     }
@@ -451,13 +425,13 @@ class LayerMeasurer {
     ls.num_quads = std::max(q.num_quads, 0);
     auto bytes = records(layer, q.data, q.num_quads, kQuadBytes, "quads", "quad");
     std::int64_t read = 0;
-    std::map<std::pair<std::string, std::int32_t>, std::int64_t> uses;
+    std::map<std::pair<EnvelopeRole, std::int32_t>, std::int64_t> uses;
     if (bytes) {
       read = static_cast<std::int64_t>(bytes->size() / kQuadBytes);
       for (std::int64_t i = 0; i < read; ++i) {
         const Quad quad = decode_quad(bytes->data() + static_cast<std::size_t>(i) * kQuadBytes);
-        if (quad.position_envelope >= 0) uses[{"quad_position", quad.position_envelope}]++;
-        if (quad.color_envelope >= 0) uses[{"quad_color", quad.color_envelope}]++;
+        if (quad.position_envelope >= 0) uses[{EnvelopeRole::quad_position, quad.position_envelope}]++;
+        if (quad.color_envelope >= 0) uses[{EnvelopeRole::quad_color, quad.color_envelope}]++;
       }
     }
     ls.non_empty = read;
@@ -472,14 +446,14 @@ class LayerMeasurer {
     ls.num_sources = std::max(s.num_sources, 0);
     auto bytes = records(layer, s.data, s.num_sources, s.source_bytes(), "sounds", "sound source");
     std::int64_t read = 0;
-    std::map<std::pair<std::string, std::int32_t>, std::int64_t> uses;
+    std::map<std::pair<EnvelopeRole, std::int32_t>, std::int64_t> uses;
     if (bytes) {
       read = static_cast<std::int64_t>(bytes->size() / s.source_bytes());
       for (std::int64_t i = 0; i < read; ++i) {
         const SoundSource src = decode_sound_source(
             bytes->data() + static_cast<std::size_t>(i) * s.source_bytes(), s.deprecated);
-        if (src.position_envelope >= 0) uses[{"source_position", src.position_envelope}]++;
-        if (src.sound_envelope >= 0) uses[{"source_sound", src.sound_envelope}]++;
+        if (src.position_envelope >= 0) uses[{EnvelopeRole::source_position, src.position_envelope}]++;
+        if (src.sound_envelope >= 0) uses[{EnvelopeRole::source_sound, src.sound_envelope}]++;
       }
     }
     ls.non_empty = read;

@@ -51,8 +51,10 @@ void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out) {
   out.skip_nonzero += skip;
 }
 
-// Structs with a (number, type) pair at `number_at`/`type_at`.
-template <std::size_t kSize, std::size_t kNumberAt, std::size_t kTypeAt, bool kFlags>
+// Structs with a (number, type) pair at `kNumberAt`/`kTypeAt`, and flags at
+// `kFlagsAt` when kFlags.
+template <std::size_t kSize, std::size_t kNumberAt, std::size_t kTypeAt, bool kFlags,
+          std::size_t kFlagsAt = 0>
 void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out) {
   constexpr std::size_t kBlock = 32 / kSize;  // tiles per 32 bytes
   std::size_t i = 0;
@@ -67,7 +69,7 @@ void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out) {
       const std::uint8_t type = t[kTypeAt];
       out.keys[type]++;
       out.numbers[t[kNumberAt]] += type != 0;
-      if constexpr (kFlags) out.flags[t[2]] += type != 0;
+      if constexpr (kFlags) out.flags[t[kFlagsAt]] += type != 0;
     }
   }
   out.keys[0] += air;
@@ -75,30 +77,39 @@ void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out) {
     const std::uint8_t type = p[kTypeAt];
     out.keys[type]++;
     out.numbers[p[kNumberAt]] += type != 0;
-    if constexpr (kFlags) out.flags[p[2]] += type != 0;
+    if constexpr (kFlags) out.flags[p[kFlagsAt]] += type != 0;
   }
 }
 
 void count_speedup(const std::uint8_t* p, std::size_t n, TileCounts& out) {
+  constexpr std::size_t kSize = speedup_struct::kSize, kTypeAt = speedup_struct::kType;
+  static_assert(4 * kSize == 24);
   std::size_t i = 0;
   std::int64_t air = 0;
-  for (; i + 4 <= n; i += 4, p += 24) {  // 4 tiles of 6 bytes
+  for (; i + 4 <= n; i += 4, p += 4 * kSize) {  // 4 tiles of 6 bytes
     if ((load_u64(p) | load_u64(p + 8) | load_u64(p + 16)) == 0) { air += 4; continue; }
-    for (int k = 0; k < 4; ++k) out.keys[p[6 * k + 2]]++;
+    for (std::size_t k = 0; k < 4; ++k) out.keys[p[kSize * k + kTypeAt]]++;
   }
   out.keys[0] += air;
-  for (; i < n; ++i, p += 6) out.keys[p[2]]++;
+  for (; i < n; ++i, p += kSize) out.keys[p[kTypeAt]]++;
 }
 
 }  // namespace
 
-void count_plain_tiles(Bytes data, LayerType kind, std::size_t n, TileCounts& out) {
+void count_plain_tiles(Bytes data, LayerKind kind, std::size_t n, TileCounts& out) {
   const std::uint8_t* p = data.data();
   switch (kind) {
-    case LayerType::tele: count_numbered<2, 0, 1, false>(p, n, out); break;
-    case LayerType::speedup: count_speedup(p, n, out); break;
-    case LayerType::switch_layer: count_numbered<4, 0, 1, true>(p, n, out); break;
-    case LayerType::tune: count_numbered<2, 0, 1, false>(p, n, out); break;
+    case LayerKind::tele:
+      count_numbered<tele_struct::kSize, tele_struct::kNumber, tele_struct::kType, false>(p, n, out);
+      break;
+    case LayerKind::speedup: count_speedup(p, n, out); break;
+    case LayerKind::switch_layer:
+      count_numbered<switch_struct::kSize, switch_struct::kNumber, switch_struct::kType, true,
+                     switch_struct::kFlags>(p, n, out);
+      break;
+    case LayerKind::tune:
+      count_numbered<tune_struct::kSize, tune_struct::kNumber, tune_struct::kType, false>(p, n, out);
+      break;
     default: count_tile_structs(p, n, out); break;
   }
   out.tiles += static_cast<std::int64_t>(n);

@@ -31,7 +31,7 @@ struct TileCounts {
 
 // Counts the first `num_tiles` tiles of `kind`'s struct in `data`.
 // Precondition: data.size() >= num_tiles * tile_struct_size(kind).
-void count_plain_tiles(Bytes data, LayerType kind, std::size_t num_tiles, TileCounts& out);
+void count_plain_tiles(Bytes data, LayerKind kind, std::size_t num_tiles, TileCounts& out);
 
 // Counts skip-compressed Tile data (tilemap version 4) without expanding it.
 // Counts at most `num_tiles` tiles; returns an M14 error when the runs do not

@@ -9,19 +9,16 @@
 namespace mapindex::teeworlds {
 namespace {
 
-constexpr std::size_t kNumKinds = 7;  // LayerType tilemap kinds
-
 struct Tables {
-  std::array<TileNameTable, kNumKinds> by_kind{};
+  std::array<TileNameTable, kNumTilemapKinds> by_kind{};
 };
 
+// The physics kind named `s` in the CSV's layer_kind column (its to_string
+// name), or -1.
 int kind_of(std::string_view s) {
-  if (s == "game") return static_cast<int>(LayerType::game);
-  if (s == "front") return static_cast<int>(LayerType::front);
-  if (s == "tele") return static_cast<int>(LayerType::tele);
-  if (s == "speedup") return static_cast<int>(LayerType::speedup);
-  if (s == "switch") return static_cast<int>(LayerType::switch_layer);
-  if (s == "tune") return static_cast<int>(LayerType::tune);
+  for (std::size_t k = 0; k < kNumTilemapKinds; ++k)
+    if (is_physics(static_cast<LayerKind>(k)) && to_string(static_cast<LayerKind>(k)) == s)
+      return static_cast<int>(k);
   return -1;
 }
 
@@ -87,10 +84,10 @@ Tables load() {
 
 }  // namespace
 
-const TileNameTable* tile_names(LayerType kind) {
+const TileNameTable* tile_names(LayerKind kind) {
   static const Tables tables = load();
   if (!is_physics(kind)) return nullptr;
-  return &tables.by_kind[static_cast<std::size_t>(kind)];
+  return &tables.by_kind[index_of(kind)];
 }
 
 }  // namespace mapindex::teeworlds

@@ -22,6 +22,6 @@ struct TileNameTable {
 // tune); nullptr for tiles layers (any index is a tileset tile) and
 // non-tilemap layers. A `X_FIRST`..`X_LAST` pair in the CSV (time
 // checkpoints 35..59) makes every key between them valid too.
-const TileNameTable* tile_names(LayerType kind);
+const TileNameTable* tile_names(LayerKind kind);
 
 }  // namespace mapindex::teeworlds

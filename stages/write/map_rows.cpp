@@ -184,7 +184,7 @@ void write_envelopes(StatementCache& st, std::int64_t map_id, const MapStats& st
                   c[1], c[2], c[3], c[4], c[5], c[6])
         .run();
     for (const auto& u : e.used_by)
-      user_insert.bind_all(map_id, e.envelope_index, u.layer_index, u.role, u.count).run();
+      user_insert.bind_all(map_id, e.envelope_index, u.layer_index, to_string(u.role), u.count).run();
   }
 }
 

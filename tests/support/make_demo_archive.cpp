@@ -15,7 +15,7 @@
 namespace {
 
 using namespace mapindex::testing;
-using mapindex::teeworlds::LayerType;
+using mapindex::LayerKind;
 
 std::vector<std::uint8_t> vanilla_dm_map(bool skip_compressed) {
   MapBuilder b;
@@ -38,11 +38,11 @@ std::vector<std::uint8_t> vanilla_dm_map(bool skip_compressed) {
   b.add_quads_layer(sky);
   b.add_game_group();
   const int w = 60, h = 40;
-  TileGrid game(LayerType::game, w, h);
+  TileGrid game(LayerKind::game, w, h);
   game.fill(0, h - 4, w, 4, 1).fill(0, 0, 2, h, 1).fill(w - 2, 0, 2, h, 1).fill(20, 25, 8, 1, 3);
   game.set(5, h - 5, 192).set(50, h - 5, 192).set(30, 24, 199).set(25, h - 5, 200).set(10, 20, 197);
   game.fill(35, h - 5, 3, 1, 2);
-  TileGrid deco(LayerType::tiles, w, h);
+  TileGrid deco(LayerKind::tiles, w, h);
   deco.fill(0, h - 4, w, 1, 16).fill(0, h - 3, w, 3, 1, 0).set(3, h - 4, 17, 1).set(7, h - 4, 17, 8);
   TileLayerSpec game_spec{.name = "Game", .version = skip_compressed ? 4 : 3};
   b.add_tile_layer(game, game_spec);
@@ -54,7 +54,7 @@ std::vector<std::uint8_t> vanilla_dm_map(bool skip_compressed) {
 std::vector<std::uint8_t> broken_no_game_layer() {
   MapBuilder b;
   b.add_group({.name = "Decoration"});
-  TileGrid deco(LayerType::tiles, 20, 20);
+  TileGrid deco(LayerKind::tiles, 20, 20);
   deco.fill(0, 15, 20, 5, 1);
   b.add_tile_layer(deco, {.name = "Tiles"});
   return b.build();
@@ -66,10 +66,10 @@ std::vector<std::uint8_t> embedded_standard_image_map() {
   const auto img = b.add_embedded_image("grass_main", 64, 64);
   b.add_embedded_image("never_used", 32, 32);
   b.add_game_group();
-  TileGrid game(LayerType::game, 30, 20);
+  TileGrid game(LayerKind::game, 30, 20);
   game.fill(0, 16, 30, 4, 1).set(2, 15, 192).set(4, 15, 33).set(26, 15, 34);
   b.add_tile_layer(game, {.name = "Game"});
-  TileGrid deco(LayerType::tiles, 30, 20);
+  TileGrid deco(LayerKind::tiles, 30, 20);
   deco.fill(0, 16, 30, 4, 1);
   b.add_tile_layer(deco, {.name = "Ground", .image = img});
   return b.build();

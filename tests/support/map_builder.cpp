@@ -15,14 +15,14 @@ using namespace teeworlds;
 
 namespace {
 
-std::int32_t tilemap_flags(LayerType kind) {
+std::int32_t tilemap_flags(LayerKind kind) {
   switch (kind) {
-    case LayerType::game: return kTilemapGame;
-    case LayerType::tele: return kTilemapTele;
-    case LayerType::speedup: return kTilemapSpeedup;
-    case LayerType::front: return kTilemapFront;
-    case LayerType::switch_layer: return kTilemapSwitch;
-    case LayerType::tune: return kTilemapTune;
+    case LayerKind::game: return kTilemapGame;
+    case LayerKind::tele: return kTilemapTele;
+    case LayerKind::speedup: return kTilemapSpeedup;
+    case LayerKind::front: return kTilemapFront;
+    case LayerKind::switch_layer: return kTilemapSwitch;
+    case LayerKind::tune: return kTilemapTune;
     default: return 0;
   }
 }
@@ -44,7 +44,7 @@ std::vector<std::uint8_t> to_bytes(const std::vector<std::int32_t>& ints) {
 
 // ---- TileGrid ---------------------------------------------------------------
 
-TileGrid::TileGrid(LayerType kind, std::int32_t width, std::int32_t height)
+TileGrid::TileGrid(LayerKind kind, std::int32_t width, std::int32_t height)
     : kind_(kind), width_(width), height_(height), struct_size_(tile_struct_size(kind)) {
   if (width < 0 || height < 0) throw std::invalid_argument("TileGrid: negative size");
   bytes_.assign(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * struct_size_, 0);
@@ -59,9 +59,9 @@ std::uint8_t* TileGrid::at(std::int32_t x, std::int32_t y) {
 TileGrid& TileGrid::set(std::int32_t x, std::int32_t y, std::uint8_t index, std::uint8_t flags) {
   std::uint8_t* t = at(x, y);
   switch (kind_) {
-    case LayerType::tele: case LayerType::tune: t[1] = index; break;
-    case LayerType::speedup: t[2] = index; break;
-    case LayerType::switch_layer: t[1] = index; t[2] = flags; break;
+    case LayerKind::tele: case LayerKind::tune: t[1] = index; break;
+    case LayerKind::speedup: t[2] = index; break;
+    case LayerKind::switch_layer: t[1] = index; t[2] = flags; break;
     default: t[0] = index; t[1] = flags; break;
   }
   return *this;
@@ -329,7 +329,7 @@ std::vector<std::uint8_t> MapBuilder::build(const WriterOptions& options) const 
       case Layer::Kind::tiles: {
         const TileGrid& grid = *l.grid;
         const TileLayerSpec& s = l.tiles;
-        const LayerType kind = grid.kind();
+        const LayerKind kind = grid.kind();
         const int slot = ddnet_data_slot(kind);
         std::vector<std::uint8_t> own = s.data_override ? *s.data_override
                                         : (s.version >= 4 && slot < 0) ? grid.skip_compressed()
@@ -503,8 +503,8 @@ std::vector<std::uint8_t> make_realistic_ddnet_map(const RealisticMapOptions& o,
   b.add_quads_layer(quads);
 
   // Physics.
-  TileGrid game(LayerType::game, W, H), front(LayerType::front, W, H), tele(LayerType::tele, W, H),
-      speedup(LayerType::speedup, W, H), sw(LayerType::switch_layer, W, H), tune(LayerType::tune, W, H);
+  TileGrid game(LayerKind::game, W, H), front(LayerKind::front, W, H), tele(LayerKind::tele, W, H),
+      speedup(LayerKind::speedup, W, H), sw(LayerKind::switch_layer, W, H), tune(LayerKind::tune, W, H);
   game.fill(0, 0, W, 2, 1).fill(0, H - 2, W, 2, 1).fill(0, 0, 2, H, 1).fill(W - 2, 0, 2, H, 1);
   for (std::int32_t x = 4; x < W - 8; x += rnd(6, 14)) {
     const std::int32_t y = rnd(H / 3, H - 6), len = rnd(3, 10);
@@ -532,7 +532,7 @@ std::vector<std::uint8_t> make_realistic_ddnet_map(const RealisticMapOptions& o,
   TileLayerSpec deco_spec;
   deco_spec.version = o.skip_compressed ? 4 : 3;
   for (int d = 0; d < o.decoration_layers; ++d) {
-    TileGrid deco(LayerType::tiles, W, H);
+    TileGrid deco(LayerKind::tiles, W, H);
     const auto& src = game.bytes();
     for (std::int32_t y = 0; y < H; ++y)
       for (std::int32_t x = 0; x < W; ++x) {

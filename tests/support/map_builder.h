@@ -18,15 +18,15 @@
 
 namespace mapindex::testing {
 
-using teeworlds::LayerType;
+using mapindex::LayerKind;
 
 // The tiles of one tilemap layer in the struct layout of its kind (Tile 4
 // bytes, Tele 2, Speedup 6, Switch 4, Tune 2), row-major, all air at first.
 class TileGrid {
  public:
-  TileGrid(LayerType kind, std::int32_t width, std::int32_t height);
+  TileGrid(LayerKind kind, std::int32_t width, std::int32_t height);
 
-  LayerType kind() const { return kind_; }
+  LayerKind kind() const { return kind_; }
   std::int32_t width() const { return width_; }
   std::int32_t height() const { return height_; }
   std::size_t struct_size() const { return struct_size_; }
@@ -53,7 +53,7 @@ class TileGrid {
 
  private:
   std::uint8_t* at(std::int32_t x, std::int32_t y);
-  LayerType kind_;
+  LayerKind kind_;
   std::int32_t width_, height_;
   std::size_t struct_size_;
   std::vector<std::uint8_t> bytes_;

@@ -12,8 +12,18 @@
 namespace mapindex::datafile {
 namespace {
 
+// The container's layout (docs/formats/datafile.md). The header: the magic,
+// then eight little-endian int32s at these byte offsets.
+constexpr char kMagic[] = "DATA", kMagicReversed[] = "ATAD";
+constexpr std::size_t kVersionAt = 4, kSizeAt = 8, kSwaplenAt = 12, kNumItemTypesAt = 16,
+                      kNumItemsAt = 20, kNumDataAt = 24, kItemSizeAt = 28, kDataSizeAt = 32;
 constexpr std::size_t kHeaderSize = 36;
+static_assert(kDataSizeAt + 4 == kHeaderSize);
+// An item type entry: type id (at 0), index of its first item, number of items.
+constexpr std::size_t kTypeStartAt = 4, kTypeNumAt = 8;
 constexpr std::size_t kItemTypeSize = 12;
+// An item's header: its key (type id << 16 | id, at 0), then its payload size.
+constexpr std::size_t kItemPayloadSizeAt = 4;
 constexpr std::size_t kItemHeaderSize = 8;
 constexpr std::int64_t kMaxMetadata = std::int64_t{1} << 31;  // H8: 2 GiB
 
@@ -66,38 +76,51 @@ Int32View Int32View::subview(std::size_t first, std::size_t count) const {
   return Int32View(bytes_.subspan(4 * first, 4 * count));
 }
 
-Result<Datafile> Datafile::open(Bytes file, const Options& options) {
-  const std::int64_t file_size = static_cast<std::int64_t>(file.size());
+namespace {
+
+// The header's fields (H1..H4 checked).
+struct Header {
+  bool reversed = false;
+  std::int32_t version = 0;
+  std::int64_t size = 0, swaplen = 0, num_types = 0, num_items = 0, num_data = 0, item_size = 0,
+               data_size = 0;
+};
+
+// H1..H4: the header of `file`: its size, magic, version and counts.
+Result<Header> read_header(Bytes file) {
   // H1
   if (file.size() < kHeaderSize)
     return fail("H1", "file is " + to_string(file.size()) +
                           " bytes, shorter than the 36-byte datafile header");
   const std::uint8_t* p = file.data();
+  Header h;
 
   // H2
-  bool reversed = false;
-  if (std::memcmp(p, "DATA", 4) == 0) {
+  bool& reversed = h.reversed;
+  if (std::memcmp(p, kMagic, 4) == 0) {
     reversed = false;
-  } else if (std::memcmp(p, "ATAD", 4) == 0) {
+  } else if (std::memcmp(p, kMagicReversed, 4) == 0) {
     reversed = true;
   } else {
     return fail("H2", "magic " + describe_magic(p) + " is neither 'DATA' nor 'ATAD'");
   }
 
   // H3
-  const std::int32_t version = load_le_i32(p + 4);
+  const std::int32_t version = load_le_i32(p + kVersionAt);
   if (version != 3 && version != 4)
     return fail("H3", "version " + to_string(version) + " is not 3 or 4");
-  const bool v4 = version == 4;
 
-  const std::int64_t size = load_le_i32(p + 8);
-  const std::int64_t swaplen = load_le_i32(p + 12);
-  const std::int64_t num_types = load_le_i32(p + 16);
-  const std::int64_t num_items = load_le_i32(p + 20);
-  const std::int64_t num_data = load_le_i32(p + 24);
-  const std::int64_t item_size = load_le_i32(p + 28);
-  const std::int64_t data_size = load_le_i32(p + 32);
+  h.version = version;
+  h.size = load_le_i32(p + kSizeAt);
+  h.swaplen = load_le_i32(p + kSwaplenAt);
+  h.num_types = load_le_i32(p + kNumItemTypesAt);
+  h.num_items = load_le_i32(p + kNumItemsAt);
+  h.num_data = load_le_i32(p + kNumDataAt);
+  h.item_size = load_le_i32(p + kItemSizeAt);
+  h.data_size = load_le_i32(p + kDataSizeAt);
 
+  const std::int64_t num_types = h.num_types, num_items = h.num_items, num_data = h.num_data,
+                     item_size = h.item_size, data_size = h.data_size;
   // H4
   if (num_types < 0 || num_types > 65536)
     return fail("H4", "num_item_types " + to_string(num_types) + " is outside [0, 65536]");
@@ -108,6 +131,22 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
     return fail("H4", "item_size " + to_string(item_size) + " is not a multiple of 4");
   if (data_size < 0) return fail("H4", "data_size " + to_string(data_size) + " is negative");
 
+  return h;
+}
+
+// What the sizes in the header say about the file: the v4 table of
+// uncompressed sizes and whether the header is v4's crude variant.
+struct Sizes {
+  std::int64_t size_table = 0;
+  bool crude = false;
+};
+
+// H8, H5, H6, H7: the header's sizes against each other and the file size,
+// before anything is allocated for the metadata they describe.
+Result<Sizes> check_sizes(const Header& h, std::int64_t file_size) {
+  const auto& [reversed, version, size, swaplen, num_types, num_items, num_data, item_size,
+               data_size] = h;
+  const bool v4 = version == 4;
   // H8 before H5: a reader allocates the metadata before it can compare sizes.
   const std::int64_t size_table = v4 ? num_data * 4 : 0;
   const std::int64_t metadata = num_types * static_cast<std::int64_t>(kItemTypeSize) +
@@ -153,6 +192,23 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
     }
   }
 
+  return Sizes{size_table, crude};
+}
+
+}  // namespace
+
+Result<Datafile> Datafile::open(Bytes file, const Options& options) {
+  const std::int64_t file_size = static_cast<std::int64_t>(file.size());
+  auto header = read_header(file);  // H1..H4
+  if (!header) return header.error();
+  auto sizes = check_sizes(*header, file_size);  // H8, H5, H6, H7
+  if (!sizes) return sizes.error();
+  // The sections the header describes, as views of the file.
+  const std::uint8_t* p = file.data();
+  const auto& [reversed, version, size, swaplen, num_types, num_items, num_data, item_size,
+               data_size] = *header;
+  const auto [size_table, crude] = *sizes;
+  const bool v4 = version == 4;
   Datafile df;
   df.file_ = file;
   df.options_ = options;
@@ -177,14 +233,24 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
             " leave out the " + to_string(size_table) + "-byte table of uncompressed sizes",
         ""});
 
-  // V1: item types
+  if (auto e = check_item_types(df)) return *e;    // V1
+  if (auto e = check_item_offsets(df)) return *e;  // V2
+  if (auto e = check_items(df)) return *e;         // V3, V4
+  if (auto e = check_data_offsets(df)) return *e;  // V5
+  if (auto e = check_data_sizes(df)) return *e;    // V6
+  return df;
+}
+
+// V1: item types.
+std::optional<Error> Datafile::check_item_types(const Datafile& df) {
+  const auto num_items = static_cast<std::int64_t>(df.num_items_);
   U16Set seen_types;
   std::int64_t running = 0;
   for (std::size_t t = 0; t < df.num_item_types_; ++t) {
     const std::uint8_t* e = df.item_types_ + t * kItemTypeSize;
     const std::int64_t type_id = load_le_i32(e);
-    const std::int64_t start = load_le_i32(e + 4);
-    const std::int64_t num = load_le_i32(e + 8);
+    const std::int64_t start = load_le_i32(e + kTypeStartAt);
+    const std::int64_t num = load_le_i32(e + kTypeNumAt);
     auto label = [&] { return "item type " + to_string(t) + " (type " + to_string(type_id) + ")"; };
     if (type_id < 0 || type_id > 0xFFFF)
       return fail("V1", label() + ": type id is outside [0, 65535]");
@@ -203,7 +269,12 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
     return fail("V1", "item types hold " + to_string(running) + " items but num_items is " +
                           to_string(num_items));
 
-  // V2: item offsets
+  return std::nullopt;
+}
+
+// V2: item offsets.
+std::optional<Error> Datafile::check_item_offsets(const Datafile& df) {
+  const std::int64_t item_size = df.item_size_;
   std::int64_t previous = -1;
   for (std::size_t i = 0; i < df.num_items_; ++i) {
     const std::int64_t offset = load_le_i32(df.item_offsets_ + 4 * i);
@@ -219,14 +290,19 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
     previous = offset;
   }
 
-  // V3: items; V4: their spans fill item_size
+  return std::nullopt;
+}
+
+// V3: items; V4: their spans fill item_size.
+std::optional<Error> Datafile::check_items(const Datafile& df) {
+  const std::int64_t item_size = df.item_size_;
   U16Set seen_ids;
   std::int64_t spans = 0;
   std::size_t index = 0;
   for (std::size_t t = 0; t < df.num_item_types_; ++t) {
     const std::uint8_t* e = df.item_types_ + t * kItemTypeSize;
     const auto type_id = static_cast<std::uint32_t>(load_le_i32(e));
-    const auto num = static_cast<std::size_t>(load_le_i32(e + 8));
+    const auto num = static_cast<std::size_t>(load_le_i32(e + kTypeNumAt));
     const std::size_t first = index;
     for (std::size_t k = 0; k < num; ++k, ++index) {
       const std::int64_t offset = load_le_i32(df.item_offsets_ + 4 * index);
@@ -241,7 +317,7 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
       const std::uint32_t key = load_le_u32(h);
       const std::uint32_t header_type = key >> 16;
       const std::uint32_t id = key & 0xFFFF;
-      const std::int64_t item_data_size = load_le_i32(h + 4);
+      const std::int64_t item_data_size = load_le_i32(h + kItemPayloadSizeAt);
       auto label = [&] { return item_label(index, header_type, id); };
       if (header_type != type_id)
         return fail("V3", label() + ": its header says type " + to_string(header_type) +
@@ -271,8 +347,13 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
     return fail("V4", "item spans add up to " + to_string(spans) + " bytes but item_size is " +
                           to_string(item_size));
 
-  // V5: data offsets
-  previous = -1;
+  return std::nullopt;
+}
+
+// V5: data offsets.
+std::optional<Error> Datafile::check_data_offsets(const Datafile& df) {
+  const std::int64_t data_size = df.data_block_size_;
+  std::int64_t previous = -1;
   for (std::size_t i = 0; i < df.num_data_; ++i) {
     const std::int64_t offset = load_le_i32(df.data_offsets_ + 4 * i);
     auto label = [&] { return "data item " + to_string(i); };
@@ -287,7 +368,12 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
     previous = offset;
   }
 
-  // V6: uncompressed sizes (v4)
+  return std::nullopt;
+}
+
+// V6: uncompressed sizes (v4); sets the inflate budget.
+std::optional<Error> Datafile::check_data_sizes(Datafile& df) {
+  const bool v4 = df.version_ == 4;
   if (v4) {
     std::uint64_t inflatable = 0;  // what inflating every data item once produces
     for (std::size_t i = 0; i < df.num_data_; ++i) {
@@ -307,20 +393,20 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
     }
     df.inflate_budget_ = kInflateBudgetFactor * inflatable + kInflateBudgetSlack;
   }
-  return df;
+  return std::nullopt;
 }
 
 ItemType Datafile::item_type(std::size_t i) const {
   const std::uint8_t* e = item_types_ + i * kItemTypeSize;
-  return ItemType{static_cast<std::uint16_t>(load_le_i32(e)), load_le_i32(e + 4),
-                  load_le_i32(e + 8)};
+  return ItemType{static_cast<std::uint16_t>(load_le_i32(e)), load_le_i32(e + kTypeStartAt),
+                  load_le_i32(e + kTypeNumAt)};
 }
 
 Item Datafile::item(std::size_t i) const {
   const auto offset = static_cast<std::uint32_t>(load_le_i32(item_offsets_ + 4 * i));
   const std::uint8_t* h = items_ + offset;
   const std::uint32_t key = load_le_u32(h);
-  const auto size = static_cast<std::uint32_t>(load_le_i32(h + 4));
+  const auto size = static_cast<std::uint32_t>(load_le_i32(h + kItemPayloadSizeAt));
   return Item{static_cast<std::uint16_t>(key >> 16), static_cast<std::uint16_t>(key & 0xFFFF),
               static_cast<std::uint32_t>(i), Int32View(Bytes(h + kItemHeaderSize, size))};
 }
@@ -329,8 +415,8 @@ ItemRange Datafile::items_of_type(std::uint16_t type_id) const {
   for (std::size_t t = 0; t < num_item_types_; ++t) {
     const std::uint8_t* e = item_types_ + t * kItemTypeSize;
     if (load_le_i32(e) == type_id)
-      return ItemRange{static_cast<std::uint32_t>(load_le_i32(e + 4)),
-                       static_cast<std::uint32_t>(load_le_i32(e + 8))};
+      return ItemRange{static_cast<std::uint32_t>(load_le_i32(e + kTypeStartAt)),
+                       static_cast<std::uint32_t>(load_le_i32(e + kTypeNumAt))};
   }
   return ItemRange{};
 }

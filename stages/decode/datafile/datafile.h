@@ -1,7 +1,7 @@
 // The Teeworlds datafile container (versions 3 and 4, `DATA` and `ATAD`):
 // header, item types, items and data items, validated against the
-// "Container header" and "Container structure" rules of
-// shared/spec/validation-rules.md (codes H1..H8, V1..V6).
+// container rules (codes H1..H8, V1..V6; stages/extract/README.md). Layout:
+// docs/formats/datafile.md.
 //
 // Datafile::open() validates the whole container without copying the item
 // block and without a heap allocation per item: it keeps a view of the input,
@@ -131,6 +131,13 @@ class Datafile {
 
  private:
   Datafile() = default;
+
+  // The checks open() runs once the header's sizes hold (datafile.cpp).
+  static std::optional<Error> check_item_types(const Datafile& df);    // V1
+  static std::optional<Error> check_item_offsets(const Datafile& df);  // V2
+  static std::optional<Error> check_items(const Datafile& df);         // V3, V4
+  static std::optional<Error> check_data_offsets(const Datafile& df);  // V5
+  static std::optional<Error> check_data_sizes(Datafile& df);          // V6; sets the inflate budget
 
   Bytes file_;
   Options options_;

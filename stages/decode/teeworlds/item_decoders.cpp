@@ -6,6 +6,8 @@
 #include <string>
 
 #include "stages/decode/teeworlds/i32_string.h"
+#include "stages/decode/teeworlds/item_layouts.h"
+#include "stages/decode/teeworlds/tiles.h"
 
 namespace mapindex::teeworlds {
 namespace {
@@ -16,63 +18,35 @@ Error too_short(const char* code, const char* what, std::size_t have, std::size_
                          " needed"};
 }
 
-LayerType tilemap_kind(std::int32_t flags) {
-  if (flags & kTilemapGame) return LayerType::game;
-  if (flags & kTilemapTele) return LayerType::tele;
-  if (flags & kTilemapSpeedup) return LayerType::speedup;
-  if (flags & kTilemapFront) return LayerType::front;
-  if (flags & kTilemapSwitch) return LayerType::switch_layer;
-  if (flags & kTilemapTune) return LayerType::tune;
-  return LayerType::tiles;
+LayerKind tilemap_kind(std::int32_t flags) {
+  if (flags & kTilemapGame) return LayerKind::game;
+  if (flags & kTilemapTele) return LayerKind::tele;
+  if (flags & kTilemapSpeedup) return LayerKind::speedup;
+  if (flags & kTilemapFront) return LayerKind::front;
+  if (flags & kTilemapSwitch) return LayerKind::switch_layer;
+  if (flags & kTilemapTune) return LayerKind::tune;
+  return LayerKind::tiles;
 }
 
 }  // namespace
 
-bool is_tilemap(LayerType t) {
+std::size_t tile_struct_size(LayerKind t) {
   switch (t) {
-    case LayerType::tiles: case LayerType::game: case LayerType::tele: case LayerType::speedup:
-    case LayerType::front: case LayerType::switch_layer: case LayerType::tune:
-      return true;
-    default:
-      return false;
+    case LayerKind::tele: return tele_struct::kSize;
+    case LayerKind::speedup: return speedup_struct::kSize;
+    case LayerKind::switch_layer: return switch_struct::kSize;
+    case LayerKind::tune: return tune_struct::kSize;
+    default: return tile_struct::kSize;
   }
 }
 
-bool is_physics(LayerType t) { return is_tilemap(t) && t != LayerType::tiles; }
-
-const char* layer_type_name(LayerType t) {
+int ddnet_data_slot(LayerKind t) {
   switch (t) {
-    case LayerType::tiles: return "tiles";
-    case LayerType::game: return "game";
-    case LayerType::tele: return "tele";
-    case LayerType::speedup: return "speedup";
-    case LayerType::front: return "front";
-    case LayerType::switch_layer: return "switch";
-    case LayerType::tune: return "tune";
-    case LayerType::quads: return "quads";
-    case LayerType::sounds: return "sounds";
-    case LayerType::sounds_deprecated: return "sounds_deprecated";
-    case LayerType::unknown: return "unknown";
-  }
-  return "unknown";
-}
-
-std::size_t tile_struct_size(LayerType t) {
-  switch (t) {
-    case LayerType::tele: return 2;
-    case LayerType::speedup: return 6;
-    case LayerType::tune: return 2;
-    default: return 4;
-  }
-}
-
-int ddnet_data_slot(LayerType t) {
-  switch (t) {
-    case LayerType::tele: return 0;
-    case LayerType::speedup: return 1;
-    case LayerType::front: return 2;
-    case LayerType::switch_layer: return 3;
-    case LayerType::tune: return 4;
+    case LayerKind::tele: return 0;
+    case LayerKind::speedup: return 1;
+    case LayerKind::front: return 2;
+    case LayerKind::switch_layer: return 3;
+    case LayerKind::tune: return 4;
     default: return -1;
   }
 }
@@ -83,127 +57,140 @@ std::int32_t TilemapLayer::tile_data() const {
 }
 
 Result<VersionItem> decode_version(Int32View item) {
-  if (item.size() < 1) return too_short("M1", "version", item.size(), 1);
-  VersionItem v{item[0]};
-  if (v.version != 1)
+  namespace L = layout::version;
+  if (item.size() < L::kMinWords) return too_short("M1", "version", item.size(), L::kMinWords);
+  VersionItem v{item[L::kVersion]};
+  if (v.version != L::kOnlyVersion)
     return Error{"M1", "version item holds version " + std::to_string(v.version) + ", expected 1"};
   return v;
 }
 
 Result<InfoItem> decode_info(Int32View item) {
-  if (item.size() < 1) return too_short("info.item_size", "info", item.size(), 1);
+  namespace L = layout::info;
+  if (item.size() < L::kMinWords) return too_short("info.item_size", "info", item.size(), L::kMinWords);
   InfoItem info;
-  info.version = item[0];
-  info.author = item.get_or(1, -1);
-  info.map_version = item.get_or(2, -1);
-  info.credits = item.get_or(3, -1);
-  info.license = item.get_or(4, -1);
-  info.settings = item.get_or(5, -1);
+  info.version = item[L::kVersion];
+  info.author = item.get_or(L::kAuthor, -1);
+  info.map_version = item.get_or(L::kMapVersion, -1);
+  info.credits = item.get_or(L::kCredits, -1);
+  info.license = item.get_or(L::kLicense, -1);
+  info.settings = item.get_or(L::kSettings, -1);
   return info;
 }
 
 Result<ImageItem> decode_image(Int32View item) {
-  if (item.size() < 6) return too_short("image.item_size", "image", item.size(), 6);
+  namespace L = layout::image;
+  if (item.size() < L::kMinWords) return too_short("image.item_size", "image", item.size(), L::kMinWords);
   ImageItem img;
-  img.version = item[0];
-  img.width = item[1];
-  img.height = item[2];
-  img.external = item[3] != 0;
-  img.name = item[4];
-  img.data = item[5];
-  if (img.version >= 2) img.variant = item.get_or(6, 1);
+  img.version = item[L::kVersion];
+  img.width = item[L::kWidth];
+  img.height = item[L::kHeight];
+  img.external = item[L::kExternal] != 0;
+  img.name = item[L::kName];
+  img.data = item[L::kData];
+  if (img.version >= L::kVariantSince) img.variant = item.get_or(L::kVariant, 1);
   return img;
 }
 
 Result<EnvelopeItem> decode_envelope(Int32View item) {
-  if (item.size() < 4) return too_short("envelope.item_size", "envelope", item.size(), 4);
+  namespace L = layout::envelope;
+  if (item.size() < L::kMinWords) return too_short("envelope.item_size", "envelope", item.size(), L::kMinWords);
   EnvelopeItem env;
-  env.version = item[0];
-  env.channels = item[1];
-  env.start_point = item[2];
-  env.num_points = item[3];
-  if (item.size() >= 12) env.name = decode_i32_string(item.subview(4, 8));
-  if (env.version >= 2 && item.size() >= 13) env.synchronized = item[12] != 0;
+  env.version = item[L::kVersion];
+  env.channels = item[L::kChannels];
+  env.start_point = item[L::kStartPoint];
+  env.num_points = item[L::kNumPoints];
+  if (L::kNameAdded.held_by(env.version, item.size()))
+    env.name = decode_i32_string(item.subview(L::kName, L::kNameWords));
+  if (L::kSynchronizedAdded.held_by(env.version, item.size()))
+    env.synchronized = item[L::kSynchronized] != 0;
   return env;
 }
 
 Result<GroupItem> decode_group(Int32View item) {
-  if (item.size() < 7) return too_short("M2", "group", item.size(), 7);
+  namespace L = layout::group;
+  if (item.size() < L::kMinWords) return too_short("M2", "group", item.size(), L::kMinWords);
   GroupItem g;
-  g.version = item[0];
-  g.offset_x = item[1];
-  g.offset_y = item[2];
-  g.parallax_x = item[3];
-  g.parallax_y = item[4];
-  g.start_layer = item[5];
-  g.num_layers = item[6];
-  if (g.version >= 2 && item.size() >= 12) {
-    g.clipping = item[7] != 0;
-    g.clip_x = item[8];
-    g.clip_y = item[9];
-    g.clip_w = item[10];
-    g.clip_h = item[11];
+  g.version = item[L::kVersion];
+  g.offset_x = item[L::kOffsetX];
+  g.offset_y = item[L::kOffsetY];
+  g.parallax_x = item[L::kParallaxX];
+  g.parallax_y = item[L::kParallaxY];
+  g.start_layer = item[L::kStartLayer];
+  g.num_layers = item[L::kNumLayers];
+  if (L::kClipAdded.held_by(g.version, item.size())) {
+    g.clipping = item[L::kClipping] != 0;
+    g.clip_x = item[L::kClipX];
+    g.clip_y = item[L::kClipY];
+    g.clip_w = item[L::kClipW];
+    g.clip_h = item[L::kClipH];
   }
-  if (g.version >= 3 && item.size() >= 15) g.name = decode_i32_string(item.subview(12, 3));
+  if (L::kNameAdded.held_by(g.version, item.size()))
+    g.name = decode_i32_string(item.subview(L::kName, L::kNameWords));
   return g;
 }
 
 Result<GroupExItem> decode_group_ex(Int32View item) {
-  if (item.size() < 2) return too_short("group_ex.item_size", "group extension", item.size(), 2);
-  return GroupExItem{item[0], item[1]};
+  namespace L = layout::group_ex;
+  if (item.size() < L::kMinWords) return too_short("group_ex.item_size", "group extension", item.size(), L::kMinWords);
+  return GroupExItem{item[L::kVersion], item[L::kParallaxZoom]};
 }
 
 Result<LayerHeader> decode_layer_header(Int32View item) {
-  if (item.size() < 3) return too_short("M4", "layer", item.size(), 3);
-  return LayerHeader{item[0], item[1], item[2]};
+  namespace L = layout::layer;
+  if (item.size() < L::kHeaderWords) return too_short("M4", "layer", item.size(), L::kHeaderWords);
+  return LayerHeader{item[L::kVersion], item[L::kType], item[L::kFlags]};
 }
 
 Result<SoundItem> decode_sound(Int32View item) {
-  if (item.size() < 4) return too_short("sound.item_size", "sound", item.size(), 4);
+  namespace L = layout::sound;
+  if (item.size() < L::kMinWords) return too_short("sound.item_size", "sound", item.size(), L::kMinWords);
   SoundItem s;
-  s.version = item[0];
-  s.external = item[1] != 0;
-  s.name = item[2];
-  s.data = item[3];
-  s.data_size = item.get_or(4, 0);
+  s.version = item[L::kVersion];
+  s.external = item[L::kExternal] != 0;
+  s.name = item[L::kName];
+  s.data = item[L::kData];
+  s.data_size = item.get_or(L::kDataSize, 0);
   return s;
 }
 
 Result<AutomapperItem> decode_automapper(Int32View item) {
-  if (item.size() < 3) return too_short("automapper.item_size", "automapper", item.size(), 3);
+  namespace L = layout::automapper;
+  if (item.size() < L::kMinWords) return too_short("automapper.item_size", "automapper", item.size(), L::kMinWords);
   AutomapperItem a;
-  a.version = item[0];
-  a.group = item[1];
-  a.layer = item[2];
-  a.config = item.get_or(3, -1);
-  a.seed = item.get_or(4, 0);
-  a.flags = item.get_or(5, 0);
+  a.version = item[L::kVersion];
+  a.group = item[L::kGroup];
+  a.layer = item[L::kLayer];
+  a.config = item.get_or(L::kConfig, -1);
+  a.seed = item.get_or(L::kSeed, 0);
+  a.flags = item.get_or(L::kFlags, 0);
   return a;
 }
 
 Result<TilemapLayer> decode_tilemap(Int32View item) {
-  if (item.size() < 15) return too_short("M5", "tilemap layer", item.size(), 15);
+  namespace L = layout::tilemap;
+  if (item.size() < L::kMinWords) return too_short("M5", "tilemap layer", item.size(), L::kMinWords);
   TilemapLayer t;
-  t.version = item[3];
-  t.width = item[4];
-  t.height = item[5];
-  t.flags = item[6];
-  for (std::size_t c = 0; c < 4; ++c) t.color[c] = item[7 + c];
-  t.color_envelope = item[11];
-  t.color_envelope_offset = item[12];
-  t.image = item[13];
-  t.data = item[14];
+  t.version = item[L::kVersion];
+  t.width = item[L::kWidth];
+  t.height = item[L::kHeight];
+  t.flags = item[L::kFlags];
+  for (std::size_t c = 0; c < L::kColorWords; ++c) t.color[c] = item[L::kColor + c];
+  t.color_envelope = item[L::kColorEnvelope];
+  t.color_envelope_offset = item[L::kColorEnvelopeOffset];
+  t.image = item[L::kImage];
+  t.data = item[L::kData];
   t.kind = tilemap_kind(t.flags);
   t.physics_bits = std::popcount(static_cast<std::uint32_t>(t.flags & kTilemapPhysicsMask));
   // DDNet's extra indices follow the name from version 3 on, and follow
   // `data` directly in old version-2 DDRace layouts; either may be a prefix.
-  std::size_t extra_at = 15;
-  if (t.version >= 3 && item.size() >= 18) {
-    t.name = decode_i32_string(item.subview(15, 3));
+  std::size_t extra_at = L::kDdnetDataV2;
+  if (L::kNameAdded.held_by(t.version, item.size())) {
+    t.name = decode_i32_string(item.subview(L::kName, L::kNameWords));
     t.has_name = true;
-    extra_at = 18;
+    extra_at = L::kDdnetDataAfterName;
   }
-  if (t.version >= 3 && !t.has_name) extra_at = item.size();  // no room for extras either
+  if (t.version >= L::kNameAdded.since && !t.has_name) extra_at = item.size();  // no room for extras either
   for (std::size_t s = 0; s < static_cast<std::size_t>(kNumDdnetDataSlots); ++s) {
     if (extra_at + s >= item.size()) break;
     t.ddnet_data[s] = item[extra_at + s];
@@ -214,13 +201,13 @@ Result<TilemapLayer> decode_tilemap(Int32View item) {
 
 std::vector<Error> validate_tilemap(const TilemapLayer& t, std::size_t item_ints) {
   std::vector<Error> errors;
-  if (t.version < 2 || t.version > 4)
+  if (t.version < layout::tilemap::kFirstVersion || t.version > layout::tilemap::kLastVersion)
     errors.push_back({"M5", "tilemap version " + std::to_string(t.version) + ", expected 2..4"});
   if (t.physics_bits > 1)
     errors.push_back({"M5", "tilemap flags " + std::to_string(t.flags) +
                                 " set more than one physics kind (1 game, 2 tele, 4 speedup, "
                                 "8 front, 16 switch, 32 tune)"});
-  if (t.version >= 3 && item_ints < 18)
+  if (t.version >= layout::tilemap::kNameAdded.since && item_ints < layout::tilemap::kNameAdded.end)
     errors.push_back({"M6", "version " + std::to_string(t.version) + " tilemap item has " +
                                 std::to_string(item_ints * 4) +
                                 " bytes, at least 72 needed for the name"});
@@ -234,7 +221,7 @@ std::vector<Error> validate_tilemap(const TilemapLayer& t, std::size_t item_ints
     errors.push_back({"M7", "tilemap size " + std::to_string(t.width) + "x" +
                                 std::to_string(t.height) + ", expected at least 2x2"});
   } else {
-    const std::uint64_t tile_bytes = std::max<std::size_t>(4, tile_struct_size(t.kind));
+    const std::uint64_t tile_bytes = std::max<std::size_t>(tile_struct::kSize, tile_struct_size(t.kind));
     const std::uint64_t bytes = static_cast<std::uint64_t>(t.width) *
                                 static_cast<std::uint64_t>(t.height) * tile_bytes;
     if (bytes > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
@@ -242,7 +229,7 @@ std::vector<Error> validate_tilemap(const TilemapLayer& t, std::size_t item_ints
                                   std::to_string(t.height) + " times " +
                                   std::to_string(tile_bytes) + " bytes per tile overflows"});
   }
-  if (t.kind == LayerType::tiles) {
+  if (t.kind == LayerKind::tiles) {
     for (std::size_t c = 0; c < 4; ++c) {
       if (t.color[c] < 0 || t.color[c] > 255) {
         errors.push_back({"M8", "color component " + std::to_string(c) + " is " +
@@ -254,68 +241,79 @@ std::vector<Error> validate_tilemap(const TilemapLayer& t, std::size_t item_ints
 }
 
 Result<QuadsLayer> decode_quads_layer(Int32View item) {
-  if (item.size() < 7) return too_short("quads.item_size", "quads layer", item.size(), 7);
+  namespace L = layout::quads;
+  if (item.size() < L::kMinWords) return too_short("quads.item_size", "quads layer", item.size(), L::kMinWords);
   QuadsLayer q;
-  q.version = item[3];
-  q.num_quads = item[4];
-  q.data = item[5];
-  q.image = item[6];
-  if (q.version >= 2 && item.size() >= 10) q.name = decode_i32_string(item.subview(7, 3));
+  q.version = item[L::kVersion];
+  q.num_quads = item[L::kNumQuads];
+  q.data = item[L::kData];
+  q.image = item[L::kImage];
+  if (L::kNameAdded.held_by(q.version, item.size()))
+    q.name = decode_i32_string(item.subview(L::kName, L::kNameWords));
   return q;
 }
 
 Result<SoundsLayer> decode_sounds_layer(Int32View item, bool deprecated) {
-  if (item.size() < 7) return too_short("sounds.item_size", "sounds layer", item.size(), 7);
+  namespace L = layout::sounds;
+  if (item.size() < L::kMinWords) return too_short("sounds.item_size", "sounds layer", item.size(), L::kMinWords);
   SoundsLayer s;
   s.deprecated = deprecated;
-  s.version = item[3];
-  s.num_sources = item[4];
-  s.data = item[5];
-  s.sound = item[6];
-  if (item.size() >= 10) s.name = decode_i32_string(item.subview(7, 3));
+  s.version = item[L::kVersion];
+  s.num_sources = item[L::kNumSources];
+  s.data = item[L::kData];
+  s.sound = item[L::kSound];
+  if (L::kNameAdded.held_by(s.version, item.size()))
+    s.name = decode_i32_string(item.subview(L::kName, L::kNameWords));
   return s;
 }
 
 Quad decode_quad(const std::uint8_t* p) {
+  namespace L = layout::quad;
   auto at = [p](std::size_t i) { return load_le_i32(p + 4 * i); };
   Quad q;
-  for (std::size_t i = 0; i < 5; ++i) q.points[i] = {at(2 * i), at(2 * i + 1)};
-  for (std::size_t c = 0; c < 4; ++c)
-    for (std::size_t k = 0; k < 4; ++k) q.colors[c][k] = at(10 + 4 * c + k);
-  for (std::size_t i = 0; i < 4; ++i) q.texture[i] = {at(26 + 2 * i), at(27 + 2 * i)};
-  q.position_envelope = at(34);
-  q.position_envelope_offset = at(35);
-  q.color_envelope = at(36);
-  q.color_envelope_offset = at(37);
+  for (std::size_t i = 0; i < L::kNumPoints; ++i)
+    q.points[i] = {at(L::kPoints + 2 * i), at(L::kPoints + 2 * i + 1)};
+  for (std::size_t c = 0; c < L::kNumColors; ++c)
+    for (std::size_t k = 0; k < 4; ++k) q.colors[c][k] = at(L::kColors + 4 * c + k);
+  for (std::size_t i = 0; i < L::kNumTexture; ++i)
+    q.texture[i] = {at(L::kTexture + 2 * i), at(L::kTexture + 2 * i + 1)};
+  q.position_envelope = at(L::kPositionEnvelope);
+  q.position_envelope_offset = at(L::kPositionEnvelopeOffset);
+  q.color_envelope = at(L::kColorEnvelope);
+  q.color_envelope_offset = at(L::kColorEnvelopeOffset);
   return q;
 }
 
 SoundSource decode_sound_source(const std::uint8_t* p, bool deprecated) {
   auto at = [p](std::size_t i) { return load_le_i32(p + 4 * i); };
   SoundSource s;
-  s.position = {at(0), at(1)};
-  s.looping = at(2) != 0;
   if (deprecated) {
+    namespace L = layout::sound_source_deprecated;
+    s.position = {at(L::kX), at(L::kY)};
+    s.looping = at(L::kLooping) != 0;
     s.panning = true;
-    s.delay = at(3);
+    s.delay = at(L::kDelay);
     s.falloff = 0;
     s.shape_kind = 1;
-    s.shape_width = at(4);
-    s.position_envelope = at(5);
-    s.position_envelope_offset = at(6);
-    s.sound_envelope = at(7);
-    s.sound_envelope_offset = at(8);
+    s.shape_width = at(L::kRadius);
+    s.position_envelope = at(L::kPositionEnvelope);
+    s.position_envelope_offset = at(L::kPositionEnvelopeOffset);
+    s.sound_envelope = at(L::kSoundEnvelope);
+    s.sound_envelope_offset = at(L::kSoundEnvelopeOffset);
   } else {
-    s.panning = at(3) != 0;
-    s.delay = at(4);
-    s.falloff = at(5);
-    s.position_envelope = at(6);
-    s.position_envelope_offset = at(7);
-    s.sound_envelope = at(8);
-    s.sound_envelope_offset = at(9);
-    s.shape_kind = at(10);
-    s.shape_width = at(11);
-    s.shape_height = at(12);
+    namespace L = layout::sound_source;
+    s.position = {at(L::kX), at(L::kY)};
+    s.looping = at(L::kLooping) != 0;
+    s.panning = at(L::kPanning) != 0;
+    s.delay = at(L::kDelay);
+    s.falloff = at(L::kFalloff);
+    s.position_envelope = at(L::kPositionEnvelope);
+    s.position_envelope_offset = at(L::kPositionEnvelopeOffset);
+    s.sound_envelope = at(L::kSoundEnvelope);
+    s.sound_envelope_offset = at(L::kSoundEnvelopeOffset);
+    s.shape_kind = at(L::kShapeKind);
+    s.shape_width = at(L::kShapeWidth);
+    s.shape_height = at(L::kShapeHeight);
   }
   return s;
 }
@@ -332,27 +330,29 @@ EnvelopePoints::EnvelopePoints(Int32View points, std::size_t point_ints, Int32Vi
 }
 
 EnvPoint EnvelopePoints::point(std::size_t i) const {
+  namespace L = layout::env_point;
   EnvPoint p;
   const std::size_t base = i * point_ints_;
-  p.time = points_[base];
-  p.curve = points_[base + 1];
-  for (std::size_t c = 0; c < 4; ++c) p.values[c] = points_[base + 2 + c];
+  p.time = points_[base + L::kTime];
+  p.curve = points_[base + L::kCurve];
+  for (std::size_t c = 0; c < L::kChannels; ++c) p.values[c] = points_[base + L::kValues + c];
   if (point_ints_ == kEnvPointV3Ints) {
     p.has_bezier = true;
-    for (std::size_t c = 0; c < 4; ++c) {
-      p.in_dx[c] = points_[base + 6 + c];
-      p.in_dy[c] = points_[base + 10 + c];
-      p.out_dx[c] = points_[base + 14 + c];
-      p.out_dy[c] = points_[base + 18 + c];
+    for (std::size_t c = 0; c < L::kChannels; ++c) {
+      p.in_dx[c] = points_[base + L::kInDx + c];
+      p.in_dy[c] = points_[base + L::kInDy + c];
+      p.out_dx[c] = points_[base + L::kOutDx + c];
+      p.out_dy[c] = points_[base + L::kOutDy + c];
     }
   } else if (bezier_used_) {
+    namespace B = layout::env_point_bezier;
     p.has_bezier = true;
     const std::size_t b = i * kEnvPointBezierInts;
-    for (std::size_t c = 0; c < 4; ++c) {
-      p.in_dx[c] = bezier_[b + c];
-      p.in_dy[c] = bezier_[b + 4 + c];
-      p.out_dx[c] = bezier_[b + 8 + c];
-      p.out_dy[c] = bezier_[b + 12 + c];
+    for (std::size_t c = 0; c < L::kChannels; ++c) {
+      p.in_dx[c] = bezier_[b + B::kInDx + c];
+      p.in_dy[c] = bezier_[b + B::kInDy + c];
+      p.out_dx[c] = bezier_[b + B::kOutDx + c];
+      p.out_dy[c] = bezier_[b + B::kOutDy + c];
     }
   }
   return p;

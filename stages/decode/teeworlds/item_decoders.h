@@ -2,7 +2,7 @@
 // to the typed items of map_items.h. They read what the item holds (optional
 // trailing fields take their defaults when absent) and fail only when an item
 // is too short to be read at all; the caller names the item in the problem.
-// Rule codes are those of shared/spec/validation-rules.md ("M2", "M4", ...)
+// Rule codes are the map rules of stages/extract/README.md ("M2", "M4", ...)
 // or "<item>.item_size" for items the rules do not cover.
 #pragma once
 
@@ -61,8 +61,8 @@ class EnvelopePoints {
   // multiple of the point size).
   std::size_t trailing_ints() const { return trailing_; }
   // Precondition: i < size().
-  std::int32_t time(std::size_t i) const { return points_[i * point_ints_]; }
-  std::int32_t curve(std::size_t i) const { return points_[i * point_ints_ + 1]; }
+  std::int32_t time(std::size_t i) const { return points_[i * point_ints_ + layout::env_point::kTime]; }
+  std::int32_t curve(std::size_t i) const { return points_[i * point_ints_ + layout::env_point::kCurve]; }
   EnvPoint point(std::size_t i) const;
 
  private:

@@ -1,11 +1,15 @@
 // Typed Teeworlds 0.6/0.7 and DDNet map items, as stored in a datafile
-// (shared/spec/teeworlds-map.txt; NOTES.md settles conflicts). Plain data:
+// (docs/formats/map-items.md; word positions in item_layouts.h). Plain data:
 // the decoders in item_decoders.h fill them from an item's int32 payload.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <string>
+
+#include "stages/decode/kinds.h"
+#include "stages/decode/teeworlds/item_layouts.h"
+#include "stages/decode/teeworlds/tiles.h"
 
 namespace mapindex::teeworlds {
 
@@ -43,26 +47,28 @@ enum TilemapFlag : std::int32_t {
   kTilemapTune = 32,
 };
 inline constexpr std::int32_t kTilemapPhysicsMask = 63;
+// A physics kind's LayerKind index is its flag's bit number + 1.
+static_assert(kTilemapGame == 1 << (index_of(LayerKind::game) - 1) &&
+              kTilemapTele == 1 << (index_of(LayerKind::tele) - 1) &&
+              kTilemapSpeedup == 1 << (index_of(LayerKind::speedup) - 1) &&
+              kTilemapFront == 1 << (index_of(LayerKind::front) - 1) &&
+              kTilemapSwitch == 1 << (index_of(LayerKind::switch_layer) - 1) &&
+              kTilemapTune == 1 << (index_of(LayerKind::tune) - 1) &&
+              kTilemapPhysicsMask == (1 << (kNumTilemapKinds - 1)) - 1);
 
 inline constexpr std::int32_t kLayerFlagDetail = 1;
 
-// What a layer is, decided from its type and tilemap flags.
-enum class LayerType : unsigned char {
-  tiles, game, tele, speedup, front, switch_layer, tune,
-  quads, sounds, sounds_deprecated, unknown
-};
-
-bool is_tilemap(LayerType t);
-bool is_physics(LayerType t);          // game, tele, speedup, front, switch, tune
-const char* layer_type_name(LayerType t);  // "tiles", "game", ..., "switch", ...
+// What a layer is (LayerKind, stages/decode/kinds.h) is decided from its
+// type and tilemap flags. Its name as a C string, for messages.
+inline const char* layer_type_name(LayerKind t) { return to_string(t).data(); }
 
 // Bytes per tile of each tilemap kind: Tile 4 (tiles, game, front), Tele 2,
 // Speedup 6, Switch 4, Tune 2.
-std::size_t tile_struct_size(LayerType t);
+std::size_t tile_struct_size(LayerKind t);
 
 // Index of a physics kind's data in DDNet's extra data indices
 // (tele, speedup, front, switch, tune), or -1 for tiles and game.
-int ddnet_data_slot(LayerType t);
+int ddnet_data_slot(LayerKind t);
 inline constexpr int kNumDdnetDataSlots = 5;
 
 struct VersionItem {
@@ -110,9 +116,9 @@ struct EnvPoint {
   bool has_bezier = false;
   std::array<std::int32_t, 4> in_dx{}, in_dy{}, out_dx{}, out_dy{};
 };
-inline constexpr std::size_t kEnvPointInts = 6;
-inline constexpr std::size_t kEnvPointV3Ints = 22;      // Teeworlds 0.7 bezier points
-inline constexpr std::size_t kEnvPointBezierInts = 16;  // DDNet's bezier UUID item, per point
+inline constexpr std::size_t kEnvPointInts = layout::env_point::kWords;
+inline constexpr std::size_t kEnvPointV3Ints = layout::env_point::kBezierWords;  // Teeworlds 0.7 bezier points
+inline constexpr std::size_t kEnvPointBezierInts = layout::env_point_bezier::kWords;  // DDNet's bezier UUID item, per point
 inline constexpr std::int32_t kCurveBezier = 5;
 
 struct GroupItem {
@@ -152,13 +158,16 @@ struct TilemapLayer {
   // ones are those the item holds (a prefix); absent ones are -1.
   std::array<std::int32_t, kNumDdnetDataSlots> ddnet_data{-1, -1, -1, -1, -1};
   int num_ddnet_data = 0;
-  LayerType kind = LayerType::tiles;
+  LayerKind kind = LayerKind::tiles;
   int physics_bits = 0;  // number of physics flags set (valid: 0 or 1)
 
   // The data item holding this layer's own tiles: `data` on tiles and game
   // layers, the extra index of the kind otherwise (-1 when absent).
   std::int32_t tile_data() const;
-  bool skip_compressed() const { return version >= 4 && (kind == LayerType::tiles || kind == LayerType::game); }
+  bool skip_compressed() const {
+    return version >= layout::tilemap::kSkipCompressedSince &&
+           (kind == LayerKind::tiles || kind == LayerKind::game);
+  }
 };
 
 struct QuadsLayer {
@@ -168,7 +177,8 @@ struct QuadsLayer {
   std::int32_t image = -1;
   std::string name;
 };
-inline constexpr std::size_t kQuadBytes = 152;
+inline constexpr std::size_t kQuadBytes = 4 * layout::quad::kWords;
+static_assert(kQuadBytes == 152);
 
 struct Point {
   std::int32_t x = 0, y = 0;
@@ -189,9 +199,14 @@ struct SoundsLayer {
   std::int32_t sound = -1;
   std::string name;
   bool deprecated = false;  // layer type 9: 36-byte sources
-  std::size_t source_bytes() const { return deprecated ? 36 : 52; }
+  std::size_t source_bytes() const;
 };
-inline constexpr std::size_t kSoundSourceBytes = 52, kSoundSourceDeprecatedBytes = 36;
+inline constexpr std::size_t kSoundSourceBytes = 4 * layout::sound_source::kWords,
+                             kSoundSourceDeprecatedBytes = 4 * layout::sound_source_deprecated::kWords;
+static_assert(kSoundSourceBytes == 52 && kSoundSourceDeprecatedBytes == 36);
+inline std::size_t SoundsLayer::source_bytes() const {
+  return deprecated ? kSoundSourceDeprecatedBytes : kSoundSourceBytes;
+}
 
 struct SoundSource {
   Point position;

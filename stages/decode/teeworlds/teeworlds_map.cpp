@@ -58,7 +58,7 @@ void decode_layer(const Item& item, DecodedLayer& layer, Problems& problems) {
     case kLayerTilemap: {
       auto t = decode_tilemap(item.data);
       if (!t) {
-        layer.type = LayerType::tiles;
+        layer.type = LayerKind::tiles;
         add(problems, Severity::error, t.error(), where);
         return;
       }
@@ -73,7 +73,7 @@ void decode_layer(const Item& item, DecodedLayer& layer, Problems& problems) {
       return;
     }
     case kLayerQuads: {
-      layer.type = LayerType::quads;
+      layer.type = LayerKind::quads;
       auto q = decode_quads_layer(item.data);
       if (q) layer.quads = std::move(q.value());
       else add(problems, Severity::warning, q.error(), where);
@@ -82,14 +82,14 @@ void decode_layer(const Item& item, DecodedLayer& layer, Problems& problems) {
     case kLayerSounds:
     case kLayerSoundsDeprecated: {
       const bool deprecated = header->type == kLayerSoundsDeprecated;
-      layer.type = deprecated ? LayerType::sounds_deprecated : LayerType::sounds;
+      layer.type = deprecated ? LayerKind::sounds_deprecated : LayerKind::sounds;
       auto s = decode_sounds_layer(item.data, deprecated);
       if (s) layer.sounds = std::move(s.value());
       else add(problems, Severity::warning, s.error(), where);
       return;
     }
     default:
-      layer.type = LayerType::unknown;
+      layer.type = LayerKind::unknown;
       add(problems, Severity::warning, "layer.type",
           "layer type " + std::to_string(header->type) +
               " is unknown (expected 2 tilemap, 3 quads, 9 or 10 sounds)",
@@ -103,11 +103,11 @@ std::string item_location(const char* what, std::size_t index) {
   return std::string(what) + " " + std::to_string(index);
 }
 
-TeeworldsMap decode_map(const Datafile& df) {
-  TeeworldsMap map;
-  Problems& problems = map.problems;
+namespace {
 
-  // M1: the version item.
+// M1: the version item (type 0, id 0).
+void decode_version_item(const Datafile& df, TeeworldsMap& map) {
+  Problems& problems = map.problems;
   if (auto v = df.find_item(kVersionType, 0)) {
     auto r = decode_version(v->data);
     if (r) map.version = *r;
@@ -115,86 +115,92 @@ TeeworldsMap decode_map(const Datafile& df) {
   } else {
     add(problems, Severity::error, "M1", "no version item (type 0, id 0)", "");
   }
+}
 
-  // Info: the first info item.
+// The first info item.
+void decode_info_item(const Datafile& df, TeeworldsMap& map) {
+  Problems& problems = map.problems;
   if (auto range = df.items_of_type(kInfoType); range.num > 0) {
     auto r = decode_info(df.item(range.start).data);
     if (r) map.info = *r;
     else add(problems, Severity::warning, r.error(), "info");
   }
+}
 
-  map.images = decode_all<ImageItem>(df, kImageType, "image", decode_image, problems);
-  map.envelopes = decode_all<EnvelopeItem>(df, kEnvelopeType, "envelope", decode_envelope, problems);
-  map.sounds = decode_all<SoundItem>(df, kSoundType, "sound", decode_sound, problems);
+// Envelope points: 22 ints each when any envelope has version 3 (0.7
+// bezier), else 6, with DDNet's optional bezier item beside them.
+void decode_envelope_points(const Datafile& df, TeeworldsMap& map) {
+  Problems& problems = map.problems;
+  bool v3 = false;
+  for (const auto& e : map.envelopes) v3 = v3 || (e && e->version >= layout::envelope::kBezierPointsSince);
+  const std::size_t point_ints = v3 ? kEnvPointV3Ints : kEnvPointInts;
+  datafile::Int32View points, bezier;
+  if (auto range = df.items_of_type(kEnvPointsType); range.num > 0)
+    points = df.item(range.start).data;
+  if (auto range = df.items_of_uuid(datafile::uuid_from_name(datafile::kEnvPointsBezierName));
+      range.num > 0) {
+    bezier = df.item(range.start).data;
+    map.has_bezier_item = true;
+  }
+  map.points = EnvelopePoints(points, point_ints, bezier);
+  if (map.points.trailing_ints() != 0) {
+    add(problems, Severity::warning, "envpoints.size",
+        "envelope points item holds " + std::to_string(points.size()) +
+            " ints, not a multiple of the point size " + std::to_string(point_ints),
+        "envelope points");
+  }
+  if (map.has_bezier_item && !v3 && !map.points.bezier_item_used() &&
+      bezier.size() / kEnvPointBezierInts != map.points.size()) {
+    add(problems, Severity::warning, "envpoints.bezier_count",
+        "bezier item holds " + std::to_string(bezier.size()) + " ints (" +
+            std::to_string(bezier.size() / kEnvPointBezierInts) + " points of 16 ints), but " +
+            std::to_string(map.points.size()) + " envelope points exist; it is ignored",
+        "envelope points");
+  }
+}
 
-  // Envelope points: 22 ints each when any envelope has version 3 (0.7
-  // bezier), else 6, with DDNet's optional bezier item beside them.
-  {
-    bool v3 = false;
-    for (const auto& e : map.envelopes) v3 = v3 || (e && e->version >= 3);
-    const std::size_t point_ints = v3 ? kEnvPointV3Ints : kEnvPointInts;
-    datafile::Int32View points, bezier;
-    if (auto range = df.items_of_type(kEnvPointsType); range.num > 0)
-      points = df.item(range.start).data;
-    if (auto range = df.items_of_uuid(datafile::uuid_from_name(datafile::kEnvPointsBezierName));
-        range.num > 0) {
-      bezier = df.item(range.start).data;
-      map.has_bezier_item = true;
-    }
-    map.points = EnvelopePoints(points, point_ints, bezier);
-    if (map.points.trailing_ints() != 0) {
-      add(problems, Severity::warning, "envpoints.size",
-          "envelope points item holds " + std::to_string(points.size()) +
-              " ints, not a multiple of the point size " + std::to_string(point_ints),
-          "envelope points");
-    }
-    if (map.has_bezier_item && !v3 && !map.points.bezier_item_used() &&
-        bezier.size() / kEnvPointBezierInts != map.points.size()) {
-      add(problems, Severity::warning, "envpoints.bezier_count",
-          "bezier item holds " + std::to_string(bezier.size()) + " ints (" +
-              std::to_string(bezier.size() / kEnvPointBezierInts) + " points of 16 ints), but " +
-              std::to_string(map.points.size()) + " envelope points exist; it is ignored",
-          "envelope points");
+// Groups (M2: item size) and their DDNet extension.
+void decode_groups(const Datafile& df, TeeworldsMap& map) {
+  Problems& problems = map.problems;
+  const auto range = df.items_of_type(kGroupType);
+  map.groups.reserve(range.num);
+  for (std::uint32_t i = 0; i < range.num; ++i) {
+    auto r = decode_group(df.item(range.start + i).data);
+    if (r) {
+      map.groups.emplace_back(std::move(r.value()));
+    } else {
+      add(problems, Severity::error, r.error(), item_location("group", i));
+      map.groups.emplace_back(std::nullopt);
     }
   }
-
-  // Groups (M2) and their DDNet extension.
-  {
-    const auto range = df.items_of_type(kGroupType);
-    map.groups.reserve(range.num);
-    for (std::uint32_t i = 0; i < range.num; ++i) {
-      auto r = decode_group(df.item(range.start + i).data);
-      if (r) {
-        map.groups.emplace_back(std::move(r.value()));
-      } else {
-        add(problems, Severity::error, r.error(), item_location("group", i));
-        map.groups.emplace_back(std::nullopt);
-      }
-    }
-    map.group_ex.resize(map.groups.size());
-    const auto ex = df.items_of_uuid(datafile::uuid_from_name(kGroupExName));
-    for (std::uint32_t i = 0; i < ex.num; ++i) {
-      const Item item = df.item(ex.start + i);
-      if (item.id >= map.group_ex.size()) continue;
-      if (auto r = decode_group_ex(item.data)) map.group_ex[item.id] = *r;
-    }
+  map.group_ex.resize(map.groups.size());
+  const auto ex = df.items_of_uuid(datafile::uuid_from_name(kGroupExName));
+  for (std::uint32_t i = 0; i < ex.num; ++i) {
+    const Item item = df.item(ex.start + i);
+    if (item.id >= map.group_ex.size()) continue;
+    if (auto r = decode_group_ex(item.data)) map.group_ex[item.id] = *r;
   }
+}
 
-  // Layers (M4..M8).
-  {
-    const auto range = df.items_of_type(kLayerType);
-    map.layers.resize(range.num);
-    for (std::uint32_t i = 0; i < range.num; ++i) {
-      map.layers[i].index = static_cast<std::int32_t>(i);
-      decode_layer(df.item(range.start + i), map.layers[i], problems);
-    }
+// Layers (M4..M8).
+void decode_layers(const Datafile& df, TeeworldsMap& map) {
+  Problems& problems = map.problems;
+  const auto range = df.items_of_type(kLayerType);
+  map.layers.resize(range.num);
+  for (std::uint32_t i = 0; i < range.num; ++i) {
+    map.layers[i].index = static_cast<std::int32_t>(i);
+    decode_layer(df.item(range.start + i), map.layers[i], problems);
   }
+}
 
-  // Group ranges (M2) and overlaps (M3). A layer belongs to the first group
-  // whose range holds it; a layer that another group's range holds too is
-  // reported once, with the first two groups. Linear in groups + layers even
-  // when every group's range spans every layer: `next_free` skips layers
-  // already claimed, `next_unreported` layers already reported.
+// Group ranges (M2) and overlaps (M3). A layer belongs to the first group
+// whose range holds it; a layer that another group's range holds too is
+// reported once, with the first two groups. Linear in groups + layers even
+// when every group's range spans every layer: `next_free` skips layers
+// already claimed, `next_unreported` layers already reported. Returns the
+// layers each group claimed, ascending.
+std::vector<std::vector<std::int32_t>> assign_layers_to_groups(TeeworldsMap& map) {
+  Problems& problems = map.problems;
   const auto num_layers = static_cast<std::int64_t>(map.layers.size());
   std::vector<std::int32_t> next_free(map.layers.size() + 1), next_unreported(map.layers.size() + 1);
   for (std::size_t i = 0; i <= map.layers.size(); ++i)
@@ -242,19 +248,23 @@ TeeworldsMap decode_map(const Datafile& df) {
       next_unreported[static_cast<std::size_t>(l)] = l + 1;
     }
   }
+  return claimed;
+}
 
-  // Physics layers in group order: the last of each kind wins (M10, and
-  // duplicates are reported).
+// Physics layers in group order: the last of each kind wins (M10, and
+// duplicates are reported). `claimed`: from assign_layers_to_groups.
+void find_physics_layers(TeeworldsMap& map, const std::vector<std::vector<std::int32_t>>& claimed) {
+  Problems& problems = map.problems;
   bool ungrouped_game = false;
   for (const auto& layer : map.layers)
-    if (layer.group < 0 && layer.type == LayerType::game) ungrouped_game = true;
+    if (layer.group < 0 && layer.type == LayerKind::game) ungrouped_game = true;
   for (std::size_t g = 0; g < map.groups.size(); ++g) {
     // The layers this group claimed (counted in their first group; groups
     // outside the layers, M2, hold none).
     for (const std::int32_t l : claimed[g]) {
       const DecodedLayer& layer = map.layers[static_cast<std::size_t>(l)];
       if (!layer.tilemap || !is_physics(layer.type)) continue;
-      auto& last = map.last_of_kind[static_cast<std::size_t>(layer.type)];
+      auto& last = map.last_of_kind[index_of(layer.type)];
       if (last >= 0) {
         add(problems, Severity::warning, "layer.duplicate_physics",
             std::string("more than one ") + layer_type_name(layer.type) + " layer: layer " +
@@ -271,43 +281,47 @@ TeeworldsMap decode_map(const Datafile& df) {
                        : "no game layer",
         "");
   }
+}
 
-  // M11: each tile layer's data index is in range and its own.
-  {
-    std::vector<std::int32_t> owner(df.num_data(), -1);
-    for (auto& layer : map.layers) {
-      if (!layer.tilemap) continue;
-      const int slot = ddnet_data_slot(layer.type);
-      if (slot >= 0 && layer.tilemap->num_ddnet_data <= slot) continue;  // M6 already
-      const std::int32_t d = layer.tilemap->tile_data();
-      const std::string where = item_location("layer", static_cast<std::size_t>(layer.index));
-      if (d < 0 || static_cast<std::size_t>(d) >= df.num_data()) {
-        add(problems, Severity::error, "M11",
-            std::string(layer_type_name(layer.type)) + " layer data index " + std::to_string(d) +
-                " is outside the " + std::to_string(df.num_data()) + " data items",
-            where);
-        layer.tiles_readable = false;
-        continue;
-      }
-      auto& o = owner[static_cast<std::size_t>(d)];
-      if (o >= 0) {
-        add(problems, Severity::error, "M11",
-            "data item " + std::to_string(d) + " holds the tiles of layer " + std::to_string(o) +
-                " and of layer " + std::to_string(layer.index),
-            where);
-      } else {
-        o = layer.index;
-      }
+// M11: each tile layer's data index is in range and its own.
+void check_tile_data_indices(const Datafile& df, TeeworldsMap& map) {
+  Problems& problems = map.problems;
+  std::vector<std::int32_t> owner(df.num_data(), -1);
+  for (auto& layer : map.layers) {
+    if (!layer.tilemap) continue;
+    const int slot = ddnet_data_slot(layer.type);
+    if (slot >= 0 && layer.tilemap->num_ddnet_data <= slot) continue;  // M6 already
+    const std::int32_t d = layer.tilemap->tile_data();
+    const std::string where = item_location("layer", static_cast<std::size_t>(layer.index));
+    if (d < 0 || static_cast<std::size_t>(d) >= df.num_data()) {
+      add(problems, Severity::error, "M11",
+          std::string(layer_type_name(layer.type)) + " layer data index " + std::to_string(d) +
+              " is outside the " + std::to_string(df.num_data()) + " data items",
+          where);
+      layer.tiles_readable = false;
+      continue;
+    }
+    auto& o = owner[static_cast<std::size_t>(d)];
+    if (o >= 0) {
+      add(problems, Severity::error, "M11",
+          "data item " + std::to_string(d) + " holds the tiles of layer " + std::to_string(o) +
+              " and of layer " + std::to_string(layer.index),
+          where);
+    } else {
+      o = layer.index;
     }
   }
+}
 
-  // M13: physics layers hold at least as many tiles as the game layer and
-  // should have its size.
+// M13: physics layers hold at least as many tiles as the game layer and
+// should have its size.
+void check_physics_layer_sizes(TeeworldsMap& map) {
+  Problems& problems = map.problems;
   if (const std::int32_t game = map.game_layer(); game >= 0) {
     const TilemapLayer& g = *map.layers[static_cast<std::size_t>(game)].tilemap;
     const std::int64_t game_tiles = std::int64_t{g.width} * g.height;
     for (const auto& layer : map.layers) {
-      if (!layer.tilemap || !is_physics(layer.type) || layer.type == LayerType::game) continue;
+      if (!layer.tilemap || !is_physics(layer.type) || layer.type == LayerKind::game) continue;
       const TilemapLayer& t = *layer.tilemap;
       const std::string where = item_location("layer", static_cast<std::size_t>(layer.index));
       const std::int64_t tiles = std::int64_t{t.width} * t.height;
@@ -322,8 +336,11 @@ TeeworldsMap decode_map(const Datafile& df) {
       }
     }
   }
+}
 
-  // Automappers (DDNet).
+// Automappers (DDNet).
+void decode_automappers(const Datafile& df, TeeworldsMap& map) {
+  Problems& problems = map.problems;
   if (auto range = df.items_of_uuid(datafile::uuid_from_name(datafile::kAutomapperConfigName));
       range.num > 0) {
     for (std::uint32_t i = 0; i < range.num; ++i) {
@@ -332,35 +349,57 @@ TeeworldsMap decode_map(const Datafile& df) {
       else add(problems, Severity::warning, r.error(), item_location("automapper", i));
     }
   }
+}
 
-  // UUID item types present, with what Datafile::uuid_of gives (the first
-  // index item naming the type), found in one pass over the index items:
-  // uuid_of per type would take types x index items.
-  {
-    std::vector<std::pair<std::uint16_t, std::optional<datafile::Uuid>>> present;  // file order
-    for (std::size_t i = 0; i < df.num_item_types(); ++i) {
-      const auto t = df.item_type(i);
-      if (t.type_id < datafile::kFirstUuidTypeId || t.type_id == datafile::kUuidIndexType) continue;
-      present.emplace_back(t.type_id, std::nullopt);
-    }
-    if (!present.empty()) {
-      std::vector<std::size_t> by_id(present.size());  // indices into present, sorted by type id
-      for (std::size_t k = 0; k < by_id.size(); ++k) by_id[k] = k;
-      std::sort(by_id.begin(), by_id.end(),
-                [&](std::size_t a, std::size_t b) { return present[a].first < present[b].first; });
-      const auto range = df.items_of_type(datafile::kUuidIndexType);
-      for (std::uint32_t i = range.start; i < range.start + range.num; ++i) {
-        const auto item = df.item(i);
-        auto it = std::lower_bound(by_id.begin(), by_id.end(), item.id, [&](std::size_t k, std::uint16_t id) {
-          return present[k].first < id;
-        });
-        for (; it != by_id.end() && present[*it].first == item.id; ++it)
-          if (!present[*it].second) present[*it].second = datafile::uuid_of_index_item(item);
-      }
-    }
-    for (const auto& [type_id, uuid] : present)
-      if (uuid) map.uuid_types.push_back(uuid_type_name(*uuid));
+// UUID item types present, with what Datafile::uuid_of gives (the first
+// index item naming the type), found in one pass over the index items:
+// uuid_of per type would take types x index items.
+void find_uuid_types(const Datafile& df, TeeworldsMap& map) {
+  std::vector<std::pair<std::uint16_t, std::optional<datafile::Uuid>>> present;  // file order
+  for (std::size_t i = 0; i < df.num_item_types(); ++i) {
+    const auto t = df.item_type(i);
+    if (t.type_id < datafile::kFirstUuidTypeId || t.type_id == datafile::kUuidIndexType) continue;
+    present.emplace_back(t.type_id, std::nullopt);
   }
+  if (!present.empty()) {
+    std::vector<std::size_t> by_id(present.size());  // indices into present, sorted by type id
+    for (std::size_t k = 0; k < by_id.size(); ++k) by_id[k] = k;
+    std::sort(by_id.begin(), by_id.end(),
+              [&](std::size_t a, std::size_t b) { return present[a].first < present[b].first; });
+    const auto range = df.items_of_type(datafile::kUuidIndexType);
+    for (std::uint32_t i = range.start; i < range.start + range.num; ++i) {
+      const auto item = df.item(i);
+      auto it = std::lower_bound(by_id.begin(), by_id.end(), item.id, [&](std::size_t k, std::uint16_t id) {
+        return present[k].first < id;
+      });
+      for (; it != by_id.end() && present[*it].first == item.id; ++it)
+        if (!present[*it].second) present[*it].second = datafile::uuid_of_index_item(item);
+    }
+  }
+  for (const auto& [type_id, uuid] : present)
+    if (uuid) map.uuid_types.push_back(uuid_type_name(*uuid));
+}
+
+}  // namespace
+
+TeeworldsMap decode_map(const Datafile& df) {
+  TeeworldsMap map;
+  Problems& problems = map.problems;
+  decode_version_item(df, map);  // M1
+  decode_info_item(df, map);
+  map.images = decode_all<ImageItem>(df, kImageType, "image", decode_image, problems);
+  map.envelopes = decode_all<EnvelopeItem>(df, kEnvelopeType, "envelope", decode_envelope, problems);
+  map.sounds = decode_all<SoundItem>(df, kSoundType, "sound", decode_sound, problems);
+
+  decode_envelope_points(df, map);
+  decode_groups(df, map);  // M2 (item size)
+  decode_layers(df, map);  // M4..M8
+  const auto claimed = assign_layers_to_groups(map);  // M2 (layer range), M3
+  find_physics_layers(map, claimed);  // M10
+  check_tile_data_indices(df, map);  // M11
+  check_physics_layer_sizes(map);  // M13
+  decode_automappers(df, map);
+  find_uuid_types(df, map);
   return map;
 }
 

@@ -1,6 +1,6 @@
 // A whole Teeworlds/DDNet map decoded from an open datafile: every item typed
 // (map_items.h), layers assigned to groups, and the structural "Map level"
-// rules of shared/spec/validation-rules.md that need no tile data (M1..M8,
+// rules (stages/extract/README.md) that need no tile data (M1..M8,
 // M10, M11) checked. Tile, quad and sound-source data is not read here: the
 // extract stage inflates one layer at a time.
 //
@@ -26,7 +26,7 @@ struct DecodedLayer {
   std::int32_t group = -1;   // the group holding it (the first, when groups overlap)
   std::size_t item_ints = 0;
   std::optional<LayerHeader> header;  // absent: M4
-  LayerType type = LayerType::unknown;
+  LayerKind type = LayerKind::unknown;
   std::optional<TilemapLayer> tilemap;
   std::optional<QuadsLayer> quads;
   std::optional<SoundsLayer> sounds;
@@ -54,13 +54,16 @@ struct TeeworldsMap {
   std::vector<std::string> uuid_types;
 
   // The layer the game uses for each physics kind: the last of its kind in
-  // group order (-1 when none). Indexed by LayerType (tilemap kinds).
-  std::array<std::int32_t, 7> last_of_kind{-1, -1, -1, -1, -1, -1, -1};
-  std::int32_t physics_layer(LayerType t) const {
-    const auto k = static_cast<std::size_t>(t);
-    return k < last_of_kind.size() ? last_of_kind[k] : -1;
+  // group order (-1 when none). Indexed by LayerKind (tilemap kinds).
+  std::array<std::int32_t, kNumTilemapKinds> last_of_kind = [] {
+    std::array<std::int32_t, kNumTilemapKinds> none;
+    none.fill(-1);
+    return none;
+  }();
+  std::int32_t physics_layer(LayerKind t) const {
+    return is_tilemap(t) ? last_of_kind[index_of(t)] : -1;
   }
-  std::int32_t game_layer() const { return physics_layer(LayerType::game); }
+  std::int32_t game_layer() const { return physics_layer(LayerKind::game); }
 
   Problems problems;
 };
