@@ -14,7 +14,6 @@
 namespace mapindex::testing {
 namespace {
 
-using teeworlds::LayerKind;
 namespace fs = std::filesystem;
 
 TileGrid game_grid() {
