@@ -17,14 +17,13 @@ inline std::uint64_t load_u64(const std::uint8_t* p) {
 // tiles (the bulk of most layers) are counted as air without touching the
 // histograms.
 void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out) {
-  std::int64_t air_pairs = 0, reserved = 0, skip = 0;
+  std::int64_t air_pairs = 0, reserved = 0;
   std::size_t i = 0;
   auto one = [&](const std::uint8_t* t) {
     const std::uint8_t index = t[0];
     out.keys[index]++;
     out.flags[t[1]] += index != 0;
     reserved += t[3] != 0;
-    skip += t[2] != 0;
   };
   for (; i + 8 <= n; i += 8, p += 32) {
     if ((load_u64(p) | load_u64(p + 8) | load_u64(p + 16) | load_u64(p + 24)) == 0) {
@@ -48,7 +47,6 @@ void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out) {
   if (i < n) one(p);
   out.keys[0] += 2 * air_pairs;
   out.reserved_nonzero += reserved;
-  out.skip_nonzero += skip;
 }
 
 // Structs with a (number, type) pair at `number_at`/`type_at`.
