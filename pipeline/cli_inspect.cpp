@@ -47,7 +47,7 @@ int inspect_command(const Args& args) {
   ro.max_entry_size = static_cast<std::uint64_t>(max_map_mb) << 20;
   read::SourceReader reader(inputs, ro);
   int status = kExitOk;
-  std::optional<audit::JsonWriter> json;
+  std::optional<JsonWriter> json;
   if (json_output) {
     json.emplace(std::cout);
     json->begin_array();

@@ -6,7 +6,7 @@
 
 #include <sstream>
 
-#include "stages/audit/json_writer.h"
+#include "stages/common/json_writer.h"
 #include "stages/audit/render.h"
 #include "tests/test_audit_helpers.h"
 

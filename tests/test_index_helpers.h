@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "stages/common/hex.h"
 #include "stages/extract/map_stats.h"
 #include "stages/write/index_db.h"
 
@@ -39,11 +40,10 @@ class TempDir {
 
 // A distinct, valid SHA-256 hex string per number.
 inline std::string sha_of(int n) {
-  static constexpr char digits[] = "0123456789abcdef";
   std::string s(64, '0');
   unsigned value = static_cast<unsigned>(n) * 2654435761u + 1u;
   for (std::size_t i = 0; i < 64; ++i) {
-    s[i] = digits[(value >> ((i % 8) * 4)) & 15];
+    s[i] = hex_digit(value >> ((i % 8) * 4));
     if (i % 8 == 7) value = value * 1103515245u + 12345u;
   }
   return s;

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "stages/common/hex.h"
 #include "stages/common/utf8.h"
 #include "stages/read/digest.h"
 #include "tests/support/archive_builder.h"
@@ -36,16 +37,8 @@ const std::string kAuthor = "a\xED\xA0\x80z";
 const std::string kSetting = "sv_name caf\xE9";
 const std::string kEntryPath = "maps/caf\xE9.map";
 
-std::string hex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char c : bytes) {
-    const auto b = static_cast<unsigned char>(c);
-    out += kDigits[b >> 4];
-    out += kDigits[b & 15];
-  }
-  return out;
-}
+// As SQLite's hex() writes them.
+std::string hex(std::string_view bytes) { return mapindex::to_hex(bytes, mapindex::HexCase::upper); }
 
 std::vector<std::uint8_t> map_with_bad_names() {
   MapBuilder b;
