@@ -12,6 +12,7 @@
 #include "stages/decode/teeworlds/teeworlds_map.h"
 #include "stages/extract/teeworlds_measure.h"
 #include "tests/support/corpus.h"
+#include "tests/support/map_builder.h"
 
 namespace mapindex::testing {
 namespace {
@@ -106,7 +107,7 @@ TEST_CASE("corpus: every map measures, and tile layers agree with a slow indepen
       REQUIRE(data.ok());
       std::vector<std::uint8_t> tiles;
       if (t.skip_compressed()) {
-        auto expanded = teeworlds::expand_skip_tiles(*data, static_cast<std::size_t>(t.width) * t.height);
+        auto expanded = testing::expand_skip_tiles(*data, static_cast<std::size_t>(t.width) * t.height);
         REQUIRE(expanded.ok());
         tiles = std::move(*expanded);
       } else {
