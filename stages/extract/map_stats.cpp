@@ -43,12 +43,6 @@ std::string_view to_string(EnvelopeKind k) {
   return "unknown";
 }
 
-std::string_view curve_type_name(std::size_t curve) {
-  static constexpr std::string_view names[kNumCurveTypes] = {
-      "step", "linear", "slow", "fast", "smooth", "bezier", "unknown"};
-  return curve < kNumCurveTypes ? names[curve] : names[kNumCurveTypes - 1];
-}
-
 void finalize_status(MapStats& stats) {
   bool warning = false;
   for (const auto& p : stats.problems) {

@@ -38,7 +38,6 @@ std::string_view to_string(MapFormat f);
 std::string_view to_string(MapStatus s);
 std::string_view to_string(LayerKind k);       // "tiles", "game", ..., "switch", ...
 std::string_view to_string(EnvelopeKind k);    // "sound", "position", "color", "unknown"
-std::string_view curve_type_name(std::size_t curve);  // "step" ... "bezier", "unknown"
 
 struct TileCount {
   std::int32_t tile = 0;    // the layer's tile key (index byte, or type byte of tele/speedup/switch/tune)
