@@ -3,7 +3,6 @@
 #pragma once
 
 #include <sqlite3.h>
-#include <stdlib.h>
 
 #include <doctest/doctest.h>
 
@@ -16,27 +15,11 @@
 #include "stages/common/hex.h"
 #include "stages/extract/map_stats.h"
 #include "stages/write/index_db.h"
+#include "tests/support/archive_builder.h"
 
 namespace mapindex::index::testing {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "mapindex-index-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
+using mapindex::testing::TempDir;
 
 // A distinct, valid SHA-256 hex string per number.
 inline std::string sha_of(int n) {
