@@ -58,7 +58,7 @@ TEST_CASE("a new index has the latest schema version, WAL mode and every table")
   CHECK(query_text(db.handle(), "PRAGMA journal_mode") == "wal");
   CHECK(query_int(db.handle(), "PRAGMA foreign_keys") == 1);
 
-  // The tables issue 4 asks for, by name.
+  // The tables the README's schema reference documents, by name.
   const auto tables = table_names(db.handle());
   for (const char* required :
        {"runs", "sources", "files", "maps", "settings", "groups", "layers", "tile_counts",
@@ -78,7 +78,7 @@ TEST_CASE("tile_names is filled from the built-in CSV") {
   for (std::string line; std::getline(csv, line);) lines += !line.empty() && line.front() != '#';
   REQUIRE(lines > 300);
   CHECK(query_int(db.handle(), "SELECT count(*) FROM tile_names") == lines);
-  // Facts from DDNet's mapitems.h (shared/spec/ddnet-tiles.csv).
+  // Facts from DDNet's src/game/mapitems.h.
   CHECK(query_text(db.handle(), "SELECT name FROM tile_names WHERE layer_kind = 'game' AND tile = 9") == "FREEZE");
   CHECK(query_text(db.handle(), "SELECT name FROM tile_names WHERE layer_kind = 'tele' AND tile = 26") == "TELEIN");
   CHECK(query_text(db.handle(), "SELECT name || ',' || category FROM tile_names WHERE layer_kind = 'game' AND tile = 192") == "SPAWN,entity");

@@ -1,4 +1,4 @@
-// Issue 11 through the real binary: every TEXT value an index holds is valid
+// Through the real binary: every TEXT value an index holds is valid
 // UTF-8 (names, info strings, settings and entry paths that are not UTF-8 are
 // stored with U+FFFD, their bytes kept in *_raw BLOB columns and reported as
 // text.not_utf8), and an archive holding one path twice keeps a row for each
@@ -289,7 +289,7 @@ TEST_CASE("text: a folder and a file name that are not UTF-8 keep their bytes") 
                     "AND file_id IS NOT NULL") == 1);
 }
 
-// Issue 11: entities on switch layers reach the index (entities rows of the
+// Entities on switch layers reach the index (entities rows of the
 // switch layer, spawns included), counted from the placed tiles.
 TEST_CASE("entities: spawns and flag stands of a switch layer are rows of entities") {
   TempDir tmp;

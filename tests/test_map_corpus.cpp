@@ -228,7 +228,7 @@ TEST_CASE("corpus: counts agree with the MANIFEST's independent parser") {
       // "Legacy flagged tilemaps": old DDRace/infclass physics layers whose
       // items lack some of DDNet's five extra data indices. The independent
       // parser counts them as no kind at all; we decode their kind from the
-      // tilemap flags (NOTES.md 4), so our physics counts are at least theirs
+      // tilemap flags, so our physics counts are at least theirs
       // and all kinds together make up every layer.
       for (auto [k, col] : {std::pair{LayerKind::tele, "n_layers_tele"}, {LayerKind::speedup, "n_layers_speedup"},
                             {LayerKind::front, "n_layers_front"}, {LayerKind::switch_layer, "n_layers_switch"},

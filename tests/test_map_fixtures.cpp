@@ -67,7 +67,7 @@ TEST_CASE("I32String: names round-trip and padding decodes to nothing") {
 }
 
 // DDNet spawns entities from the switch layer's type byte as from game and
-// front (NOTES.md point 12): spawns, team spawns and flag stands included.
+// front: spawns, team spawns and flag stands included.
 TEST_CASE("entities on a switch layer are counted, spawns and flag stands included") {
   MapBuilder b;
   b.add_game_group();

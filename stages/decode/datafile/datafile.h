@@ -1,7 +1,6 @@
 // The Teeworlds datafile container (versions 3 and 4, `DATA` and `ATAD`):
 // header, item types, items and data items, validated against the
-// "Container header" and "Container structure" rules of
-// shared/spec/validation-rules.md (codes H1..H8, V1..V6).
+// container rules of stages/extract/README.md (codes H1..H8, V1..V6).
 //
 // Datafile::open() validates the whole container without copying the item
 // block and without a heap allocation per item: it keeps a view of the input,

@@ -33,7 +33,8 @@ constexpr std::array<std::uint8_t, 16> parse_uuid(std::string_view text) {
   return out;
 }
 
-// DDNet's namespace for its name-based UUIDs (shared/spec/NOTES.md).
+// The namespace DDNet derives its item type UUIDs in (TEEWORLDS_NAMESPACE in
+// DDNet's src/engine/shared/uuid_manager.cpp).
 constexpr auto kDdnetNamespace = parse_uuid("e05ddaaa-c4e6-4cfb-b642-5d48e80c0029");
 
 }  // namespace

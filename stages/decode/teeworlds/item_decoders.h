@@ -2,7 +2,7 @@
 // to the typed items of map_items.h. They read what the item holds (optional
 // trailing fields take their defaults when absent) and fail only when an item
 // is too short to be read at all; the caller names the item in the problem.
-// Rule codes are those of shared/spec/validation-rules.md ("M2", "M4", ...)
+// Rule codes are those of stages/extract/README.md ("M2", "M4", ...)
 // or "<item>.item_size" for items the rules do not cover.
 #pragma once
 

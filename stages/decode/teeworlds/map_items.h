@@ -1,5 +1,5 @@
 // Typed Teeworlds 0.6/0.7 and DDNet map items, as stored in a datafile
-// (shared/spec/teeworlds-map.txt; NOTES.md settles conflicts). Plain data:
+// (the layouts of Teeworlds' and DDNet's src/game/mapitems.h). Plain data:
 // the decoders in item_decoders.h fill them from an item's int32 payload.
 #pragma once
 

@@ -1,6 +1,6 @@
 // A whole Teeworlds/DDNet map decoded from an open datafile: every item typed
 // (map_items.h), layers assigned to groups, and the structural "Map level"
-// rules of shared/spec/validation-rules.md that need no tile data (M1..M8,
+// rules of stages/extract/README.md that need no tile data (M1..M8,
 // M10, M11) checked. Tile, quad and sound-source data is not read here: the
 // extract stage inflates one layer at a time.
 //
