@@ -57,10 +57,6 @@ struct IndexedFolder {
   }
 };
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 std::string host_name() {
   char buffer[256] = {};
   gethostname(buffer, sizeof buffer - 1);
