@@ -15,11 +15,18 @@
 #include "stages/common/hex.h"
 #include "stages/extract/map_stats.h"
 #include "stages/write/index_db.h"
+#include "stages/write/migrations.h"
 #include "tests/support/archive_builder.h"
 
 namespace mapindex::index::testing {
 
 using mapindex::testing::TempDir;
+
+// The schema version this build writes (the last migration's version).
+inline int latest_schema_version() {
+  const auto& migrations = default_migrations();
+  return migrations.empty() ? 0 : migrations.back().version;
+}
 
 // A distinct, valid SHA-256 hex string per number.
 inline std::string sha_of(int n) {
