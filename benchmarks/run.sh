@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# benchmarks/run.sh: one command for the whole benchmark suite (issue 6).
+# benchmarks/run.sh: one command for the whole benchmark suite.
 #
 # Builds mapindex and the benchmark programs (Release), prepares the inputs in
 # a temporary folder (the map corpus packed as one zip and one tar, a ~200 MB
 # and a >= 2 GB synthetic tar of realistic DDNet maps), runs the floor
 # (benchmarks/floor.cpp) and `mapindex index` on each, and prints a markdown
-# table of medians plus every target of issue 6 with its ratio. The inputs
+# table of medians plus every performance target with its ratio. The inputs
 # are removed afterwards (unless --keep).
 #
 #   benchmarks/run.sh [--quick] [--runs N] [--small SIZE] [--large SIZE|0]

@@ -36,11 +36,6 @@ void ByteBudget::release(std::uint64_t bytes) {
   room_.notify_one();
 }
 
-std::uint64_t ByteBudget::in_flight() const {
-  std::lock_guard lock(mutex_);
-  return in_flight_;
-}
-
 std::uint64_t ByteBudget::peak() const {
   std::lock_guard lock(mutex_);
   return peak_;

@@ -37,7 +37,6 @@ class ByteBudget {
   void acquire(std::uint64_t bytes);
   void release(std::uint64_t bytes);
 
-  std::uint64_t in_flight() const;
   std::uint64_t peak() const;          // most bytes in flight at once
   std::uint64_t peak_entries() const;  // most items in flight at once
 

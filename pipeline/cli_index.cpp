@@ -22,6 +22,7 @@
 #include "pipeline/progress.h"
 #include "stages/audit/audit_report.h"
 #include "stages/audit/render.h"
+#include "stages/common/json_writer.h"
 
 namespace mapindex {
 namespace po = boost::program_options;
@@ -98,18 +99,27 @@ void print_summary(const IndexOptions& o, const LiveCounters& c, const IndexSumm
 bool write_stats_json(const std::string& path, const IndexOptions& o, const LiveCounters& c,
                       const IndexSummary& s) {
   std::ofstream out(path);
-  out << "{\"run_id\":" << s.run_id << ",\"interrupted\":" << (s.interrupted ? "true" : "false")
-      << ",\"seconds\":" << s.seconds << ",\"cpu_seconds\":" << s.cpu_seconds
-      << ",\"writer_seconds\":" << s.writer_seconds << ",\"peak_in_flight_bytes\":" << s.peak_in_flight
-      << ",\"peak_in_flight_entries\":" << s.peak_in_flight_entries
-      << ",\"peak_run_contents\":" << s.peak_run_contents
-      << ",\"memory_budget_bytes\":" << o.memory_budget << ",\"entries\":" << c.entries.load()
-      << ",\"bytes\":" << c.bytes.load() << ",\"maps_indexed\":" << c.maps_indexed.load()
-      << ",\"maps_known\":" << c.maps_known.load()
-      << ",\"maps_same_in_run\":" << c.maps_same_in_run.load()
-      << ",\"maps_measured\":" << c.maps_measured.load() << ",\"rejected\":" << c.rejected.load()
-      << ",\"not_maps\":" << c.not_maps.load() << ",\"unreadable\":" << c.unreadable.load()
-      << "}\n";
+  JsonWriter json(out, JsonLayout::compact());
+  json.begin_object()
+      .field("run_id", s.run_id)
+      .field("interrupted", s.interrupted)
+      .field("seconds", s.seconds)
+      .field("cpu_seconds", s.cpu_seconds)
+      .field("writer_seconds", s.writer_seconds)
+      .field("peak_in_flight_bytes", s.peak_in_flight)
+      .field("peak_in_flight_entries", s.peak_in_flight_entries)
+      .field("peak_run_contents", s.peak_run_contents)
+      .field("memory_budget_bytes", o.memory_budget)
+      .field("entries", c.entries.load())
+      .field("bytes", c.bytes.load())
+      .field("maps_indexed", c.maps_indexed.load())
+      .field("maps_known", c.maps_known.load())
+      .field("maps_same_in_run", c.maps_same_in_run.load())
+      .field("maps_measured", c.maps_measured.load())
+      .field("rejected", c.rejected.load())
+      .field("not_maps", c.not_maps.load())
+      .field("unreadable", c.unreadable.load())
+      .end_object();
   return static_cast<bool>(out.flush());
 }
 

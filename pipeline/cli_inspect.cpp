@@ -52,7 +52,7 @@ int inspect_command(const Args& args) {
   std::unordered_map<std::string, read::SourceKind> kind_of;
   for (const auto& source : reader.sources()) kind_of[source.input] = source.kind;
   int status = kExitOk;
-  std::optional<audit::JsonWriter> json;
+  std::optional<JsonWriter> json;
   if (json_output) {
     json.emplace(std::cout);
     json->begin_array();

@@ -66,7 +66,5 @@ void set_interrupt_hook(InterruptHook hook, void* arg) {
 void set_interrupt_counters(const LiveCounters* counters) { g_counters.store(counters); }
 
 bool interrupt_requested() { return g_signals.load(std::memory_order_relaxed) > 0; }
-void request_interrupt() { g_signals.fetch_add(1); }
-void reset_interrupt() { g_signals.store(0); }
 
 }  // namespace mapindex

@@ -19,8 +19,5 @@ void set_interrupt_hook(InterruptHook hook, void* arg);
 // nullptr clears it.
 void set_interrupt_counters(const LiveCounters* counters);
 bool interrupt_requested();
-// For tests and for the pipeline's own stop paths.
-void request_interrupt();
-void reset_interrupt();
 
 }  // namespace mapindex

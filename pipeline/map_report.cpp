@@ -69,7 +69,7 @@ void print_map_report(std::ostream& out, const std::string& name, const read::Fi
 
 namespace mapindex {
 
-void write_map_json(audit::JsonWriter& json, const read::FileDigest& digest, const Measurement& m) {
+void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Measurement& m) {
   json.field("sha256", digest.sha256_hex())
       .field("crc32", digest.crc32_hex())
       .field("size", static_cast<std::int64_t>(digest.size));

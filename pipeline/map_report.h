@@ -5,7 +5,7 @@
 #include <string>
 
 #include "stages/extract/measure.h"
-#include "stages/audit/json_writer.h"
+#include "stages/common/json_writer.h"
 #include "stages/read/digest.h"
 
 namespace mapindex {
@@ -19,6 +19,6 @@ void print_map_report(std::ostream& out, const std::string& name, const read::Fi
 // format_version, status, container, info, game_width, game_height,
 // tiles_per_set, groups, layers (with tile_counts, entities, numbers),
 // images, envelopes, sounds, ddnet_features, problems.
-void write_map_json(audit::JsonWriter& json, const read::FileDigest& digest, const Measurement& m);
+void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Measurement& m);
 
 }  // namespace mapindex

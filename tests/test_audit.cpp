@@ -1,4 +1,4 @@
-// The audit's comparison of two runs (issue 7): runs written with IndexDb and
+// The audit's comparison of two runs: runs written with IndexDb and
 // hand-made MapStats, then build_audit over the index; each category of
 // change, health changes, problem counts, totals, run selection and the exit
 // status for each --fail-on.

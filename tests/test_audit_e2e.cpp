@@ -65,17 +65,6 @@ ProcessResult audit(const fs::path& db, Strings extra = {}) {
   return run_cli(args);
 }
 
-bool has_line(const std::string& text, const std::string& line) {
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);)
-    if (l == line) return true;
-  return false;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 Strings paths(const Json& list) {
   Strings out;
   for (const auto& e : list.array()) out.push_back(e["path"].str());

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "stages/audit/build_audit.h"
+#include "stages/common/hex.h"
 #include "stages/extract/map_stats.h"
 #include "stages/write/index_db.h"
 #include "tests/support/archive_builder.h"
@@ -24,14 +25,13 @@ namespace mapindex::audit::testing {
 
 // A distinct valid SHA-256 (64 lowercase hex digits) per content number.
 inline std::string content_sha(int content) {
-  static constexpr char kDigits[] = "0123456789abcdef";
   std::string sha(64, '0');
   std::uint64_t x = static_cast<std::uint64_t>(content) * 0x9E3779B97F4A7C15ull + 0x1234567ull;
   for (std::size_t i = 0; i < 64; ++i) {
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
-    sha[i] = kDigits[x & 15];
+    sha[i] = hex_digit(static_cast<unsigned>(x));
   }
   return sha;
 }

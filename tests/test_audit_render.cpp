@@ -6,13 +6,16 @@
 
 #include <sstream>
 
-#include "stages/audit/json_writer.h"
+#include "stages/common/json_writer.h"
 #include "stages/audit/render.h"
+#include "tests/support/process.h"
 #include "tests/test_audit_helpers.h"
 
 using namespace mapindex;
 using namespace mapindex::audit;
 using namespace mapindex::audit::testing;
+using mapindex::testing::contains;
+using mapindex::testing::has_line;
 
 namespace {
 
@@ -30,17 +33,6 @@ std::string json_of(const AuditReport& report) {
   std::ostringstream out;
   render_json(report, out);
   return out.str();
-}
-
-bool has_line(const std::string& text, const std::string& line) {
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);)
-    if (l == line) return true;
-  return false;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 // A small report, built by hand: one source, a new rejected map, a move.

@@ -1,4 +1,4 @@
-// Issue 15, "queries and commands people script": a mistyped command gets one
+// Queries and commands people script: a mistyped command gets one
 // line with a suggestion, `mapindex help COMMAND` and -V; `mapindex query`
 // reads SQL from a file or stdin, binds -p parameters with their types, prints
 // TSV and NDJSON, keeps CSV valid UTF-8 and cuts wide table cells only when

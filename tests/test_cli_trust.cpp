@@ -1,4 +1,4 @@
-// Issue 11 ("Trust"), the command line and the index, through the real
+// Trust: the command line and the index, through the real
 // binary: missing inputs and out-of-range numbers are usage errors (2),
 // Ctrl-C stops a runaway query (130), a query cannot write, a damaged index is
 // refused and `mapindex check` says so (3), a second run on an index another
@@ -56,10 +56,6 @@ struct IndexedFolder {
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   }
 };
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 std::string host_name() {
   char buffer[256] = {};

@@ -228,7 +228,7 @@ TEST_CASE("datafile: UUID item types resolve through the UUID index") {
   CHECK(ints_of(df->item(r.start + 1)) == std::vector<std::int32_t>{4, 5, 6});
 
   // On disk the UUID is 4 ints, each holding 4 UUID bytes big-endian, so the
-  // little-endian file bytes are each 4-byte group reversed (NOTES.md 2).
+  // little-endian file bytes are each 4-byte group reversed.
   const auto idx = df->find_item(kUuidIndexType, t1);
   REQUIRE(idx);
   const Bytes raw = idx->data.bytes();
@@ -254,8 +254,9 @@ TEST_CASE("datafile: duplicate UUID index items are legal") {
   CHECK(df->items_of_uuid(automapper).num == 1);
 }
 
-TEST_CASE("datafile: computed UUIDs equal the values printed in NOTES.md") {
-  // Printed in shared/spec/NOTES.md, section 2 (an independent source).
+TEST_CASE("datafile: computed UUIDs equal independently computed values") {
+  // Python's uuid.uuid3(UUID("e05ddaaa-c4e6-4cfb-b642-5d48e80c0029"), name):
+  // RFC 4122 version 3 in DDNet's namespace, computed without this code.
   CHECK(uuid_from_name(kAutomapperConfigName).to_string() == "3e1b2716-178c-3978-9bd9-b11ae0410dd8");
   CHECK(uuid_from_name(kEnvPointsBezierName).to_string() == "3ab4f84d-d9cc-3c78-b585-0d6ccdb2e25c");
   CHECK(uuid_from_name(kTestItemName).to_string() == "b1ab2186-5ac3-39d9-9fbc-47cf03efdf1e");

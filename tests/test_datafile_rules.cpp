@@ -1,5 +1,5 @@
-// One failing input per validation rule (shared/spec/validation-rules.md,
-// "Container header", "Container structure", "Data items"), each checking the
+// One failing input per container and data item rule (stages/extract/README.md,
+// H*, V* and D* codes), each checking the
 // stable error code; plus hostile inputs that must fail cleanly.
 #include <doctest/doctest.h>
 

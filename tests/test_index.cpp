@@ -9,6 +9,7 @@
 
 #include <fstream>
 
+#include "stages/extract/teeworlds_tile_names.h"
 #include "stages/write/index_db.h"
 #include "stages/write/migrations.h"
 #include "stages/write/tile_names.h"
@@ -64,7 +65,7 @@ TEST_CASE("a new index has the latest schema version, WAL mode and every table")
   CHECK(query_text(db.handle(), "PRAGMA journal_mode") == "wal");
   CHECK(query_int(db.handle(), "PRAGMA foreign_keys") == 1);
 
-  // The tables issue 4 asks for, by name.
+  // The tables the README's schema reference documents, by name.
   const auto tables = table_names(db.handle());
   for (const char* required :
        {"runs", "sources", "files", "maps", "settings", "groups", "layers", "tile_counts",
@@ -81,10 +82,10 @@ TEST_CASE("tile_names is filled from the built-in CSV") {
   // One row per data line of schema/tile_names.csv (read from the source tree).
   std::ifstream csv(std::string(MAPINDEX_SOURCE_DIR) + "/schema/tile_names.csv");
   std::int64_t lines = -1;  // the header
-  for (std::string line; std::getline(csv, line);) lines += !line.empty();
+  for (std::string line; std::getline(csv, line);) lines += !line.empty() && line.front() != '#';
   REQUIRE(lines > 300);
   CHECK(query_int(db.handle(), "SELECT count(*) FROM tile_names") == lines);
-  // Facts from DDNet's mapitems.h (shared/spec/ddnet-tiles.csv).
+  // Facts from DDNet's src/game/mapitems.h.
   CHECK(query_text(db.handle(), "SELECT name FROM tile_names WHERE layer_kind = 'game' AND tile = 9") == "FREEZE");
   CHECK(query_text(db.handle(), "SELECT name FROM tile_names WHERE layer_kind = 'tele' AND tile = 26") == "TELEIN");
   CHECK(query_text(db.handle(), "SELECT name || ',' || category FROM tile_names WHERE layer_kind = 'game' AND tile = 192") == "SPAWN,entity");
@@ -112,6 +113,71 @@ TEST_CASE("the tile names CSV parser names bad lines") {
   auto short_line = parse_tile_names_csv("layer_kind,tile,name,category\ngame,9,FREEZE\n");
   REQUIRE_FALSE(short_line.ok());
   CHECK(short_line.error().message.find("3 fields, expected 4") != std::string::npos);
+  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,256,X,tile\n").error().code == "tile_names.tile");
+  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ntiles,1,X,tile\n").error().code == "tile_names.kind");
+  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,1,X,wall\n").error().code ==
+        "tile_names.category");
+  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,1,\"X,tile\n").error().code == "tile_names.quote");
+  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,1,X\"Y,tile\n").error().code == "tile_names.quote");
+  CHECK(parse_tile_names_csv("# only a comment\n").error().code == "tile_names.header");
+}
+
+TEST_CASE("tile names: comments, blank lines, quotes and CRLF reach the index and the measuring alike") {
+  // One parser for both users: the rows the writer puts in tile_names and
+  // the tables tile.invalid and the entities counts use.
+  const std::string csv =
+      "# DDNet's tile names\r\n"
+      "\r\n"
+      "layer_kind,tile,name,category\r\n"
+      "# game layer\n"
+      "game,9,\"FREEZE\",tile\n"
+      "\n"
+      "\"tele\",26,\"TELE\"\"IN\",entity\n"
+      "#game,10,NOT_A_ROW,tile\n";
+  auto rows = parse_tile_names_csv(csv);
+  REQUIRE_MESSAGE(rows.ok(), rows.error().to_string());
+  CHECK(*rows == std::vector<TileName>{{"game", 9, "FREEZE", "tile"}, {"tele", 26, "TELE\"IN", "entity"}});
+
+  TempDir dir;
+  auto db = open_index(dir.file("names.sqlite"));
+  sync_tile_names(db.handle(), *rows);
+  CHECK(query_text(db.handle(), "SELECT group_concat(layer_kind || ':' || tile || ':' || name || ':' || category, ' ') "
+                                "FROM (SELECT * FROM tile_names ORDER BY layer_kind, tile)") ==
+        "game:9:FREEZE:tile tele:26:TELE\"IN:entity");
+
+  const auto tables = teeworlds::tile_name_tables(*rows);
+  const auto& game = tables[static_cast<std::size_t>(teeworlds::LayerKind::game)];
+  const auto& tele = tables[static_cast<std::size_t>(teeworlds::LayerKind::tele)];
+  CHECK(game.name[9] == "FREEZE");
+  CHECK(game.category[9] == teeworlds::TileCategory::tile);
+  CHECK(game.category[10] == teeworlds::TileCategory::invalid);  // the commented-out row
+  CHECK(tele.name[26] == "TELE\"IN");
+  CHECK(tele.category[26] == teeworlds::TileCategory::entity);
+  std::size_t defined = 0;
+  for (const auto& table : tables)
+    for (const auto c : table.category) defined += c != teeworlds::TileCategory::invalid;
+  CHECK(defined == rows->size());
+}
+
+TEST_CASE("tile names: every key of the builtin tables has its own row") {
+  // Ranges such as TIME_CHECKPOINT_FIRST..TIME_CHECKPOINT_LAST (35..59) are
+  // spelled out key by key in the CSV; the tables hold exactly its rows.
+  const auto& rows = teeworlds::builtin_tile_names();
+  std::size_t defined = 0;
+  for (const auto kind : {teeworlds::LayerKind::game, teeworlds::LayerKind::front, teeworlds::LayerKind::tele,
+                          teeworlds::LayerKind::speedup, teeworlds::LayerKind::switch_layer,
+                          teeworlds::LayerKind::tune}) {
+    const auto* table = teeworlds::tile_names(kind);
+    REQUIRE(table != nullptr);
+    for (const auto c : table->category) defined += c != teeworlds::TileCategory::invalid;
+  }
+  CHECK(defined == rows.size());
+  for (int k = 35; k <= 59; ++k) {
+    CAPTURE(k);
+    CHECK(teeworlds::tile_names(teeworlds::LayerKind::game)->category[static_cast<std::size_t>(k)] ==
+          teeworlds::TileCategory::tile);
+  }
+  CHECK(teeworlds::tile_names(teeworlds::LayerKind::tiles) == nullptr);
 }
 
 TEST_CASE("an index from a newer mapindex is refused, unchanged") {

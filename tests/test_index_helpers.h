@@ -3,7 +3,6 @@
 #pragma once
 
 #include <sqlite3.h>
-#include <stdlib.h>
 
 #include <doctest/doctest.h>
 
@@ -13,37 +12,28 @@
 #include <string>
 #include <vector>
 
+#include "stages/common/hex.h"
 #include "stages/extract/map_stats.h"
 #include "stages/write/index_db.h"
+#include "stages/write/migrations.h"
+#include "tests/support/archive_builder.h"
 
 namespace mapindex::index::testing {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "mapindex-index-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
+using mapindex::testing::TempDir;
 
- private:
-  std::filesystem::path path_;
-};
+// The schema version this build writes (the last migration's version).
+inline int latest_schema_version() {
+  const auto& migrations = default_migrations();
+  return migrations.empty() ? 0 : migrations.back().version;
+}
 
 // A distinct, valid SHA-256 hex string per number.
 inline std::string sha_of(int n) {
-  static constexpr char digits[] = "0123456789abcdef";
   std::string s(64, '0');
   unsigned value = static_cast<unsigned>(n) * 2654435761u + 1u;
   for (std::size_t i = 0; i < 64; ++i) {
-    s[i] = digits[(value >> ((i % 8) * 4)) & 15];
+    s[i] = hex_digit(value >> ((i % 8) * 4));
     if (i % 8 == 7) value = value * 1103515245u + 12345u;
   }
   return s;

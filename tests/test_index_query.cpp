@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+#include "stages/common/json_writer.h"
+#include "stages/common/utf8.h"
 #include "stages/write/index_db.h"
 #include "stages/write/migrations.h"
 #include "stages/write/query_runner.h"
@@ -80,9 +82,32 @@ TEST_CASE("query: JSON objects with typed values") {
         "[\n{\"a\":1,\"b\":\"x\\\"y\\\\z\",\"c\":null,\"d\":1.5,\"e\":\"00ff\"}\n]\n");
   CHECK(f.run("SELECT 1 AS a WHERE 0", QueryFormat::json) == "[]\n");
   CHECK(f.run("SELECT 1 AS a UNION ALL SELECT 2", QueryFormat::json) == "[\n{\"a\":1},\n{\"a\":2}\n]\n");
-  // Control characters are escaped; invalid UTF-8 becomes U+FFFD; Inf is null.
-  CHECK(f.run("SELECT char(9) || 'é' || CAST(x'ff41' AS TEXT) AS s, 1e999 AS inf", QueryFormat::json) ==
-        "[\n{\"s\":\"\\té\\ufffdA\",\"inf\":null}\n]\n");
+  // Control characters are escaped; Inf is null; invalid UTF-8 becomes U+FFFD
+  // (its UTF-8 bytes), one per maximal subpart as in stored text and in CSV:
+  // ff is one, e2 82 (a three-byte sequence cut short) is one too.
+  const std::string fffd = "\xEF\xBF\xBD";
+  CHECK(f.run("SELECT char(9) || 'é' || CAST(x'ff41e28242' AS TEXT) AS s, 1e999 AS inf", QueryFormat::json) ==
+        "[\n{\"s\":\"\\té" + fffd + "A" + fffd + "B\",\"inf\":null}\n]\n");
+}
+
+TEST_CASE("query: a text value is spelled as inspect --json and the audit spell it") {
+  // One JSON writer and one control-character escape for every output: the
+  // query's JSON, NDJSON and table against the writer's pretty layout (inspect,
+  // audit) and the audit text report's printable(), for the same bytes:
+  // a, U+0001, a quote, e2 82 (one maximal invalid subpart), ff, DEL.
+  QueryFixture f;
+  const std::string sql = "SELECT CAST(x'610122e282ff7f' AS TEXT) AS k";
+  const std::string fffd = "\xEF\xBF\xBD";
+  const std::string spelled = "\"a\\u0001\\\"" + fffd + fffd + "\x7f\"";
+  CHECK(f.run(sql, QueryFormat::json) == "[\n{\"k\":" + spelled + "}\n]\n");
+  CHECK(f.run(sql, QueryFormat::ndjson) == "{\"k\":" + spelled + "}\n");
+  std::ostringstream pretty;
+  JsonWriter(pretty).begin_object().field("k", std::string("a\x01\"\xE2\x82\xFF\x7f")).end_object();
+  CHECK(pretty.str() == "{\n  \"k\": " + spelled + "\n}\n");
+  const std::string escaped = "a\\x01\"" + fffd + fffd + "\\x7f";
+  CHECK(f.run(sql, QueryFormat::table) == "k\n" + std::string(escaped.size() - 2 * fffd.size() + 2, '-') +
+                                               "\n" + escaped + "\n(1 row)\n");
+  CHECK(printable(to_valid_utf8("a\x01\"\xE2\x82\xFF\x7f")) == escaped);
 }
 
 TEST_CASE("query: SQL errors give SQLite's message") {

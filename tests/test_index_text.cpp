@@ -1,4 +1,4 @@
-// Issue 11 through the real binary: every TEXT value an index holds is valid
+// Through the real binary: every TEXT value an index holds is valid
 // UTF-8 (names, info strings, settings and entry paths that are not UTF-8 are
 // stored with U+FFFD, their bytes kept in *_raw BLOB columns and reported as
 // text.not_utf8), and an archive holding one path twice keeps a row for each
@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "stages/common/hex.h"
 #include "stages/common/utf8.h"
 #include "stages/read/digest.h"
 #include "tests/support/archive_builder.h"
@@ -36,16 +37,8 @@ const std::string kAuthor = "a\xED\xA0\x80z";
 const std::string kSetting = "sv_name caf\xE9";
 const std::string kEntryPath = "maps/caf\xE9.map";
 
-std::string hex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char c : bytes) {
-    const auto b = static_cast<unsigned char>(c);
-    out += kDigits[b >> 4];
-    out += kDigits[b & 15];
-  }
-  return out;
-}
+// As SQLite's hex() writes them.
+std::string hex(std::string_view bytes) { return mapindex::to_hex(bytes, mapindex::HexCase::upper); }
 
 std::vector<std::uint8_t> map_with_bad_names() {
   MapBuilder b;
@@ -296,7 +289,7 @@ TEST_CASE("text: a folder and a file name that are not UTF-8 keep their bytes") 
                     "AND file_id IS NOT NULL") == 1);
 }
 
-// Issue 11: entities on switch layers reach the index (entities rows of the
+// Entities on switch layers reach the index (entities rows of the
 // switch layer, spawns included), counted from the placed tiles.
 TEST_CASE("entities: spawns and flag stands of a switch layer are rows of entities") {
   TempDir tmp;

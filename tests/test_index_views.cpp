@@ -159,7 +159,7 @@ TEST_CASE("map_names, problem_list and map_tiles") {
                                  "game,9,FREEZE,600", "game,192,SPAWN,1",
                                  "game,199,WEAPON_SHOTGUN,2", "tele,26,TELEIN,2",
                                  "tele,27,TELEOUT,2"});
-  // The question from issue 4: the tele gun and more than 500 freeze tiles.
+  // A typical question: the tele gun and more than 500 freeze tiles.
   CHECK(query_rows(f.h(), "SELECT m.Map FROM ddnet_mapinfo m JOIN tile_counts t USING (map_id) "
                           "WHERE m.TELE_GUN = 1 AND t.layer_kind = 'game' AND t.tile = 9 AND t.count > 500") ==
         std::vector<std::string>{"Sunny Race"});

@@ -12,6 +12,7 @@
 #include "stages/decode/teeworlds/teeworlds_map.h"
 #include "stages/extract/teeworlds_measure.h"
 #include "tests/support/corpus.h"
+#include "tests/support/map_builder.h"
 
 namespace mapindex::testing {
 namespace {
@@ -106,7 +107,7 @@ TEST_CASE("corpus: every map measures, and tile layers agree with a slow indepen
       REQUIRE(data.ok());
       std::vector<std::uint8_t> tiles;
       if (t.skip_compressed()) {
-        auto expanded = teeworlds::expand_skip_tiles(*data, static_cast<std::size_t>(t.width) * t.height);
+        auto expanded = testing::expand_skip_tiles(*data, static_cast<std::size_t>(t.width) * t.height);
         REQUIRE(expanded.ok());
         tiles = std::move(*expanded);
       } else {
@@ -227,7 +228,7 @@ TEST_CASE("corpus: counts agree with the MANIFEST's independent parser") {
       // "Legacy flagged tilemaps": old DDRace/infclass physics layers whose
       // items lack some of DDNet's five extra data indices. The independent
       // parser counts them as no kind at all; we decode their kind from the
-      // tilemap flags (NOTES.md 4), so our physics counts are at least theirs
+      // tilemap flags, so our physics counts are at least theirs
       // and all kinds together make up every layer.
       for (auto [k, col] : {std::pair{LayerKind::tele, "n_layers_tele"}, {LayerKind::speedup, "n_layers_speedup"},
                             {LayerKind::front, "n_layers_front"}, {LayerKind::switch_layer, "n_layers_switch"},

@@ -10,6 +10,7 @@
 #include "stages/decode/teeworlds/i32_string.h"
 #include "stages/decode/teeworlds/teeworlds_map.h"
 #include "stages/extract/teeworlds_measure.h"
+#include "stages/extract/teeworlds_tile_counter.h"
 #include "tests/support/map_builder.h"
 
 namespace mapindex::testing {
@@ -66,7 +67,7 @@ TEST_CASE("I32String: names round-trip and padding decodes to nothing") {
 }
 
 // DDNet spawns entities from the switch layer's type byte as from game and
-// front (NOTES.md point 12): spawns, team spawns and flag stands included.
+// front: spawns, team spawns and flag stands included.
 TEST_CASE("entities on a switch layer are counted, spawns and flag stands included") {
   MapBuilder b;
   b.add_game_group();
@@ -239,15 +240,67 @@ TEST_CASE("skip-compressed version-4 layers count like their plain twins") {
 
 TEST_CASE("expand_skip_tiles: exact expansion, and both ways to get it wrong") {
   const std::vector<std::uint8_t> runs = {7, 1, 2, 0, 0, 0, 0, 0};  // 3 x (7, flip) then air
-  auto r = teeworlds::expand_skip_tiles(Bytes(runs), 4);
+  auto r = expand_skip_tiles(Bytes(runs), 4);
   REQUIRE(r.ok());
   CHECK(*r == std::vector<std::uint8_t>{7, 1, 0, 0, 7, 1, 0, 0, 7, 1, 0, 0, 0, 0, 0, 0});
-  auto too_many = teeworlds::expand_skip_tiles(Bytes(runs), 3);
+  auto too_many = expand_skip_tiles(Bytes(runs), 3);
   REQUIRE_FALSE(too_many.ok());
   CHECK(too_many.error().code == "M14");
-  auto too_few = teeworlds::expand_skip_tiles(Bytes(runs), 5);
+  auto too_few = expand_skip_tiles(Bytes(runs), 5);
   REQUIRE_FALSE(too_few.ok());
   CHECK(too_few.error().code == "M14");
+}
+
+TEST_CASE("skip runs: counting them and expanding them agree, errors included") {
+  // count_skip_tiles (the hot loop) and expand_skip_tiles share one run walk:
+  // the counts of the expanded tiles must equal the counts of the runs, and
+  // both must fail the same way on runs past the end, too few runs and bytes
+  // left over.
+  std::uint32_t x = 12345;
+  const auto next = [&] {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return x;
+  };
+  int errors = 0;
+  for (int round = 0; round < 300; ++round) {
+    CAPTURE(round);
+    std::vector<std::uint8_t> runs;
+    const std::size_t num_runs = 1 + next() % 12;
+    std::size_t tiles = 0;
+    for (std::size_t r = 0; r < num_runs; ++r) {
+      const auto key = static_cast<std::uint8_t>(next() % 3 == 0 ? 0 : next() % 256);
+      const auto skip = static_cast<std::uint8_t>(next() % 4 == 0 ? next() % 256 : next() % 5);
+      runs.insert(runs.end(), {key, static_cast<std::uint8_t>(next() % 16), skip,
+                               static_cast<std::uint8_t>(next() % 8 == 0)});
+      tiles += skip + 1u;
+    }
+    if (round % 7 == 3) runs.push_back(9);  // a partial run left over
+    // Exactly the tiles, or a few more or fewer than the runs hold.
+    const std::size_t num_tiles = round % 3 == 0 ? tiles : (round % 3 == 1 ? tiles + 1 + next() % 4
+                                                                           : tiles - 1 - next() % (tiles > 1 ? tiles - 1 : 1));
+    CAPTURE(num_tiles);
+    teeworlds::TileCounts counted;
+    const auto count_error = teeworlds::count_skip_tiles(Bytes(runs), num_tiles, counted);
+    const auto expanded = expand_skip_tiles(Bytes(runs), num_tiles);
+    REQUIRE(expanded.ok() == !count_error.has_value());
+    if (!expanded.ok()) {
+      ++errors;
+      CHECK(expanded.error().code == "M14");
+      CHECK(expanded.error().message == count_error->message);
+      continue;
+    }
+    REQUIRE(expanded->size() == 4 * num_tiles);
+    teeworlds::TileCounts plain;
+    teeworlds::count_plain_tiles(Bytes(*expanded), LayerKind::game, num_tiles, plain);
+    CHECK(counted.keys == plain.keys);
+    CHECK(counted.flags == plain.flags);
+    CHECK(counted.tiles == plain.tiles);
+    CHECK(counted.reserved_nonzero == plain.reserved_nonzero);
+  }
+  CHECK(errors > 50);
+  CHECK(errors < 250);
 }
 
 TEST_CASE("envelopes: 6-int points with DDNet's bezier item, 22-int points, curve histogram, users") {

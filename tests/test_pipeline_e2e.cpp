@@ -499,6 +499,18 @@ TEST_CASE("the same content under several names in one run is decoded once") {
       REQUIRE(at != std::string::npos);
       return std::stoull(json.substr(at + name.size() + 3));
     };
+    // One compact line, the figures in this order (benchmarks/run.sh reads it).
+    CHECK(json.find_first_of(" \n") == json.size() - 1);
+    std::vector<std::string> keys;
+    for (auto at = json.find('"'); at != std::string::npos; at = json.find('"', json.find('"', at + 1) + 1))
+      keys.push_back(json.substr(at + 1, json.find('"', at + 1) - at - 1));
+    CHECK(keys == std::vector<std::string>{"run_id", "interrupted", "seconds", "cpu_seconds", "writer_seconds",
+                                           "peak_in_flight_bytes", "peak_in_flight_entries", "peak_run_contents",
+                                           "memory_budget_bytes", "entries", "bytes", "maps_indexed", "maps_known",
+                                           "maps_same_in_run", "maps_measured", "rejected", "not_maps",
+                                           "unreadable"});
+    CHECK(json.rfind("{\"run_id\":", 0) == 0);
+    CHECK(json.find("\"interrupted\":false,") != std::string::npos);
     CHECK(field("maps_measured") == 1);  // the map is decoded once (the text is no map)
     CHECK(field("maps_indexed") == 1);
     CHECK(field("maps_same_in_run") == 2);

@@ -1,4 +1,4 @@
-// Every input and every entry is bounded and accounted for (issue 11): text
+// Every input and every entry is bounded and accounted for: text
 // is not an archive, inputs that give nothing get a row, links and special
 // files get a row, a zip cut inside its central directory is truncated, and
 // the budget caps entries in flight however small they are.

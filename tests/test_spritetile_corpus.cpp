@@ -1,7 +1,8 @@
 // The real SpriteTile files in ../shared/corpus/spritetile: every level
 // decodes without errors, the groups file is not a level. The per-layer facts
 // checked below were read with an independent reader (a short Python LZF
-// decoder and struct unpacking written from the spec, not this code).
+// decoder and struct unpacking written from the format description, not
+// from this code).
 #include <doctest/doctest.h>
 
 #include <cstdint>

@@ -42,7 +42,7 @@ StLayer small_layer() {
   l.cells = {
       StCell{2062, 0, 0, 0},                  // TileInfo(2, 14) with 1024 per set
       StCell{-1, 0x8000, 0, 9},               // empty, collider, trigger 9
-      StCell{0, 37090, -32768, 255},          // the spec's misc example
+      StCell{0, 37090, -32768, 255},          // the misc value 37090
       StCell{32767, 0x0800 | 1799, 32767, 1}, // flip Y, rotation 359.8
       StCell{-2, 0x1000, 5, 0},               // another "no tile" value
       StCell{5, 0x7fff, -1, 0},               // every bit but the collider
@@ -117,7 +117,7 @@ void check_same_level(const Level& a, const Level& b) {
 
 TEST_SUITE("spritetile") {
 
-TEST_CASE("level: the spec's minimal layout, one tag at offset 35, both byte orders") {
+TEST_CASE("level: the minimal layout, one tag at offset 35, both byte orders") {
   for (bool big_endian : {false, true}) {
     CAPTURE(big_endian);
     SpriteTileWriter w(big_endian);
@@ -139,7 +139,7 @@ TEST_CASE("level: the spec's minimal layout, one tag at offset 35, both byte ord
   }
 }
 
-TEST_CASE("level: the spec's misc example 37090 = rotation 45.2, flip X, collider") {
+TEST_CASE("level: the misc value 37090 = rotation 45.2, flip X, collider") {
   const Cell c{0, 37090, 0, 0};
   CHECK(c.rotation_raw() == 226);
   CHECK(c.rotation_degrees() == doctest::Approx(45.2));

@@ -122,6 +122,44 @@ TEST_CASE("lzf: every prefix of a real stream is either valid or truncated, as l
   }
 }
 
+TEST_CASE("lzf: the size walk and the prefix decoder read the same tokens") {
+  // Both go through one token walk: on every cut and on corrupted copies of a
+  // real stream, a stream the size walk accepts decodes in full through the
+  // prefix decoder to liblzf's bytes, and a stream it refuses for a back
+  // reference or a missing byte stops the prefix decoder short of the end.
+  const ByteVec raw = sample_data(3000);
+  const ByteVec stream = lzf_compress_bytes(raw);
+  std::uint32_t x = 99;
+  int accepted = 0, refused = 0;
+  for (std::size_t round = 0; round < 400; ++round) {
+    CAPTURE(round);
+    ByteVec s(stream.begin(), stream.begin() + static_cast<std::ptrdiff_t>(1 + round * 7 % stream.size()));
+    if (round % 2 == 1) {
+      x = x * 1103515245u + 12345u;
+      s[(x >> 8) % s.size()] = static_cast<std::uint8_t>(x >> 24);
+    }
+    auto size = lzf_decompressed_size(s, 1 << 20);
+    ByteVec out(1 << 20);
+    const std::size_t produced = lzf_decompress_prefix(s, out);
+    if (size.ok()) {
+      ++accepted;
+      CHECK(produced == *size);
+      ByteVec expected(*size);
+      REQUIRE(::lzf_decompress(s.data(), static_cast<unsigned>(s.size()), expected.data(),
+                               static_cast<unsigned>(expected.size())) == *size);
+      CHECK(std::equal(expected.begin(), expected.end(), out.begin()));
+    } else {
+      ++refused;
+      // The prefix decoder stops on the stream too, not on its buffer: given
+      // room for one byte more, it still produces no more.
+      ByteVec one_more(produced + 1);
+      CHECK(lzf_decompress_prefix(s, one_more) == produced);
+    }
+  }
+  CHECK(accepted > 5);
+  CHECK(refused > 20);
+}
+
 TEST_CASE("lzf: back references before the start of the output") {
   // First token is a back reference (distance 1, nothing decoded yet).
   CHECK(error_code(lzf_decompressed_size(ByteVec{0x20, 0x00}, 100)) == "st.lzf.backref");

@@ -1,4 +1,4 @@
-// The map-release checks of the audit (issue 7), as rules over the entries a
+// The map-release checks of the audit, as rules over the entries a
 // run saw in one source: maps DDNet would refuse, race maps without time
 // checkpoints, duplicate and unused images, embedded standard images,
 // external non-standard images, and map names that differ only by case or

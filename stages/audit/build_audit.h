@@ -1,4 +1,4 @@
-// The nightly archive audit over an open index (issue 7): compares one run
+// The nightly archive audit over an open index: compares one run
 // with a baseline run, per source.
 //
 //   auto db = index::IndexDb::open("mapindex.sqlite", index::OpenMode::read_only);

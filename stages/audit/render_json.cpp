@@ -1,5 +1,5 @@
 // The JSON report: field by field as README.md, "Nightly audit" documents it (format 1).
-#include "stages/audit/json_writer.h"
+#include "stages/common/json_writer.h"
 #include "stages/audit/render.h"
 
 namespace mapindex::audit {

@@ -31,25 +31,6 @@ std::string signed_change(std::int64_t change) {
   return (change > 0 ? "+" : "") + std::to_string(change);
 }
 
-std::string printable(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
-    else if (c == '\r') out += "\\r";
-    else if (byte < 0x20 || byte == 0x7f) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\x%02x", byte);
-      out += buffer;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string joined(const std::vector<std::string>& items, std::string_view separator) {
   std::string out;
   for (std::size_t i = 0; i < items.size(); ++i) {

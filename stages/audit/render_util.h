@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "stages/audit/audit_report.h"
+#include "stages/common/utf8.h"
 
 namespace mapindex::audit::detail {
 
@@ -14,9 +15,9 @@ namespace mapindex::audit::detail {
 std::string human_bytes(std::int64_t bytes);
 // "+3", "-1", "" for 0.
 std::string signed_change(std::int64_t change);
-// Control characters escaped (\n, \t, \x7f...), so a hostile entry path
-// cannot break the report's lines.
-std::string printable(std::string_view text);
+// Control characters escaped (stages/common/utf8.h), so a hostile entry
+// path cannot break the report's lines.
+using mapindex::printable;
 // "a, b, c".
 std::string joined(const std::vector<std::string>& items, std::string_view separator = ", ");
 // "1 entry" / "2 entries".

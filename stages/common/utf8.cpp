@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "stages/common/hex.h"
+
 namespace mapindex {
 namespace {
 
@@ -70,6 +72,24 @@ bool is_valid_utf8(std::string_view text) {
   return true;
 }
 
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\r') out += "\\r";
+    else if (byte < 0x20 || byte == 0x7f) {
+      out += "\\x";
+      append_hex(out, byte);
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::string to_valid_utf8(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 8);
@@ -80,21 +100,6 @@ std::string to_valid_utf8(std::string_view text) {
     else out.append(kReplacement);
     i += n;
   }
-  return out;
-}
-
-std::string hex_bytes(std::string_view bytes, std::size_t max_bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  const std::size_t shown = bytes.size() < max_bytes ? bytes.size() : max_bytes;
-  out.reserve(shown * 3 + 4);
-  for (std::size_t i = 0; i < shown; ++i) {
-    const auto b = static_cast<std::uint8_t>(bytes[i]);
-    if (i > 0) out += ' ';
-    out += kDigits[b >> 4];
-    out += kDigits[b & 15];
-  }
-  if (shown < bytes.size()) out += " ...";
   return out;
 }
 

@@ -21,8 +21,10 @@ bool is_valid_utf8(std::string_view text);
 // byte becomes one U+FFFD on its own. Valid text comes back unchanged.
 std::string to_valid_utf8(std::string_view text);
 
-// The bytes as lowercase hex pairs separated by spaces: "41 ff 42". At most
-// `max_bytes` bytes are shown, then " ..." follows.
-std::string hex_bytes(std::string_view bytes, std::size_t max_bytes = 64);
+// `text` on one line: newline, tab and carriage return written \n, \t, \r,
+// other control characters (below 0x20, and 0x7f) \xNN in lowercase hex;
+// every other byte as it is. For tables and reports a hostile value must not
+// break.
+std::string printable(std::string_view text);
 
 }  // namespace mapindex

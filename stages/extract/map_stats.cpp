@@ -15,10 +15,6 @@ std::string_view to_string(MapStatus s) {
   return "rejected";
 }
 
-std::string_view curve_type_name(std::size_t curve) {
-  static constexpr std::string_view names[kNumCurveTypes] = {
-      "step", "linear", "slow", "fast", "smooth", "bezier", "unknown"};
-  return curve < kNumCurveTypes ? names[curve] : names[kNumCurveTypes - 1];
 }
 
 void finalize_status(MapStats& stats) {

@@ -33,7 +33,6 @@ inline constexpr std::size_t kNumCurveTypes = 7;
 
 std::string_view to_string(MapFormat f);
 std::string_view to_string(MapStatus s);
-std::string_view curve_type_name(std::size_t curve);  // "step" ... "bezier", "unknown"
 
 struct TileCount {
   std::int32_t tile = 0;    // the layer's tile key (index byte, or type byte of tele/speedup/switch/tune)

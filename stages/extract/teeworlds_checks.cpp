@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "stages/common/hex.h"
 #include "stages/common/utf8.h"
 
 namespace mapindex::teeworlds {

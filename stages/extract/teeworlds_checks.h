@@ -1,4 +1,4 @@
-// The "further checks" of shared/spec/validation-rules.md (not enforced by
+// The "further checks" of stages/extract/README.md (not enforced by
 // DDNet's loader) over a decoded map and its measured statistics, and the
 // resolution of image, envelope and sound references into their users.
 // Codes and severities are listed in stages/extract/README.md.

@@ -1,5 +1,5 @@
 // DDNet's 40 per-map "features" (the "has tile X" flags ddnet.org shows per
-// map), derived per layer kind as shared/spec/NOTES.md lists them. Unlike the
+// map), derived per layer kind as README.md's feature table lists them. Unlike the
 // public tool, which adds every layer into one histogram, a key counts only on
 // the layers that give it that meaning: speedup 29 is BOOST (not TELECHECK),
 // and every time checkpoint 35..59 counts.

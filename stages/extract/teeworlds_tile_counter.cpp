@@ -1,8 +1,8 @@
 #include "stages/extract/teeworlds_tile_counter.h"
 
-#include <string>
+#include <cstring>
 
-#include "stages/decode/teeworlds/item_decoders.h"
+#include "stages/decode/teeworlds/skip_runs.h"
 
 namespace mapindex::teeworlds {
 namespace {
@@ -17,14 +17,13 @@ inline std::uint64_t load_u64(const std::uint8_t* p) {
 // tiles (the bulk of most layers) are counted as air without touching the
 // histograms.
 void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out) {
-  std::int64_t air_pairs = 0, reserved = 0, skip = 0;
+  std::int64_t air_pairs = 0, reserved = 0;
   std::size_t i = 0;
   auto one = [&](const std::uint8_t* t) {
     const std::uint8_t index = t[0];
     out.keys[index]++;
     out.flags[t[1]] += index != 0;
     reserved += t[3] != 0;
-    skip += t[2] != 0;
   };
   for (; i + 8 <= n; i += 8, p += 32) {
     if ((load_u64(p) | load_u64(p + 8) | load_u64(p + 16) | load_u64(p + 24)) == 0) {
@@ -48,7 +47,6 @@ void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out) {
   if (i < n) one(p);
   out.keys[0] += 2 * air_pairs;
   out.reserved_nonzero += reserved;
-  out.skip_nonzero += skip;
 }
 
 // Structs with a (number, type) pair at `kNumberAt`/`kTypeAt`, and flags at
@@ -116,36 +114,18 @@ void count_plain_tiles(Bytes data, LayerKind kind, std::size_t n, TileCounts& ou
 }
 
 std::optional<Error> count_skip_tiles(Bytes data, std::size_t num_tiles, TileCounts& out) {
-  const std::size_t runs = data.size() / 4;
-  const std::uint8_t* p = data.data();
-  std::size_t counted = 0, r = 0;
+  std::size_t counted = 0;
   std::int64_t reserved = 0;
-  std::optional<Error> error;
-  for (; r < runs && counted < num_tiles; ++r, p += 4) {
-    std::size_t repeat = std::size_t{p[2]} + 1;
-    if (repeat > num_tiles - counted) {
-      error = Error{"M14", "skip-compressed tiles expand past " + std::to_string(num_tiles) +
-                               " tiles (run " + std::to_string(r) + " repeats " +
-                               std::to_string(repeat) + " at tile " + std::to_string(counted) +
-                               ")"};
-      repeat = num_tiles - counted;
-    }
+  auto error = for_each_skip_run(data, num_tiles, [&](const std::uint8_t* p, std::size_t repeat) {
     const auto c = static_cast<std::int64_t>(repeat);
     out.keys[p[0]] += c;
     out.flags[p[1]] += p[0] != 0 ? c : 0;
     reserved += p[3] != 0 ? c : 0;
     counted += repeat;
-  }
+  });
   out.tiles += static_cast<std::int64_t>(counted);
   out.reserved_nonzero += reserved;
-  if (error) return error;
-  if (counted < num_tiles)
-    return Error{"M14", "skip-compressed tiles expand to " + std::to_string(counted) +
-                            " tiles, expected " + std::to_string(num_tiles)};
-  if (r != runs || data.size() % 4 != 0)
-    return Error{"M14", "skip-compressed tile data has " + std::to_string(data.size() - 4 * r) +
-                            " bytes left over after " + std::to_string(num_tiles) + " tiles"};
-  return std::nullopt;
+  return error;
 }
 
 }  // namespace mapindex::teeworlds

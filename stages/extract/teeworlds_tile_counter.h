@@ -23,7 +23,6 @@ struct TileCounts {
   std::array<std::int64_t, 256> numbers{};  // non-air tiles by number byte (tele, switch, tune)
   std::int64_t tiles = 0;                   // tiles counted
   std::int64_t reserved_nonzero = 0;        // Tile structs whose reserved byte (3) is not 0
-  std::int64_t skip_nonzero = 0;            // plain Tile structs whose skip byte (2) is not 0
 
   std::int64_t air() const { return keys[0]; }
   std::int64_t non_empty() const { return tiles - keys[0]; }

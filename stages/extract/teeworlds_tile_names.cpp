@@ -1,93 +1,145 @@
 #include "stages/extract/teeworlds_tile_names.h"
 
+#include <algorithm>
 #include <charconv>
-#include <string_view>
-#include <vector>
+#include <optional>
+#include <stdexcept>
+#include <tuple>
 
 #include "stages/extract/tile_names_csv.h"
 
 namespace mapindex::teeworlds {
 namespace {
 
-struct Tables {
-  std::array<TileNameTable, kNumTilemapKinds> by_kind{};
-};
+constexpr std::string_view kHeader = "layer_kind,tile,name,category";
 
 // The physics kind named `s` in the CSV's layer_kind column (its to_string
-// name), or -1.
-int kind_of(std::string_view s) {
+// name).
+std::optional<LayerKind> kind_of(std::string_view s) {
   for (std::size_t k = 0; k < kNumTilemapKinds; ++k)
     if (is_physics(static_cast<LayerKind>(k)) && to_string(static_cast<LayerKind>(k)) == s)
-      return static_cast<int>(k);
-  return -1;
+      return static_cast<LayerKind>(k);
+  return std::nullopt;
 }
 
-std::vector<std::string_view> split(std::string_view line, char sep) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t end = line.find(sep, start);
-    out.push_back(line.substr(start, end == std::string_view::npos ? end : end - start));
-    if (end == std::string_view::npos) return out;
-    start = end + 1;
-  }
+bool by_key(const TileName& a, const TileName& b) {
+  return std::tie(a.layer_kind, a.tile) < std::tie(b.layer_kind, b.tile);
 }
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-Tables load() {
-  Tables t;
-  std::string_view csv = embedded_tile_names_csv();
-  bool header = true;
-  while (!csv.empty()) {
-    const std::size_t nl = csv.find('\n');
-    std::string_view line = csv.substr(0, nl);
-    csv = nl == std::string_view::npos ? std::string_view{} : csv.substr(nl + 1);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty() || line.front() == '#') continue;
-    if (header) {
-      header = false;
-      continue;
-    }
-    const auto fields = split(line, ',');
-    if (fields.size() < 4) continue;
-    const int kind = kind_of(fields[0]);
-    int key = -1;
-    std::from_chars(fields[1].data(), fields[1].data() + fields[1].size(), key);
-    if (kind < 0 || key < 0 || key > 255) continue;
-    auto& table = t.by_kind[static_cast<std::size_t>(kind)];
-    table.category[static_cast<std::size_t>(key)] =
-        fields[3] == "entity" ? TileCategory::entity : TileCategory::tile;
-    table.name[static_cast<std::size_t>(key)] = std::string(fields[2]);
-  }
-  // X_FIRST .. X_LAST ranges: fill the keys between.
-  for (auto& table : t.by_kind) {
-    for (std::size_t first = 0; first < 256; ++first) {
-      const std::string& n = table.name[first];
-      if (!ends_with(n, "_FIRST")) continue;
-      const std::string prefix = n.substr(0, n.size() - 6);
-      for (std::size_t last = first + 1; last < 256; ++last) {
-        if (table.name[last] != prefix + "_LAST") continue;
-        for (std::size_t k = first + 1; k < last; ++k) {
-          if (table.category[k] != TileCategory::invalid) continue;
-          table.category[k] = table.category[first];
-          table.name[k] = prefix + "_" + std::to_string(k - first);
+// The fields of one line, or an error message.
+Result<std::vector<std::string>> split_fields(std::string_view line) {
+  std::vector<std::string> fields;
+  std::size_t i = 0;
+  while (true) {
+    std::string field;
+    if (i < line.size() && line[i] == '"') {
+      ++i;
+      while (true) {
+        if (i >= line.size()) return Error{"tile_names.quote", "a quoted field is not closed"};
+        if (line[i] == '"') {
+          if (i + 1 < line.size() && line[i + 1] == '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
+          ++i;
+          break;
         }
-        break;
+        field += line[i++];
       }
+      if (i < line.size() && line[i] != ',')
+        return Error{"tile_names.quote", "text after the closing quote of a field"};
+    } else {
+      const std::size_t comma = std::min(line.find(',', i), line.size());
+      field.assign(line.substr(i, comma - i));
+      if (field.find('"') != std::string::npos)
+        return Error{"tile_names.quote", "a quote inside an unquoted field"};
+      i = comma;
     }
+    fields.push_back(std::move(field));
+    if (i >= line.size()) return fields;
+    ++i;  // the comma
   }
-  return t;
+}
+
+std::vector<TileName> load_builtin() {
+  auto parsed = parse_tile_names_csv(embedded_tile_names_csv());
+  if (!parsed) throw std::runtime_error("schema/tile_names.csv: " + parsed.error().message);
+  return std::move(parsed).value();
 }
 
 }  // namespace
 
+Result<std::vector<TileName>> parse_tile_names_csv(std::string_view csv) {
+  std::vector<TileName> names;
+  std::size_t line_number = 0;
+  bool header_seen = false;
+  while (!csv.empty()) {
+    const auto end = csv.find('\n');
+    std::string_view line = csv.substr(0, end);
+    csv = end == std::string_view::npos ? std::string_view{} : csv.substr(end + 1);
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty() || line.front() == '#') continue;
+    const std::string where = "line " + std::to_string(line_number);
+    if (!header_seen) {
+      if (line != kHeader)
+        return Error{"tile_names.header", where + ": header is '" + std::string(line) +
+                                              "', expected '" + std::string(kHeader) + "'"};
+      header_seen = true;
+      continue;
+    }
+    auto fields = split_fields(line);
+    if (!fields) return Error{fields.error().code, where + ": " + fields.error().message};
+    if (fields->size() != 4)
+      return Error{"tile_names.fields",
+                   where + ": " + std::to_string(fields->size()) + " fields, expected 4"};
+    auto& f = *fields;
+    TileName name{f[0], 0, f[2], f[3]};
+    const auto [ptr, ec] = std::from_chars(f[1].data(), f[1].data() + f[1].size(), name.tile);
+    if (ec != std::errc{} || ptr != f[1].data() + f[1].size() || name.tile < 0 || name.tile > 255)
+      return Error{"tile_names.tile", where + ": tile '" + f[1] + "' is not a number 0..255"};
+    if (!kind_of(name.layer_kind))
+      return Error{"tile_names.kind", where + ": layer kind '" + name.layer_kind +
+                                          "' is not game, front, tele, speedup, switch or tune"};
+    if (name.name.empty()) return Error{"tile_names.empty", where + ": empty name"};
+    if (name.category != "tile" && name.category != "entity")
+      return Error{"tile_names.category",
+                   where + ": category '" + name.category + "' is not 'tile' or 'entity'"};
+    names.push_back(std::move(name));
+  }
+  if (!header_seen) return Error{"tile_names.header", "empty file, expected a header line"};
+  std::sort(names.begin(), names.end(), by_key);
+  for (std::size_t i = 1; i < names.size(); ++i) {
+    if (!by_key(names[i - 1], names[i]))
+      return Error{"tile_names.duplicate", "tile " + std::to_string(names[i].tile) + " of layer '" +
+                                               names[i].layer_kind + "' appears twice"};
+  }
+  return names;
+}
+
+const std::vector<TileName>& builtin_tile_names() {
+  static const std::vector<TileName> names = load_builtin();
+  return names;
+}
+
+TileNameTables tile_name_tables(const std::vector<TileName>& rows) {
+  TileNameTables tables{};
+  for (const auto& row : rows) {
+    const auto kind = kind_of(row.layer_kind);
+    if (!kind || row.tile < 0 || row.tile > 255) continue;  // parse_tile_names_csv refuses these
+    auto& table = tables[static_cast<std::size_t>(*kind)];
+    const auto key = static_cast<std::size_t>(row.tile);
+    table.category[key] = row.category == "entity" ? TileCategory::entity : TileCategory::tile;
+    table.name[key] = row.name;
+  }
+  return tables;
+}
+
 const TileNameTable* tile_names(LayerKind kind) {
-  static const Tables tables = load();
+  static const TileNameTables tables = tile_name_tables(builtin_tile_names());
   if (!is_physics(kind)) return nullptr;
-  return &tables.by_kind[index_of(kind)];
+  return &tables[static_cast<std::size_t>(kind)];
 }
 
 }  // namespace mapindex::teeworlds

@@ -5,27 +5,18 @@
 
 #include <stdexcept>
 
+#include "stages/common/hex.h"
+
 namespace mapindex::read {
-namespace {
 
-constexpr char kHex[] = "0123456789abcdef";
-
-}  // namespace
-
-std::string FileDigest::sha256_hex() const {
-  std::string out;
-  out.reserve(64);
-  for (std::uint8_t b : sha256) {
-    out.push_back(kHex[b >> 4]);
-    out.push_back(kHex[b & 0xf]);
-  }
-  return out;
-}
+std::string FileDigest::sha256_hex() const { return to_hex(sha256); }
 
 std::string FileDigest::crc32_hex() const {
-  std::string out(8, '0');
-  for (int i = 0; i < 8; ++i) out[static_cast<std::size_t>(i)] = kHex[(crc32 >> (28 - 4 * i)) & 0xf];
-  return out;
+  const std::uint8_t big_endian[4] = {static_cast<std::uint8_t>(crc32 >> 24),
+                                      static_cast<std::uint8_t>(crc32 >> 16),
+                                      static_cast<std::uint8_t>(crc32 >> 8),
+                                      static_cast<std::uint8_t>(crc32)};
+  return to_hex(big_endian);
 }
 
 FileDigest digest(Bytes bytes) {

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "stages/common/hex.h"
 #include "stages/common/utf8.h"
 #include "stages/write/map_rows.h"
 #include "stages/write/tile_names.h"
@@ -141,14 +142,12 @@ bool writable_here(const std::string& path) {
 // "file:PATH?immutable=1", PATH percent-encoded where a URI needs it.
 std::string immutable_uri(const std::string& path) {
   std::string uri = "file:";
-  static constexpr char digits[] = "0123456789ABCDEF";
   for (const unsigned char c : path) {
     if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_' || c == '~') {
       uri += static_cast<char>(c);
     } else {
       uri += '%';
-      uri += digits[c >> 4];
-      uri += digits[c & 15];
+      append_hex(uri, c, HexCase::upper);
     }
   }
   return uri + "?immutable=1";

@@ -73,11 +73,6 @@ const Migrations& default_migrations() {
   return migrations;
 }
 
-int latest_schema_version() {
-  const auto& migrations = default_migrations();
-  return migrations.empty() ? 0 : migrations.back().version;
-}
-
 Result<bool> check_migrations(const Migrations& migrations) {
   if (migrations.empty()) return Error{"index.migrations", "no schema migrations are built in"};
   for (std::size_t i = 0; i < migrations.size(); ++i) {

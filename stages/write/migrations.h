@@ -22,9 +22,6 @@ using Migrations = std::vector<Migration>;
 // The project's migrations, from schema/NNN_*.sql in order.
 const Migrations& default_migrations();
 
-// The schema version this build writes (the last migration's version).
-int latest_schema_version();
-
 // 'MPIX': PRAGMA application_id of a mapindex index.
 inline constexpr int kApplicationId = 1297107288;
 

@@ -8,6 +8,9 @@
 #include <filesystem>
 #include <memory>
 
+#include <span>
+
+#include "stages/common/hex.h"
 #include "stages/write/index_db.h"
 
 namespace mapindex::index {
@@ -40,11 +43,7 @@ Cell read_cell(sqlite3_stmt* stmt, int i) {
       cell.type = Cell::Type::blob;
       const auto* bytes = static_cast<const unsigned char*>(sqlite3_column_blob(stmt, i));
       const int n = sqlite3_column_bytes(stmt, i);
-      static constexpr char digits[] = "0123456789abcdef";
-      for (int k = 0; k < n; ++k) {
-        cell.text += digits[bytes[k] >> 4];
-        cell.text += digits[bytes[k] & 15];
-      }
+      cell.text = to_hex(std::span(bytes, static_cast<std::size_t>(n)));
       break;
     }
     default: {

@@ -1,19 +1,14 @@
 #include "stages/write/result_printer.h"
 
 #include <algorithm>
-#include <cstdio>
 
+#include "stages/common/json_writer.h"
 #include "stages/common/utf8.h"
 
 namespace mapindex::index {
 namespace {
 
 constexpr std::size_t kWidthRows = 10000;
-
-std::string hex_byte(unsigned char c) {
-  static constexpr char digits[] = "0123456789abcdef";
-  return {digits[c >> 4], digits[c & 15]};
-}
 
 // Code points, not bytes: continuation bytes 10xxxxxx do not count.
 std::size_t display_width(const std::string& s) {
@@ -37,17 +32,7 @@ std::string cut_to_width(std::string text, std::size_t max_width) {
 std::string escape_for_table(const Cell& cell) {
   if (cell.type == Cell::Type::null) return "NULL";
   if (cell.type != Cell::Type::text) return cell.text;
-  std::string out;
-  out.reserve(cell.text.size());
-  for (const char ch : to_valid_utf8(cell.text)) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (ch == '\n') out += "\\n";
-    else if (ch == '\t') out += "\\t";
-    else if (ch == '\r') out += "\\r";
-    else if (c < 0x20 || c == 0x7F) out += "\\x" + hex_byte(c);
-    else out += ch;
-  }
-  return out;
+  return printable(to_valid_utf8(cell.text));
 }
 
 class TablePrinter : public ResultPrinter {
@@ -201,75 +186,41 @@ class TsvPrinter : public ResultPrinter {
   std::ostream& out_;
 };
 
-void write_json_string(std::ostream& out, const std::string& s) {
-  out << '"';
-  for (std::size_t i = 0; i < s.size();) {
-    const char c = s[i];
-    const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x80) {
-      const std::size_t n = utf8_sequence_length(s, i);
-      if (n == 0) {
-        out << "\\ufffd";
-        ++i;
-      } else {
-        out.write(s.data() + i, static_cast<std::streamsize>(n));
-        i += n;
-      }
-      continue;
-    }
-    switch (c) {
-      case '"': out << "\\\""; break;
-      case '\\': out << "\\\\"; break;
-      case '\n': out << "\\n"; break;
-      case '\r': out << "\\r"; break;
-      case '\t': out << "\\t"; break;
-      case '\b': out << "\\b"; break;
-      case '\f': out << "\\f"; break;
-      default:
-        if (u < 0x20) out << "\\u00" << hex_byte(u);
-        else out << c;
-    }
-    ++i;
-  }
-  out << '"';
-}
-
 // json: an array of objects; ndjson (`lines`): one object per line.
 class JsonPrinter : public ResultPrinter {
  public:
-  JsonPrinter(std::ostream& out, bool lines) : out_(out), lines_(lines) {}
+  JsonPrinter(std::ostream& out, bool lines)
+      : json_(out, lines ? JsonLayout::compact() : JsonLayout::rows()), lines_(lines) {}
   void columns(const std::vector<std::string>& names) override {
     names_ = names;
-    if (!lines_) out_ << '[';
+    if (!lines_) json_.begin_array();
   }
   void row(const std::vector<Cell>& cells) override {
-    if (lines_) out_ << '{';
-    else out_ << (first_ ? "\n{" : ",\n{");
-    first_ = false;
+    json_.begin_object();
     for (std::size_t i = 0; i < cells.size(); ++i) {
-      if (i > 0) out_ << ',';
-      write_json_string(out_, names_[i]);
-      out_ << ':';
+      json_.key(names_[i]);
       const auto& cell = cells[i];
       switch (cell.type) {
-        case Cell::Type::null: out_ << "null"; break;
-        case Cell::Type::integer: out_ << cell.text; break;
-        case Cell::Type::real: out_ << (cell.finite ? cell.text : "null"); break;
+        case Cell::Type::null: json_.null(); break;
+        case Cell::Type::integer: json_.number_text(cell.text); break;
+        case Cell::Type::real:
+          if (cell.finite) json_.number_text(cell.text);
+          else json_.null();
+          break;
         case Cell::Type::text:
-        case Cell::Type::blob: write_json_string(out_, cell.text); break;
+        case Cell::Type::blob: json_.value(cell.text); break;
       }
     }
-    out_ << (lines_ ? "}\n" : "}");
+    json_.end_object();
   }
   void finish() override {
-    if (!lines_) out_ << (first_ ? "]\n" : "\n]\n");
+    if (!lines_) json_.end_array();
   }
 
  private:
-  std::ostream& out_;
+  JsonWriter json_;
   bool lines_;
   std::vector<std::string> names_;
-  bool first_ = true;
 };
 
 }  // namespace
@@ -284,15 +235,6 @@ std::unique_ptr<ResultPrinter> make_printer(QueryFormat format, std::ostream& ou
     case QueryFormat::ndjson: return std::make_unique<JsonPrinter>(out, true);
   }
   return std::make_unique<TablePrinter>(out, max_cell_width);
-}
-
-std::optional<QueryFormat> parse_query_format(const std::string& name) {
-  if (name == "table") return QueryFormat::table;
-  if (name == "csv") return QueryFormat::csv;
-  if (name == "tsv") return QueryFormat::tsv;
-  if (name == "json") return QueryFormat::json;
-  if (name == "ndjson") return QueryFormat::ndjson;
-  return std::nullopt;
 }
 
 }  // namespace mapindex::index

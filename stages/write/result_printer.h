@@ -46,7 +46,4 @@ class ResultPrinter {
 std::unique_ptr<ResultPrinter> make_printer(QueryFormat format, std::ostream& out,
                                             std::size_t max_cell_width = 0);
 
-// Parses "table", "csv", "tsv", "json" or "ndjson".
-std::optional<QueryFormat> parse_query_format(const std::string& name);
-
 }  // namespace mapindex::index

@@ -10,22 +10,17 @@
 #include <vector>
 
 #include "stages/common/result.h"
+#include "stages/extract/teeworlds_tile_names.h"
 
 namespace mapindex::index {
 
-struct TileName {
-  std::string layer_kind;  // "game", "front", "tele", "speedup", "switch", "tune"
-  std::int32_t tile = 0;
-  std::string name;
-  std::string category;    // "tile" or "entity"
-  bool operator==(const TileName&) const = default;
-};
+// The rows and their one parser live with the measuring, which needs them
+// first (stages/extract/teeworlds_tile_names.h).
+using teeworlds::TileName;
+using teeworlds::parse_tile_names_csv;
 
-// Parses "layer_kind,tile,name,category" lines after that header. Fields are
-// plain (no quoting); errors name the line.
-Result<std::vector<TileName>> parse_tile_names_csv(std::string_view csv);
-
-// The embedded schema/tile_names.csv, parsed once.
+// The embedded schema/tile_names.csv, parsed once. Throws IndexError when it
+// does not parse.
 const std::vector<TileName>& builtin_tile_names();
 
 // Makes the tile_names table hold exactly `names` (in one transaction, only

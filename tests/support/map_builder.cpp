@@ -8,6 +8,7 @@
 #include "stages/decode/datafile/uuid.h"
 #include "stages/decode/teeworlds/i32_string.h"
 #include "stages/decode/teeworlds/item_decoders.h"
+#include "stages/decode/teeworlds/skip_runs.h"
 
 namespace mapindex::testing {
 
@@ -130,6 +131,16 @@ std::vector<std::uint8_t> TileGrid::skip_compressed() const {
     out.insert(out.end(), {t[0], t[1], static_cast<std::uint8_t>(run - 1), t[3]});
     i += run;
   }
+  return out;
+}
+
+Result<std::vector<std::uint8_t>> expand_skip_tiles(Bytes compressed, std::size_t num_tiles) {
+  std::vector<std::uint8_t> out;
+  out.reserve(num_tiles * 4);
+  auto error = teeworlds::for_each_skip_run(compressed, num_tiles, [&](const std::uint8_t* t, std::size_t repeat) {
+    for (std::size_t k = 0; k < repeat; ++k) out.insert(out.end(), {t[0], t[1], 0, t[3]});
+  });
+  if (error) return *error;
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 
 namespace mapindex::testing {
@@ -99,5 +100,16 @@ ProcessResult BackgroundProcess::wait() {
 
 std::string mapindex_binary() { return MAPINDEX_BINARY_FOR_FIXTURES; }
 std::string make_demo_binary() { return MAPINDEX_MAKE_DEMO_FOR_FIXTURES; }
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+bool has_line(const std::string& text, const std::string& line) {
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);)
+    if (l == line) return true;
+  return false;
+}
 
 }  // namespace mapindex::testing

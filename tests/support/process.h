@@ -42,4 +42,9 @@ class BackgroundProcess {
 std::string mapindex_binary();
 std::string make_demo_binary();
 
+// Checks on a process's output: `part` occurs in `text`; `line` is one whole
+// line of `text`.
+bool contains(const std::string& text, const std::string& part);
+bool has_line(const std::string& text, const std::string& line);
+
 }  // namespace mapindex::testing

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "stages/decode/datafile/inflate.h"
+#include "stages/common/hex.h"
 #include "stages/common/utf8.h"
 
 namespace mapindex::datafile {
@@ -38,12 +39,7 @@ std::string describe_magic(const std::uint8_t* p) {
     if (p[i] < 0x20 || p[i] > 0x7E) all_printable = false;
     printable += static_cast<char>(p[i]);
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (int i = 0; i < 4; ++i) {
-    hex += kHex[p[i] >> 4];
-    hex += kHex[p[i] & 15];
-  }
+  const std::string hex = to_hex(std::span(p, 4));
   return all_printable ? "'" + printable + "' (" + hex + ")" : hex;
 }
 

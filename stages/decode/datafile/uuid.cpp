@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "stages/common/hex.h"
+
 namespace mapindex::datafile {
 namespace {
 
@@ -31,19 +33,18 @@ constexpr std::array<std::uint8_t, 16> parse_uuid(std::string_view text) {
   return out;
 }
 
-// DDNet's namespace for its name-based UUIDs (shared/spec/NOTES.md).
+// The namespace DDNet derives its item type UUIDs in (TEEWORLDS_NAMESPACE in
+// DDNet's src/engine/shared/uuid_manager.cpp).
 constexpr auto kDdnetNamespace = parse_uuid("e05ddaaa-c4e6-4cfb-b642-5d48e80c0029");
 
 }  // namespace
 
 std::string Uuid::to_string() const {
-  static constexpr char kHex[] = "0123456789abcdef";
   std::string s;
   s.reserve(36);
   for (std::size_t i = 0; i < bytes.size(); ++i) {
     if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
-    s += kHex[bytes[i] >> 4];
-    s += kHex[bytes[i] & 15];
+    append_hex(s, bytes[i]);
   }
   return s;
 }

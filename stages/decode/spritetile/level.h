@@ -1,7 +1,7 @@
 // SpriteTile level files (`.bytes`): an LZF-compressed header, a table of
 // named tags pointing at their data, the `lvlayrs` layers with their cells and
-// the optional `numsets`. Layout: shared/spec/spritetile-level.txt; the points
-// it leaves open: shared/spec/NOTES.md, "SpriteTile levels".
+// the optional `numsets`. Layout: the sizes and structs below; what each
+// check refuses: the error codes below.
 //
 // decode_level() is a pure function over the file bytes. It decompresses the
 // whole level once (exact size found first, capped), validates every offset

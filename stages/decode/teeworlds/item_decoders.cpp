@@ -358,36 +358,4 @@ EnvPoint EnvelopePoints::point(std::size_t i) const {
   return p;
 }
 
-Result<std::vector<std::uint8_t>> expand_skip_tiles(Bytes compressed, std::size_t num_tiles) {
-  std::vector<std::uint8_t> out(num_tiles * 4);
-  const std::size_t runs = compressed.size() / 4;
-  std::size_t written = 0;
-  std::size_t r = 0;
-  for (; r < runs && written < num_tiles; ++r) {
-    const std::uint8_t* t = compressed.data() + 4 * r;
-    const std::size_t repeat = std::size_t{t[2]} + 1;
-    if (repeat > num_tiles - written) {
-      return Error{"M14", "skip-compressed tiles expand past " + std::to_string(num_tiles) +
-                              " tiles (run " + std::to_string(r) + " repeats " +
-                              std::to_string(repeat) + " at tile " + std::to_string(written) +
-                              ")"};
-    }
-    for (std::size_t k = 0; k < repeat; ++k, ++written) {
-      std::uint8_t* o = out.data() + 4 * written;
-      o[0] = t[0];
-      o[1] = t[1];
-      o[2] = 0;
-      o[3] = t[3];
-    }
-  }
-  if (written < num_tiles)
-    return Error{"M14", "skip-compressed tiles expand to " + std::to_string(written) +
-                            " tiles, expected " + std::to_string(num_tiles)};
-  if (r != runs || compressed.size() % 4 != 0)
-    return Error{"M14", "skip-compressed tile data has " +
-                            std::to_string(compressed.size() - 4 * r) +
-                            " bytes left over after " + std::to_string(num_tiles) + " tiles"};
-  return out;
-}
-
 }  // namespace mapindex::teeworlds

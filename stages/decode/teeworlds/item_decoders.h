@@ -74,10 +74,4 @@ class EnvelopePoints {
   bool bezier_used_ = false;
 };
 
-// Expands skip-compressed (tilemap version 4) Tile data into exactly
-// `num_tiles` 4-byte tiles (skip bytes set to 0). M14 when the runs do not
-// add up to exactly num_tiles or input is left over. The caller caps
-// num_tiles (this allocates num_tiles * 4 bytes).
-Result<std::vector<std::uint8_t>> expand_skip_tiles(Bytes compressed, std::size_t num_tiles);
-
 }  // namespace mapindex::teeworlds

@@ -1,10 +1,9 @@
-#include "stages/audit/json_writer.h"
+#include "stages/common/json_writer.h"
 
-#include <cstdio>
-
+#include "stages/common/hex.h"
 #include "stages/common/utf8.h"
 
-namespace mapindex::audit {
+namespace mapindex {
 
 std::string json_string(std::string_view raw) {
   std::string valid;
@@ -13,13 +12,8 @@ std::string json_string(std::string_view raw) {
   std::string out;
   out.reserve(text.size() + 2);
   out += '"';
-  for (std::size_t i = 0; i < text.size();) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x80) {  // part of a valid sequence
-      out += static_cast<char>(c);
-      ++i;
-      continue;
-    }
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -30,22 +24,29 @@ std::string json_string(std::string_view raw) {
       case '\f': out += "\\f"; break;
       default:
         if (c < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-          out += buffer;
+          out += "\\u00";
+          append_hex(out, c);
         } else {
-          out += static_cast<char>(c);
+          out += ch;  // ASCII, or part of a valid UTF-8 sequence
         }
     }
-    ++i;
   }
   out += '"';
   return out;
 }
 
+// The separator before a member of the innermost container: a comma after
+// the first, then a new line when that container writes one member a line.
+void JsonWriter::separate() {
+  if (levels_.empty()) return;
+  if (!levels_.back().empty) out_ << ',';
+  levels_.back().empty = false;
+  if (on_lines(levels_.size() - 1)) newline();
+}
+
 void JsonWriter::newline() {
   out_ << '\n';
-  for (std::size_t i = 0; i < levels_.size(); ++i) out_ << "  ";
+  for (std::size_t i = 0; i < levels_.size() * layout_.indent; ++i) out_ << ' ';
 }
 
 void JsonWriter::before_value() {
@@ -53,19 +54,13 @@ void JsonWriter::before_value() {
     after_key_ = false;
     return;
   }
-  if (levels_.empty()) return;
-  if (!levels_.back().empty) out_ << ',';
-  levels_.back().empty = false;
-  newline();
+  separate();
 }
 
 JsonWriter& JsonWriter::key(std::string_view name) {
-  if (!levels_.empty()) {
-    if (!levels_.back().empty) out_ << ',';
-    levels_.back().empty = false;
-  }
-  newline();
-  out_ << json_string(name) << ": ";
+  separate();
+  const bool spaced = !levels_.empty() && on_lines(levels_.size() - 1);
+  out_ << json_string(name) << (spaced ? ": " : ":");
   after_key_ = true;
   return *this;
 }
@@ -86,8 +81,9 @@ JsonWriter& JsonWriter::begin_array() {
 
 void JsonWriter::close(char bracket) {
   const bool empty = levels_.empty() || levels_.back().empty;
+  const bool lines = !levels_.empty() && on_lines(levels_.size() - 1);
   if (!levels_.empty()) levels_.pop_back();
-  if (!empty) newline();
+  if (!empty && lines) newline();
   out_ << bracket;
   if (levels_.empty()) out_ << '\n';
 }
@@ -114,6 +110,18 @@ JsonWriter& JsonWriter::value(std::int64_t number) {
   return *this;
 }
 
+JsonWriter& JsonWriter::value(std::uint64_t number) {
+  before_value();
+  out_ << number;
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(double number) {
+  before_value();
+  out_ << number;
+  return *this;
+}
+
 JsonWriter& JsonWriter::value(bool flag) {
   before_value();
   out_ << (flag ? "true" : "false");
@@ -126,4 +134,10 @@ JsonWriter& JsonWriter::null() {
   return *this;
 }
 
-}  // namespace mapindex::audit
+JsonWriter& JsonWriter::number_text(std::string_view text) {
+  before_value();
+  out_ << text;
+  return *this;
+}
+
+}  // namespace mapindex
