@@ -146,8 +146,8 @@ TEST_CASE("tile names: comments, blank lines, quotes and CRLF reach the index an
         "game:9:FREEZE:tile tele:26:TELE\"IN:entity");
 
   const auto tables = teeworlds::tile_name_tables(*rows);
-  const auto& game = tables[static_cast<std::size_t>(teeworlds::LayerKind::game)];
-  const auto& tele = tables[static_cast<std::size_t>(teeworlds::LayerKind::tele)];
+  const auto& game = tables[static_cast<std::size_t>(LayerKind::game)];
+  const auto& tele = tables[static_cast<std::size_t>(LayerKind::tele)];
   CHECK(game.name[9] == "FREEZE");
   CHECK(game.category[9] == teeworlds::TileCategory::tile);
   CHECK(game.category[10] == teeworlds::TileCategory::invalid);  // the commented-out row
@@ -164,9 +164,9 @@ TEST_CASE("tile names: every key of the builtin tables has its own row") {
   // spelled out key by key in the CSV; the tables hold exactly its rows.
   const auto& rows = teeworlds::builtin_tile_names();
   std::size_t defined = 0;
-  for (const auto kind : {teeworlds::LayerKind::game, teeworlds::LayerKind::front, teeworlds::LayerKind::tele,
-                          teeworlds::LayerKind::speedup, teeworlds::LayerKind::switch_layer,
-                          teeworlds::LayerKind::tune}) {
+  for (const auto kind : {LayerKind::game, LayerKind::front, LayerKind::tele,
+                          LayerKind::speedup, LayerKind::switch_layer,
+                          LayerKind::tune}) {
     const auto* table = teeworlds::tile_names(kind);
     REQUIRE(table != nullptr);
     for (const auto c : table->category) defined += c != teeworlds::TileCategory::invalid;
@@ -174,10 +174,10 @@ TEST_CASE("tile names: every key of the builtin tables has its own row") {
   CHECK(defined == rows.size());
   for (int k = 35; k <= 59; ++k) {
     CAPTURE(k);
-    CHECK(teeworlds::tile_names(teeworlds::LayerKind::game)->category[static_cast<std::size_t>(k)] ==
+    CHECK(teeworlds::tile_names(LayerKind::game)->category[static_cast<std::size_t>(k)] ==
           teeworlds::TileCategory::tile);
   }
-  CHECK(teeworlds::tile_names(teeworlds::LayerKind::tiles) == nullptr);
+  CHECK(teeworlds::tile_names(LayerKind::tiles) == nullptr);
 }
 
 TEST_CASE("an index from a newer mapindex is refused, unchanged") {

@@ -15,8 +15,6 @@ std::string_view to_string(MapStatus s) {
   return "rejected";
 }
 
-}
-
 void finalize_status(MapStats& stats) {
   bool warning = false, error = false;
   for (const auto& p : stats.problems) (p.severity == Severity::error ? error : warning) = true;
