@@ -10,7 +10,7 @@
 #include "pipeline/cli_parse.h"
 #include "pipeline/commands.h"
 #include "pipeline/version.h"
-#include "stages/write/sqlite_statement.h"
+#include "stages/sqlite/database.h"
 
 namespace {
 

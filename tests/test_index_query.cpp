@@ -6,7 +6,7 @@
 
 #include "stages/write/index_db.h"
 #include "stages/write/migrations.h"
-#include "stages/write/query_runner.h"
+#include "stages/query/query_runner.h"
 #include "tests/test_index_helpers.h"
 
 using namespace mapindex;

@@ -1,6 +1,6 @@
 #include "stages/audit/audit_loader.h"
 
-#include "stages/write/sqlite_statement.h"
+#include "stages/sqlite/statement.h"
 
 namespace mapindex::audit {
 namespace {

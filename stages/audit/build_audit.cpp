@@ -8,7 +8,7 @@
 
 #include "stages/audit/audit_loader.h"
 #include "stages/audit/source_comparison.h"
-#include "stages/write/sqlite_statement.h"
+#include "stages/sqlite/statement.h"
 
 namespace mapindex::audit {
 namespace {

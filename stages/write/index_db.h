@@ -29,7 +29,8 @@
 #include "stages/extract/map_stats.h"
 #include "stages/write/entry_record.h"
 #include "stages/write/migrations.h"
-#include "stages/write/sqlite_statement.h"
+#include "stages/sqlite/database.h"
+#include "stages/sqlite/statement.h"
 
 namespace mapindex::index {
 
@@ -39,11 +40,6 @@ struct KnownMap {
   std::int64_t map_id = 0;
   MapStatus status = MapStatus::ok;
 };
-
-// How long a writer waits for the write lock another connection holds (a
-// batch being committed, a sqlite3 shell) before giving up with
-// index.locked. A run of another live `mapindex index` is not waited for.
-inline constexpr int kBusyTimeoutMs = 10000;
 
 // read_write opens run `PRAGMA quick_check` (every page of every table,
 // not the index contents) on an index up to this size: a damaged index is
@@ -61,18 +57,6 @@ struct OpenOptions {
   // read_write: run PRAGMA quick_check when the file is at most this large.
   std::uint64_t quick_check_max_bytes = kQuickCheckMaxBytes;
 };
-
-// What to tell the user about a damaged index.
-inline constexpr std::string_view kRebuildAdvice =
-    "rebuild it: move it away and run mapindex index again over your archives";
-
-// Opens an SQLite file for reading only (any database, no schema check) and
-// reads its schema once. A file on read-only media (the file or its folder
-// not writable, so SQLite cannot create the WAL's -shm next to it) is opened
-// immutable instead (file:...?immutable=1): nothing can be writing it there.
-// The caller owns the handle (sqlite3_close_v2). Errors: index.open (no such
-// file), index.damaged, index.io, index.locked.
-Result<sqlite3*> open_sqlite_read_only(const std::string& path, int busy_timeout_ms = kBusyTimeoutMs);
 
 // `mapindex check`: the full verdict on an index file.
 struct CheckReport {

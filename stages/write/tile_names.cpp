@@ -5,7 +5,7 @@
 #include <tuple>
 
 #include "stages/write/schema_files.h"
-#include "stages/write/sqlite_statement.h"
+#include "stages/sqlite/statement.h"
 
 namespace mapindex::index {
 namespace {
