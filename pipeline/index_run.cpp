@@ -396,7 +396,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     failure = e.what();
     if (e.code() != "index.sql") failure_code = e.code();
   } catch (const std::exception& e) {
-    failure = e.what();
+    failure = e.what(), failure_code = "internal";  // not the index's fault: a bug
   }
 
   summary.interrupted = interrupt_requested();
@@ -410,7 +410,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   db->finish_run(summary.run_id, status, run_counters(counters));
   if (!failure.empty()) {
     const bool damaged = failure_code == "index.damaged";
-    return Error{failure_code, "index run " + std::to_string(summary.run_id) + " failed: " + failure +
+    return Error{failure_code, "index run " + std::to_string(summary.run_id) + " of '" + options.db_path + "' failed: " + failure +
                                    (damaged ? ": the index is damaged: " +
                                                   std::string(index::kRebuildAdvice)
                                             : "")};

@@ -316,6 +316,19 @@ TEST_CASE("cli: a damaged index is refused by index (exit 3, nothing written) an
   CHECK(r.exit_code == 2);
 }
 
+TEST_CASE("cli: a damaged page under query and audit is exit 3 with a message naming the index") {
+  IndexedFolder f(4);
+  const auto damaged = f.tmp / "damaged.sqlite";
+  damage_copy(f.db, damaged, {"maps", "files"});
+  const auto file = fs::canonical(damaged).string();
+  auto r = run_mapindex({"query", "--db", damaged.string(), "SELECT * FROM maps"});
+  CHECK_MESSAGE(r.exit_code == 3, r.err);
+  CHECK_MESSAGE(contains(r.err, "index '" + damaged.string() + "': "), r.err);
+  r = run_mapindex({"audit", "--db", damaged.string()});
+  CHECK_MESSAGE(r.exit_code == 3, r.err);
+  CHECK_MESSAGE(contains(r.err, "reading index '" + file + "' failed: "), r.err);
+}
+
 TEST_CASE("index: damage beyond the quick_check size limit fails the first statement that touches it as index.damaged") {
   using namespace mapindex::index;
   IndexedFolder f(4);

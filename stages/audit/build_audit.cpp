@@ -199,9 +199,9 @@ Result<AuditReport> build_audit(sqlite3* db, const AuditOptions& options) {
     ReadSnapshot snapshot(db);
     return build(db, options);
   } catch (const index::IndexError& e) {
-    // Damage, I/O errors and locks keep their index.* code (exit status 3).
-    return Error{e.code() == "index.sql" ? "audit.read" : e.code(),
-                 std::string("reading the index failed: ") + e.what()};
+    // Every SQLite failure is the index's (exit status 3).
+    return Error{e.code() == "index.sql" ? "index.failed" : e.code(),
+                 "reading index '" + index::database_file(db) + "' failed: " + e.what()};
   }
 }
 

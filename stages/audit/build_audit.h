@@ -31,7 +31,9 @@ struct AuditOptions {
 
 // Errors: audit.no_runs (the index has no run), audit.no_complete_run (no
 // complete run and no --run), audit.run / audit.against (no such run, or the
-// same run twice), audit.read (SQLite failed; the message says which query).
+// same run twice); a SQLite failure keeps its index.* code (index.damaged,
+// index.io, index.locked; index.failed for any other) and its message names
+// the index file and the query.
 Result<AuditReport> build_audit(sqlite3* db, const AuditOptions& options);
 
 }  // namespace mapindex::audit
