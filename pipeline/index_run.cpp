@@ -134,16 +134,16 @@ double cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-// "stdin", "folder", "archive" or "file" (a single map), as stored in sources.kind.
-std::string source_kind(const std::string& input) {
-  if (input == "-") return "stdin";
+// stdin, a folder, an archive or a file (a single map): sources.kind.
+index::SourceKind source_kind(const std::string& input) {
+  if (input == "-") return index::SourceKind::standard_input;
   std::error_code ec;
-  if (std::filesystem::is_directory(input, ec)) return "folder";
+  if (std::filesystem::is_directory(input, ec)) return index::SourceKind::folder;
   std::vector<std::uint8_t> prefix(read::kArchiveMagicBytes);
   std::ifstream in(input, std::ios::binary);
   in.read(reinterpret_cast<char*>(prefix.data()), static_cast<std::streamsize>(prefix.size()));
   prefix.resize(static_cast<std::size_t>(in.gcount()));
-  return read::sniff_archive(prefix) == read::ArchiveMagic::none ? "file" : "archive";
+  return read::sniff_archive(prefix) == read::ArchiveMagic::none ? index::SourceKind::file : index::SourceKind::archive;
 }
 
 // The counters stored in the run's row.
@@ -402,11 +402,11 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   summary.interrupted = interrupt_requested();
   for (const auto& [source_id, reading] : readings)
     if (failure.empty() && reading.reading_errors > 0)
-      db->set_source_reading(summary.run_id, source_id, reading.entries > 0 ? "partial" : "unreadable",
+      db->set_source_reading(summary.run_id, source_id, reading.entries > 0 ? index::SourceReading::partial : index::SourceReading::unreadable,
                              reading.entries > 0 ? std::optional<std::string>(reading.last_entry)
                                                  : std::nullopt);
   db->commit_batch();
-  const char* status = !failure.empty() ? "failed" : summary.interrupted ? "interrupted" : "complete";
+  const auto status = !failure.empty() ? index::RunStatus::failed : summary.interrupted ? index::RunStatus::interrupted : index::RunStatus::complete;
   db->finish_run(summary.run_id, status, run_counters(counters));
   if (!failure.empty()) {
     const bool damaged = failure_code == "index.damaged";

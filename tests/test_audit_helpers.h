@@ -125,7 +125,8 @@ class AuditIndex {
   index::IndexDb& db() { return *db_; }
 
   std::int64_t begin_run() { return db_->begin_run("mapindex index (test)", "0.0-test"); }
-  std::int64_t source(std::int64_t run, const std::string& path, const std::string& kind = "archive") {
+  std::int64_t source(std::int64_t run, const std::string& path,
+                      index::SourceKind kind = index::SourceKind::archive) {
     return db_->source_id(run, path, kind);
   }
   void map(std::int64_t run, std::int64_t source, const std::string& path, int content,
@@ -160,7 +161,7 @@ class AuditIndex {
     e.problems = {{Severity::error, code, message, ""}};
     db_->write_entry(run, e, nullptr);
   }
-  void finish(std::int64_t run, const std::string& status = "complete") {
+  void finish(std::int64_t run, index::RunStatus status = index::RunStatus::complete) {
     db_->finish_run(run, status, {});
   }
 

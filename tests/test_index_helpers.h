@@ -295,10 +295,10 @@ struct OneMapIndex {
   OneMapIndex() {
     auto db = open_index(path);
     const auto run = db.begin_run("test", "0.0-test");
-    const auto source = db.source_id(run, "/srv/maps", "folder");
+    const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
     const auto stats = race_map();
     db.write_entry(run, map_entry(source, "a.map", 1), &stats);
-    db.finish_run(run, "complete", {});
+    db.finish_run(run, index::RunStatus::complete, {});
   }
 };
 

@@ -123,7 +123,7 @@ TEST_CASE("query: readers see committed rows while a writer holds a batch") {
   QueryFixture f;
   auto db = open_index(f.path);
   const auto run = db.begin_run("test", "0.0-test");
-  const auto source = db.source_id(run, "/srv/more", "folder");
+  const auto source = db.source_id(run, "/srv/more", index::SourceKind::folder);
   const auto stats = race_map(1);
   db.write_entry(run, map_entry(source, "b.map", 2), &stats);
   REQUIRE(db.pending_entries() == 1);
@@ -131,7 +131,7 @@ TEST_CASE("query: readers see committed rows while a writer holds a batch") {
   CHECK(f.run("SELECT count(*) AS n FROM files", QueryFormat::csv) == "n\n1\n");
   db.commit_batch();
   CHECK(f.run("SELECT count(*) AS n FROM files", QueryFormat::csv) == "n\n2\n");
-  db.finish_run(run, "complete", {});
+  db.finish_run(run, index::RunStatus::complete, {});
 }
 
 }  // TEST_SUITE

@@ -111,7 +111,7 @@ TEST_CASE("a full disk under the writer is index.io naming the index file, and e
   const auto pages = query_int(db.handle(), "PRAGMA page_count");
   REQUIRE(query_int(db.handle(), "PRAGMA max_page_count = " + std::to_string(pages + 2)) == pages + 2);
   const auto run = db.begin_run("test", "0.0-test");
-  const auto source = db.source_id(run, "/srv/maps", "folder");
+  const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
   const auto stats = race_map();
   std::optional<IndexError> failure;
   for (int i = 1; i <= 200 && !failure; ++i) {

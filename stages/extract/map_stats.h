@@ -36,6 +36,7 @@ inline constexpr std::size_t kNumCurveTypes = 7;
 
 std::string_view to_string(MapFormat f);
 std::string_view to_string(MapStatus s);
+std::optional<MapStatus> parse_map_status(std::string_view text);  // "ok", "warnings", "rejected"
 std::string_view to_string(LayerKind k);       // "tiles", "game", ..., "switch", ...
 std::string_view to_string(EnvelopeKind k);    // "sound", "position", "color", "unknown"
 std::string_view curve_type_name(std::size_t curve);  // "step" ... "bezier", "unknown"

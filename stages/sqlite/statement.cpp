@@ -149,6 +149,12 @@ bool Statement::column_is_null(int i) const {
 
 int Statement::column_count() const { return sqlite3_column_count(stmt_); }
 
+void Statement::throw_unknown_value(std::string_view column, const std::string& text) const {
+  throw IndexError(std::string(column) + " is '" + text +
+                       "', a value this mapindex does not know (read by `" + sql() + "`)",
+                   "index.damaged", database_file(db_));
+}
+
 int Statement::column_type(int i) const { return sqlite3_column_type(stmt_, i); }
 
 std::string_view Statement::column_blob(int i) const {

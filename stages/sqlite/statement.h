@@ -105,6 +105,15 @@ class Statement {
   double column_double(int i) const;
   std::string column_text(int i) const;  // "" for NULL
   bool column_is_null(int i) const;
+  // Column i, a TEXT value of an enum, read back with `parse` (a parse_*()
+  // of the enum): IndexError (index.damaged) naming `column` and the value
+  // when it is none the enum knows.
+  template <class E>
+  E column_enum(int i, std::optional<E> (*parse)(std::string_view), std::string_view column) const {
+    const std::string text = column_text(i);
+    if (const auto value = parse(text)) return *value;
+    throw_unknown_value(column, text);
+  }
   int column_count() const;
   int column_type(int i) const;                // SQLITE_INTEGER, ..., SQLITE_NULL
   std::string_view column_blob(int i) const;   // the bytes of a BLOB
@@ -127,6 +136,7 @@ class Statement {
   int parameter_index(std::string_view name, std::vector<bool>& bound) const;
   void check_all_bound(const std::vector<bool>& bound) const;
   void check_bind(int rc, int i);
+  [[noreturn]] void throw_unknown_value(std::string_view column, const std::string& text) const;
 
   sqlite3* db_ = nullptr;
   sqlite3_stmt* stmt_ = nullptr;

@@ -121,16 +121,6 @@ Result<int> schema_version_of(sqlite3* db, const std::string& path) {
 
 }  // namespace
 
-std::string_view to_string(EntryKind kind) {
-  switch (kind) {
-    case EntryKind::map: return "map";
-    case EntryKind::other: return "other";
-    case EntryKind::oversize: return "oversize";
-    case EntryKind::unreadable: return "unreadable";
-  }
-  return "other";
-}
-
 std::string entry_name(std::string_view entry_path) {
   const auto slash = entry_path.find_last_of("/\\");
   std::string_view base = slash == std::string_view::npos ? entry_path : entry_path.substr(slash + 1);
@@ -355,13 +345,9 @@ std::int64_t IndexDb::begin_run(std::string_view command, std::string_view tool_
   throw IndexError(refused->message, refused->code);
 }
 
-std::int64_t IndexDb::source_id(std::int64_t run_id, std::string_view path,
-                                std::string_view kind) {
+std::int64_t IndexDb::source_id(std::int64_t run_id, std::string_view path, SourceKind kind) {
   auto& d = *impl_;
   d.require_writable("source_id");
-  if (kind != "archive" && kind != "folder" && kind != "file" && kind != "stdin")
-    throw IndexError("source '" + std::string(path) + "': kind '" + std::string(kind) +
-                     "' is not one of archive, folder, file, stdin");
   d.begin_batch();
   try {
     auto& upsert = d.sql(
@@ -370,7 +356,7 @@ std::int64_t IndexDb::source_id(std::int64_t run_id, std::string_view path,
         "ON CONFLICT (path, kind) DO UPDATE SET last_run_id = excluded.last_run_id, "
         "path_raw = excluded.path_raw "
         "RETURNING source_id");
-    upsert.bind_all(path, kind, run_id, bytes_if_not_utf8(path));
+    upsert.bind_all(path, to_string(kind), run_id, bytes_if_not_utf8(path));
     upsert.step();
     const std::int64_t id = upsert.column_int(0);
     upsert.reset();
@@ -389,13 +375,10 @@ std::unordered_map<std::string, KnownMap> IndexDb::known_maps() {
   std::unordered_map<std::string, KnownMap> known;
   auto& select = d.sql("SELECT sha256, map_id, status FROM maps WHERE extractor_version >= ?");
   select.bind_all(d.extractor_version);
-  while (select.step()) {
-    const std::string status = select.column_text(2);
+  while (select.step())
     known.emplace(select.column_text(0),
-                  KnownMap{select.column_int(1), status == "rejected" ? MapStatus::rejected
-                                                 : status == "warnings" ? MapStatus::warnings
-                                                                        : MapStatus::ok});
-  }
+                  KnownMap{select.column_int(1),
+                           select.column_enum(2, parse_map_status, "maps.status")});
   select.reset();
   return known;
 }
@@ -553,17 +536,14 @@ void IndexDb::update_run(std::int64_t run_id, const RunCounters& counters) {
 }
 
 void IndexDb::set_source_reading(std::int64_t run_id, std::int64_t source_id,
-                                 std::string_view reading,
+                                 SourceReading reading,
                                  const std::optional<std::string>& last_entry) {
   auto& d = *impl_;
   d.require_writable("set_source_reading");
-  if (reading != "complete" && reading != "partial" && reading != "unreadable")
-    throw IndexError("source " + std::to_string(source_id) + ": reading '" + std::string(reading) +
-                     "' is not one of complete, partial, unreadable");
   d.begin_batch();
   try {
     d.sql("UPDATE run_sources SET reading = ?, last_entry = ? WHERE run_id = ? AND source_id = ?")
-        .bind_all(reading, last_entry, run_id, source_id)
+        .bind_all(to_string(reading), last_entry, run_id, source_id)
         .run();
   } catch (...) {
     d.resync_after_error();
@@ -571,18 +551,17 @@ void IndexDb::set_source_reading(std::int64_t run_id, std::int64_t source_id,
   }
 }
 
-void IndexDb::finish_run(std::int64_t run_id, std::string_view status,
-                         const RunCounters& counters) {
+void IndexDb::finish_run(std::int64_t run_id, RunStatus status, const RunCounters& counters) {
   auto& d = *impl_;
   d.require_writable("finish_run");
-  if (status != "complete" && status != "interrupted" && status != "failed")
-    throw IndexError("run " + std::to_string(run_id) + ": status '" + std::string(status) +
-                     "' is not one of complete, interrupted, failed");
+  if (status == RunStatus::running)
+    throw IndexError("run " + std::to_string(run_id) +
+                     ": a run finishes complete, interrupted or failed, not running");
   d.begin_batch();
   try {
     d.write_counters(run_id, counters);
     d.sql("UPDATE runs SET status = ?, finished_at = " + std::string(kNow) + " WHERE run_id = ?")
-        .bind_all(status, run_id)
+        .bind_all(to_string(status), run_id)
         .run();
     d.commit();
   } catch (...) {

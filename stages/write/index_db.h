@@ -3,11 +3,11 @@
 //
 //   auto db = IndexDb::open("mapindex.sqlite", OpenMode::read_write);
 //   auto run = db->begin_run("mapindex index maps.zip", tool_version());
-//   auto source = db->source_id(run, "maps.zip", "archive");
+//   auto source = db->source_id(run, "maps.zip", SourceKind::archive);
 //   auto known = db->known_maps();            // skip decoding these sha256s
 //   db->write_entry(run, entry, &stats);      // or nullptr for a known map / non-map
 //   db->commit_batch();                       // every N entries or T ms
-//   db->finish_run(run, "complete", counters);
+//   db->finish_run(run, RunStatus::complete, counters);
 //
 // Each write_entry's rows are written together (a savepoint inside the
 // batch's transaction), so a crash at any moment leaves whole entries only.
@@ -94,8 +94,7 @@ class IndexDb {
   std::int64_t begin_run(std::string_view command, std::string_view tool_version);
 
   // The source's id (created on first use); records that `run_id` reads it.
-  // kind: "archive", "folder", "file" or "stdin".
-  std::int64_t source_id(std::int64_t run_id, std::string_view path, std::string_view kind);
+  std::int64_t source_id(std::int64_t run_id, std::string_view path, SourceKind kind);
 
   // sha256 -> the maps measured by this extractor version (or a newer one):
   // content the pipeline need not decode again, with its status so a re-run
@@ -118,15 +117,15 @@ class IndexDb {
   // Stores the run's counters in the current batch (progress for readers).
   void update_run(std::int64_t run_id, const RunCounters& counters);
 
-  // Records in the current batch how completely the run read the source:
-  // "complete" (the default), "partial" or "unreadable" (run_sources.reading),
-  // and for a partial reading the last entry read (run_sources.last_entry).
-  void set_source_reading(std::int64_t run_id, std::int64_t source_id, std::string_view reading,
+  // Records in the current batch how completely the run read the source
+  // (run_sources.reading; complete is the default), and for a partial
+  // reading the last entry read (run_sources.last_entry).
+  void set_source_reading(std::int64_t run_id, std::int64_t source_id, SourceReading reading,
                           const std::optional<std::string>& last_entry = std::nullopt);
 
-  // Commits the batch, then sets the run's status ("complete",
-  // "interrupted" or "failed"), finished_at and counters.
-  void finish_run(std::int64_t run_id, std::string_view status, const RunCounters& counters);
+  // Commits the batch, then sets the run's status (complete, interrupted or
+  // failed: not running), finished_at and counters.
+  void finish_run(std::int64_t run_id, RunStatus status, const RunCounters& counters);
 
   int schema_version() const;
   sqlite3* handle() const;  // for read queries (tests, audit)
