@@ -554,15 +554,10 @@ TEST_CASE("audit: schema 3 sets run_sources.reading of older runs from what they
   REQUIRE(opened.ok());
   CHECK(opened->schema_version() == 3);
   std::map<std::string, std::string> reading;
-  sqlite3_stmt* st = nullptr;
-  REQUIRE(sqlite3_prepare_v2(opened->handle(),
-                             "SELECT s.path, rs.reading FROM run_sources rs "
-                             "JOIN sources s ON s.source_id = rs.source_id",
-                             -1, &st, nullptr) == SQLITE_OK);
-  while (sqlite3_step(st) == SQLITE_ROW)
-    reading[reinterpret_cast<const char*>(sqlite3_column_text(st, 0))] =
-        reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
-  sqlite3_finalize(st);
+  index::Statement st(opened->handle(),
+                      "SELECT s.path, rs.reading FROM run_sources rs "
+                      "JOIN sources s ON s.source_id = rs.source_id");
+  while (st.step()) reading[st.column_text(0)] = st.column_text(1);
   CHECK(reading == std::map<std::string, std::string>{{"cut.zip", "partial"},
                                                       {"entry-cut.zip", "partial"},
                                                       {"missing.zip", "unreadable"},

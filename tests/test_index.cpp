@@ -20,11 +20,9 @@ namespace {
 
 // Sets PRAGMA user_version of an existing file directly.
 void set_user_version(const std::string& path, int version) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-  REQUIRE(sqlite3_exec(db, ("PRAGMA user_version = " + std::to_string(version)).c_str(), nullptr,
-                       nullptr, nullptr) == SQLITE_OK);
-  sqlite3_close(db);
+  Connection db;
+  REQUIRE(db.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
+  exec_sql(db.get(), "PRAGMA user_version = " + std::to_string(version));
 }
 
 Migrations with_test_migration(const std::string& sql) {
@@ -175,8 +173,8 @@ TEST_CASE("an index of schema version 1 migrates to version 2 with its rows, vie
   v1.migrations = {default_migrations().front()};
   { auto db = open_index(path, v1); CHECK(db.schema_version() == 1); }
   {
-    sqlite3* raw = nullptr;
-    REQUIRE(sqlite3_open(path.c_str(), &raw) == SQLITE_OK);
+    Connection raw;
+    REQUIRE(raw.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
     const std::string sha = sha_of(1);
     const std::string sql =
         "INSERT INTO runs (run_id, started_at, status, tool_version, extractor_version, command) "
@@ -211,8 +209,7 @@ TEST_CASE("an index of schema version 1 migrates to version 2 with its rows, vie
         "UPDATE maps SET author = CAST(x'61FF' AS TEXT);"
         "INSERT INTO problems VALUES (1, 7, NULL, 0, 'warning', 'envelope.unused', "
         "CAST(x'656E76FF' AS TEXT), 'envelope 0');";
-    REQUIRE(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
-    sqlite3_close(raw);
+    exec_sql(raw.get(), sql);
   }
 
   auto db = open_index(path);
@@ -320,10 +317,11 @@ TEST_CASE("files that are not mapindex indexes are refused") {
   CHECK(not_db.error().code == "index.not_sqlite");
 
   const auto other = dir.file("other.sqlite");
-  sqlite3* raw = nullptr;
-  REQUIRE(sqlite3_open(other.c_str(), &raw) == SQLITE_OK);
-  REQUIRE(sqlite3_exec(raw, "CREATE TABLE mine (x)", nullptr, nullptr, nullptr) == SQLITE_OK);
-  sqlite3_close(raw);
+  {
+    Connection raw;
+    REQUIRE(raw.open(other, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) == SQLITE_OK);
+    exec_sql(raw.get(), "CREATE TABLE mine (x)");
+  }
   auto foreign = IndexDb::open(other, OpenMode::read_write);
   REQUIRE_FALSE(foreign.ok());
   CHECK(foreign.error().code == "index.foreign");
@@ -705,11 +703,9 @@ TEST_CASE("the enumerated TEXT columns are read back through the to_string of th
     index_one_map(db);
   }
   {
-    sqlite3* raw = nullptr;
-    REQUIRE(sqlite3_open(path.c_str(), &raw) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(raw, "PRAGMA ignore_check_constraints = ON; UPDATE maps SET status = 'great'",
-                         nullptr, nullptr, nullptr) == SQLITE_OK);
-    sqlite3_close(raw);
+    Connection raw;
+    REQUIRE(raw.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
+    exec_sql(raw.get(), "PRAGMA ignore_check_constraints = ON; UPDATE maps SET status = 'great'");
   }
   // (PRAGMA quick_check on opening finds it too: skipped here.)
   OpenOptions unchecked;
