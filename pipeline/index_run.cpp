@@ -396,7 +396,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     failure = e.what();
     if (e.code() != "index.sql") failure_code = e.code();
   } catch (const std::exception& e) {
-    failure = e.what(), failure_code = "internal";  // not the index's fault: a bug
+    failure = e.what(); failure_code = "internal";  // not the index's fault: a bug
   }
 
   summary.interrupted = interrupt_requested();

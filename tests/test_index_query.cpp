@@ -4,9 +4,9 @@
 
 #include <sstream>
 
+#include "stages/query/query_runner.h"
 #include "stages/write/index_db.h"
 #include "stages/write/migrations.h"
-#include "stages/query/query_runner.h"
 #include "tests/test_index_helpers.h"
 
 using namespace mapindex;
@@ -102,6 +102,11 @@ TEST_CASE("query: SQL errors give SQLite's message") {
   REQUIRE_FALSE(no_file.ok());
   CHECK(no_file.error().code == "query.open");
   CHECK_FALSE(std::filesystem::exists(f.dir.file("nope.sqlite")));
+  // SQLite reads SQL text up to a NUL byte: the rest is refused, not looped on.
+  auto nul = run_query(f.path, std::string("SELECT 1;\0SELECT 2;", 19), QueryFormat::table, out);
+  REQUIRE_FALSE(nul.ok());
+  CHECK(nul.error().code == "query.sql");
+  CHECK(nul.error().message == "the SQL holds a NUL byte (byte 9): SQL is text");
 }
 
 TEST_CASE("query: writes are refused") {

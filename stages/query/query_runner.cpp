@@ -114,7 +114,11 @@ Result<std::int64_t> run_query(const std::string& db_path, const std::string& sq
     std::vector<bool> used(options.parameters.size(), false);
     std::string_view rest = sql;
     while (!rest.empty()) {
+      const std::size_t left = rest.size();
       auto stmt = Statement::prepare_first(db, rest);
+      if (!stmt && rest.size() == left)  // SQLite reads no further than a NUL byte
+        return Error{"query.sql", "the SQL holds a NUL byte (byte " +
+                                      std::to_string(sql.size() - left) + "): SQL is text"};
       if (!stmt) continue;  // whitespace or a comment
       if (!stmt.read_only())
         return Error{"query.write", "`" + stmt.sql() +
