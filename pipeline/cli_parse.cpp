@@ -4,6 +4,8 @@
 #include <charconv>
 #include <iostream>
 
+#include "stages/sqlite/database.h"
+
 namespace mapindex {
 namespace po = boost::program_options;
 
@@ -34,7 +36,29 @@ int exit_status_for(const Error& error) {
       error.code == "index.failed")
     return kExitIndex;
   if (error.code == "query.interrupted") return kExitInterrupted;
+  if (error.code == "internal") return kExitInternal;
   return kExitUsage;
+}
+
+int run_guarded(const std::string& command, const std::function<int()>& run) {
+  try {
+    return run();
+  } catch (const index::IndexError& e) {
+    // The index failed under a command (damage, I/O error, disk full, lock).
+    std::string message = e.what();
+    if (!e.file().empty() && message.find(e.file()) == std::string::npos)
+      message = "index '" + e.file() + "': " + message;
+    std::cerr << "mapindex " << command << ": " << message << "\n";
+    return exit_status_for(Error{e.code() == "index.sql" ? "index.failed" : e.code(), message});
+  } catch (const std::exception& e) {
+    std::cerr << "mapindex " << command << ": internal error: " << e.what()
+              << " (a bug in mapindex: please report it)\n";
+    return kExitInternal;
+  } catch (...) {
+    std::cerr << "mapindex " << command << ": internal error: unknown exception"
+              << " (a bug in mapindex: please report it)\n";
+    return kExitInternal;
+  }
 }
 
 std::optional<std::int64_t> parse_whole_number(std::string_view text) {

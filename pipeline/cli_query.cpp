@@ -15,7 +15,7 @@
 #include "pipeline/cli_parse.h"
 #include "pipeline/commands.h"
 #include "pipeline/interrupt.h"
-#include "stages/write/query_runner.h"
+#include "stages/query/query_runner.h"
 
 namespace mapindex {
 namespace po = boost::program_options;

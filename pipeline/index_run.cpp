@@ -245,7 +245,7 @@ class EntryWriter {
   void record_readings() {
     for (const auto& [source_id, reading] : readings_)
       if (reading.reading_errors > 0)
-        db_.set_source_reading(run_id_, source_id, reading.entries > 0 ? "partial" : "unreadable",
+        db_.set_source_reading(run_id_, source_id, reading.entries > 0 ? index::SourceReading::partial : index::SourceReading::unreadable,
                                reading.entries > 0 ? std::optional<std::string>(reading.last_entry)
                                                    : std::nullopt);
   }
@@ -467,17 +467,17 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     failure = e.what();
     if (e.code() != "index.sql") failure_code = e.code();
   } catch (const std::exception& e) {
-    failure = e.what();
+    failure = e.what(); failure_code = "internal";  // not the index's fault: a bug
   }
 
   summary.interrupted = interrupt_requested();
   if (failure.empty()) writer.record_readings();
   db->commit_batch();
-  const char* status = !failure.empty() ? "failed" : summary.interrupted ? "interrupted" : "complete";
+  const auto status = !failure.empty() ? index::RunStatus::failed : summary.interrupted ? index::RunStatus::interrupted : index::RunStatus::complete;
   db->finish_run(summary.run_id, status, run_counters(counters));
   if (!failure.empty()) {
     const bool damaged = failure_code == "index.damaged";
-    return Error{failure_code, "index run " + std::to_string(summary.run_id) + " failed: " + failure +
+    return Error{failure_code, "index run " + std::to_string(summary.run_id) + " of '" + options.db_path + "' failed: " + failure +
                                    (damaged ? ": the index is damaged: " +
                                                   std::string(index::kRebuildAdvice)
                                             : "")};

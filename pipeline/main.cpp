@@ -10,7 +10,6 @@
 #include "pipeline/cli_parse.h"
 #include "pipeline/commands.h"
 #include "pipeline/version.h"
-#include "stages/write/sqlite_statement.h"
 
 namespace {
 
@@ -36,7 +35,8 @@ Options:
 Exit status: 0 clean, 1 finished with findings (rejected maps, unreadable
 inputs, a failed audit), 2 usage error (a bad option or value, a missing
 input, no index at --db, bad SQL), 3 the index is damaged, locked by another
-run or cannot be read or written (I/O error, disk full), 130 interrupted.
+run or cannot be read or written (I/O error, disk full), 70 internal error
+(a bug: please report it), 130 interrupted.
 )";
 
 // The commands, in the order the help lists them.
@@ -95,14 +95,5 @@ int main(int argc, char** argv) {
     args = {"--help"};
   }
   if (!is_command(command)) return unknown_command(command);
-  try {
-    return run_command(command, args);
-  } catch (const index::IndexError& e) {
-    // The index failed under a command (damage, I/O error, disk full, lock).
-    std::cerr << "mapindex " << command << ": " << e.what() << "\n";
-    return exit_status_for(Error{e.code() == "index.sql" ? "index.failed" : e.code(), e.what()});
-  } catch (const std::exception& e) {
-    std::cerr << "mapindex " << command << ": " << e.what() << "\n";
-    return kExitUsage;
-  }
+  return run_guarded(command, [&] { return run_command(command, args); });
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <map>
 
+#include "pipeline/commands.h"
 #include "stages/audit/audit_report.h"
 #include "stages/audit/build_audit.h"
 #include "tests/test_audit_helpers.h"
@@ -29,6 +30,26 @@ const HealthChange* find_change(const std::vector<HealthChange>& changes, const 
 
 TEST_SUITE("audit") {
 
+TEST_CASE("audit: a status or kind in the index that no enum knows is an error naming it (exit 3)") {
+  AuditIndex index;
+  const auto run = index.begin_run();
+  const auto source = index.source(run, "maps.zip");
+  index.map(run, source, "maps/ok.map", 1, ok_map(), 1000);
+  index.finish(run);
+  REQUIRE(index.audit().sources.size() == 1);
+  // What the schema's CHECK constraints forbid, written past them.
+  REQUIRE(sqlite3_exec(index.db().handle(),
+                       "PRAGMA query_only = OFF; PRAGMA ignore_check_constraints = ON; "
+                       "UPDATE runs SET status = 'paused'",
+                       nullptr, nullptr, nullptr) == SQLITE_OK);
+  const auto report = build_audit(index.db().handle(), {.run = run});
+  REQUIRE_FALSE(report.ok());
+  CHECK(report.error().code == "index.damaged");
+  CHECK(exit_status_for(report.error()) == kExitIndex);
+  CHECK_MESSAGE(report.error().message.find("runs.status is 'paused'") != std::string::npos,
+                report.error().message);
+}
+
 TEST_CASE("audit: the first run has no baseline and everything in it counts as new") {
   AuditIndex index;
   const auto run = index.begin_run();
@@ -42,13 +63,13 @@ TEST_CASE("audit: the first run has no baseline and everything in it counts as n
 
   const auto report = index.audit();
   CHECK(report.run.run_id == run);
-  CHECK(report.run.status == "complete");
+  CHECK(report.run.status == index::RunStatus::complete);
   CHECK(report.baselines.empty());
   CHECK_FALSE(report.before.has_value());
   REQUIRE(report.sources.size() == 1);
   const auto& s = report.sources[0];
   CHECK(s.path == "maps.zip");
-  CHECK(s.kind == "archive");
+  CHECK(s.kind == index::SourceKind::archive);
   CHECK_FALSE(s.baseline_run.has_value());
   CHECK(paths_of(s.added) ==
         Strings{"README.txt", "maps/bad.map", "maps/cut.map", "maps/ok.map", "maps/warn.map"});
@@ -61,13 +82,13 @@ TEST_CASE("audit: the first run has no baseline and everything in it counts as n
 
   const auto* bad = find_change(s.newly_broken, "maps/bad.map");
   REQUIRE(bad);
-  CHECK(bad->before == "");
-  CHECK(bad->after == "rejected");
+  CHECK(bad->before == std::nullopt);
+  CHECK(bad->after == Health::rejected);
   CHECK(bad->codes == Strings{"M10"});
   CHECK(bad->message == "error M10");
   const auto* cut = find_change(s.newly_broken, "maps/cut.map");
   REQUIRE(cut);
-  CHECK(cut->after == "unreadable");
+  CHECK(cut->after == Health::unreadable);
   CHECK(cut->codes == Strings{"read.truncated"});
   CHECK(cut->message == "the archive ends inside this entry");
 
@@ -192,26 +213,26 @@ TEST_CASE("audit: newly rejected, newly unreadable, new problem codes and fixed 
   CHECK(paths_of(s.newly_broken) == Strings{"a.map", "e.map"});
   const auto* a = find_change(s.newly_broken, "a.map");
   REQUIRE(a);
-  CHECK(a->before == "ok");
-  CHECK(a->after == "rejected");
+  CHECK(a->before == Health::ok);
+  CHECK(a->after == Health::rejected);
   CHECK(a->codes == Strings{"M10", "image.unused"});  // errors first
   CHECK(a->message == "no game layer, expected at least one");
   const auto* e = find_change(s.newly_broken, "e.map");
   REQUIRE(e);
-  CHECK(e->before == "ok");
-  CHECK(e->after == "unreadable");
+  CHECK(e->before == Health::ok);
+  CHECK(e->after == Health::unreadable);
   CHECK(e->codes == Strings{"read.corrupt"});
   CHECK(e->message == "deflate stream is corrupt");
 
   CHECK(paths_of(s.gained_problems) == Strings{"b.map", "d.map", "f.map"});
   const auto* b = find_change(s.gained_problems, "b.map");
   REQUIRE(b);
-  CHECK(b->before == "ok");
-  CHECK(b->after == "warnings");
+  CHECK(b->before == Health::ok);
+  CHECK(b->after == Health::warnings);
   CHECK(b->codes == Strings{"image.unused"});
   const auto* d = find_change(s.gained_problems, "d.map");
   REQUIRE(d);
-  CHECK(d->before == "warnings");
+  CHECK(d->before == Health::warnings);
   CHECK(d->codes == Strings{"sound.unused"});  // envelope.unused was there before
   const auto* f = find_change(s.gained_problems, "f.map");
   REQUIRE(f);
@@ -219,8 +240,8 @@ TEST_CASE("audit: newly rejected, newly unreadable, new problem codes and fixed 
 
   REQUIRE(s.fixed.size() == 1);
   CHECK(s.fixed[0].path == "c.map");
-  CHECK(s.fixed[0].before == "rejected");
-  CHECK(s.fixed[0].after == "ok");
+  CHECK(s.fixed[0].before == Health::rejected);
+  CHECK(s.fixed[0].after == Health::ok);
   CHECK(s.fixed[0].codes == Strings{"H5"});
   CHECK(s.fixed[0].message == "size 120 is not the file size 100");
 
@@ -285,7 +306,7 @@ TEST_CASE("audit: --fail-on error ignores new warnings, --fail-on warning does n
   index.finish(r4);
   report = index.audit();
   CHECK(paths_of(report.sources[0].removed) == Strings{"still-bad.map"});
-  CHECK(report.sources[0].removed[0].status == "rejected");
+  CHECK(report.sources[0].removed[0].status == Health::rejected);
   CHECK(exit_status(report, FailOn::warning) == 0);
 }
 
@@ -343,7 +364,7 @@ TEST_CASE("audit: the run audited and the baseline runs") {
   const auto r3 = index.begin_run();  // cut short: not a default run or baseline
   const auto a3 = index.source(r3, "a.zip");
   index.map(r3, a3, "x.map", 1, ok_map());
-  index.finish(r3, "interrupted");
+  index.finish(r3, index::RunStatus::interrupted);
 
   // Default: run 2; a.zip against run 1, b.zip has no baseline.
   auto report = index.audit();
@@ -362,7 +383,7 @@ TEST_CASE("audit: the run audited and the baseline runs") {
 
   // --run 3 (interrupted) is audited against run 2, the previous complete one.
   report = index.audit({.run = r3});
-  CHECK(report.run.status == "interrupted");
+  CHECK(report.run.status == index::RunStatus::interrupted);
   REQUIRE(report.sources.size() == 1);
   CHECK(report.sources[0].baseline_run == r2);
   CHECK(paths_of(report.sources[0].removed) == Strings{"y.map"});
@@ -410,7 +431,7 @@ TEST_CASE("audit: oversize entries and non-maps") {
   CHECK(s.newly_broken.empty());
   REQUIRE(s.gained_problems.size() == 1);
   CHECK(s.gained_problems[0].path == "big.map");
-  CHECK(s.gained_problems[0].after == "oversize");
+  CHECK(s.gained_problems[0].after == Health::oversize);
   CHECK(s.gained_problems[0].codes == Strings{"entry.oversize"});
   CHECK(paths_of(s.changed) == Strings{"big.map -> big.map", "notes.txt -> notes.txt"});
   CHECK(s.now.oversize == 1);
@@ -435,13 +456,13 @@ TEST_CASE("audit: a reading cut short is never a baseline; its entries are not r
   const auto s2 = index.source(r2, "maps.zip");
   index.map(r2, s2, "a.map", 1, ok_map());
   index.unreadable(r2, s2, "", "read.truncated", "\"maps.zip\": reading the entry after \"a.map\": truncated");
-  index.db().set_source_reading(r2, s2, "partial", "a.map");
+  index.db().set_source_reading(r2, s2, index::SourceReading::partial, "a.map");
   index.finish(r2);
 
   auto report = index.audit({.run = r2});
   REQUIRE(report.sources.size() == 1);
   const auto& cut = report.sources[0];
-  CHECK(cut.reading == "partial");
+  CHECK(cut.reading == index::SourceReading::partial);
   CHECK(cut.last_entry_read == "a.map");
   CHECK(cut.baseline_run == r1);
   REQUIRE(cut.reading_errors.size() == 1);
@@ -468,7 +489,7 @@ TEST_CASE("audit: a reading cut short is never a baseline; its entries are not r
   CHECK(report.run.run_id == r3);
   REQUIRE(report.sources.size() == 1);
   CHECK(report.sources[0].baseline_run == r1);
-  CHECK(report.sources[0].reading == "complete");
+  CHECK(report.sources[0].reading == index::SourceReading::complete);
   CHECK(report.sources[0].newly_broken.empty());
   CHECK(report.sources[0].gained_problems.empty());
   CHECK(report.sources[0].unchanged == 4);
@@ -485,7 +506,7 @@ TEST_CASE("audit: a reading cut short is never a baseline; its entries are not r
   index.unreadable(r4, s4, "b.map", "read.corrupt", "bad CRC");
   index.finish(r4);
   report = index.audit();
-  CHECK(report.sources[0].reading == "complete");
+  CHECK(report.sources[0].reading == index::SourceReading::complete);
   CHECK(paths_of(report.sources[0].newly_broken) == Strings{"b.map"});
   CHECK(paths_of(report.sources[0].removed) == Strings{"old-bad.map", "old-warn.map"});
 }
@@ -527,21 +548,16 @@ TEST_CASE("audit: schema 3 sets run_sources.reading of older runs from what they
     write(missing, "", false, "read.io");
     write(entry_cut, "a.txt", true, "");
     write(entry_cut, "big.txt", false, "read.truncated");
-    db.finish_run(run, "complete", {});
+    db.finish_run(run, index::RunStatus::complete, {});
   }
   auto opened = index::IndexDb::open(path, index::OpenMode::read_write);
   REQUIRE(opened.ok());
   CHECK(opened->schema_version() == index::default_migrations().back().version);
   std::map<std::string, std::string> reading;
-  sqlite3_stmt* st = nullptr;
-  REQUIRE(sqlite3_prepare_v2(opened->handle(),
-                             "SELECT s.path, rs.reading FROM run_sources rs "
-                             "JOIN sources s ON s.source_id = rs.source_id",
-                             -1, &st, nullptr) == SQLITE_OK);
-  while (sqlite3_step(st) == SQLITE_ROW)
-    reading[reinterpret_cast<const char*>(sqlite3_column_text(st, 0))] =
-        reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
-  sqlite3_finalize(st);
+  index::Statement st(opened->handle(),
+                      "SELECT s.path, rs.reading FROM run_sources rs "
+                      "JOIN sources s ON s.source_id = rs.source_id");
+  while (st.step()) reading[st.column_text(0)] = st.column_text(1);
   CHECK(reading == std::map<std::string, std::string>{{"cut.zip", "partial"},
                                                       {"entry-cut.zip", "partial"},
                                                       {"missing.zip", "unreadable"},

@@ -161,7 +161,7 @@ class AuditIndex {
     e.problems = {{Severity::error, code, message, ""}};
     db_->write_entry(run, e, nullptr);
   }
-  void finish(std::int64_t run, const std::string& status = "complete") {
+  void finish(std::int64_t run, index::RunStatus status = index::RunStatus::complete) {
     db_->finish_run(run, status, {});
   }
 

@@ -38,21 +38,21 @@ std::string json_of(const AuditReport& report) {
 // A small report, built by hand: one source, a new rejected map, a move.
 AuditReport small_report() {
   AuditReport r;
-  r.run = {3, "complete", "2026-01-31T02:00:00.000Z", "2026-01-31T02:05:00.000Z",
+  r.run = {3, index::RunStatus::complete, "2026-01-31T02:00:00.000Z", "2026-01-31T02:05:00.000Z",
            "mapindex index maps.zip"};
-  r.baselines = {{2, "complete", "2026-01-30T02:00:00.000Z", "", "mapindex index maps.zip"}};
+  r.baselines = {{2, index::RunStatus::complete, "2026-01-30T02:00:00.000Z", "", "mapindex index maps.zip"}};
   SourceAudit s;
   s.source_id = 1;
   s.path = "maps.zip";
-  s.kind = "archive";
+  s.kind = index::SourceKind::archive;
   s.baseline_run = 2;
   s.now = {.entries = 3, .bytes = 3010, .maps = 3, .distinct_maps = 3, .ok = 2, .rejected = 1};
   s.before = Totals{.entries = 2, .bytes = 2000, .maps = 2, .distinct_maps = 2, .ok = 2};
   s.unchanged = 1;
-  s.added = {{"maps/new.map", "map", "rejected", 1010, std::string(64, 'c'), 9}};
-  s.moved = {{{"a.map", "map", "ok", 1000, std::string(64, 'a'), 4},
-              {"b.map", "map", "ok", 1000, std::string(64, 'a'), 4}}};
-  s.newly_broken = {{"maps/new.map", "", "rejected", {"M10"}, "no game layer"}};
+  s.added = {{"maps/new.map", index::EntryKind::map, Health::rejected, 1010, std::string(64, 'c'), 9}};
+  s.moved = {{{"a.map", index::EntryKind::map, Health::ok, 1000, std::string(64, 'a'), 4},
+              {"b.map", index::EntryKind::map, Health::ok, 1000, std::string(64, 'a'), 4}}};
+  s.newly_broken = {{"maps/new.map", std::nullopt, Health::rejected, {"M10"}, "no game layer"}};
   s.problem_counts = {{"M10", Severity::error, 1, 0, true}};
   s.findings = {{std::string(rules::kRejected), Severity::error, "maps/new.map", 9, "",
                  "DDNet would refuse it (M10): no game layer", true}};
@@ -487,13 +487,13 @@ TEST_CASE("audit text: the short report stays within 2000 characters on a very b
     SourceAudit s;
     s.source_id = k + 1;
     s.path = "/srv/maps/archive-" + std::to_string(k) + ".zip";
-    s.kind = "archive";
+    s.kind = index::SourceKind::archive;
     s.baseline_run = 2;
     for (int i = 0; i < 40; ++i) {
       const std::string path = "maps/" + std::string(150, 'x') + std::to_string(i) + ".map";
-      s.newly_broken.push_back({path, "ok", "rejected", {"H5"}, std::string(300, 'm')});
-      s.added.push_back({path, "map", "rejected", 1000, std::string(64, 'c'), 9});
-      s.removed.push_back({"old/" + path, "map", "ok", 1000, std::string(64, 'd'), 8});
+      s.newly_broken.push_back({path, Health::ok, Health::rejected, {"H5"}, std::string(300, 'm')});
+      s.added.push_back({path, index::EntryKind::map, Health::rejected, 1000, std::string(64, 'c'), 9});
+      s.removed.push_back({"old/" + path, index::EntryKind::map, Health::ok, 1000, std::string(64, 'd'), 8});
     }
     r.sources.push_back(s);
   }

@@ -184,14 +184,14 @@ TEST_CASE("audit rules: evaluate_rules over plain data skips maps without facts"
   known.file_id = 1;
   known.version_id = 1;
   known.name = "a";
-  known.state = {"a.map", "map", "rejected", 10, content_sha(1), 7};
+  known.state = {"a.map", index::EntryKind::map, Health::rejected, 10, content_sha(1), 7};
   SeenEntry unknown = known;
   unknown.file_id = 2;
   unknown.name = "A";
   unknown.state.path = "A.map";
   unknown.state.map_id = 8;  // no facts: skipped, also for the name check
   MapFactsById facts;
-  facts[7].status = "rejected";
+  facts[7].status = MapStatus::rejected;
   facts[7].problems = {{Severity::error, "H1", "bad magic"}};
   const auto findings = evaluate_rules({known, unknown}, facts);
   REQUIRE(findings.size() == 1);

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "pipeline/cli_parse.h"
-#include "stages/write/query_runner.h"
+#include "stages/query/query_runner.h"
 #include "tests/support/process.h"
 #include "tests/test_index_helpers.h"
 

@@ -312,6 +312,19 @@ TEST_CASE("cli: a damaged index is refused by index (exit 3, nothing written) an
   CHECK(r.exit_code == 2);
 }
 
+TEST_CASE("cli: a damaged page under query and audit is exit 3 with a message naming the index") {
+  IndexedFolder f(4);
+  const auto damaged = f.tmp / "damaged.sqlite";
+  damage_copy(f.db, damaged, {"maps", "files"});
+  const auto file = fs::canonical(damaged).string();
+  auto r = run_mapindex({"query", "--db", damaged.string(), "SELECT * FROM maps"});
+  CHECK_MESSAGE(r.exit_code == 3, r.err);
+  CHECK_MESSAGE(contains(r.err, "index '" + damaged.string() + "': "), r.err);
+  r = run_mapindex({"audit", "--db", damaged.string()});
+  CHECK_MESSAGE(r.exit_code == 3, r.err);
+  CHECK_MESSAGE(contains(r.err, "reading index '" + file + "' failed: "), r.err);
+}
+
 TEST_CASE("index: damage beyond the quick_check size limit fails the first statement that touches it as index.damaged") {
   using namespace mapindex::index;
   IndexedFolder f(4);
@@ -397,18 +410,18 @@ TEST_CASE("cli: a write lock held past the busy timeout exits 3, naming a run wh
   if (child == 0) _exit(0);
   REQUIRE(child > 0);
   waitpid(child, nullptr, 0);
-  sqlite3* holder = nullptr;
-  REQUIRE(sqlite3_open(f.db.c_str(), &holder) == SQLITE_OK);
-  REQUIRE(sqlite3_exec(holder,
+  mapindex::index::Connection holder;
+  REQUIRE(holder.open(f.db.string(), SQLITE_OPEN_READWRITE) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(holder.get(),
                        ("INSERT INTO runs (started_at, status, tool_version, extractor_version, command, host, pid) "
                         "VALUES ('2026-01-02T03:04:05.000Z', 'running', 'x', 1, 'gone', '" + host_name() + "', " +
                         std::to_string(child) + ")").c_str(),
                        nullptr, nullptr, nullptr) == SQLITE_OK);
-  const auto gone = sqlite3_last_insert_rowid(holder);
-  REQUIRE(sqlite3_exec(holder, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
+  const auto gone = sqlite3_last_insert_rowid(holder.get());
+  REQUIRE(sqlite3_exec(holder.get(), "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
   const auto r = run_mapindex({"index", "--db", f.db.string(), "--quiet", f.maps.string()});
-  sqlite3_exec(holder, "ROLLBACK", nullptr, nullptr, nullptr);
-  sqlite3_close(holder);
+  sqlite3_exec(holder.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+  holder = mapindex::index::Connection();  // closed
   CHECK(r.exit_code == 3);
   CHECK_MESSAGE(contains(r.err, "is locked by another process"), r.err);
   CHECK_MESSAGE(contains(r.err, "run " + std::to_string(gone) + " (pid " + std::to_string(child) + " on host " +

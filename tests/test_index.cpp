@@ -23,11 +23,9 @@ namespace {
 
 // Sets PRAGMA user_version of an existing file directly.
 void set_user_version(const std::string& path, int version) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-  REQUIRE(sqlite3_exec(db, ("PRAGMA user_version = " + std::to_string(version)).c_str(), nullptr,
-                       nullptr, nullptr) == SQLITE_OK);
-  sqlite3_close(db);
+  Connection db;
+  REQUIRE(db.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
+  exec_sql(db.get(), "PRAGMA user_version = " + std::to_string(version));
 }
 
 Migrations with_test_migration(const std::string& sql) {
@@ -39,10 +37,10 @@ Migrations with_test_migration(const std::string& sql) {
 // Writes race_map(0) as "maps/a.map" of a folder source in one complete run.
 std::int64_t index_one_map(IndexDb& db, int content = 1) {
   const auto run = db.begin_run("test", "0.0-test");
-  const auto source = db.source_id(run, "/srv/maps", SourceKind::folder);
+  const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
   const auto stats = race_map();
   db.write_entry(run, map_entry(source, "maps/a.map", content), &stats);
-  db.finish_run(run, "complete", {});
+  db.finish_run(run, index::RunStatus::complete, {});
   return run;
 }
 
@@ -248,8 +246,8 @@ TEST_CASE("an index of schema version 1 migrates to version 2 with its rows, vie
   v1.migrations = {default_migrations().front()};
   { auto db = open_index(path, v1); CHECK(db.schema_version() == 1); }
   {
-    sqlite3* raw = nullptr;
-    REQUIRE(sqlite3_open(path.c_str(), &raw) == SQLITE_OK);
+    Connection raw;
+    REQUIRE(raw.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
     const std::string sha = sha_of(1);
     const std::string sql =
         "INSERT INTO runs (run_id, started_at, status, tool_version, extractor_version, command) "
@@ -284,8 +282,7 @@ TEST_CASE("an index of schema version 1 migrates to version 2 with its rows, vie
         "UPDATE maps SET author = CAST(x'61FF' AS TEXT);"
         "INSERT INTO problems VALUES (1, 7, NULL, 0, 'warning', 'envelope.unused', "
         "CAST(x'656E76FF' AS TEXT), 'envelope 0');";
-    REQUIRE(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
-    sqlite3_close(raw);
+    exec_sql(raw.get(), sql);
   }
 
   auto db = open_index(path);
@@ -344,11 +341,11 @@ TEST_CASE("an index of schema version 1 migrates to version 2 with its rows, vie
   // extractor version 1 is measured again.
   CHECK(db.known_maps().empty());
   const auto run = db.begin_run("test", "0.0-test");
-  const auto source = db.source_id(run, "/srv/maps", SourceKind::folder);
+  const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
   CHECK(source == 1);
   const auto stats = race_map();
   CHECK(db.write_entry(run, map_entry(source, "maps/a.map", 1), &stats) == 42);
-  db.finish_run(run, "complete", {});
+  db.finish_run(run, index::RunStatus::complete, {});
   CHECK(query_int(h, "SELECT count(*) FROM files") == 3);
   CHECK(query_int(h, "SELECT extractor_version FROM maps WHERE map_id = 7") == kExtractorVersion);
 }
@@ -393,10 +390,11 @@ TEST_CASE("files that are not mapindex indexes are refused") {
   CHECK(not_db.error().code == "index.not_sqlite");
 
   const auto other = dir.file("other.sqlite");
-  sqlite3* raw = nullptr;
-  REQUIRE(sqlite3_open(other.c_str(), &raw) == SQLITE_OK);
-  REQUIRE(sqlite3_exec(raw, "CREATE TABLE mine (x)", nullptr, nullptr, nullptr) == SQLITE_OK);
-  sqlite3_close(raw);
+  {
+    Connection raw;
+    REQUIRE(raw.open(other, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) == SQLITE_OK);
+    exec_sql(raw.get(), "CREATE TABLE mine (x)");
+  }
   auto foreign = IndexDb::open(other, OpenMode::read_write);
   REQUIRE_FALSE(foreign.ok());
   CHECK(foreign.error().code == "index.foreign");
@@ -415,7 +413,7 @@ TEST_CASE("writing the same entries twice in a run gives each a second occurrenc
   TempDir dir;
   auto db = open_index(dir.file("idem.sqlite"));
   const auto run = db.begin_run("test", "0.0-test");
-  const auto folder = db.source_id(run, "/srv/maps", SourceKind::folder);
+  const auto folder = db.source_id(run, "/srv/maps", index::SourceKind::folder);
   const auto stats = race_map();
   const auto broken = broken_map();
   const auto level = spritetile_level();
@@ -482,11 +480,11 @@ TEST_CASE("a second run over the same entries changes only run bookkeeping") {
 
   auto run_once = [&] {
     const auto run = db.begin_run("test", "0.0-test");
-    const auto source = db.source_id(run, "/srv/maps.zip", SourceKind::archive);
+    const auto source = db.source_id(run, "/srv/maps.zip", index::SourceKind::archive);
     db.write_entry(run, map_entry(source, "a.map", 1), &stats);
     lost.source_id = source;
     db.write_entry(run, lost, nullptr);
-    db.finish_run(run, "complete", {});
+    db.finish_run(run, index::RunStatus::complete, {});
     return run;
   };
   const auto first_run = run_once();
@@ -518,8 +516,8 @@ TEST_CASE("the same content in two sources is one map and two files") {
   TempDir dir;
   auto db = open_index(dir.file("content.sqlite"));
   const auto run = db.begin_run("test", "0.0-test");
-  const auto zip = db.source_id(run, "/srv/a.zip", SourceKind::archive);
-  const auto folder = db.source_id(run, "/srv/maps", SourceKind::folder);
+  const auto zip = db.source_id(run, "/srv/a.zip", index::SourceKind::archive);
+  const auto folder = db.source_id(run, "/srv/maps", index::SourceKind::folder);
   const auto stats = race_map();
   db.write_entry(run, map_entry(zip, "maps/Kobra.map", 7), &stats);
   db.commit_batch();
@@ -527,7 +525,7 @@ TEST_CASE("the same content in two sources is one map and two files") {
   REQUIRE(known.count(sha_of(7)) == 1);
   // The pipeline skips decoding known content and passes no statistics.
   db.write_entry(run, map_entry(folder, "Kobra copy.map", 7), nullptr);
-  db.finish_run(run, "complete", {});
+  db.finish_run(run, index::RunStatus::complete, {});
 
   CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 1);
   CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 2);
@@ -543,7 +541,7 @@ TEST_CASE("a map with an unknown sha256 and no statistics is refused, leaving no
   TempDir dir;
   auto db = open_index(dir.file("unknown.sqlite"));
   const auto run = db.begin_run("test", "0.0-test");
-  const auto source = db.source_id(run, "/srv/maps", SourceKind::folder);
+  const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
   CHECK_THROWS_AS(db.write_entry(run, map_entry(source, "ghost.map", 5), nullptr), IndexError);
   CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 0);
   CHECK(query_int(db.handle(), "SELECT count(*) FROM file_versions") == 0);
@@ -560,7 +558,7 @@ TEST_CASE("a map with an unknown sha256 and no statistics is refused, leaving no
 
   // The batch is still usable.
   db.write_entry(run, map_entry(source, "real.map", 6), &stats);
-  db.finish_run(run, "complete", {});
+  db.finish_run(run, index::RunStatus::complete, {});
   CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 1);
   CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 1);
 }
@@ -587,9 +585,9 @@ TEST_CASE("a map measured by an older extractor version is measured again, its r
   remeasured.layers[0].tile_counts = {{2, 3}};
   remeasured.ddnet_features = {"DEATH"};
   const auto run = db.begin_run("test", "0.0-test");
-  const auto source = db.source_id(run, "/srv/maps", SourceKind::folder);
+  const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
   db.write_entry(run, map_entry(source, "maps/a.map", 3), &remeasured);
-  db.finish_run(run, "complete", {});
+  db.finish_run(run, index::RunStatus::complete, {});
 
   sqlite3* h = db.handle();
   CHECK(query_int(h, "SELECT count(*) FROM maps") == 1);
@@ -618,10 +616,10 @@ TEST_CASE("a map measured by an older extractor version is measured again, its r
     auto old = open_index(path, v1);
     CHECK(old.known_maps().count(sha_of(3)) == 1);
     const auto old_run = old.begin_run("test", "0.0-old");
-    const auto old_source = old.source_id(old_run, "/srv/maps", SourceKind::folder);
+    const auto old_source = old.source_id(old_run, "/srv/maps", index::SourceKind::folder);
     const auto stats = race_map();
     old.write_entry(old_run, map_entry(old_source, "maps/a.map", 3), &stats);
-    old.finish_run(old_run, "complete", {});
+    old.finish_run(old_run, index::RunStatus::complete, {});
   }
   CHECK(query_int(h, "SELECT extractor_version FROM maps") == 2);
   CHECK(query_int(h, "SELECT count(*) FROM layers") == 1);
@@ -632,14 +630,14 @@ TEST_CASE("an entry whose content changes keeps its history") {
   auto db = open_index(dir.file("history.sqlite"));
   const auto stats = race_map();
   const auto run1 = db.begin_run("test", "0.0-test");
-  auto source = db.source_id(run1, "/srv/maps.zip", SourceKind::archive);
+  auto source = db.source_id(run1, "/srv/maps.zip", index::SourceKind::archive);
   db.write_entry(run1, map_entry(source, "a.map", 1), &stats);
-  db.finish_run(run1, "complete", {});
+  db.finish_run(run1, index::RunStatus::complete, {});
   const auto run2 = db.begin_run("test", "0.0-test");
-  source = db.source_id(run2, "/srv/maps.zip", SourceKind::archive);
+  source = db.source_id(run2, "/srv/maps.zip", index::SourceKind::archive);
   const auto fixed = race_map(1);
   db.write_entry(run2, map_entry(source, "a.map", 2, 1200), &fixed);
-  db.finish_run(run2, "complete", {});
+  db.finish_run(run2, index::RunStatus::complete, {});
 
   sqlite3* h = db.handle();
   CHECK(query_int(h, "SELECT count(*) FROM files") == 1);
@@ -660,9 +658,9 @@ TEST_CASE("entry problems belong to the file and follow its latest sighting") {
   big.size = 100ull << 20;
   big.problems = {{Severity::error, "read.oversize", "100 MiB is over --max-map-size 64 MiB", ""}};
   const auto run1 = db.begin_run("test", "0.0-test");
-  big.source_id = db.source_id(run1, "/srv/maps", SourceKind::folder);
+  big.source_id = db.source_id(run1, "/srv/maps", index::SourceKind::folder);
   db.write_entry(run1, big, nullptr);
-  db.finish_run(run1, "complete", {});
+  db.finish_run(run1, index::RunStatus::complete, {});
   sqlite3* h = db.handle();
   CHECK(query_text(h, "SELECT kind || ',' || ifnull(sha256, 'NULL') || ',' || ifnull(crc32, 'NULL') FROM files") ==
         "oversize,NULL,NULL");
@@ -672,13 +670,13 @@ TEST_CASE("entry problems belong to the file and follow its latest sighting") {
   // Next run the entry is smaller and readable (not a map): its problem is gone.
   const auto run2 = db.begin_run("test", "0.0-test");
   EntryRecord small = big;
-  small.source_id = db.source_id(run2, "/srv/maps", SourceKind::folder);
+  small.source_id = db.source_id(run2, "/srv/maps", index::SourceKind::folder);
   small.kind = EntryKind::other;
   small.size = 10;
   small.sha256 = sha_of(10);
   small.problems.clear();
   db.write_entry(run2, small, nullptr);
-  db.finish_run(run2, "complete", {});
+  db.finish_run(run2, index::RunStatus::complete, {});
   CHECK(query_int(h, "SELECT count(*) FROM problems") == 0);
   CHECK(query_rows(h, "SELECT kind FROM file_history ORDER BY run_id") ==
         std::vector<std::string>{"oversize", "other"});
@@ -740,18 +738,58 @@ TEST_CASE("runs: counters, status, and runs left running by a dead process") {
   db.commit_batch();
   CHECK(query_int(h, "SELECT bytes FROM runs WHERE run_id = " + std::to_string(run)) == 123456);
   counters.bytes = 200000;
-  db.finish_run(run, "interrupted", counters);
+  db.finish_run(run, index::RunStatus::interrupted, counters);
   CHECK(query_text(h, "SELECT status || ',' || entries || ',' || maps_indexed || ',' || maps_known || ',' || "
                       "rejected || ',' || with_warnings || ',' || not_maps || ',' || unreadable || ',' || "
                       "oversize || ',' || bytes || ',' || (finished_at >= started_at) FROM runs WHERE run_id = " +
                           std::to_string(run)) == "interrupted,10,6,1,2,3,1,1,1,200000,1");
-  CHECK_THROWS_AS(db.finish_run(run, "done", counters), IndexError);
-  // Every kind of source is one the schema takes, stored as its word.
-  for (const auto& [kind, word] : {std::pair{SourceKind::archive, "archive"}, std::pair{SourceKind::folder, "folder"},
-                                   std::pair{SourceKind::file, "file"},
-                                   std::pair{SourceKind::standard_input, "stdin"}}) {
-    const auto id = db.source_id(run, "/x", kind);
-    CHECK(query_text(h, "SELECT kind FROM sources WHERE source_id = " + std::to_string(id)) == word);
+  CHECK_THROWS_AS(db.finish_run(run, RunStatus::running, counters), IndexError);
+}
+
+TEST_CASE("the enumerated TEXT columns are read back through the to_string of their enum") {
+  // Each value's text parses back to it; any other text is none.
+  for (const auto kind : {EntryKind::map, EntryKind::other, EntryKind::oversize, EntryKind::unreadable})
+    CHECK(parse_entry_kind(to_string(kind)) == kind);
+  for (const auto kind : {SourceKind::archive, SourceKind::folder, SourceKind::file,
+                          SourceKind::standard_input})
+    CHECK(parse_source_kind(to_string(kind)) == kind);
+  for (const auto reading : {SourceReading::complete, SourceReading::partial, SourceReading::unreadable})
+    CHECK(parse_source_reading(to_string(reading)) == reading);
+  for (const auto status : {RunStatus::running, RunStatus::complete, RunStatus::interrupted,
+                            RunStatus::failed})
+    CHECK(parse_run_status(to_string(status)) == status);
+  for (const auto status : {MapStatus::ok, MapStatus::warnings, MapStatus::rejected})
+    CHECK(parse_map_status(to_string(status)) == status);
+  CHECK(to_string(SourceKind::standard_input) == "stdin");
+  CHECK_FALSE(parse_source_kind("tarball"));
+  CHECK_FALSE(parse_run_status("done"));
+  CHECK_FALSE(parse_map_status("OK"));
+  CHECK_FALSE(parse_entry_kind(""));
+  CHECK_FALSE(parse_source_reading("partly"));
+
+  // A value the schema's CHECK does not allow, read by the writer: an error
+  // naming the column and the value, not a silent default.
+  TempDir dir;
+  const auto path = dir.file("odd.sqlite");
+  {
+    auto db = open_index(path);
+    index_one_map(db);
+  }
+  {
+    Connection raw;
+    REQUIRE(raw.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
+    exec_sql(raw.get(), "PRAGMA ignore_check_constraints = ON; UPDATE maps SET status = 'great'");
+  }
+  // (PRAGMA quick_check on opening finds it too: skipped here.)
+  OpenOptions unchecked;
+  unchecked.quick_check_max_bytes = 0;
+  auto db = open_index(path, unchecked);
+  try {
+    (void)db.known_maps();
+    FAIL("an unknown maps.status must throw");
+  } catch (const IndexError& e) {
+    CHECK(e.code() == "index.damaged");
+    CHECK_MESSAGE(std::string(e.what()).find("maps.status is 'great'") != std::string::npos, e.what());
   }
 }
 

@@ -68,7 +68,7 @@ void write_numbered(IndexDb& db, std::int64_t run, std::int64_t source, int n, b
     auto db = IndexDb::open(path, OpenMode::read_write);
     if (!db) _exit(3);
     const auto run = db->begin_run("child", "0.0-test");
-    const auto source = db->source_id(run, "/srv/maps", SourceKind::folder);
+    const auto source = db->source_id(run, "/srv/maps", index::SourceKind::folder);
     db->commit_batch();
     for (int n = 0; n < 200000; ++n) {
       write_numbered(*db, run, source, n, false);
@@ -144,12 +144,12 @@ void check_next_run_completes(const std::string& path, std::int64_t committed, i
   const auto run = db.begin_run("next", "0.0-test");
   CHECK(query_rows(h, "SELECT status FROM runs ORDER BY run_id") ==
         std::vector<std::string>{"interrupted", "running"});
-  const auto source = db.source_id(run, "/srv/maps", SourceKind::folder);
+  const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
   for (int n = 0; n < total; ++n) {
     write_numbered(db, run, source, n, known.count(sha_of(1000 + n)) > 0);
     if ((n + 1) % kBatch == 0) db.commit_batch();
   }
-  db.finish_run(run, "complete", {});
+  db.finish_run(run, index::RunStatus::complete, {});
   CHECK(query_rows(h, "SELECT status FROM runs ORDER BY run_id") ==
         std::vector<std::string>{"interrupted", "complete"});
   CHECK(query_int(h, "SELECT count(*) FROM maps") == total);

@@ -222,32 +222,31 @@ inline IndexDb open_index(const std::string& path, OpenOptions options = {}) {
 }
 
 inline std::int64_t query_int(sqlite3* db, const std::string& sql) {
-  sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
-    FAIL("preparing " << sql << ": " << std::string(sqlite3_errmsg(db)));
-  std::int64_t value = -1;
-  if (sqlite3_step(stmt) == SQLITE_ROW) value = sqlite3_column_int64(stmt, 0);
-  sqlite3_finalize(stmt);
-  return value;
+  try {
+    Statement statement(db, sql);
+    return statement.step() ? statement.column_int(0) : -1;
+  } catch (const IndexError& e) {
+    FAIL(sql << ": " << e.what());
+  }
+  return -1;
 }
 
 // Every row of a query as "a|b|c" strings (NULL printed as "NULL").
 inline std::vector<std::string> query_rows(sqlite3* db, const std::string& sql) {
-  sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
-    FAIL("preparing " << sql << ": " << std::string(sqlite3_errmsg(db)));
   std::vector<std::string> rows;
-  const int n = sqlite3_column_count(stmt);
-  while (sqlite3_step(stmt) == SQLITE_ROW) {
-    std::string row;
-    for (int i = 0; i < n; ++i) {
-      if (i > 0) row += '|';
-      const auto* text = sqlite3_column_text(stmt, i);
-      row += text ? reinterpret_cast<const char*>(text) : "NULL";
+  try {
+    Statement statement(db, sql);
+    while (statement.step()) {
+      std::string row;
+      for (int i = 0; i < statement.column_count(); ++i) {
+        if (i > 0) row += '|';
+        row += statement.column_is_null(i) ? "NULL" : statement.column_text(i);
+      }
+      rows.push_back(row);
     }
-    rows.push_back(row);
+  } catch (const IndexError& e) {
+    FAIL(sql << ": " << e.what());
   }
-  sqlite3_finalize(stmt);
   return rows;
 }
 
@@ -285,10 +284,10 @@ struct OneMapIndex {
   OneMapIndex() {
     auto db = open_index(path);
     const auto run = db.begin_run("test", "0.0-test");
-    const auto source = db.source_id(run, "/srv/maps", SourceKind::folder);
+    const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
     const auto stats = race_map();
     db.write_entry(run, map_entry(source, "a.map", 1), &stats);
-    db.finish_run(run, "complete", {});
+    db.finish_run(run, index::RunStatus::complete, {});
   }
 };
 

@@ -6,9 +6,9 @@
 
 #include "stages/common/json_writer.h"
 #include "stages/common/utf8.h"
+#include "stages/query/query_runner.h"
 #include "stages/write/index_db.h"
 #include "stages/write/migrations.h"
-#include "stages/write/query_runner.h"
 #include "tests/test_index_helpers.h"
 
 using namespace mapindex;
@@ -127,6 +127,11 @@ TEST_CASE("query: SQL errors give SQLite's message") {
   REQUIRE_FALSE(no_file.ok());
   CHECK(no_file.error().code == "query.open");
   CHECK_FALSE(std::filesystem::exists(f.dir.file("nope.sqlite")));
+  // SQLite reads SQL text up to a NUL byte: the rest is refused, not looped on.
+  auto nul = run_query(f.path, std::string("SELECT 1;\0SELECT 2;", 19), QueryFormat::table, out);
+  REQUIRE_FALSE(nul.ok());
+  CHECK(nul.error().code == "query.sql");
+  CHECK(nul.error().message == "the SQL holds a NUL byte (byte 9): SQL is text");
 }
 
 TEST_CASE("query: writes are refused") {
@@ -148,7 +153,7 @@ TEST_CASE("query: readers see committed rows while a writer holds a batch") {
   QueryFixture f;
   auto db = open_index(f.path);
   const auto run = db.begin_run("test", "0.0-test");
-  const auto source = db.source_id(run, "/srv/more", SourceKind::folder);
+  const auto source = db.source_id(run, "/srv/more", index::SourceKind::folder);
   const auto stats = race_map(1);
   db.write_entry(run, map_entry(source, "b.map", 2), &stats);
   REQUIRE(db.pending_entries() == 1);
@@ -156,7 +161,7 @@ TEST_CASE("query: readers see committed rows while a writer holds a batch") {
   CHECK(f.run("SELECT count(*) AS n FROM files", QueryFormat::csv) == "n\n1\n");
   db.commit_batch();
   CHECK(f.run("SELECT count(*) AS n FROM files", QueryFormat::csv) == "n\n2\n");
-  db.finish_run(run, "complete", {});
+  db.finish_run(run, index::RunStatus::complete, {});
 }
 
 }  // TEST_SUITE

@@ -15,6 +15,7 @@
 #include "stages/common/hex.h"
 #include "stages/common/utf8.h"
 #include "stages/read/digest.h"
+#include "stages/sqlite/statement.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/map_builder.h"
 #include "tests/support/process.h"
@@ -71,42 +72,32 @@ ProcessResult index(const fs::path& db, const std::vector<std::string>& inputs) 
 // each TEXT value with the strict validator. Returns the problems found, one
 // line each; counts the tables/views and TEXT values walked.
 std::string walk_text(const fs::path& path, int& relations, std::int64_t& text_values) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  mapindex::index::Connection db;
+  REQUIRE(db.open(path.string(), SQLITE_OPEN_READONLY) == SQLITE_OK);
   std::vector<std::string> names;
   {
-    sqlite3_stmt* st = nullptr;
-    REQUIRE(sqlite3_prepare_v2(db,
-                               "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') "
-                               "AND name NOT LIKE 'sqlite_%' ORDER BY name",
-                               -1, &st, nullptr) == SQLITE_OK);
-    while (sqlite3_step(st) == SQLITE_ROW)
-      names.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
-    sqlite3_finalize(st);
+    mapindex::index::Statement st(db.get(),
+                                  "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') "
+                                  "AND name NOT LIKE 'sqlite_%' ORDER BY name");
+    while (st.step()) names.push_back(st.column_text(0));
   }
   std::ostringstream bad;
   relations = 0;
   text_values = 0;
   for (const auto& name : names) {
-    sqlite3_stmt* st = nullptr;
     const std::string sql = "SELECT * FROM \"" + name + "\"";
-    REQUIRE_MESSAGE(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK, sql);
+    mapindex::index::Statement st(db.get(), sql);
     ++relations;
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-      for (int c = 0; c < sqlite3_column_count(st); ++c) {
-        if (sqlite3_column_type(st, c) != SQLITE_TEXT) continue;
-        const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(st, c));
-        const std::string_view text(p, static_cast<std::size_t>(sqlite3_column_bytes(st, c)));
+    while (st.step()) {
+      for (int c = 0; c < st.column_count(); ++c) {
+        if (st.column_type(c) != SQLITE_TEXT) continue;
+        const std::string text = st.column_text(c);
         ++text_values;
         if (!mapindex::is_valid_utf8(text))
-          bad << name << "." << sqlite3_column_name(st, c) << ": " << hex(text) << "\n";
+          bad << name << "." << st.column_name(c) << ": " << hex(text) << "\n";
       }
     }
-    CHECK_MESSAGE(rc == SQLITE_DONE, sql);
-    sqlite3_finalize(st);
   }
-  sqlite3_close(db);
   return bad.str();
 }
 

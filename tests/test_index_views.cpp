@@ -28,7 +28,7 @@ struct ViewFixture {
     const auto level = spritetile_level();
     for (int pass = 0; pass < 2; ++pass) {
       const auto run = db.begin_run("test", "0.0-test");
-      const auto zip = db.source_id(run, "/srv/maps.zip", SourceKind::archive);
+      const auto zip = db.source_id(run, "/srv/maps.zip", index::SourceKind::archive);
       db.write_entry(run, map_entry(zip, "race/Sunny Race.map", 1, 4096), &race);
       db.write_entry(run, map_entry(zip, "broken/Broken.map", 2, 100), &broken);
       db.write_entry(run, map_entry(zip, "levels/Level1.bytes", 3, 700), &level);
@@ -53,7 +53,7 @@ struct ViewFixture {
       huge.kind = EntryKind::oversize;
       huge.size = 80ull << 20;
       db.write_entry(run, huge, nullptr);
-      db.finish_run(run, "complete", {});
+      db.finish_run(run, index::RunStatus::complete, {});
       (pass == 0 ? run1 : run2) = run;
     }
   }

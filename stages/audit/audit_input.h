@@ -50,7 +50,7 @@ struct ImageFacts {
 
 struct MapFacts {
   Game game = Game::ddnet;  // whose verdict `status` is
-  std::string status;  // ok, warnings, rejected
+  MapStatus status = MapStatus::ok;
   std::vector<ProblemRef> problems;
   std::vector<ImageFacts> images;  // by index
   // On the game or front layers: START (33), FINISH (34), any time

@@ -1,15 +1,12 @@
 #include "stages/audit/audit_loader.h"
 
-#include "stages/write/sqlite_statement.h"
+#include "stages/sqlite/statement.h"
 
 namespace mapindex::audit {
 namespace {
 
+using index::EntryKind;
 using index::Statement;
-
-Severity severity_of(const std::string& text) {
-  return text == "error" ? Severity::error : Severity::warning;
-}
 
 // "1, 2, 3" for an IN list (integers only, so no quoting is needed).
 std::string id_list(const std::vector<std::int64_t>& ids) {
@@ -37,8 +34,8 @@ std::optional<RunInfo> load_run(sqlite3* db, std::int64_t run_id) {
                   "FROM runs WHERE run_id = ?");
   s.bind_all(run_id);
   if (!s.step()) return std::nullopt;
-  return RunInfo{s.column_int(0), s.column_text(1), s.column_text(2), s.column_text(3),
-                 s.column_text(4)};
+  return RunInfo{s.column_int(0), s.column_enum(1, index::parse_run_status, "runs.status"),
+                 s.column_text(2), s.column_text(3), s.column_text(4)};
 }
 
 std::optional<std::int64_t> latest_complete_run(sqlite3* db) {
@@ -61,8 +58,10 @@ std::vector<SourceInfo> sources_of_run(sqlite3* db, std::int64_t run_id) {
   s.bind_all(run_id);
   std::vector<SourceInfo> sources;
   while (s.step())
-    sources.push_back(
-        {s.column_int(0), s.column_text(1), s.column_text(2), s.column_text(3), s.column_text(4)});
+    sources.push_back({s.column_int(0), s.column_text(1),
+                       s.column_enum(2, index::parse_source_kind, "sources.kind"),
+                       s.column_enum(3, index::parse_source_reading, "run_sources.reading"),
+                       s.column_text(4)});
   return sources;
 }
 
@@ -72,10 +71,12 @@ bool run_read_source(sqlite3* db, std::int64_t run_id, std::int64_t source_id) {
   return s.step();
 }
 
-std::string reading_of(sqlite3* db, std::int64_t run_id, std::int64_t source_id) {
+std::optional<index::SourceReading> reading_of(sqlite3* db, std::int64_t run_id,
+                                               std::int64_t source_id) {
   Statement s(db, "SELECT reading FROM run_sources WHERE run_id = ? AND source_id = ?");
   s.bind_all(run_id, source_id);
-  return s.step() ? s.column_text(0) : std::string();
+  if (!s.step()) return std::nullopt;
+  return s.column_enum(0, index::parse_source_reading, "run_sources.reading");
 }
 
 std::optional<std::int64_t> previous_complete_run(sqlite3* db, std::int64_t source_id,
@@ -103,7 +104,9 @@ std::vector<SourceNotRead> sources_not_read(sqlite3* db, std::int64_t run_id,
                   "AND NOT EXISTS (SELECT 1 FROM run_sources n WHERE n.run_id = ?2 "
                   "AND n.source_id = rs.source_id) ORDER BY s.path, s.kind");
   s.bind_all(*earlier, run_id);
-  while (s.step()) out.push_back({s.column_int(0), s.column_text(1), s.column_text(2), *earlier});
+  while (s.step())
+    out.push_back({s.column_int(0), s.column_text(1),
+                   s.column_enum(2, index::parse_source_kind, "sources.kind"), *earlier});
   return out;
 }
 
@@ -164,17 +167,18 @@ std::unordered_map<std::int64_t, std::vector<SeenEntry>> load_entries(sqlite3* d
     if (const auto occurrence = s.column_int(10); occurrence > 1)
       e.state.path += " (occurrence " + std::to_string(occurrence) + ")";
     e.name = s.column_text(4);
-    e.state.kind = s.column_text(5);
+    e.state.kind = s.column_enum(5, index::parse_entry_kind, "file_versions.kind");
     e.state.size = s.column_int(6);
     e.state.sha256 = s.column_text(7);
     if (!s.column_is_null(8)) e.state.map_id = s.column_int(8);
-    e.state.status = e.state.map_id ? s.column_text(9) : e.state.kind;
-    e.reading_error = e.state.kind == "unreadable" && occurrence_one_empty(s.column_text(3), s.column_int(10));
+    e.state.status = health_of(e.state.kind, e.state.map_id ? s.column_enum(9, parse_map_status, "maps.status")
+                                                            : MapStatus::ok);
+    e.reading_error = e.state.kind == EntryKind::unreadable && occurrence_one_empty(s.column_text(3), s.column_int(10));
     by_source[s.column_int(0)].push_back(std::move(e));
   }
   for (auto& [source, entries] : by_source)
     for (auto& e : entries)
-      if (e.state.kind == "unreadable" || e.state.kind == "oversize") unread.emplace(e.file_id, &e);
+      if (e.state.kind == EntryKind::unreadable || e.state.kind == EntryKind::oversize) unread.emplace(e.file_id, &e);
   if (unread.empty()) return by_source;
 
   // Entry problems are stored for the latest run that saw the entry; they
@@ -189,9 +193,11 @@ std::unordered_map<std::int64_t, std::vector<SeenEntry>> load_entries(sqlite3* d
   p.bind_all(run_id);
   while (p.step()) {
     const auto found = unread.find(p.column_int(0));
-    if (found == unread.end() || p.column_text(4) != found->second->state.kind) continue;
+    if (found == unread.end() ||
+        p.column_enum(4, index::parse_entry_kind, "files.kind") != found->second->state.kind)
+      continue;
     found->second->entry_problems.push_back(
-        {severity_of(p.column_text(1)), p.column_text(2), p.column_text(3)});
+        {p.column_enum(1, parse_severity, "problems.severity"), p.column_text(2), p.column_text(3)});
     if (p.column_text(2) == "read.truncated") found->second->reading_error = true;
   }
   return by_source;
@@ -205,7 +211,7 @@ MapFactsById load_map_facts(sqlite3* db, const std::vector<std::int64_t>& run_id
                          " FROM maps m JOIN audited a ON a.map_id = m.map_id");
   while (maps.step()) {
     auto& f = facts[maps.column_int(0)];
-    f.status = maps.column_text(1);
+    f.status = maps.column_enum(1, parse_map_status, "maps.status");
     f.game = game;
   }
 
@@ -214,7 +220,8 @@ MapFactsById load_map_facts(sqlite3* db, const std::vector<std::int64_t>& run_id
                                 "WHERE p.map_id IS NOT NULL ORDER BY p.map_id, p.position");
   while (problems.step())
     facts[problems.column_int(0)].problems.push_back(
-        {severity_of(problems.column_text(1)), problems.column_text(2), problems.column_text(3)});
+        {problems.column_enum(1, parse_severity, "problems.severity"), problems.column_text(2),
+         problems.column_text(3)});
 
   Statement images(db, with + "SELECT i.map_id, i.image_index, i.name, i.external, "
                               "i.standard_name, i.width, i.height, ifnull(i.data_stored_size, -1), "

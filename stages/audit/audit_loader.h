@@ -22,8 +22,8 @@ namespace mapindex::audit {
 struct SourceInfo {
   std::int64_t source_id = 0;
   std::string path;
-  std::string kind;
-  std::string reading;  // run_sources.reading: complete, partial or unreadable
+  index::SourceKind kind = index::SourceKind::archive;
+  index::SourceReading reading = index::SourceReading::complete;
   std::string last_entry;  // run_sources.last_entry: partial: the last entry read ("" unknown)
 };
 
@@ -35,8 +35,9 @@ std::optional<std::int64_t> latest_run(sqlite3* db);
 // The sources `run_id` read, by path.
 std::vector<SourceInfo> sources_of_run(sqlite3* db, std::int64_t run_id);
 bool run_read_source(sqlite3* db, std::int64_t run_id, std::int64_t source_id);
-// run_sources.reading of the run and source ("" when the run did not read it).
-std::string reading_of(sqlite3* db, std::int64_t run_id, std::int64_t source_id);
+// run_sources.reading of the run and source (none when the run did not read it).
+std::optional<index::SourceReading> reading_of(sqlite3* db, std::int64_t run_id,
+                                               std::int64_t source_id);
 
 // The latest complete run before `run_id` that read the source completely
 // (run_sources.reading 'complete'): a run whose reading of it was cut short

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <vector>
 
-#include "stages/write/sqlite_statement.h"
+#include "stages/sqlite/statement.h"
 
 namespace mapindex::audit {
 namespace {

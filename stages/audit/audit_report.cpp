@@ -7,6 +7,31 @@
 
 namespace mapindex::audit {
 
+std::string_view to_string(Health health) {
+  switch (health) {
+    case Health::ok: return "ok";
+    case Health::warnings: return "warnings";
+    case Health::rejected: return "rejected";
+    case Health::other: return "other";
+    case Health::oversize: return "oversize";
+    case Health::unreadable: return "unreadable";
+  }
+  return "other";
+}
+
+Health health_of(index::EntryKind kind, MapStatus map_status) {
+  switch (kind) {
+    case index::EntryKind::map:
+      return map_status == MapStatus::rejected   ? Health::rejected
+             : map_status == MapStatus::warnings ? Health::warnings
+                                                 : Health::ok;
+    case index::EntryKind::oversize: return Health::oversize;
+    case index::EntryKind::unreadable: return Health::unreadable;
+    case index::EntryKind::other: break;
+  }
+  return Health::other;
+}
+
 std::optional<FailOn> parse_fail_on(std::string_view text) {
   if (text == "error") return FailOn::error;
   if (text == "warning") return FailOn::warning;
@@ -72,7 +97,7 @@ NewCounts count_new(const AuditReport& report) {
       if (!change.acknowledged) broken.insert(change.path);
     counts.errors += static_cast<std::int64_t>(broken.size());
     counts.warnings += static_cast<std::int64_t>(new_warnings(source).size());
-    if (source.reading != "complete") ++counts.unread_sources;
+    if (source.reading != index::SourceReading::complete) ++counts.unread_sources;
   }
   return counts;
 }

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "stages/common/problem.h"
+#include "stages/extract/map_stats.h"
+#include "stages/write/entry_record.h"
 
 namespace mapindex::audit {
 
@@ -27,17 +29,25 @@ std::string_view to_string(FailOn fail_on);
 
 struct RunInfo {
   std::int64_t run_id = 0;
-  std::string status;       // running, complete, interrupted or failed
+  index::RunStatus status = index::RunStatus::running;
   std::string started_at;
   std::string finished_at;  // "" while running or when cut short
   std::string command;
 };
 
+// An entry's health as the audit ranks it: a map's status (ok, warnings,
+// rejected), or the kind of an entry that is no map (other, oversize,
+// unreadable).
+enum class Health : unsigned char { ok, warnings, rejected, other, oversize, unreadable };
+std::string_view to_string(Health health);
+// The health of an entry of `kind`; `map_status` is a map's status.
+Health health_of(index::EntryKind kind, MapStatus map_status);
+
 // One entry of a source as one run saw it.
 struct EntryState {
   std::string path;                    // entry path inside the source
-  std::string kind;                    // map, other, oversize or unreadable
-  std::string status;                  // maps: ok, warnings or rejected; otherwise the kind
+  index::EntryKind kind = index::EntryKind::other;
+  Health status = Health::other;
   std::int64_t size = 0;
   std::string sha256;                  // "" when not read (oversize, unreadable)
   std::optional<std::int64_t> map_id;  // maps only
@@ -66,8 +76,8 @@ struct DuplicateGroup {
 // the first problem message behind those codes (errors first).
 struct HealthChange {
   std::string path;
-  std::string before;  // ok, warnings, rejected, other, oversize, unreadable or ""
-  std::string after;
+  std::optional<Health> before;  // none when the entry is new
+  Health after = Health::ok;
   std::vector<std::string> codes;
   std::string message;
   std::string sha256;         // the entry's content now ("" when not read)
@@ -136,7 +146,7 @@ struct Totals {
 struct SourceAudit {
   std::int64_t source_id = 0;
   std::string path;
-  std::string kind;                          // archive, folder, file or stdin
+  index::SourceKind kind = index::SourceKind::archive;
   std::optional<std::int64_t> baseline_run;  // none: every entry counts as new
   Totals now;
   std::optional<Totals> before;              // set when there is a baseline
@@ -153,7 +163,7 @@ struct SourceAudit {
   std::vector<Finding> findings;             // by path, rule, subject
   // How the audited run read the source: complete, partial (cut short: the
   // entries after the cut were not read) or unreadable (nothing read).
-  std::string reading = "complete";
+  index::SourceReading reading = index::SourceReading::complete;
   std::vector<ReadingError> reading_errors;  // what cut it short (not entries of the source)
   std::string last_entry_read;               // partial: the last entry read ("" unknown)
   // Partial or unreadable reading: the baseline's entries the run did not see
@@ -165,7 +175,7 @@ struct SourceAudit {
 struct SourceNotRead {
   std::int64_t source_id = 0;
   std::string path;
-  std::string kind;
+  index::SourceKind kind = index::SourceKind::archive;
   std::int64_t last_run = 0;  // the run it is compared from (the previous complete run)
 };
 

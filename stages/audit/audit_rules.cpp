@@ -122,12 +122,12 @@ std::vector<Finding> evaluate_rules(const std::vector<SeenEntry>& entries,
   std::map<std::string, std::set<std::string>> names_by_key;
 
   for (const auto& entry : entries) {
-    if (entry.state.kind != "map" || !entry.state.map_id) continue;
+    if (entry.state.kind != index::EntryKind::map || !entry.state.map_id) continue;
     const auto found = facts.find(*entry.state.map_id);
     if (found == facts.end()) continue;
     const MapFacts& map = found->second;
 
-    if (map.status == "rejected")
+    if (map.status == MapStatus::rejected)
       out.push_back(map_finding(entry, rules::kRejected, Severity::error, "",
                                 rejection_message(map)));
     if (map.has_start && map.has_finish && !map.has_time_checkpoint)
@@ -141,7 +141,7 @@ std::vector<Finding> evaluate_rules(const std::vector<SeenEntry>& entries,
   }
 
   for (const auto& entry : entries) {
-    if (entry.state.kind != "map" || !entry.state.map_id) continue;
+    if (entry.state.kind != index::EntryKind::map || !entry.state.map_id) continue;
     if (facts.find(*entry.state.map_id) == facts.end()) continue;
     const auto key = normalised_name(entry.name);
     const auto group = names_by_key.find(key);

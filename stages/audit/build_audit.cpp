@@ -8,7 +8,7 @@
 
 #include "stages/audit/audit_loader.h"
 #include "stages/audit/source_comparison.h"
-#include "stages/write/sqlite_statement.h"
+#include "stages/sqlite/statement.h"
 
 namespace mapindex::audit {
 namespace {
@@ -50,12 +50,12 @@ std::int64_t distinct_maps(const std::vector<const std::vector<SeenEntry>*>& lis
   std::unordered_set<std::string> contents;
   for (const auto* entries : lists)
     for (const auto& e : *entries)
-      if (e.state.kind == "map") contents.insert(e.state.sha256);
+      if (e.state.kind == index::EntryKind::map) contents.insert(e.state.sha256);
   return static_cast<std::int64_t>(contents.size());
 }
 
 std::string describe(const RunInfo& run) {
-  return "run " + std::to_string(run.run_id) + " (" + run.status + ")";
+  return "run " + std::to_string(run.run_id) + " (" + std::string(to_string(run.status)) + ")";
 }
 
 Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
@@ -149,8 +149,8 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
     // entries of the source, and the baseline's entries not seen were not
     // read rather than removed.
     audit.reading = source.reading;
-    if (audit.reading == "partial") audit.last_entry_read = source.last_entry;
-    const bool cut_short = audit.reading != "complete";
+    if (audit.reading == index::SourceReading::partial) audit.last_entry_read = source.last_entry;
+    const bool cut_short = audit.reading != index::SourceReading::complete;
     std::vector<SeenEntry> read_now, read_before;
     for (const auto& e : seen_now) {
       if (!cut_short || !e.reading_error) {
@@ -163,7 +163,7 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
     }
     // A baseline given with --against may itself be cut short.
     const bool before_cut_short =
-        seen_before && audit.baseline_run && reading_of(db, *audit.baseline_run, source.source_id) != "complete";
+        seen_before && audit.baseline_run && reading_of(db, *audit.baseline_run, source.source_id) != index::SourceReading::complete;
     if (seen_before)
       for (const auto& e : *seen_before)
         if (!before_cut_short || !e.reading_error) read_before.push_back(e);
@@ -203,9 +203,9 @@ Result<AuditReport> build_audit(sqlite3* db, const AuditOptions& options) {
                    "than 4); run `mapindex index` once with this version to add them"};
     return build(db, options);
   } catch (const index::IndexError& e) {
-    // Damage, I/O errors and locks keep their index.* code (exit status 3).
-    return Error{e.code() == "index.sql" ? "audit.read" : e.code(),
-                 std::string("reading the index failed: ") + e.what()};
+    // Every SQLite failure is the index's (exit status 3).
+    return Error{e.code() == "index.sql" ? "index.failed" : e.code(),
+                 "reading index '" + index::database_file(db) + "' failed: " + e.what()};
   }
 }
 

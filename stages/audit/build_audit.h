@@ -34,7 +34,9 @@ struct AuditOptions {
 // Errors: audit.no_runs (the index has no run), audit.no_complete_run (no
 // complete run and no --run), audit.run / audit.against (no such run, or the
 // same run twice), audit.game (--game teeworlds on an index without the
-// Teeworlds verdicts, schema < 4), audit.read (SQLite failed; the message says which query).
+// Teeworlds verdicts, schema < 4); a SQLite failure keeps its index.* code (index.damaged,
+// index.io, index.locked; index.failed for any other) and its message names
+// the index file and the query.
 Result<AuditReport> build_audit(sqlite3* db, const AuditOptions& options);
 
 }  // namespace mapindex::audit

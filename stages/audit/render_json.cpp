@@ -8,7 +8,7 @@ namespace {
 void write_run(JsonWriter& j, const RunInfo& run) {
   j.begin_object()
       .field("run_id", run.run_id)
-      .field("status", run.status)
+      .field("status", to_string(run.status))
       .field("started_at", run.started_at)
       .key("finished_at");
   if (run.finished_at.empty()) j.null(); else j.value(run.finished_at);
@@ -41,8 +41,8 @@ void write_totals_pair(JsonWriter& j, const Totals& now, const std::optional<Tot
 void write_entry(JsonWriter& j, const EntryState& e) {
   j.begin_object()
       .field("path", e.path)
-      .field("kind", e.kind)
-      .field("status", e.status)
+      .field("kind", to_string(e.kind))
+      .field("status", to_string(e.status))
       .field("size", e.size)
       .key("sha256");
   if (e.sha256.empty()) j.null(); else j.value(e.sha256);
@@ -77,8 +77,8 @@ void write_health(JsonWriter& j, std::string_view name, const std::vector<Health
   j.key(name).begin_array();
   for (const auto& c : changes) {
     j.begin_object().field("path", c.path).key("before");
-    if (c.before.empty()) j.null(); else j.value(c.before);
-    j.field("after", c.after).key("codes");
+    if (!c.before) j.null(); else j.value(to_string(*c.before));
+    j.field("after", to_string(c.after)).key("codes");
     write_strings(j, c.codes);
     j.field("message", c.message).key("sha256");
     if (c.sha256.empty()) j.null(); else j.value(c.sha256);
@@ -91,7 +91,7 @@ void write_source(JsonWriter& j, const SourceAudit& s) {
   j.begin_object()
       .field("source_id", s.source_id)
       .field("path", s.path)
-      .field("kind", s.kind)
+      .field("kind", to_string(s.kind))
       .field("baseline_run_id", s.baseline_run)
       .key("totals");
   write_totals_pair(j, s.now, s.before);
@@ -133,7 +133,7 @@ void write_source(JsonWriter& j, const SourceAudit& s) {
         .field("acknowledged", f.acknowledged)
         .end_object();
   j.end_array();
-  j.field("reading", s.reading).key("reading_errors").begin_array();
+  j.field("reading", to_string(s.reading)).key("reading_errors").begin_array();
   for (const auto& e : s.reading_errors)
     j.begin_object()
         .field("path", e.path)
@@ -186,7 +186,7 @@ void render_json(const AuditReport& report, std::ostream& out) {
     j.begin_object()
         .field("source_id", s.source_id)
         .field("path", s.path)
-        .field("kind", s.kind)
+        .field("kind", to_string(s.kind))
         .field("last_run_id", s.last_run)
         .end_object();
   j.end_array();

@@ -53,7 +53,7 @@ void list(std::ostream& out, const std::string& title, const std::vector<T>& ite
 }
 
 std::string health_item(const HealthChange& c) {
-  std::string line = code(c.path) + ": " + status_or_new(c.before) + " → " + c.after;
+  std::string line = code(c.path) + ": " + status_or_new(c.before) + " → " + std::string(to_string(c.after));
   if (!c.codes.empty()) {
     std::vector<std::string> codes;
     for (const auto& k : c.codes) codes.push_back(code(k));
@@ -64,7 +64,7 @@ std::string health_item(const HealthChange& c) {
 }
 
 std::string entry_item(const EntryState& e) {
-  return code(e.path) + " (" + e.status + ", " + human_bytes(e.size) + ")";
+  return code(e.path) + " (" + std::string(to_string(e.status)) + ", " + human_bytes(e.size) + ")";
 }
 
 void totals_table(std::ostream& out, const Totals& now, const std::optional<Totals>& before) {
@@ -79,10 +79,10 @@ void totals_table(std::ostream& out, const Totals& now, const std::optional<Tota
 }
 
 void source_markdown(std::ostream& out, const SourceAudit& s, const RenderOptions& options) {
-  out << "\n### " << md(s.path) << " (" << s.kind << ")\n\n";
+  out << "\n### " << md(s.path) << " (" << to_string(s.kind) << ")\n\n";
   if (s.baseline_run) out << "Compared with run " << *s.baseline_run << ".\n";
   else out << "No baseline run: everything counts as new.\n";
-  if (s.reading != "complete") out << "\n**" << md(reading_line(s)) << "**\n";
+  if (s.reading != index::SourceReading::complete) out << "\n**" << md(reading_line(s)) << "**\n";
 
   // What changed first.
   std::vector<HealthChange> broken;
@@ -99,8 +99,8 @@ void source_markdown(std::ostream& out, const SourceAudit& s, const RenderOption
   list(out, "Added", s.added, options, entry_item);
   list(out, "Removed", s.removed, options, entry_item);
   list(out, "Changed", s.changed, options, [](const EntryChange& c) {
-    return code(c.after.path) + " (" + c.before.status + ", " + human_bytes(c.before.size) +
-           " → " + c.after.status + ", " + human_bytes(c.after.size) + ")";
+    return code(c.after.path) + " (" + std::string(to_string(c.before.status)) + ", " + human_bytes(c.before.size) +
+           " → " + std::string(to_string(c.after.status)) + ", " + human_bytes(c.after.size) + ")";
   });
   list(out, "Moved", s.moved, options, [](const EntryChange& c) {
     return code(c.before.path) + " → " + code(c.after.path);
@@ -108,7 +108,7 @@ void source_markdown(std::ostream& out, const SourceAudit& s, const RenderOption
   list(out, "Fixed", s.fixed, options, health_item);
   list(out, "Not read (the reading was cut short; not counted as removed)", s.not_read, options,
        entry_item);
-  if (s.reading != "unreadable") totals_table(out, s.now, s.before);
+  if (s.reading != index::SourceReading::unreadable) totals_table(out, s.now, s.before);
   list(out, "New problems", s.gained_problems, options, health_item);
   list(out, "Duplicate contents", s.duplicates, options, [](const DuplicateGroup& d) {
     std::vector<std::string> paths;
@@ -173,8 +173,8 @@ void render_markdown(const AuditReport& report, std::ostream& out, const RenderO
     for (const auto& run : report.baselines) out << " " << run.run_id;
     out << ".\n";
   }
-  if (report.run.status != "complete")
-    out << "\nNote: run " << report.run.run_id << " is " << report.run.status
+  if (report.run.status != index::RunStatus::complete)
+    out << "\nNote: run " << report.run.run_id << " is " << to_string(report.run.status)
         << ": entries it did not reach show as removed.\n";
   const auto counts = count_new(report);
   out << "\n**" << (counts.errors || counts.warnings || counts.unread_sources ? "" : "OK: ")
@@ -183,7 +183,7 @@ void render_markdown(const AuditReport& report, std::ostream& out, const RenderO
     out << "\nRun " << report.run.run_id << " was accepted as it is (" << md(report.accepted->accepted_at)
         << "): its findings do not fail the audit.\n";
   for (const auto& s : report.sources_not_read)
-    out << "\nSource " << code(s.path) << " (" << s.kind << ") was not read in this run (run "
+    out << "\nSource " << code(s.path) << " (" << to_string(s.kind) << ") was not read in this run (run "
         << s.last_run << " read it): not compared.\n";
   if (report.sources.size() > 1) {
     out << "\nTotals over " << report.sources.size() << " sources:\n";

@@ -28,12 +28,12 @@ void section(std::ostream& out, const std::string& title, const std::vector<T>& 
 }
 
 std::string entry_summary(const EntryState& e) {
-  return e.status + ", " + human_bytes(e.size);
+  return std::string(to_string(e.status)) + ", " + human_bytes(e.size);
 }
 
 std::string health_line(char mark, const HealthChange& c) {
   std::string line = std::string(1, mark) + " " + printable(c.path) + "  " +
-                     status_or_new(c.before) + " -> " + c.after;
+                     status_or_new(c.before) + " -> " + std::string(to_string(c.after));
   if (!c.codes.empty()) line += "  [" + joined(c.codes) + "]";
   if (!c.message.empty()) line += " " + printable(c.message);
   return line;
@@ -70,14 +70,14 @@ std::string new_warning_line(const NewWarning& w) {
 }
 
 std::string not_read_line(const SourceNotRead& s) {
-  return "source " + printable(s.path) + " (" + s.kind + ") was not read in this run (run " +
+  return "source " + printable(s.path) + " (" + std::string(to_string(s.kind)) + ") was not read in this run (run " +
          std::to_string(s.last_run) + " read it): not compared";
 }
 
 // What changed, first: the reading, newly broken, new warnings by entry,
 // acknowledged items, then added, removed, changed, moved, fixed, not read.
 void changes_text(std::ostream& out, const SourceAudit& s, const RenderOptions& options) {
-  if (s.reading != "complete") out << "  " << printable(reading_line(s)) << "\n";
+  if (s.reading != index::SourceReading::complete) out << "  " << printable(reading_line(s)) << "\n";
   std::vector<HealthChange> broken;
   for (const auto& c : s.newly_broken)
     if (!c.acknowledged) broken.push_back(c);
@@ -109,7 +109,7 @@ void changes_text(std::ostream& out, const SourceAudit& s, const RenderOptions& 
 }
 
 void source_header(std::ostream& out, const SourceAudit& s) {
-  out << "\n== " << printable(s.path) << " (" << s.kind << ")";
+  out << "\n== " << printable(s.path) << " (" << to_string(s.kind) << ")";
   if (s.baseline_run) out << " against run " << *s.baseline_run << "\n";
   else out << ": no baseline run, everything counts as new\n";
 }
@@ -117,7 +117,7 @@ void source_header(std::ostream& out, const SourceAudit& s) {
 void source_text(std::ostream& out, const SourceAudit& s, const RenderOptions& options) {
   source_header(out, s);
   changes_text(out, s, options);
-  if (s.reading != "unreadable") totals_table(out, s.now, s.before, "  ");  // all 0 otherwise
+  if (s.reading != index::SourceReading::unreadable) totals_table(out, s.now, s.before, "  ");  // all 0 otherwise
 
   section(out, "new problems", s.gained_problems, options,
           [](const HealthChange& c) { return health_line(c.acknowledged ? '=' : '?', c); });
@@ -175,8 +175,8 @@ void header_text(std::ostream& out, const AuditReport& report) {
     for (const auto& run : report.baselines) out << " " << run.run_id;
     out << "\n";
   }
-  if (report.run.status != "complete")
-    out << "note: run " << report.run.run_id << " is " << report.run.status
+  if (report.run.status != index::RunStatus::complete)
+    out << "note: run " << report.run.run_id << " is " << to_string(report.run.status)
         << ": entries it did not reach show as removed\n";
   if (report.accepted)
     out << "accepted: run " << report.run.run_id << " was accepted as it is ("

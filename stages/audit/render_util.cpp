@@ -45,7 +45,7 @@ std::string count_of(std::int64_t n, std::string_view one, std::string_view many
 }
 
 std::string run_line(const RunInfo& run) {
-  std::string line = "run " + std::to_string(run.run_id) + " (" + run.status;
+  std::string line = "run " + std::to_string(run.run_id) + " (" + std::string(to_string(run.status));
   if (!run.started_at.empty()) line += ", started " + run.started_at;
   return line + ")";
 }
@@ -63,28 +63,30 @@ std::string verdict_line(const NewCounts& counts) {
 }
 
 std::string reading_line(const SourceAudit& source) {
-  std::string what = source.kind == "archive" ? "the archive" : "the " + source.kind;
+  std::string what = "the " + std::string(to_string(source.kind));
   std::string why;
   for (const auto& e : source.reading_errors) {
     if (!why.empty()) why += "; ";
     why += (e.code.empty() ? std::string("error") : e.code) + ": " + e.message;
   }
   std::string line;
-  if (source.reading == "unreadable")
+  if (source.reading == index::SourceReading::unreadable)
     line = what + " could not be read";
   else
     line = what + " was cut short";
   if (source.baseline_run)
     line += ": " + count_of(static_cast<std::int64_t>(source.not_read.size()), "entry", "entries") +
             " of run " + std::to_string(*source.baseline_run) + " not read";
-  if (source.reading == "partial") {
+  if (source.reading == index::SourceReading::partial) {
     line += ", " + count_of(source.now.entries, "entry", "entries") + " read";
     if (!source.last_entry_read.empty()) line += " (the last: " + source.last_entry_read + ")";
   }
   return line + " (" + why + ")";
 }
 
-std::string status_or_new(const std::string& status) { return status.empty() ? "(new)" : status; }
+std::string status_or_new(const std::optional<Health>& status) {
+  return status ? std::string(to_string(*status)) : "(new)";
+}
 
 std::vector<TotalsRow> totals_rows(const Totals& now, const Totals* before) {
   const Totals none;

@@ -30,8 +30,8 @@ std::string verdict_line(const NewCounts& counts);
 // "the archive was cut short: 162 entries not read (read.truncated: ...)" or
 // "the source could not be read: ..." for a source read partially or not at all.
 std::string reading_line(const SourceAudit& source);
-// "ok" ... or "(new)" for an empty before status.
-std::string status_or_new(const std::string& status);
+// "ok" ... or "(new)" for no before status.
+std::string status_or_new(const std::optional<Health>& status);
 
 // One row of the totals table: label, now, before (when there is a baseline).
 struct TotalsRow {

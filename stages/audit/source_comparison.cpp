@@ -15,9 +15,9 @@ namespace {
 
 // 0 fine (ok, other), 1 degraded (warnings, oversize), 2 broken (rejected,
 // unreadable).
-int health_rank(const std::string& status) {
-  if (status == "rejected" || status == "unreadable") return 2;
-  if (status == "warnings" || status == "oversize") return 1;
+int health_rank(Health health) {
+  if (health == Health::rejected || health == Health::unreadable) return 2;
+  if (health == Health::warnings || health == Health::oversize) return 1;
   return 0;
 }
 
@@ -119,15 +119,15 @@ Totals totals_of(const std::vector<SeenEntry>& entries) {
     const auto& s = entry.state;
     ++t.entries;
     t.bytes += s.size;
-    if (s.kind == "map") {
+    if (s.kind == index::EntryKind::map) {
       ++t.maps;
       contents.insert(s.sha256);
-      if (s.status == "ok") ++t.ok;
-      else if (s.status == "warnings") ++t.warnings;
-      else if (s.status == "rejected") ++t.rejected;
-    } else if (s.kind == "oversize") {
+      if (s.status == Health::ok) ++t.ok;
+      else if (s.status == Health::warnings) ++t.warnings;
+      else if (s.status == Health::rejected) ++t.rejected;
+    } else if (s.kind == index::EntryKind::oversize) {
       ++t.oversize;
-    } else if (s.kind == "unreadable") {
+    } else if (s.kind == index::EntryKind::unreadable) {
       ++t.unreadable;
     } else {
       ++t.other;
@@ -143,9 +143,9 @@ std::vector<ProblemRef> problems_of(const SeenEntry& entry, const MapFactsById& 
     return found == facts.end() ? std::vector<ProblemRef>{} : found->second.problems;
   }
   if (!entry.entry_problems.empty()) return entry.entry_problems;
-  if (entry.state.kind == "unreadable")
+  if (entry.state.kind == index::EntryKind::unreadable)
     return {{Severity::error, "entry.unreadable", "the entry could not be read"}};
-  if (entry.state.kind == "oversize")
+  if (entry.state.kind == index::EntryKind::oversize)
     return {{Severity::error, "entry.oversize", "the entry is larger than --max-map-size and was not read"}};
   return {};
 }
@@ -229,7 +229,8 @@ void compare_source(const std::vector<SeenEntry>* before, const std::vector<Seen
     const auto codes_before = codes_of(problems_before);
     const int rank_now = health_rank(e->state.status);
     const int rank_before = was ? health_rank(was->state.status) : -1;
-    const std::string before_status = was ? was->state.status : "";
+    const std::optional<Health> before_status =
+        was ? std::optional<Health>(was->state.status) : std::nullopt;
 
     const auto gained = minus(codes_now, codes_before);
     if (rank_now == 2 && rank_before < 2)
@@ -248,7 +249,7 @@ void compare_source(const std::vector<SeenEntry>* before, const std::vector<Seen
   // Duplicate contents among the map entries now.
   std::map<std::string, DuplicateGroup> groups;
   for (const auto* e : ordered) {
-    if (e->state.kind != "map" || e->state.sha256.empty()) continue;
+    if (e->state.kind != index::EntryKind::map || e->state.sha256.empty()) continue;
     auto& g = groups[e->state.sha256];
     g.sha256 = e->state.sha256;
     g.map_id = e->state.map_id;

@@ -2,9 +2,12 @@
 // is wrong (warning), with a stable code and where it is.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "stages/common/enum_text.h"
 
 namespace mapindex {
 
@@ -12,6 +15,9 @@ enum class Severity : unsigned char { error, warning };
 
 inline std::string_view to_string(Severity s) {
   return s == Severity::error ? "error" : "warning";
+}
+inline std::optional<Severity> parse_severity(std::string_view text) {
+  return parse_enum(text, {Severity::error, Severity::warning});
 }
 
 struct Problem {

@@ -15,6 +15,10 @@ std::string_view to_string(MapStatus s) {
   return "rejected";
 }
 
+std::optional<MapStatus> parse_map_status(std::string_view text) {
+  return parse_enum(text, {MapStatus::ok, MapStatus::warnings, MapStatus::rejected});
+}
+
 void finalize_status(MapStats& stats) {
   bool warning = false, error = false;
   for (const auto& p : stats.problems) (p.severity == Severity::error ? error : warning) = true;

@@ -33,6 +33,7 @@ inline constexpr std::size_t kNumCurveTypes = 7;
 
 std::string_view to_string(MapFormat f);
 std::string_view to_string(MapStatus s);
+std::optional<MapStatus> parse_map_status(std::string_view text);  // "ok", "warnings", "rejected"
 
 struct TileCount {
   std::int32_t tile = 0;    // the layer's tile key (index byte, or type byte of tele/speedup/switch/tune)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,13 +16,29 @@ namespace mapindex::index {
 // unreadable: reading it failed.
 enum class EntryKind : unsigned char { map, other, oversize, unreadable };
 
-std::string_view to_string(EntryKind kind);
+std::string_view to_string(EntryKind kind);                        // files.kind
+std::optional<EntryKind> parse_entry_kind(std::string_view text);
 
-// What an input given to `mapindex index` is (sources.kind): an archive, a
-// folder, a single file, or standard input ("-").
+// What a source given to `mapindex index` is (sources.kind): "archive",
+// "folder", "file" (a single entry) or "stdin".
 enum class SourceKind : unsigned char { archive, folder, file, standard_input };
 
-std::string_view to_string(SourceKind kind);  // "archive", "folder", "file", "stdin"
+std::string_view to_string(SourceKind kind);
+std::optional<SourceKind> parse_source_kind(std::string_view text);
+
+// How completely a run read a source (run_sources.reading): to its end, cut
+// short after some entries, or not at all.
+enum class SourceReading : unsigned char { complete, partial, unreadable };
+
+std::string_view to_string(SourceReading reading);
+std::optional<SourceReading> parse_source_reading(std::string_view text);
+
+// runs.status: a run is running until it finishes complete, interrupted
+// (Ctrl-C, or its process is gone) or failed (the index failed under it).
+enum class RunStatus : unsigned char { running, complete, interrupted, failed };
+
+std::string_view to_string(RunStatus status);
+std::optional<RunStatus> parse_run_status(std::string_view text);
 
 struct EntryRecord {
   std::int64_t source_id = 0;  // from IndexDb::source_id

@@ -40,12 +40,6 @@ bool is_lower_hex_sha256(std::string_view s) {
   return true;
 }
 
-Error open_error(sqlite3* db, const std::string& path) {
-  return Error{db ? index_error_code(sqlite3_extended_errcode(db), "index.open") : "index.io",
-               "cannot open index '" + path + "': " +
-                   (db ? sqlite3_errmsg(db) : std::string("out of memory"))};
-}
-
 // A run the runs table says is 'running'.
 struct RunningRun {
   std::int64_t run_id = 0;
@@ -101,11 +95,6 @@ Error busy_error(sqlite3* db, const std::string& path, const std::string& what) 
                                          "(`fuser -v " + path + "` names it), then run again"};
 }
 
-Error damaged_error(const std::string& path, const std::string& what) {
-  return Error{"index.damaged", "index '" + path + "' is damaged (" + what + "): " +
-                                    std::string(kRebuildAdvice)};
-}
-
 // Rows of a PRAGMA that answers with one text column (quick_check, integrity_check).
 std::vector<std::string> pragma_rows(sqlite3* db, const std::string& pragma) {
   std::vector<std::string> rows;
@@ -131,49 +120,7 @@ Result<int> schema_version_of(sqlite3* db, const std::string& path) {
   return version;
 }
 
-// SQLite needs to create and write `path`-shm next to a WAL database even
-// to read it.
-bool writable_here(const std::string& path) {
-  std::string folder = std::filesystem::path(path).parent_path().string();
-  if (folder.empty()) folder = ".";
-  return ::access(path.c_str(), W_OK) == 0 && ::access(folder.c_str(), W_OK) == 0;
-}
-
-// "file:PATH?immutable=1", PATH percent-encoded where a URI needs it.
-std::string immutable_uri(const std::string& path) {
-  std::string uri = "file:";
-  for (const unsigned char c : path) {
-    if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_' || c == '~') {
-      uri += static_cast<char>(c);
-    } else {
-      uri += '%';
-      append_hex(uri, c, HexCase::upper);
-    }
-  }
-  return uri + "?immutable=1";
-}
-
 }  // namespace
-
-std::string_view to_string(EntryKind kind) {
-  switch (kind) {
-    case EntryKind::map: return "map";
-    case EntryKind::other: return "other";
-    case EntryKind::oversize: return "oversize";
-    case EntryKind::unreadable: return "unreadable";
-  }
-  return "other";
-}
-
-std::string_view to_string(SourceKind kind) {
-  switch (kind) {
-    case SourceKind::archive: return "archive";
-    case SourceKind::folder: return "folder";
-    case SourceKind::file: return "file";
-    case SourceKind::standard_input: return "stdin";
-  }
-  return "file";
-}
 
 std::string entry_name(std::string_view entry_path) {
   const auto slash = entry_path.find_last_of("/\\");
@@ -185,7 +132,7 @@ std::string entry_name(std::string_view entry_path) {
 }
 
 struct IndexDb::Impl {
-  sqlite3* db = nullptr;
+  Connection db;
   std::string path;
   OpenMode mode = OpenMode::read_only;
   int extractor_version = kExtractorVersion;
@@ -195,9 +142,8 @@ struct IndexDb::Impl {
   std::size_t pending = 0;
 
   ~Impl() {
-    if (db && in_batch) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    if (db && in_batch) sqlite3_exec(db.get(), "ROLLBACK", nullptr, nullptr, nullptr);
     statements.reset();  // finalize before closing
-    sqlite3_close_v2(db);
   }
 
   Statement& sql(std::string_view text) { return statements->get(text); }
@@ -223,7 +169,7 @@ struct IndexDb::Impl {
   // After a failed statement SQLite may have rolled the whole transaction
   // back (disk full, I/O error): notice it.
   void resync_after_error() {
-    if (in_batch && sqlite3_get_autocommit(db)) {
+    if (in_batch && sqlite3_get_autocommit(db.get())) {
       in_batch = false;
       pending = 0;
     }
@@ -241,41 +187,6 @@ struct IndexDb::Impl {
   std::int64_t write_entry(std::int64_t run_id, const EntryRecord& e, const MapStats* stats);
 };
 
-Result<sqlite3*> open_sqlite_read_only(const std::string& path, int busy_timeout_ms) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    return Error{"index.open", "index '" + path + "' does not exist"};
-  const auto attempt = [&](const std::string& name, int flags) {
-    sqlite3* db = nullptr;
-    int rc = sqlite3_open_v2(name.c_str(), &db, flags, nullptr);
-    if (rc == SQLITE_OK) {
-      sqlite3_extended_result_codes(db, 1);
-      sqlite3_busy_timeout(db, busy_timeout_ms);
-      // The first read: the header, and for a WAL database its -shm.
-      rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", nullptr, nullptr, nullptr);
-    }
-    return std::pair{db, rc};
-  };
-  auto [db, rc] = attempt(path, SQLITE_OPEN_READONLY);
-  if (rc == SQLITE_OK) return db;
-  const int primary = rc & 0xff;
-  if ((primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY) && !writable_here(path)) {
-    // Read-only media: nobody can be writing the file, so read it as it is.
-    sqlite3_close_v2(db);
-    std::tie(db, rc) = attempt(immutable_uri(path), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
-    if (rc == SQLITE_OK) return db;
-  }
-  Error error;
-  if ((rc & 0xff) == SQLITE_NOTADB)
-    error = Error{"index.not_sqlite", "'" + path + "' is not a SQLite database"};
-  else if (index_error_code(rc) == "index.damaged")
-    error = damaged_error(path, db ? sqlite3_errmsg(db) : "unreadable");
-  else
-    error = open_error(db, path);
-  sqlite3_close_v2(db);
-  return error;
-}
-
 Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOptions options) {
   auto impl = std::make_unique<Impl>();
   impl->path = path;
@@ -283,50 +194,48 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
   impl->extractor_version = options.extractor_version;
 
   if (mode == OpenMode::read_write) {
-    if (sqlite3_open_v2(path.c_str(), &impl->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                        nullptr) != SQLITE_OK)
-      return open_error(impl->db, path);
-    sqlite3_extended_result_codes(impl->db, 1);
-    sqlite3_busy_timeout(impl->db, options.busy_timeout_ms);
+    if (impl->db.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) != SQLITE_OK)
+      return open_error(impl->db.get(), path);
+    sqlite3_busy_timeout(impl->db.get(), options.busy_timeout_ms);
   } else {
     auto db = open_sqlite_read_only(path, options.busy_timeout_ms);
     if (!db) return db.error();
-    impl->db = *db;
+    impl->db = std::move(*db);
   }
 
-  auto version = schema_version_of(impl->db, path);
+  auto version = schema_version_of(impl->db.get(), path);
   if (!version) return version.error();
   const int latest = options.migrations.empty() ? 0 : options.migrations.back().version;
 
   try {
     if (mode == OpenMode::read_write) {
       if (*version > latest) {
-        auto migrated = migrate(impl->db, path, options.migrations);  // reports "newer"
+        auto migrated = migrate(impl->db.get(), path, options.migrations);  // reports "newer"
         return migrated.error();
       }
       if (*version > 0) {
         // Before anything is written: another live run, then damage.
-        for (const auto& run : running_runs(impl->db))
+        for (const auto& run : running_runs(impl->db.get()))
           if (run.alive) return live_run_error(path, run);
         std::error_code ec;
         const auto size = std::filesystem::file_size(path, ec);
         if (!ec && size <= options.quick_check_max_bytes)
-          if (auto damaged = quick_check(impl->db, path)) return *damaged;
+          if (auto damaged = quick_check(impl->db.get(), path)) return *damaged;
       }
-      Statement wal(impl->db, "PRAGMA journal_mode = WAL");
+      Statement wal(impl->db.get(), "PRAGMA journal_mode = WAL");
       if (!wal.step() || wal.column_text(0) != "wal")
         return Error{"index.open", "cannot switch index '" + path + "' to WAL mode"};
       wal.reset();
-      auto migrated = migrate(impl->db, path, options.migrations);
+      auto migrated = migrate(impl->db.get(), path, options.migrations);
       if (!migrated) return migrated.error();
       impl->schema_version = *migrated;
-      exec_sql(impl->db, "PRAGMA synchronous = NORMAL");
-      exec_sql(impl->db, "PRAGMA foreign_keys = ON");
-      exec_sql(impl->db, "PRAGMA cache_size = -16384");
+      exec_sql(impl->db.get(), "PRAGMA synchronous = NORMAL");
+      exec_sql(impl->db.get(), "PRAGMA foreign_keys = ON");
+      exec_sql(impl->db.get(), "PRAGMA cache_size = -16384");
       // Statement and savepoint journals in memory: on disk they halve the
       // writer's speed.
-      exec_sql(impl->db, "PRAGMA temp_store = MEMORY");
-      sync_tile_names(impl->db, builtin_tile_names());
+      exec_sql(impl->db.get(), "PRAGMA temp_store = MEMORY");
+      sync_tile_names(impl->db.get(), builtin_tile_names());
     } else {
       if (*version == 0)
         return Error{"index.open", "'" + path + "' is not a mapindex index (no schema)"};
@@ -342,26 +251,22 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
                                         ": run `mapindex index --db " + path +
                                         " ...` once to migrate it in place"};
       impl->schema_version = *version;
-      exec_sql(impl->db, "PRAGMA query_only = ON");
+      exec_sql(impl->db.get(), "PRAGMA query_only = ON");
     }
   } catch (const IndexError& e) {
-    if (e.code() == "index.locked") return busy_error(impl->db, path, e.what());
+    if (e.code() == "index.locked") return busy_error(impl->db.get(), path, e.what());
     if (e.code() == "index.damaged") return damaged_error(path, e.what());
     return Error{e.code() == "index.sql" ? "index.open" : e.code(),
                  "cannot open index '" + path + "': " + e.what()};
   }
-  impl->statements = std::make_unique<StatementCache>(impl->db);
+  impl->statements = std::make_unique<StatementCache>(impl->db.get());
   return IndexDb(std::move(impl));
 }
 
 Result<CheckReport> check_index(const std::string& path, int max_problems) {
-  auto handle = open_sqlite_read_only(path);
-  if (!handle) return handle.error();
-  struct Close {
-    sqlite3* db;
-    ~Close() { sqlite3_close_v2(db); }
-  } close{*handle};
-  sqlite3* db = *handle;
+  auto connection = open_sqlite_read_only(path);
+  if (!connection) return connection.error();
+  sqlite3* db = connection->get();
   auto version = schema_version_of(db, path);
   if (!version) return version.error();
   if (*version == 0)
@@ -396,7 +301,7 @@ IndexDb& IndexDb::operator=(IndexDb&&) noexcept = default;
 IndexDb::~IndexDb() = default;
 
 int IndexDb::schema_version() const { return impl_->schema_version; }
-sqlite3* IndexDb::handle() const { return impl_->db; }
+sqlite3* IndexDb::handle() const { return impl_->db.get(); }
 std::size_t IndexDb::pending_entries() const { return impl_->pending; }
 
 std::int64_t IndexDb::begin_run(std::string_view command, std::string_view tool_version) {
@@ -404,14 +309,14 @@ std::int64_t IndexDb::begin_run(std::string_view command, std::string_view tool_
   d.require_writable("begin_run");
   d.commit();
   const auto rollback = [&d] {
-    sqlite3_exec(d.db, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_exec(d.db.get(), "ROLLBACK", nullptr, nullptr, nullptr);
     d.in_batch = false;
   };
   std::optional<Error> refused;
   try {
     d.begin_batch();
     // In the write transaction: two runs starting at once cannot both pass.
-    for (const auto& run : running_runs(d.db)) {
+    for (const auto& run : running_runs(d.db.get())) {
       if (run.alive) {
         refused = live_run_error(d.path, run);
         break;
@@ -432,7 +337,7 @@ std::int64_t IndexDb::begin_run(std::string_view command, std::string_view tool_
   } catch (const IndexError& e) {
     rollback();
     if (e.code() != "index.locked") throw;
-    refused = busy_error(d.db, d.path, e.what());
+    refused = busy_error(d.db.get(), d.path, e.what());
   } catch (...) {
     rollback();
     throw;
@@ -441,11 +346,9 @@ std::int64_t IndexDb::begin_run(std::string_view command, std::string_view tool_
   throw IndexError(refused->message, refused->code);
 }
 
-std::int64_t IndexDb::source_id(std::int64_t run_id, std::string_view path,
-                                SourceKind source_kind) {
+std::int64_t IndexDb::source_id(std::int64_t run_id, std::string_view path, SourceKind kind) {
   auto& d = *impl_;
   d.require_writable("source_id");
-  const std::string_view kind = to_string(source_kind);
   d.begin_batch();
   try {
     auto& upsert = d.sql(
@@ -454,7 +357,7 @@ std::int64_t IndexDb::source_id(std::int64_t run_id, std::string_view path,
         "ON CONFLICT (path, kind) DO UPDATE SET last_run_id = excluded.last_run_id, "
         "path_raw = excluded.path_raw "
         "RETURNING source_id");
-    upsert.bind_all(path, kind, run_id, bytes_if_not_utf8(path));
+    upsert.bind_all(path, to_string(kind), run_id, bytes_if_not_utf8(path));
     upsert.step();
     const std::int64_t id = upsert.column_int(0);
     upsert.reset();
@@ -475,12 +378,11 @@ std::unordered_map<std::string, KnownMap> IndexDb::known_maps() {
       "SELECT sha256, map_id, status, coalesce(teeworlds_status, status) FROM maps "
       "WHERE extractor_version >= ?");
   select.bind_all(d.extractor_version);
-  const auto status_of = [](const std::string& s) {
-    return s == "rejected" ? MapStatus::rejected : s == "warnings" ? MapStatus::warnings : MapStatus::ok;
-  };
   while (select.step())
-    known.emplace(select.column_text(0), KnownMap{select.column_int(1), status_of(select.column_text(2)),
-                                                  status_of(select.column_text(3))});
+    known.emplace(select.column_text(0),
+                  KnownMap{select.column_int(1),
+                           select.column_enum(2, parse_map_status, "maps.status"),
+                           select.column_enum(3, parse_map_status, "maps.teeworlds_status")});
   select.reset();
   return known;
 }
@@ -506,7 +408,7 @@ std::int64_t IndexDb::write_entry(std::int64_t run_id, const EntryRecord& entry,
     ++d.pending;
     return file_id;
   } catch (...) {
-    sqlite3_exec(d.db, "ROLLBACK TO entry; RELEASE entry", nullptr, nullptr, nullptr);
+    sqlite3_exec(d.db.get(), "ROLLBACK TO entry; RELEASE entry", nullptr, nullptr, nullptr);
     d.resync_after_error();
     throw;
   }
@@ -638,17 +540,14 @@ void IndexDb::update_run(std::int64_t run_id, const RunCounters& counters) {
 }
 
 void IndexDb::set_source_reading(std::int64_t run_id, std::int64_t source_id,
-                                 std::string_view reading,
+                                 SourceReading reading,
                                  const std::optional<std::string>& last_entry) {
   auto& d = *impl_;
   d.require_writable("set_source_reading");
-  if (reading != "complete" && reading != "partial" && reading != "unreadable")
-    throw IndexError("source " + std::to_string(source_id) + ": reading '" + std::string(reading) +
-                     "' is not one of complete, partial, unreadable");
   d.begin_batch();
   try {
     d.sql("UPDATE run_sources SET reading = ?, last_entry = ? WHERE run_id = ? AND source_id = ?")
-        .bind_all(reading, last_entry, run_id, source_id)
+        .bind_all(to_string(reading), last_entry, run_id, source_id)
         .run();
   } catch (...) {
     d.resync_after_error();
@@ -656,18 +555,17 @@ void IndexDb::set_source_reading(std::int64_t run_id, std::int64_t source_id,
   }
 }
 
-void IndexDb::finish_run(std::int64_t run_id, std::string_view status,
-                         const RunCounters& counters) {
+void IndexDb::finish_run(std::int64_t run_id, RunStatus status, const RunCounters& counters) {
   auto& d = *impl_;
   d.require_writable("finish_run");
-  if (status != "complete" && status != "interrupted" && status != "failed")
-    throw IndexError("run " + std::to_string(run_id) + ": status '" + std::string(status) +
-                     "' is not one of complete, interrupted, failed");
+  if (status == RunStatus::running)
+    throw IndexError("run " + std::to_string(run_id) +
+                     ": a run finishes complete, interrupted or failed, not running");
   d.begin_batch();
   try {
     d.write_counters(run_id, counters);
     d.sql("UPDATE runs SET status = ?, finished_at = " + std::string(kNow) + " WHERE run_id = ?")
-        .bind_all(status, run_id)
+        .bind_all(to_string(status), run_id)
         .run();
     d.commit();
   } catch (...) {
@@ -675,7 +573,7 @@ void IndexDb::finish_run(std::int64_t run_id, std::string_view status,
     throw;
   }
   // Keep the planner's statistics fresh; bounded work.
-  sqlite3_exec(d.db, "PRAGMA analysis_limit = 400; PRAGMA optimize;", nullptr, nullptr, nullptr);
+  sqlite3_exec(d.db.get(), "PRAGMA analysis_limit = 400; PRAGMA optimize;", nullptr, nullptr, nullptr);
 }
 
 }  // namespace mapindex::index

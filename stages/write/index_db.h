@@ -7,7 +7,7 @@
 //   auto known = db->known_maps();            // skip decoding these sha256s
 //   db->write_entry(run, entry, &stats);      // or nullptr for a known map / non-map
 //   db->commit_batch();                       // every N entries or T ms
-//   db->finish_run(run, "complete", counters);
+//   db->finish_run(run, RunStatus::complete, counters);
 //
 // Each write_entry's rows are written together (a savepoint inside the
 // batch's transaction), so a crash at any moment leaves whole entries only.
@@ -29,7 +29,8 @@
 #include "stages/extract/map_stats.h"
 #include "stages/write/entry_record.h"
 #include "stages/write/migrations.h"
-#include "stages/write/sqlite_statement.h"
+#include "stages/sqlite/database.h"
+#include "stages/sqlite/statement.h"
 
 namespace mapindex::index {
 
@@ -42,11 +43,6 @@ struct KnownMap {
 
   MapStatus status_for(Game game) const { return game == Game::ddnet ? status : teeworlds_status; }
 };
-
-// How long a writer waits for the write lock another connection holds (a
-// batch being committed, a sqlite3 shell) before giving up with
-// index.locked. A run of another live `mapindex index` is not waited for.
-inline constexpr int kBusyTimeoutMs = 10000;
 
 // read_write opens run `PRAGMA quick_check` (every page of every table,
 // not the index contents) on an index up to this size: a damaged index is
@@ -64,18 +60,6 @@ struct OpenOptions {
   // read_write: run PRAGMA quick_check when the file is at most this large.
   std::uint64_t quick_check_max_bytes = kQuickCheckMaxBytes;
 };
-
-// What to tell the user about a damaged index.
-inline constexpr std::string_view kRebuildAdvice =
-    "rebuild it: move it away and run mapindex index again over your archives";
-
-// Opens an SQLite file for reading only (any database, no schema check) and
-// reads its schema once. A file on read-only media (the file or its folder
-// not writable, so SQLite cannot create the WAL's -shm next to it) is opened
-// immutable instead (file:...?immutable=1): nothing can be writing it there.
-// The caller owns the handle (sqlite3_close_v2). Errors: index.open (no such
-// file), index.damaged, index.io, index.locked.
-Result<sqlite3*> open_sqlite_read_only(const std::string& path, int busy_timeout_ms = kBusyTimeoutMs);
 
 // `mapindex check`: the full verdict on an index file.
 struct CheckReport {
@@ -136,15 +120,15 @@ class IndexDb {
   // Stores the run's counters in the current batch (progress for readers).
   void update_run(std::int64_t run_id, const RunCounters& counters);
 
-  // Records in the current batch how completely the run read the source:
-  // "complete" (the default), "partial" or "unreadable" (run_sources.reading),
-  // and for a partial reading the last entry read (run_sources.last_entry).
-  void set_source_reading(std::int64_t run_id, std::int64_t source_id, std::string_view reading,
+  // Records in the current batch how completely the run read the source
+  // (run_sources.reading; complete is the default), and for a partial
+  // reading the last entry read (run_sources.last_entry).
+  void set_source_reading(std::int64_t run_id, std::int64_t source_id, SourceReading reading,
                           const std::optional<std::string>& last_entry = std::nullopt);
 
-  // Commits the batch, then sets the run's status ("complete",
-  // "interrupted" or "failed"), finished_at and counters.
-  void finish_run(std::int64_t run_id, std::string_view status, const RunCounters& counters);
+  // Commits the batch, then sets the run's status (complete, interrupted or
+  // failed: not running), finished_at and counters.
+  void finish_run(std::int64_t run_id, RunStatus status, const RunCounters& counters);
 
   int schema_version() const;
   sqlite3* handle() const;  // for read queries (tests, audit)

@@ -1,13 +1,25 @@
 #include "stages/write/map_rows.h"
 
 #include <array>
+#include <span>
 #include <string>
 
 namespace mapindex::index {
 namespace {
 
-// Columns of maps written by store_map, in bind order. first_run_id is only
-// set on insert; sha256 is the conflict key.
+// "INSERT INTO table (a, b) VALUES (:a, :b)": each column's value is the
+// parameter named after it (bound with Statement::bind_named).
+std::string insert_sql(std::string_view table, std::span<const std::string_view> columns) {
+  std::string names, values;
+  for (const auto column : columns) {
+    names += (names.empty() ? "" : ", ") + std::string(column);
+    values += (values.empty() ? ":" : ", :") + std::string(column);
+  }
+  return "INSERT INTO " + std::string(table) + " (" + names + ") VALUES (" + values + ")";
+}
+
+// Columns of maps written by store_map. first_run_id is only set on insert;
+// sha256 is the conflict key.
 constexpr std::array<std::string_view, 40> kMapColumns = {
     "sha256",         "crc32",           "size",           "extractor_version",
     "first_run_id",   "measured_run_id", "format",         "format_version",
@@ -27,26 +39,30 @@ std::optional<std::int64_t> loads_flag(const MapStats& stats, bool TeeworldsVerd
 }
 
 std::string make_upsert_map_sql() {
-  std::string columns, values, updates;
+  std::string updates;
   for (const auto column : kMapColumns) {
-    if (!columns.empty()) {
-      columns += ", ";
-      values += ", ";
-    }
-    columns += column;
-    values += "?";
     if (column == "sha256" || column == "first_run_id") continue;
     if (!updates.empty()) updates += ", ";
     updates += std::string(column) + " = excluded." + std::string(column);
   }
-  return "INSERT INTO maps (" + columns + ") VALUES (" + values +
-         ") ON CONFLICT (sha256) DO UPDATE SET " + updates + " RETURNING map_id";
+  return insert_sql("maps", kMapColumns) + " ON CONFLICT (sha256) DO UPDATE SET " + updates +
+         " RETURNING map_id";
 }
 
 const std::string& upsert_map_sql() {
   static const std::string sql = make_upsert_map_sql();
   return sql;
 }
+
+constexpr std::array<std::string_view, 37> kLayerColumns = {
+    "map_id",         "layer_index",    "group_index",     "kind",           "item_type",
+    "version",        "name",           "name_raw",        "width",          "height",
+    "detail",         "image",          "color_envelope",  "color_r",        "color_g",
+    "color_b",        "color_a",        "skip_compressed", "non_empty",      "flip_x",
+    "flip_y",         "rotate",         "num_quads",       "num_sources",    "sound",
+    "st_tile_size_x", "st_tile_size_y", "st_z",            "st_scroll_x",    "st_scroll_y",
+    "st_preview_size", "st_layer_lock", "st_add_border",   "st_colliders",   "st_flip_both",
+    "st_order_min",   "st_order_max"};
 
 constexpr std::array<std::string_view, 14> kChildTables = {
     "settings",      "groups",     "layers",         "tile_counts", "entities",
@@ -88,15 +104,8 @@ void delete_children(StatementCache& statements, std::int64_t map_id) {
 }
 
 void write_layers(StatementCache& st, std::int64_t map_id, const MapStats& stats) {
-  auto& layer_insert = st.get(
-      "INSERT INTO layers (map_id, layer_index, group_index, kind, item_type, version, name, "
-      "name_raw, "
-      "width, height, detail, image, color_envelope, color_r, color_g, color_b, color_a, "
-      "skip_compressed, non_empty, flip_x, flip_y, rotate, num_quads, num_sources, sound, "
-      "st_tile_size_x, st_tile_size_y, st_z, st_scroll_x, st_scroll_y, st_preview_size, "
-      "st_layer_lock, st_add_border, st_colliders, st_flip_both, st_order_min, st_order_max) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  static const std::string layer_sql = insert_sql("layers", kLayerColumns);
+  auto& layer_insert = st.get(layer_sql);
   auto& tile_insert = st.get(
       "INSERT INTO tile_counts (map_id, layer_index, layer_kind, tile, count) "
       "VALUES (?, ?, ?, ?, ?) "
@@ -129,13 +138,26 @@ void write_layers(StatementCache& st, std::int64_t map_id, const MapStats& stats
       order_max = s->order_max;
     }
     layer_insert
-        .bind_all(map_id, l.layer_index, index_or_null(l.group_index), kind, l.item_type,
-                  l.version, l.name, bytes_if_not_utf8(l.name), l.width, l.height, l.detail, index_or_null(l.image),
-                  index_or_null(l.color_envelope), l.color[0], l.color[1], l.color[2], l.color[3],
-                  l.skip_compressed, l.non_empty, l.flip_x, l.flip_y, l.rotate, l.num_quads,
-                  l.num_sources, index_or_null(l.sound), tile_size_x, tile_size_y, z, scroll_x,
-                  scroll_y, preview_size, layer_lock, add_border, colliders, flip_both, order_min,
-                  order_max)
+        .bind_named(named(":map_id", map_id), named(":layer_index", l.layer_index),
+                    named(":group_index", index_or_null(l.group_index)), named(":kind", kind),
+                    named(":item_type", l.item_type), named(":version", l.version),
+                    named(":name", l.name), named(":name_raw", bytes_if_not_utf8(l.name)),
+                    named(":width", l.width), named(":height", l.height),
+                    named(":detail", l.detail), named(":image", index_or_null(l.image)),
+                    named(":color_envelope", index_or_null(l.color_envelope)),
+                    named(":color_r", l.color[0]), named(":color_g", l.color[1]),
+                    named(":color_b", l.color[2]), named(":color_a", l.color[3]),
+                    named(":skip_compressed", l.skip_compressed),
+                    named(":non_empty", l.non_empty), named(":flip_x", l.flip_x),
+                    named(":flip_y", l.flip_y), named(":rotate", l.rotate),
+                    named(":num_quads", l.num_quads), named(":num_sources", l.num_sources),
+                    named(":sound", index_or_null(l.sound)),
+                    named(":st_tile_size_x", tile_size_x), named(":st_tile_size_y", tile_size_y),
+                    named(":st_z", z), named(":st_scroll_x", scroll_x),
+                    named(":st_scroll_y", scroll_y), named(":st_preview_size", preview_size),
+                    named(":st_layer_lock", layer_lock), named(":st_add_border", add_border),
+                    named(":st_colliders", colliders), named(":st_flip_both", flip_both),
+                    named(":st_order_min", order_min), named(":st_order_max", order_max))
         .run();
     for (const auto& t : l.tile_counts)
       tile_insert.bind_all(map_id, l.layer_index, kind, t.tile, t.count).run();
@@ -148,17 +170,24 @@ void write_layers(StatementCache& st, std::int64_t map_id, const MapStats& stats
 }
 
 void write_images(StatementCache& st, std::int64_t map_id, const MapStats& stats) {
-  auto& image_insert = st.get(
-      "INSERT INTO images (map_id, image_index, version, name, name_raw, width, height, external, "
-      "rgba, standard_name, data_stored_size, data_size) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  static constexpr std::array<std::string_view, 12> kImageColumns = {
+      "map_id", "image_index", "version",       "name",             "name_raw",
+      "width",  "height",      "external",      "rgba",             "standard_name",
+      "data_stored_size",      "data_size"};
+  static const std::string image_sql = insert_sql("images", kImageColumns);
+  auto& image_insert = st.get(image_sql);
   auto& user_insert = st.get(
       "INSERT INTO image_users (map_id, image_index, layer_index, quads) VALUES (?, ?, ?, ?) "
       "ON CONFLICT (map_id, image_index, layer_index) DO UPDATE SET quads = quads + excluded.quads");
   for (const auto& i : stats.images) {
     image_insert
-        .bind_all(map_id, i.image_index, i.version, i.name, bytes_if_not_utf8(i.name), i.width, i.height, i.external, i.rgba,
-                  i.standard_name, size_or_null(i.data_stored_size), size_or_null(i.data_size))
+        .bind_named(named(":map_id", map_id), named(":image_index", i.image_index),
+                    named(":version", i.version), named(":name", i.name),
+                    named(":name_raw", bytes_if_not_utf8(i.name)), named(":width", i.width),
+                    named(":height", i.height), named(":external", i.external),
+                    named(":rgba", i.rgba), named(":standard_name", i.standard_name),
+                    named(":data_stored_size", size_or_null(i.data_stored_size)),
+                    named(":data_size", size_or_null(i.data_size)))
         .run();
     for (const auto& u : i.used_by)
       user_insert.bind_all(map_id, i.image_index, u.layer_index, u.quads).run();
@@ -166,11 +195,13 @@ void write_images(StatementCache& st, std::int64_t map_id, const MapStats& stats
 }
 
 void write_envelopes(StatementCache& st, std::int64_t map_id, const MapStats& stats) {
-  auto& envelope_insert = st.get(
-      "INSERT INTO envelopes (map_id, envelope_index, version, channels, kind, name, name_raw, "
-      "synchronized, start_point, num_points, curve_step, curve_linear, curve_slow, curve_fast, "
-      "curve_smooth, curve_bezier, curve_unknown) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  static constexpr std::array<std::string_view, 17> kEnvelopeColumns = {
+      "map_id",       "envelope_index", "version",      "channels",   "kind",
+      "name",         "name_raw",       "synchronized", "start_point", "num_points",
+      "curve_step",   "curve_linear",   "curve_slow",   "curve_fast", "curve_smooth",
+      "curve_bezier", "curve_unknown"};
+  static const std::string envelope_sql = insert_sql("envelopes", kEnvelopeColumns);
+  auto& envelope_insert = st.get(envelope_sql);
   auto& user_insert = st.get(
       "INSERT INTO envelope_users (map_id, envelope_index, layer_index, role, count) "
       "VALUES (?, ?, ?, ?, ?) ON CONFLICT (map_id, envelope_index, layer_index, role) "
@@ -179,9 +210,15 @@ void write_envelopes(StatementCache& st, std::int64_t map_id, const MapStats& st
   for (const auto& e : stats.envelopes) {
     const auto& c = e.curves;
     envelope_insert
-        .bind_all(map_id, e.envelope_index, e.version, e.channels, to_string(e.kind), e.name,
-                  bytes_if_not_utf8(e.name), e.synchronized, e.start_point, e.num_points, c[0],
-                  c[1], c[2], c[3], c[4], c[5], c[6])
+        .bind_named(named(":map_id", map_id), named(":envelope_index", e.envelope_index),
+                    named(":version", e.version), named(":channels", e.channels),
+                    named(":kind", to_string(e.kind)), named(":name", e.name),
+                    named(":name_raw", bytes_if_not_utf8(e.name)),
+                    named(":synchronized", e.synchronized), named(":start_point", e.start_point),
+                    named(":num_points", e.num_points), named(":curve_step", c[0]),
+                    named(":curve_linear", c[1]), named(":curve_slow", c[2]),
+                    named(":curve_fast", c[3]), named(":curve_smooth", c[4]),
+                    named(":curve_bezier", c[5]), named(":curve_unknown", c[6]))
         .run();
     for (const auto& u : e.used_by)
       user_insert.bind_all(map_id, e.envelope_index, u.layer_index, to_string(u.role), u.count).run();
@@ -214,15 +251,23 @@ void write_children(StatementCache& st, std::int64_t run_id, std::int64_t map_id
     setting_insert.bind_all(map_id, i, stats.settings[i], bytes_if_not_utf8(stats.settings[i]))
         .run();
 
-  auto& group_insert = st.get(
-      "INSERT INTO groups (map_id, group_index, version, name, name_raw, offset_x, offset_y, parallax_x, "
-      "parallax_y, start_layer, num_layers, clipping, clip_x, clip_y, clip_w, clip_h, game_group) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  static constexpr std::array<std::string_view, 17> kGroupColumns = {
+      "map_id",     "group_index", "version",     "name",       "name_raw",   "offset_x",
+      "offset_y",   "parallax_x",  "parallax_y",  "start_layer", "num_layers", "clipping",
+      "clip_x",     "clip_y",      "clip_w",      "clip_h",     "game_group"};
+  static const std::string group_sql = insert_sql("groups", kGroupColumns);
+  auto& group_insert = st.get(group_sql);
   for (const auto& g : stats.groups)
     group_insert
-        .bind_all(map_id, g.group_index, g.version, g.name, bytes_if_not_utf8(g.name), g.offset_x, g.offset_y, g.parallax_x,
-                  g.parallax_y, g.start_layer, g.num_layers, g.clipping, g.clip_x, g.clip_y,
-                  g.clip_w, g.clip_h, g.game_group)
+        .bind_named(named(":map_id", map_id), named(":group_index", g.group_index),
+                    named(":version", g.version), named(":name", g.name),
+                    named(":name_raw", bytes_if_not_utf8(g.name)), named(":offset_x", g.offset_x),
+                    named(":offset_y", g.offset_y), named(":parallax_x", g.parallax_x),
+                    named(":parallax_y", g.parallax_y), named(":start_layer", g.start_layer),
+                    named(":num_layers", g.num_layers), named(":clipping", g.clipping),
+                    named(":clip_x", g.clip_x), named(":clip_y", g.clip_y),
+                    named(":clip_w", g.clip_w), named(":clip_h", g.clip_h),
+                    named(":game_group", g.game_group))
         .run();
 
   write_layers(st, map_id, stats);
@@ -268,19 +313,31 @@ std::int64_t store_map(StatementCache& statements, std::int64_t run_id, int extr
   }
 
   auto& upsert = statements.get(upsert_map_sql());
-  upsert.bind_all(identity.sha256, identity.crc32, identity.size, extractor_version, run_id,
-                  run_id, to_string(stats.format), stats.format_version, to_string(stats.status),
-                  errors, warnings, stats.game_width, stats.game_height, stats.author,
-                  stats.map_version, stats.credits, stats.license, stats.crude_header,
-                  stats.reversed_magic, stats.num_items, stats.num_data,
-                  join_words(stats.uuid_types), stats.tiles_per_set, stats.groups.size(),
-                  stats.layers.size(), stats.images.size(), stats.envelopes.size(),
-                  stats.num_envelope_points, stats.sounds.size(), stats.settings.size(),
-                  stats.num_automappers, quads, sources, raw_text(stats.author),
-                  raw_text(stats.map_version), raw_text(stats.credits), raw_text(stats.license),
-                  loads_flag(stats, &TeeworldsVerdict::loads_06),
-                  loads_flag(stats, &TeeworldsVerdict::loads_07),
-                  to_string(status_for(stats, Game::teeworlds)));
+  upsert.bind_named(
+      named(":sha256", identity.sha256), named(":crc32", identity.crc32),
+      named(":size", identity.size), named(":extractor_version", extractor_version),
+      named(":first_run_id", run_id), named(":measured_run_id", run_id),
+      named(":format", to_string(stats.format)), named(":format_version", stats.format_version),
+      named(":status", to_string(stats.status)), named(":errors", errors),
+      named(":warnings", warnings), named(":game_width", stats.game_width),
+      named(":game_height", stats.game_height), named(":author", stats.author),
+      named(":map_version", stats.map_version), named(":credits", stats.credits),
+      named(":license", stats.license), named(":crude_header", stats.crude_header),
+      named(":reversed_magic", stats.reversed_magic), named(":num_items", stats.num_items),
+      named(":num_data", stats.num_data), named(":uuid_types", join_words(stats.uuid_types)),
+      named(":tiles_per_set", stats.tiles_per_set), named(":num_groups", stats.groups.size()),
+      named(":num_layers", stats.layers.size()), named(":num_images", stats.images.size()),
+      named(":num_envelopes", stats.envelopes.size()),
+      named(":num_envelope_points", stats.num_envelope_points),
+      named(":num_sounds", stats.sounds.size()), named(":num_settings", stats.settings.size()),
+      named(":num_automappers", stats.num_automappers), named(":num_quads", quads),
+      named(":num_sound_sources", sources), named(":author_raw", raw_text(stats.author)),
+      named(":map_version_raw", raw_text(stats.map_version)),
+      named(":credits_raw", raw_text(stats.credits)),
+      named(":license_raw", raw_text(stats.license)),
+      named(":loads_teeworlds_06", loads_flag(stats, &TeeworldsVerdict::loads_06)),
+      named(":loads_teeworlds_07", loads_flag(stats, &TeeworldsVerdict::loads_07)),
+      named(":teeworlds_status", to_string(status_for(stats, Game::teeworlds))));
   if (!upsert.step()) throw IndexError("storing map " + std::string(identity.sha256) + ": no map_id");
   const std::int64_t map_id = upsert.column_int(0);
   upsert.reset();

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "stages/extract/map_stats.h"
-#include "stages/write/sqlite_statement.h"
+#include "stages/sqlite/statement.h"
 
 namespace mapindex::index {
 

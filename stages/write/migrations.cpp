@@ -4,7 +4,7 @@
 
 #include "stages/common/utf8.h"
 #include "stages/write/schema_files.h"
-#include "stages/write/sqlite_statement.h"
+#include "stages/sqlite/statement.h"
 
 namespace mapindex::index {
 namespace {

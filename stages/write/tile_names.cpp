@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "stages/write/sqlite_statement.h"
+#include "stages/sqlite/statement.h"
 
 namespace mapindex::index {
 namespace {

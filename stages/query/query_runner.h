@@ -1,5 +1,6 @@
 // `mapindex query`: runs SQL read-only against an index and prints the
-// results.
+// results. Its own folder: it reads any SQLite file through stages/sqlite and
+// prints through the result printer; it is no part of writing the index.
 #pragma once
 
 #include <cstdint>
@@ -25,8 +26,8 @@ namespace mapindex::index {
 // (no statement), "query.write" (a statement that would write),
 // "query.interrupted" (`stop` said so), "query.sql" (SQLite's message, e.g.
 // "no such table: mapz"), or an index_error_code() when SQLite reports
-// damage or an I/O error. Any SQLite database can be queried; no schema
-// version check.
+// damage or an I/O error (the message names `db_path`). Any SQLite
+// database can be queried; no schema version check.
 Result<std::int64_t> run_query(const std::string& db_path, const std::string& sql, QueryFormat format,
                                std::ostream& out, bool (*stop)() = nullptr);
 

@@ -1,6 +1,8 @@
-// Thin RAII helpers over the SQLite C API: prepared statements with typed
-// binding, a cache of them, and plain execution of SQL text. Failures throw
-// IndexError carrying SQLite's message.
+// Prepared statements over a connection of stages/sqlite/database.h: typed
+// binding (by position, checked against the statement's parameter count, or
+// by :name, checked against its parameter names), typed columns, and a
+// cache of statements by SQL text. Failures throw IndexError carrying
+// SQLite's message.
 #pragma once
 
 #include <sqlite3.h>
@@ -13,36 +15,11 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
+
+#include "stages/sqlite/database.h"
 
 namespace mapindex::index {
-
-// The Error code of a SQLite failure that is the index's own fault, not the
-// caller's: "index.damaged" (SQLITE_CORRUPT, SQLITE_NOTADB), "index.locked"
-// (SQLITE_BUSY, SQLITE_LOCKED: another process holds it), "index.io"
-// (SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM,
-// SQLITE_NOLFS, SQLITE_NOMEM); any other code (a constraint, bad SQL,
-// misuse) gives `otherwise`.
-std::string index_error_code(int sqlite_code, std::string_view otherwise = "index.sql");
-
-// A failure while writing or reading the index (SQLite error, misuse). The
-// message names the statement or value and includes SQLite's own message;
-// code() is index_error_code() of SQLite's result code ("index.sql" for
-// misuse found by the writer itself).
-class IndexError : public std::runtime_error {
- public:
-  explicit IndexError(const std::string& message, std::string code = "index.sql")
-      : std::runtime_error(message), code_(std::move(code)) {}
-  const std::string& code() const { return code_; }
-
- private:
-  std::string code_;
-};
-
-// "<what>: <sqlite3_errmsg> (code N)".
-std::string sqlite_message(sqlite3* db, std::string_view what);
-
-// Runs SQL text of one or more statements that return no rows we need.
-void exec_sql(sqlite3* db, std::string_view sql);
 
 // Bytes bound as a BLOB (the original bytes of text that is not UTF-8).
 struct Blob {
@@ -53,17 +30,31 @@ struct Blob {
 // (NULL): the value of the *_raw columns beside TEXT columns.
 std::optional<Blob> bytes_if_not_utf8(std::string_view text);
 
+// A value for the parameter `name` (":sha256") of Statement::bind_named.
+// It refers to `value`: use it within the full expression that binds it.
+template <class T>
+struct Named {
+  std::string_view name;
+  const T& value;
+};
+template <class T>
+Named<T> named(std::string_view name, const T& value) {
+  return {name, value};
+}
+
 class Statement {
  public:
   Statement() = default;
   Statement(sqlite3* db, std::string_view sql);  // throws IndexError
+  // The first statement of `sql`, which is advanced past it; empty (false)
+  // when `sql` holds no statement, only whitespace or comments.
+  static Statement prepare_first(sqlite3* db, std::string_view& sql);
   ~Statement();
   Statement(Statement&& other) noexcept;
   Statement& operator=(Statement&& other) noexcept;
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
 
-  // Binds parameters 1..N in order (after resetting the statement).
   // Binds parameters 1..N in order (after resetting the statement); N must
   // be the statement's number of parameters.
   template <class... Args>
@@ -72,6 +63,18 @@ class Statement {
     check_parameter_count(static_cast<int>(sizeof...(Args)));
     [[maybe_unused]] int i = 1;
     (bind(i++, args), ...);
+    return *this;
+  }
+
+  // Binds the parameters by name (after resetting the statement): every
+  // name must be a parameter of the statement and given once, and every
+  // parameter of the statement must be given; else IndexError naming them.
+  template <class... Args>
+  Statement& bind_named(const Named<Args>&... args) {
+    reset();
+    std::vector<bool> bound(static_cast<std::size_t>(sqlite3_bind_parameter_count(stmt_)) + 1);
+    (bind(parameter_index(args.name, bound), args.value), ...);
+    check_all_bound(bound);
     return *this;
   }
 
@@ -102,7 +105,25 @@ class Statement {
   double column_double(int i) const;
   std::string column_text(int i) const;  // "" for NULL
   bool column_is_null(int i) const;
+  // Column i, a TEXT value of an enum, read back with `parse` (a parse_*()
+  // of the enum): IndexError (index.damaged) naming `column` and the value
+  // when it is none the enum knows.
+  template <class E>
+  E column_enum(int i, std::optional<E> (*parse)(std::string_view), std::string_view column) const {
+    const std::string text = column_text(i);
+    if (const auto value = parse(text)) return *value;
+    throw_unknown_value(column, text);
+  }
   int column_count() const;
+  int column_type(int i) const;                // SQLITE_INTEGER, ..., SQLITE_NULL
+  std::string_view column_blob(int i) const;   // the bytes of a BLOB
+  std::string column_name(int i) const;
+
+  int parameter_count() const;
+  std::string parameter_name(int i) const;     // ":name" ("" for ?)
+  bool read_only() const;                      // sqlite3_stmt_readonly
+  std::string sql() const;                     // the statement's text
+  explicit operator bool() const { return stmt_ != nullptr; }
 
   void reset();
   sqlite3_stmt* get() const { return stmt_; }
@@ -110,7 +131,12 @@ class Statement {
  private:
   void bind_int64(int i, std::int64_t v);
   void check_parameter_count(int given) const;
+  // The index of parameter `name`, marked in `bound`; throws when the
+  // statement has no such parameter or it is bound twice.
+  int parameter_index(std::string_view name, std::vector<bool>& bound) const;
+  void check_all_bound(const std::vector<bool>& bound) const;
   void check_bind(int rc, int i);
+  [[noreturn]] void throw_unknown_value(std::string_view column, const std::string& text) const;
 
   sqlite3* db_ = nullptr;
   sqlite3_stmt* stmt_ = nullptr;

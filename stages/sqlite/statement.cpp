@@ -1,4 +1,4 @@
-#include "stages/write/sqlite_statement.h"
+#include "stages/sqlite/statement.h"
 
 #include <utility>
 
@@ -6,53 +6,26 @@
 
 namespace mapindex::index {
 
-std::string index_error_code(int sqlite_code, std::string_view otherwise) {
-  switch (sqlite_code & 0xff) {
-    case SQLITE_CORRUPT:
-    case SQLITE_NOTADB: return "index.damaged";
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED: return "index.locked";
-    case SQLITE_IOERR:
-    case SQLITE_FULL:
-    case SQLITE_CANTOPEN:
-    case SQLITE_READONLY:
-    case SQLITE_PERM:
-    case SQLITE_NOLFS:
-    case SQLITE_NOMEM: return "index.io";
-    default: return std::string(otherwise);
-  }
-}
-
-std::string sqlite_message(sqlite3* db, std::string_view what) {
-  std::string message(what);
-  message += ": ";
-  message += db ? sqlite3_errmsg(db) : "out of memory";
-  if (db) message += " (code " + std::to_string(sqlite3_extended_errcode(db)) + ")";
-  return message;
-}
-
-void exec_sql(sqlite3* db, std::string_view sql) {
-  char* error = nullptr;
-  const std::string text(sql);
-  if (sqlite3_exec(db, text.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
-    std::string message = error ? error : sqlite3_errmsg(db);
-    sqlite3_free(error);
-    std::string head = text.substr(0, 60);
-    throw IndexError("SQL `" + head + (text.size() > 60 ? "...`" : "`") + " failed: " + message,
-                     index_error_code(sqlite3_extended_errcode(db)));
-  }
-}
-
 Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
   const char* tail = nullptr;
   if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
                          &stmt_, &tail) != SQLITE_OK) {
-    std::string message = sqlite_message(db, "preparing `" + std::string(sql.substr(0, 80)) + "`");
-    const int code = sqlite3_extended_errcode(db);
+    auto error = sqlite_error(db, "preparing `" + std::string(sql.substr(0, 80)) + "`");
     sqlite3_finalize(stmt_);
     stmt_ = nullptr;
-    throw IndexError(message, index_error_code(code));
+    throw error;
   }
+}
+
+Statement Statement::prepare_first(sqlite3* db, std::string_view& sql) {
+  Statement statement;
+  statement.db_ = db;
+  const char* tail = nullptr;
+  if (sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &statement.stmt_, &tail) !=
+      SQLITE_OK)
+    throw sqlite_error(db, "preparing `" + std::string(sql.substr(0, 80)) + "`");
+  sql.remove_prefix(tail ? static_cast<std::size_t>(tail - sql.data()) : sql.size());
+  return statement;
 }
 
 Statement::~Statement() { sqlite3_finalize(stmt_); }
@@ -71,8 +44,8 @@ Statement& Statement::operator=(Statement&& other) noexcept {
 
 void Statement::check_bind(int rc, int i) {
   if (rc != SQLITE_OK)
-    throw IndexError(sqlite_message(db_, "binding parameter " + std::to_string(i) + " of `" +
-                                             std::string(sqlite3_sql(stmt_)) + "`"));
+    throw sqlite_error(db_, "binding parameter " + std::to_string(i) + " of `" +
+                                std::string(sqlite3_sql(stmt_)) + "`");
 }
 
 void Statement::check_parameter_count(int given) const {
@@ -80,6 +53,29 @@ void Statement::check_parameter_count(int given) const {
   if (given != expected)
     throw IndexError("`" + std::string(sqlite3_sql(stmt_)) + "` takes " + std::to_string(expected) +
                      " parameters, given " + std::to_string(given));
+}
+
+int Statement::parameter_index(std::string_view name, std::vector<bool>& bound) const {
+  const int i = sqlite3_bind_parameter_index(stmt_, std::string(name).c_str());
+  if (i <= 0)
+    throw IndexError("`" + std::string(sqlite3_sql(stmt_)) + "` has no parameter " +
+                     std::string(name));
+  if (bound[static_cast<std::size_t>(i)])
+    throw IndexError("parameter " + std::string(name) + " of `" + std::string(sqlite3_sql(stmt_)) +
+                     "` is given twice");
+  bound[static_cast<std::size_t>(i)] = true;
+  return i;
+}
+
+void Statement::check_all_bound(const std::vector<bool>& bound) const {
+  std::string missing;
+  for (std::size_t i = 1; i < bound.size(); ++i) {
+    if (bound[i]) continue;
+    const char* name = sqlite3_bind_parameter_name(stmt_, static_cast<int>(i));
+    missing += (missing.empty() ? "" : ", ") + (name ? std::string(name) : "?" + std::to_string(i));
+  }
+  if (!missing.empty())
+    throw IndexError("`" + std::string(sqlite3_sql(stmt_)) + "`: no value given for " + missing);
 }
 
 void Statement::bind(int i, std::nullopt_t) { check_bind(sqlite3_bind_null(stmt_, i), i); }
@@ -118,10 +114,9 @@ bool Statement::step() {
   const int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  std::string message = sqlite_message(db_, "running `" + std::string(sqlite3_sql(stmt_)) + "`");
-  const int code = sqlite3_extended_errcode(db_);
+  auto error = sqlite_error(db_, "running `" + std::string(sqlite3_sql(stmt_)) + "`");
   sqlite3_reset(stmt_);
-  throw IndexError(message, index_error_code(code));
+  throw error;
 }
 
 void Statement::run() {
@@ -153,6 +148,36 @@ bool Statement::column_is_null(int i) const {
 }
 
 int Statement::column_count() const { return sqlite3_column_count(stmt_); }
+
+void Statement::throw_unknown_value(std::string_view column, const std::string& text) const {
+  throw IndexError(std::string(column) + " is '" + text +
+                       "', a value this mapindex does not know (read by `" + sql() + "`)",
+                   "index.damaged", database_file(db_));
+}
+
+int Statement::column_type(int i) const { return sqlite3_column_type(stmt_, i); }
+
+std::string_view Statement::column_blob(int i) const {
+  const auto* bytes = static_cast<const char*>(sqlite3_column_blob(stmt_, i));
+  if (!bytes) return {};
+  return {bytes, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, i))};
+}
+
+std::string Statement::column_name(int i) const {
+  const char* name = sqlite3_column_name(stmt_, i);
+  return name ? name : "";
+}
+
+int Statement::parameter_count() const { return sqlite3_bind_parameter_count(stmt_); }
+
+std::string Statement::parameter_name(int i) const {
+  const char* name = sqlite3_bind_parameter_name(stmt_, i);
+  return name ? name : "";
+}
+
+bool Statement::read_only() const { return sqlite3_stmt_readonly(stmt_) != 0; }
+
+std::string Statement::sql() const { return sqlite3_sql(stmt_); }
 
 void Statement::reset() {
   sqlite3_reset(stmt_);

@@ -1,0 +1,66 @@
+#include "stages/write/entry_record.h"
+
+#include "stages/common/enum_text.h"
+
+namespace mapindex::index {
+
+std::string_view to_string(EntryKind kind) {
+  switch (kind) {
+    case EntryKind::map: return "map";
+    case EntryKind::other: return "other";
+    case EntryKind::oversize: return "oversize";
+    case EntryKind::unreadable: return "unreadable";
+  }
+  return "other";
+}
+
+std::optional<EntryKind> parse_entry_kind(std::string_view text) {
+  return parse_enum(text, {EntryKind::map, EntryKind::other, EntryKind::oversize,
+                           EntryKind::unreadable});
+}
+
+std::string_view to_string(SourceKind kind) {
+  switch (kind) {
+    case SourceKind::archive: return "archive";
+    case SourceKind::folder: return "folder";
+    case SourceKind::file: return "file";
+    case SourceKind::standard_input: return "stdin";
+  }
+  return "file";
+}
+
+std::optional<SourceKind> parse_source_kind(std::string_view text) {
+  return parse_enum(text, {SourceKind::archive, SourceKind::folder, SourceKind::file,
+                           SourceKind::standard_input});
+}
+
+std::string_view to_string(SourceReading reading) {
+  switch (reading) {
+    case SourceReading::complete: return "complete";
+    case SourceReading::partial: return "partial";
+    case SourceReading::unreadable: return "unreadable";
+  }
+  return "unreadable";
+}
+
+std::optional<SourceReading> parse_source_reading(std::string_view text) {
+  return parse_enum(text, {SourceReading::complete, SourceReading::partial,
+                           SourceReading::unreadable});
+}
+
+std::string_view to_string(RunStatus status) {
+  switch (status) {
+    case RunStatus::running: return "running";
+    case RunStatus::complete: return "complete";
+    case RunStatus::interrupted: return "interrupted";
+    case RunStatus::failed: return "failed";
+  }
+  return "failed";
+}
+
+std::optional<RunStatus> parse_run_status(std::string_view text) {
+  return parse_enum(text, {RunStatus::running, RunStatus::complete, RunStatus::interrupted,
+                           RunStatus::failed});
+}
+
+}  // namespace mapindex::index
