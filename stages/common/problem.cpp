@@ -14,6 +14,7 @@ std::string to_string(const Location& location) {
     case Place::envelope: name = "envelope"; break;
     case Place::sound: name = "sound"; break;
     case Place::automapper: name = "automapper"; break;
+    case Place::data_item: name = "data item"; break;
   }
   return std::string(name) + " " + std::to_string(location.index);
 }

@@ -22,6 +22,7 @@ enum class Place : unsigned char {
   envelope,         // "envelope N"
   sound,            // "sound N"
   automapper,       // "automapper N"
+  data_item,        // "data item N"
 };
 
 // Where a problem is, as data; rendered to text (to_string) only at the edges.
@@ -39,6 +40,7 @@ struct Location {
   static Location envelope(std::int64_t i) { return Location{Place::envelope, i}; }
   static Location sound(std::int64_t i) { return Location{Place::sound, i}; }
   static Location automapper(std::int64_t i) { return Location{Place::automapper, i}; }
+  static Location data_item(std::int64_t i) { return Location{Place::data_item, i}; }
 
   bool operator==(const Location&) const = default;
 };

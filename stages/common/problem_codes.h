@@ -91,6 +91,8 @@ std::string_view to_string(GameLoad g);
   X(D_budget, "D.budget", error, message, none, none, none,                                        \
     "not inflated: the file's data items together were already inflated twice their size plus "   \
     "16 MiB")                                                                                      \
+  X(group_ex_item_size, "group_ex.item_size", warning, message, none, none, none,                 \
+    "DDNet's group extension item shorter than 2 ints (the extension is ignored, not reported)")   \
   /* map level (validation-rules.md; DDNet refuses the map) */                                     \
   X(M1, "M1", error, map, refuses, accepts, partly,                                                \
     "no version item (type 0, id 0), shorter than 4 bytes, or not version 1")                      \
