@@ -30,10 +30,10 @@ std::optional<po::variables_map> parse_command_args(const std::string& command, 
 }
 
 int exit_status_for(const Error& error) {
-  if (error.code == "index.damaged" || error.code == "index.locked" || error.code == "index.io" ||
-      error.code == "index.failed")
+  if (error.code == Code::index_damaged || error.code == Code::index_locked || error.code == Code::index_io ||
+      error.code == Code::index_failed)
     return kExitIndex;
-  if (error.code == "query.interrupted") return kExitInterrupted;
+  if (error.code == Code::query_interrupted) return kExitInterrupted;
   return kExitUsage;
 }
 

@@ -186,10 +186,10 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
     m->measurement = measure_content(w.entry.bytes, mo);
     if (m->measurement.kind == ContentKind::map) counters.maps_measured++;
   } catch (const std::exception& e) {
-    m->failure = Problem{Severity::error, "internal",
-                         std::string("measuring failed: ") + e.what(), ""};
+    m->failure = Problem{Code::internal,
+                         std::string("measuring failed: ") + e.what(), Location::file()};
   } catch (...) {
-    m->failure = Problem{Severity::error, "internal", "measuring failed", ""};
+    m->failure = Problem{Code::internal, "measuring failed", Location::file()};
   }
   w.entry.bytes = {};  // free the bytes now; the budget is given back by the writer
   w.measured = m;
@@ -300,24 +300,24 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     const MapStats* stats = nullptr;
     switch (w->entry.kind) {
       case read::EntryKind::error:
-        if (w->entry.path.empty() || w->entry.error.code == "read.truncated")
+        if (w->entry.path.empty() || w->entry.error.code == Code::read_truncated)
           readings[rec.source_id].reading_errors++;
         else
           note_entry(readings[rec.source_id], w->entry.path);
         rec.kind = index::EntryKind::unreadable;
-        rec.problems.push_back({Severity::error, w->entry.error.code, w->entry.error.message, ""});
+        rec.problems.push_back({w->entry.error.code, w->entry.error.message, Location::file()});
         counters.unreadable++;
         break;
       case read::EntryKind::not_read:  // a link, a special file, an empty inner archive
         rec.kind = index::EntryKind::other;
-        rec.problems.push_back({Severity::warning, w->entry.error.code, w->entry.error.message, ""});
+        rec.problems.push_back({w->entry.error.code, w->entry.error.message, Location::file()});
         counters.not_maps++;
         break;
       case read::EntryKind::oversize:
         note_entry(readings[rec.source_id], w->entry.path);
         rec.kind = index::EntryKind::oversize;
         rec.problems.push_back(
-            {Severity::error, "entry.oversize",
+            {Code::entry_oversize,
              "entry is " + std::to_string(w->entry.size) + " bytes, over --max-map-size " +
                  std::to_string(options.max_map_size) + "; not read",
              ""});
@@ -368,7 +368,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
                    w->entry.source.c_str(), w->entry.path.c_str(), e.what());
       // A damaged index or an I/O error (disk full) fails every entry: stop now.
       const auto* index_error = dynamic_cast<const index::IndexError*>(&e);
-      if (index_error && (index_error->code() == "index.damaged" || index_error->code() == "index.io"))
+      if (index_error && (index_error->code() == Code::index_damaged || index_error->code() == Code::index_io))
         throw;
       if (++consecutive_write_failures >= 20) throw;
     }
@@ -388,13 +388,14 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   flow::make_edge(measure_node, order_node);
   flow::make_edge(order_node, write_node);
 
-  std::string failure, failure_code = "index.failed";
+  std::string failure;
+  Code failure_code = Code::index_failed;
   try {
     read_node.activate();
     g.wait_for_all();
   } catch (const index::IndexError& e) {
     failure = e.what();
-    if (e.code() != "index.sql") failure_code = e.code();
+    if (e.code() != Code::index_sql) failure_code = e.code();
   } catch (const std::exception& e) {
     failure = e.what();
   }
@@ -409,7 +410,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   const char* status = !failure.empty() ? "failed" : summary.interrupted ? "interrupted" : "complete";
   db->finish_run(summary.run_id, status, run_counters(counters));
   if (!failure.empty()) {
-    const bool damaged = failure_code == "index.damaged";
+    const bool damaged = failure_code == Code::index_damaged;
     return Error{failure_code, "index run " + std::to_string(summary.run_id) + " failed: " + failure +
                                    (damaged ? ": the index is damaged: " +
                                                   std::string(index::kRebuildAdvice)

@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
   } catch (const index::IndexError& e) {
     // The index failed under a command (damage, I/O error, disk full, lock).
     std::cerr << "mapindex " << command << ": " << e.what() << "\n";
-    return exit_status_for(Error{e.code() == "index.sql" ? "index.failed" : e.code(), e.what()});
+    return exit_status_for(Error{e.code() == Code::index_sql ? Code::index_failed : e.code(), e.what()});
   } catch (const std::exception& e) {
     std::cerr << "mapindex " << command << ": " << e.what() << "\n";
     return kExitUsage;

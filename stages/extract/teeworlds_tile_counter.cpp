@@ -113,7 +113,7 @@ std::optional<Error> count_skip_tiles(Bytes data, std::size_t num_tiles, TileCou
   for (; r < runs && counted < num_tiles; ++r, p += 4) {
     std::size_t repeat = std::size_t{p[2]} + 1;
     if (repeat > num_tiles - counted) {
-      error = Error{"M14", "skip-compressed tiles expand past " + std::to_string(num_tiles) +
+      error = Error{Code::M14, "skip-compressed tiles expand past " + std::to_string(num_tiles) +
                                " tiles (run " + std::to_string(r) + " repeats " +
                                std::to_string(repeat) + " at tile " + std::to_string(counted) +
                                ")"};
@@ -129,10 +129,10 @@ std::optional<Error> count_skip_tiles(Bytes data, std::size_t num_tiles, TileCou
   out.reserved_nonzero += reserved;
   if (error) return error;
   if (counted < num_tiles)
-    return Error{"M14", "skip-compressed tiles expand to " + std::to_string(counted) +
+    return Error{Code::M14, "skip-compressed tiles expand to " + std::to_string(counted) +
                             " tiles, expected " + std::to_string(num_tiles)};
   if (r != runs || data.size() % 4 != 0)
-    return Error{"M14", "skip-compressed tile data has " + std::to_string(data.size() - 4 * r) +
+    return Error{Code::M14, "skip-compressed tile data has " + std::to_string(data.size() - 4 * r) +
                             " bytes left over after " + std::to_string(num_tiles) + " tiles"};
   return std::nullopt;
 }

@@ -182,11 +182,11 @@ class SourceReader::Impl {
   void close_all();
   void update_progress();
 
-  Entry error_entry(std::string code, const std::string& path, const std::string& reason,
+  Entry error_entry(Code code, const std::string& path, const std::string& reason,
                     std::uint64_t size = 0) const;
   Entry file_entry(const std::string& path, std::vector<std::uint8_t> bytes) const;
   Entry oversize_entry(const std::string& path, std::uint64_t size) const;
-  Entry not_read_entry(std::string code, const std::string& path, const std::string& reason) const;
+  Entry not_read_entry(Code code, const std::string& path, const std::string& reason) const;
 
   std::vector<std::string> inputs_;
   ReadOptions options_;
@@ -270,7 +270,7 @@ std::optional<Entry> SourceReader::Impl::start_input(const std::string& input) {
   }
   struct stat st {};
   if (::stat(input.c_str(), &st) != 0)
-    return error_entry("read.io", "", std::string("cannot open: ") + std::strerror(errno));
+    return error_entry(Code::read_io, "", std::string("cannot open: ") + std::strerror(errno));
   std::string name = fs::path(input).filename().string();
   if (S_ISDIR(st.st_mode)) {
     walker_.emplace(input);
@@ -279,7 +279,7 @@ std::optional<Entry> SourceReader::Impl::start_input(const std::string& input) {
   if (S_ISREG(st.st_mode)) return open_file(input, "", name, static_cast<std::uint64_t>(st.st_size));
   // A FIFO (e.g. a shell's process substitution) or a device: a stream.
   int fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return error_entry("read.io", "", std::string("cannot open: ") + std::strerror(errno));
+  if (fd < 0) return error_entry(Code::read_io, "", std::string("cannot open: ") + std::strerror(errno));
   auto source = std::make_unique<FdSource>(fd, true, &stop_);
   std::vector<std::uint8_t> prefix;
   if (!read_into(*source, prefix, kArchiveMagicBytes)) return source_failed(*source, "");
@@ -292,11 +292,11 @@ std::optional<Entry> SourceReader::Impl::step_folder() {
     walker_.reset();
     // Every input gets a row: a folder with nothing in it is likely a mistake.
     if (entries_.load() == input_rows_before_ && !stop_.load())
-      return error_entry("read.empty", "", "no entries: the folder holds no files (nor do its subfolders)");
+      return error_entry(Code::read_empty, "", "no entries: the folder holds no files (nor do its subfolders)");
     return std::nullopt;
   }
   if (item->error) return error_entry(item->error->code, item->relative, item->error->message);
-  if (item->not_read) return not_read_entry("read.not_regular", item->relative, *item->not_read);
+  if (item->not_read) return not_read_entry(Code::read_not_regular, item->relative, *item->not_read);
   return open_file(item->path, item->relative, item->relative, item->size);
 }
 
@@ -324,8 +324,8 @@ std::optional<Entry> SourceReader::Impl::open_file(const fs::path& path,
   if (!is_unrecognized_format(reason)) {
     // Either the file can't be read at all, or it starts like an archive
     // that libarchive could not begin to read (e.g. cut short).
-    std::string code = classify_read_error(error_number, reason);
-    if (code == "read.io") {
+    Code code = classify_read_error(error_number, reason);
+    if (code == Code::read_io) {
       done_base_ += size;
       return error_entry(code, archive_path, reason);
     }
@@ -349,15 +349,15 @@ Entry SourceReader::Impl::read_plain_file(const fs::path& path, const std::strin
                                           const std::string& plain_path) {
   Fd fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (fd.fd < 0)
-    return error_entry("read.io", error_path, std::string("cannot open: ") + std::strerror(errno));
+    return error_entry(Code::read_io, error_path, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd.fd, &st) != 0)
-    return error_entry("read.io", error_path, std::string("cannot stat: ") + std::strerror(errno));
+    return error_entry(Code::read_io, error_path, std::string("cannot stat: ") + std::strerror(errno));
   auto size = static_cast<std::uint64_t>(st.st_size);
   done_base_ += size;
   // An input (not a file in a folder) of 0 bytes gives nothing to index.
   if (size == 0 && error_path.empty())
-    return error_entry("read.empty", "", "no entries: the input is empty (0 bytes)");
+    return error_entry(Code::read_empty, "", "no entries: the input is empty (0 bytes)");
   if (size > options_.max_entry_size) return oversize_entry(plain_path, size);
   FdSource source(fd.fd, false);
   std::vector<std::uint8_t> bytes;
@@ -365,7 +365,7 @@ Entry SourceReader::Impl::read_plain_file(const fs::path& path, const std::strin
   // of growing a tiny file's buffer to 64 KiB.
   bytes.reserve(static_cast<std::size_t>(std::min(size, kMaxReserve) + 1));
   if (!read_into(source, bytes, options_.max_entry_size + 1))
-    return error_entry("read.io", error_path, source.error_message());
+    return error_entry(Code::read_io, error_path, source.error_message());
   if (bytes.size() > options_.max_entry_size) return oversize_entry(plain_path, bytes.size());  // grew
   return file_entry(plain_path, std::move(bytes));
 }
@@ -393,10 +393,10 @@ std::optional<Entry> SourceReader::Impl::open_stream(std::unique_ptr<ByteSource>
     std::string too_large = "a 7-Zip archive must be held in memory to be read from a stream and " +
                             shown + " is larger than the max entry size of " +
                             std::to_string(cap) + " bytes";
-    if (declared && *declared > cap) return error_entry("read.oversize_archive", path, too_large, *declared);
+    if (declared && *declared > cap) return error_entry(Code::read_oversize_archive, path, too_large, *declared);
     level->memory = std::move(prefix);
     if (!read_into(*source, level->memory, cap + 1)) return source_failed(*source, path);
-    if (level->memory.size() > cap) return error_entry("read.oversize_archive", path, too_large);
+    if (level->memory.size() > cap) return error_entry(Code::read_oversize_archive, path, too_large);
     int r = archive_read_open_memory(level->archive.get(), level->memory.data(), level->memory.size());
     if (r < ARCHIVE_WARN) {
       std::string reason = archive_reason(level->archive.get());
@@ -445,7 +445,7 @@ Entry SourceReader::Impl::plain_from_stream(Level& level, const std::string& pat
   }
   if (levels_.empty()) {
     done_base_ += source.bytes_read();
-    if (bytes.empty()) return error_entry("read.empty", "", "no entries: the input is empty (0 bytes)");
+    if (bytes.empty()) return error_entry(Code::read_empty, "", "no entries: the input is empty (0 bytes)");
   }
   return file_entry(path, std::move(bytes));
 }
@@ -457,7 +457,7 @@ Entry SourceReader::Impl::source_failed(ByteSource& source, const std::string& p
     return fail_level(levels_.size() - 1, path, data->error_number(), data->error_message(),
                       data->outer_fatal());
   if (levels_.empty()) done_base_ += source.bytes_read();
-  return error_entry("read.io", path, source.error_message());
+  return error_entry(Code::read_io, path, source.error_message());
 }
 
 std::optional<Entry> SourceReader::Impl::step_archive() {
@@ -495,7 +495,7 @@ std::optional<Entry> SourceReader::Impl::step_archive() {
   if (archive_entry_size_is_set(header) && archive_entry_size(header) >= 0)
     declared = static_cast<std::uint64_t>(archive_entry_size(header));
   if (archive_entry_is_data_encrypted(header))
-    return error_entry("read.encrypted", path, "the entry is encrypted", declared.value_or(0));
+    return error_entry(Code::read_encrypted, path, "the entry is encrypted", declared.value_or(0));
   return read_entry(k, path, declared);
 }
 
@@ -526,7 +526,7 @@ std::optional<Entry> SourceReader::Impl::end_of_level(std::size_t k) {
   if (stop_.load()) return std::nullopt;
   if (zip && !(file ? file_has_zip_end_record(*file)
                     : !source || has_zip_end_record(source->tail())))
-    return error_entry("read.truncated", path,
+    return error_entry(Code::read_truncated, path,
                        "the zip archive has no end of central directory record: it is "
                        "cut short inside or before its central directory (the entries before the cut "
                        "were read)");
@@ -542,8 +542,8 @@ std::optional<Entry> SourceReader::Impl::end_of_level(std::size_t k) {
   } else {
     reason = "no entries: an empty " + format + " archive";
   }
-  if (k == 0) return error_entry("read.empty", path, reason);
-  return not_read_entry("read.empty", path, reason);
+  if (k == 0) return error_entry(Code::read_empty, path, reason);
+  return not_read_entry(Code::read_empty_inner, path, reason);
 }
 
 // A row for an entry that is not a regular file, or nullopt if it is one.
@@ -551,7 +551,7 @@ std::optional<Entry> SourceReader::Impl::not_regular(Level& level, archive_entry
                                                      const std::string& path) {
   if (const char* target = archive_entry_hardlink_utf8(header) ? archive_entry_hardlink_utf8(header)
                                                                : archive_entry_hardlink(header))
-    return not_read_entry("read.not_regular", path,
+    return not_read_entry(Code::read_not_regular, path,
                           "hard link to " + in_quotes(level.join(clean_name(target))) +
                               ": its content is in that entry's row");
   const auto type = archive_entry_filetype(header);
@@ -559,10 +559,10 @@ std::optional<Entry> SourceReader::Impl::not_regular(Level& level, archive_entry
   if (type == AE_IFLNK) {
     const char* target = archive_entry_symlink_utf8(header);
     if (!target) target = archive_entry_symlink(header);
-    return not_read_entry("read.not_regular", path,
+    return not_read_entry(Code::read_not_regular, path,
                           "symbolic link to " + in_quotes(target ? target : "") + ": not followed");
   }
-  return not_read_entry("read.not_regular", path, special_file_name(type) + ": not read");
+  return not_read_entry(Code::read_not_regular, path, special_file_name(type) + ": not read");
 }
 
 // The data of the current entry of level k: an archive to follow, or bytes.
@@ -576,7 +576,7 @@ std::optional<Entry> SourceReader::Impl::read_entry(std::size_t k, const std::st
   ArchiveMagic magic = sniff_archive(bytes);
   if (magic != ArchiveMagic::none) {
     if (levels_.size() > static_cast<std::size_t>(std::max(options_.max_nesting, 0)))
-      return error_entry("read.nesting", path,
+      return error_entry(Code::read_nesting, path,
                          "a " + std::string(to_string(magic)) + " archive nested more than " +
                              std::to_string(options_.max_nesting) +
                              " levels deep inside the input is not followed",
@@ -610,11 +610,11 @@ Entry SourceReader::Impl::fail_level(std::size_t k, std::string path, int error_
     fatal = data->outer_fatal();
     --m;
   }
-  std::string code = classify_read_error(error_number, reason);
+  Code code = classify_read_error(error_number, reason);
   // libarchive words a stream that ends early in many ways ("ZIP
   // decompression failed (-5)", "Lzma library error: No progress is
   // possible", ...); a fatal failure once all input was consumed is a cut.
-  if (fatal && code == "read.corrupt" && input_exhausted(m)) code = "read.truncated";
+  if (fatal && code == Code::read_corrupt && input_exhausted(m)) code = Code::read_truncated;
   const std::size_t keep = fatal ? m : m + 1;
   while (levels_.size() > keep) pop_level();
   return error_entry(std::move(code), path, reason);
@@ -647,7 +647,7 @@ void SourceReader::Impl::close_all() {
   next_input_ = inputs_.size();
 }
 
-Entry SourceReader::Impl::error_entry(std::string code, const std::string& path,
+Entry SourceReader::Impl::error_entry(Code code, const std::string& path,
                                       const std::string& reason, std::uint64_t size) const {
   Entry e;
   e.source = source_;
@@ -679,7 +679,7 @@ Entry SourceReader::Impl::oversize_entry(const std::string& path, std::uint64_t 
   return e;
 }
 
-Entry SourceReader::Impl::not_read_entry(std::string code, const std::string& path,
+Entry SourceReader::Impl::not_read_entry(Code code, const std::string& path,
                                          const std::string& reason) const {
   Entry e = error_entry(std::move(code), path, reason);
   e.kind = EntryKind::not_read;

@@ -66,7 +66,7 @@ Error sql_error(sqlite3* db) {
   const bool index_fault = primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB ||
                            primary == SQLITE_IOERR || primary == SQLITE_FULL ||
                            primary == SQLITE_NOMEM || primary == SQLITE_BUSY;
-  return Error{index_fault ? index_error_code(primary) : "query.sql", sqlite3_errmsg(db)};
+  return Error{index_fault ? index_error_code(primary) : Code::query_sql, sqlite3_errmsg(db)};
 }
 
 // The progress handler: a non-zero return interrupts the statement.
@@ -79,14 +79,14 @@ std::optional<Error> bind_parameters(sqlite3_stmt* stmt, const std::vector<Query
   for (int i = 1; i <= count; ++i) {
     const char* full = sqlite3_bind_parameter_name(stmt, i);
     if (!full || full[0] == '?')
-      return Error{"query.parameter", "`" + std::string(sqlite3_sql(stmt)) +
+      return Error{Code::query_parameter, "`" + std::string(sqlite3_sql(stmt)) +
                                           "` has a nameless parameter (?): name it :name and "
                                           "give its value with -p name=VALUE"};
     const std::string name = full + 1;  // without :, @ or $
     const auto found = std::find_if(parameters.begin(), parameters.end(),
                                     [&](const QueryParameter& p) { return p.name == name; });
     if (found == parameters.end())
-      return Error{"query.parameter", "no value for " + std::string(full) + " (give it with -p " +
+      return Error{Code::query_parameter, "no value for " + std::string(full) + " (give it with -p " +
                                           name + "=VALUE)"};
     used[static_cast<std::size_t>(found - parameters.begin())] = true;
     int rc = SQLITE_OK;
@@ -113,7 +113,7 @@ Result<std::int64_t> run_query(const std::string& db_path, const std::string& sq
   const QueryFormat format = options.format;
   std::error_code ec;
   if (!std::filesystem::is_regular_file(db_path, ec))
-    return Error{"query.open", "index '" + db_path + "' does not exist (create it with "
+    return Error{Code::query_open, "index '" + db_path + "' does not exist (create it with "
                                                      "`mapindex index --db " + db_path + " ...`)"};
   auto handle = open_sqlite_read_only(db_path);
   if (!handle) return handle.error();
@@ -121,12 +121,12 @@ Result<std::int64_t> run_query(const std::string& db_path, const std::string& sq
   sqlite3* db = connection.db;
   if (stop) sqlite3_progress_handler(db, 1000, poll_stop, reinterpret_cast<void*>(stop));
   const auto failed = [&](sqlite3* d) {
-    if (stop && stop()) return Error{"query.interrupted", "interrupted"};
+    if (stop && stop()) return Error{Code::query_interrupted, "interrupted"};
     return sql_error(d);
   };
   if (sqlite3_exec(db, "PRAGMA query_only = ON; PRAGMA cache_size = -32768", nullptr, nullptr,
                    nullptr) != SQLITE_OK)
-    return Error{"query.open", "cannot open index '" + db_path + "': " + sqlite3_errmsg(db)};
+    return Error{Code::query_open, "cannot open index '" + db_path + "': " + sqlite3_errmsg(db)};
 
   // Prepare and check every statement before the first one runs: nothing is
   // printed for a query that would be refused halfway.
@@ -144,15 +144,15 @@ Result<std::int64_t> run_query(const std::string& db_path, const std::string& sq
     if (!prepared->stmt) continue;  // whitespace or a comment
     sqlite3_stmt* stmt = prepared->stmt;
     if (!sqlite3_stmt_readonly(stmt))
-      return Error{"query.write", "`" + std::string(sqlite3_sql(stmt)) +
+      return Error{Code::query_write, "`" + std::string(sqlite3_sql(stmt)) +
                                       "` would write: mapindex query only reads the index"};
     if (auto error = bind_parameters(stmt, options.parameters, used)) return *error;
     statements.push_back(std::move(prepared));
   }
-  if (statements.empty()) return Error{"query.empty", "no SQL statement given"};
+  if (statements.empty()) return Error{Code::query_empty, "no SQL statement given"};
   for (std::size_t i = 0; i < used.size(); ++i)
     if (!used[i])
-      return Error{"query.parameter", "-p " + options.parameters[i].name +
+      return Error{Code::query_parameter, "-p " + options.parameters[i].name +
                                           " is given but the SQL has no :" +
                                           options.parameters[i].name};
 

@@ -6,20 +6,20 @@
 
 namespace mapindex::index {
 
-std::string index_error_code(int sqlite_code, std::string_view otherwise) {
+Code index_error_code(int sqlite_code, Code otherwise) {
   switch (sqlite_code & 0xff) {
     case SQLITE_CORRUPT:
-    case SQLITE_NOTADB: return "index.damaged";
+    case SQLITE_NOTADB: return Code::index_damaged;
     case SQLITE_BUSY:
-    case SQLITE_LOCKED: return "index.locked";
+    case SQLITE_LOCKED: return Code::index_locked;
     case SQLITE_IOERR:
     case SQLITE_FULL:
     case SQLITE_CANTOPEN:
     case SQLITE_READONLY:
     case SQLITE_PERM:
     case SQLITE_NOLFS:
-    case SQLITE_NOMEM: return "index.io";
-    default: return std::string(otherwise);
+    case SQLITE_NOMEM: return Code::index_io;
+    default: return otherwise;
   }
 }
 

@@ -22,7 +22,7 @@ namespace mapindex::index {
 // (SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM,
 // SQLITE_NOLFS, SQLITE_NOMEM); any other code (a constraint, bad SQL,
 // misuse) gives `otherwise`.
-std::string index_error_code(int sqlite_code, std::string_view otherwise = "index.sql");
+Code index_error_code(int sqlite_code, Code otherwise = Code::index_sql);
 
 // A failure while writing or reading the index (SQLite error, misuse). The
 // message names the statement or value and includes SQLite's own message;
@@ -30,12 +30,12 @@ std::string index_error_code(int sqlite_code, std::string_view otherwise = "inde
 // misuse found by the writer itself).
 class IndexError : public std::runtime_error {
  public:
-  explicit IndexError(const std::string& message, std::string code = "index.sql")
-      : std::runtime_error(message), code_(std::move(code)) {}
-  const std::string& code() const { return code_; }
+  explicit IndexError(const std::string& message, Code code = Code::index_sql)
+      : std::runtime_error(message), code_(code) {}
+  Code code() const { return code_; }
 
  private:
-  std::string code_;
+  Code code_;
 };
 
 // "<what>: <sqlite3_errmsg> (code N)".

@@ -42,13 +42,13 @@ Result<std::vector<TileName>> parse_tile_names_csv(std::string_view csv) {
     const std::string where = "line " + std::to_string(line_number);
     if (!header_seen) {
       if (line != kHeader)
-        return Error{"tile_names.header", where + ": header is '" + std::string(line) +
+        return Error{Code::tile_names_header, where + ": header is '" + std::string(line) +
                                               "', expected '" + std::string(kHeader) + "'"};
       header_seen = true;
       continue;
     }
     if (line.find('"') != std::string_view::npos)
-      return Error{"tile_names.quote", where + ": quoted fields are not supported"};
+      return Error{Code::tile_names_quote, where + ": quoted fields are not supported"};
     std::vector<std::string_view> fields;
     std::size_t start = 0;
     while (true) {
@@ -58,22 +58,22 @@ Result<std::vector<TileName>> parse_tile_names_csv(std::string_view csv) {
       start = comma + 1;
     }
     if (fields.size() != 4)
-      return Error{"tile_names.fields",
+      return Error{Code::tile_names_fields,
                    where + ": " + std::to_string(fields.size()) + " fields, expected 4"};
     TileName name{std::string(fields[0]), 0, std::string(fields[2]), std::string(fields[3])};
     const auto tile = fields[1];
     const auto [ptr, ec] = std::from_chars(tile.data(), tile.data() + tile.size(), name.tile);
     if (ec != std::errc{} || ptr != tile.data() + tile.size())
-      return Error{"tile_names.tile", where + ": tile '" + std::string(tile) + "' is not a number"};
+      return Error{Code::tile_names_tile, where + ": tile '" + std::string(tile) + "' is not a number"};
     if (name.layer_kind.empty() || name.name.empty())
-      return Error{"tile_names.empty", where + ": empty layer kind or name"};
+      return Error{Code::tile_names_empty, where + ": empty layer kind or name"};
     names.push_back(std::move(name));
   }
-  if (!header_seen) return Error{"tile_names.header", "empty file, expected a header line"};
+  if (!header_seen) return Error{Code::tile_names_header, "empty file, expected a header line"};
   std::sort(names.begin(), names.end(), by_key);
   for (std::size_t i = 1; i < names.size(); ++i) {
     if (!by_key(names[i - 1], names[i]))
-      return Error{"tile_names.duplicate", "tile " + std::to_string(names[i].tile) + " of layer '" +
+      return Error{Code::tile_names_duplicate, "tile " + std::to_string(names[i].tile) + " of layer '" +
                                                names[i].layer_kind + "' appears twice"};
   }
   return names;

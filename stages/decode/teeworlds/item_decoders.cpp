@@ -10,7 +10,7 @@
 namespace mapindex::teeworlds {
 namespace {
 
-Error too_short(const char* code, const char* what, std::size_t have, std::size_t need) {
+Error too_short(Code code, const char* what, std::size_t have, std::size_t need) {
   return Error{code, std::string(what) + " item has " + std::to_string(have) + " ints (" +
                          std::to_string(have * 4) + " bytes), at least " + std::to_string(need) +
                          " needed"};
@@ -83,15 +83,15 @@ std::int32_t TilemapLayer::tile_data() const {
 }
 
 Result<VersionItem> decode_version(Int32View item) {
-  if (item.size() < 1) return too_short("M1", "version", item.size(), 1);
+  if (item.size() < 1) return too_short(Code::M1, "version", item.size(), 1);
   VersionItem v{item[0]};
   if (v.version != 1)
-    return Error{"M1", "version item holds version " + std::to_string(v.version) + ", expected 1"};
+    return Error{Code::M1, "version item holds version " + std::to_string(v.version) + ", expected 1"};
   return v;
 }
 
 Result<InfoItem> decode_info(Int32View item) {
-  if (item.size() < 1) return too_short("info.item_size", "info", item.size(), 1);
+  if (item.size() < 1) return too_short(Code::info_item_size, "info", item.size(), 1);
   InfoItem info;
   info.version = item[0];
   info.author = item.get_or(1, -1);
@@ -103,7 +103,7 @@ Result<InfoItem> decode_info(Int32View item) {
 }
 
 Result<ImageItem> decode_image(Int32View item) {
-  if (item.size() < 6) return too_short("image.item_size", "image", item.size(), 6);
+  if (item.size() < 6) return too_short(Code::image_item_size, "image", item.size(), 6);
   ImageItem img;
   img.version = item[0];
   img.width = item[1];
@@ -116,7 +116,7 @@ Result<ImageItem> decode_image(Int32View item) {
 }
 
 Result<EnvelopeItem> decode_envelope(Int32View item) {
-  if (item.size() < 4) return too_short("envelope.item_size", "envelope", item.size(), 4);
+  if (item.size() < 4) return too_short(Code::envelope_item_size, "envelope", item.size(), 4);
   EnvelopeItem env;
   env.version = item[0];
   env.channels = item[1];
@@ -128,7 +128,7 @@ Result<EnvelopeItem> decode_envelope(Int32View item) {
 }
 
 Result<GroupItem> decode_group(Int32View item) {
-  if (item.size() < 7) return too_short("M2", "group", item.size(), 7);
+  if (item.size() < 7) return too_short(Code::M2, "group", item.size(), 7);
   GroupItem g;
   g.version = item[0];
   g.offset_x = item[1];
@@ -149,17 +149,17 @@ Result<GroupItem> decode_group(Int32View item) {
 }
 
 Result<GroupExItem> decode_group_ex(Int32View item) {
-  if (item.size() < 2) return too_short("group_ex.item_size", "group extension", item.size(), 2);
+  if (item.size() < 2) return too_short(Code::group_ex_item_size, "group extension", item.size(), 2);
   return GroupExItem{item[0], item[1]};
 }
 
 Result<LayerHeader> decode_layer_header(Int32View item) {
-  if (item.size() < 3) return too_short("M4", "layer", item.size(), 3);
+  if (item.size() < 3) return too_short(Code::M4, "layer", item.size(), 3);
   return LayerHeader{item[0], item[1], item[2]};
 }
 
 Result<SoundItem> decode_sound(Int32View item) {
-  if (item.size() < 4) return too_short("sound.item_size", "sound", item.size(), 4);
+  if (item.size() < 4) return too_short(Code::sound_item_size, "sound", item.size(), 4);
   SoundItem s;
   s.version = item[0];
   s.external = item[1] != 0;
@@ -170,7 +170,7 @@ Result<SoundItem> decode_sound(Int32View item) {
 }
 
 Result<AutomapperItem> decode_automapper(Int32View item) {
-  if (item.size() < 3) return too_short("automapper.item_size", "automapper", item.size(), 3);
+  if (item.size() < 3) return too_short(Code::automapper_item_size, "automapper", item.size(), 3);
   AutomapperItem a;
   a.version = item[0];
   a.group = item[1];
@@ -182,7 +182,7 @@ Result<AutomapperItem> decode_automapper(Int32View item) {
 }
 
 Result<TilemapLayer> decode_tilemap(Int32View item) {
-  if (item.size() < 15) return too_short("M5", "tilemap layer", item.size(), 15);
+  if (item.size() < 15) return too_short(Code::M5, "tilemap layer", item.size(), 15);
   TilemapLayer t;
   t.version = item[3];
   t.width = item[4];
@@ -215,37 +215,37 @@ Result<TilemapLayer> decode_tilemap(Int32View item) {
 std::vector<Error> validate_tilemap(const TilemapLayer& t, std::size_t item_ints) {
   std::vector<Error> errors;
   if (t.version < 2 || t.version > 4)
-    errors.push_back({"M5", "tilemap version " + std::to_string(t.version) + ", expected 2..4"});
+    errors.push_back({Code::M5, "tilemap version " + std::to_string(t.version) + ", expected 2..4"});
   if (t.physics_bits > 1)
-    errors.push_back({"M5", "tilemap flags " + std::to_string(t.flags) +
+    errors.push_back({Code::M5, "tilemap flags " + std::to_string(t.flags) +
                                 " set more than one physics kind (1 game, 2 tele, 4 speedup, "
                                 "8 front, 16 switch, 32 tune)"});
   if (t.version >= 3 && item_ints < 18)
-    errors.push_back({"M6", "version " + std::to_string(t.version) + " tilemap item has " +
+    errors.push_back({Code::M6, "version " + std::to_string(t.version) + " tilemap item has " +
                                 std::to_string(item_ints * 4) +
                                 " bytes, at least 72 needed for the name"});
   const int slot = ddnet_data_slot(t.kind);
   if (slot >= 0 && t.num_ddnet_data <= slot)
-    errors.push_back({"M6", std::string(layer_type_name(t.kind)) +
+    errors.push_back({Code::M6, std::string(layer_type_name(t.kind)) +
                                 " layer item lacks its data index (DDNet extra index " +
                                 std::to_string(slot + 1) + " of 5; the item holds " +
                                 std::to_string(t.num_ddnet_data) + ")"});
   if (t.width < 2 || t.height < 2) {
-    errors.push_back({"M7", "tilemap size " + std::to_string(t.width) + "x" +
+    errors.push_back({Code::M7, "tilemap size " + std::to_string(t.width) + "x" +
                                 std::to_string(t.height) + ", expected at least 2x2"});
   } else {
     const std::uint64_t tile_bytes = std::max<std::size_t>(4, tile_struct_size(t.kind));
     const std::uint64_t bytes = static_cast<std::uint64_t>(t.width) *
                                 static_cast<std::uint64_t>(t.height) * tile_bytes;
     if (bytes > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
-      errors.push_back({"M7", "tilemap size " + std::to_string(t.width) + "x" +
+      errors.push_back({Code::M7, "tilemap size " + std::to_string(t.width) + "x" +
                                   std::to_string(t.height) + " times " +
                                   std::to_string(tile_bytes) + " bytes per tile overflows"});
   }
   if (t.kind == LayerType::tiles) {
     for (std::size_t c = 0; c < 4; ++c) {
       if (t.color[c] < 0 || t.color[c] > 255) {
-        errors.push_back({"M8", "color component " + std::to_string(c) + " is " +
+        errors.push_back({Code::M8, "color component " + std::to_string(c) + " is " +
                                     std::to_string(t.color[c]) + ", expected 0..255"});
       }
     }
@@ -254,7 +254,7 @@ std::vector<Error> validate_tilemap(const TilemapLayer& t, std::size_t item_ints
 }
 
 Result<QuadsLayer> decode_quads_layer(Int32View item) {
-  if (item.size() < 7) return too_short("quads.item_size", "quads layer", item.size(), 7);
+  if (item.size() < 7) return too_short(Code::quads_item_size, "quads layer", item.size(), 7);
   QuadsLayer q;
   q.version = item[3];
   q.num_quads = item[4];
@@ -265,7 +265,7 @@ Result<QuadsLayer> decode_quads_layer(Int32View item) {
 }
 
 Result<SoundsLayer> decode_sounds_layer(Int32View item, bool deprecated) {
-  if (item.size() < 7) return too_short("sounds.item_size", "sounds layer", item.size(), 7);
+  if (item.size() < 7) return too_short(Code::sounds_item_size, "sounds layer", item.size(), 7);
   SoundsLayer s;
   s.deprecated = deprecated;
   s.version = item[3];
@@ -367,7 +367,7 @@ Result<std::vector<std::uint8_t>> expand_skip_tiles(Bytes compressed, std::size_
     const std::uint8_t* t = compressed.data() + 4 * r;
     const std::size_t repeat = std::size_t{t[2]} + 1;
     if (repeat > num_tiles - written) {
-      return Error{"M14", "skip-compressed tiles expand past " + std::to_string(num_tiles) +
+      return Error{Code::M14, "skip-compressed tiles expand past " + std::to_string(num_tiles) +
                               " tiles (run " + std::to_string(r) + " repeats " +
                               std::to_string(repeat) + " at tile " + std::to_string(written) +
                               ")"};
@@ -381,10 +381,10 @@ Result<std::vector<std::uint8_t>> expand_skip_tiles(Bytes compressed, std::size_
     }
   }
   if (written < num_tiles)
-    return Error{"M14", "skip-compressed tiles expand to " + std::to_string(written) +
+    return Error{Code::M14, "skip-compressed tiles expand to " + std::to_string(written) +
                             " tiles, expected " + std::to_string(num_tiles)};
   if (r != runs || compressed.size() % 4 != 0)
-    return Error{"M14", "skip-compressed tile data has " +
+    return Error{Code::M14, "skip-compressed tile data has " +
                             std::to_string(compressed.size() - 4 * r) +
                             " bytes left over after " + std::to_string(num_tiles) + " tiles"};
   return out;
