@@ -52,7 +52,7 @@ std::string_view curve_type_name(std::size_t curve) {
 void finalize_status(MapStats& stats) {
   bool warning = false;
   for (const auto& p : stats.problems) {
-    if (p.severity == Severity::error) {
+    if (p.severity() == Severity::error) {
       stats.status = MapStatus::rejected;
       return;
     }

@@ -181,12 +181,12 @@ void check_images_and_sounds(MapStats& stats) {
     warn(stats, Code::images_too_many,
          std::to_string(stats.images.size()) + " images, more than the " +
              std::to_string(kMaxImages) + " the game supports",
-         "");
+         Location::file());
   if (stats.sounds.size() > kMaxSounds)
     warn(stats, Code::sounds_too_many,
          std::to_string(stats.sounds.size()) + " sounds, more than the " +
              std::to_string(kMaxSounds) + " the game supports",
-         "");
+         Location::file());
   for (const auto& snd : stats.sounds)
     if (snd.external)
       warn(stats, Code::sound_external,
