@@ -320,7 +320,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
             {Code::entry_oversize,
              "entry is " + std::to_string(w->entry.size) + " bytes, over --max-map-size " +
                  std::to_string(options.max_map_size) + "; not read",
-             ""});
+             Location::file()});
         counters.oversize++;
         break;
       case read::EntryKind::file:

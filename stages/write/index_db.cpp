@@ -550,13 +550,13 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
         "entry path is not valid UTF-8 (bytes: " + hex_bytes(e.entry_path) + "); stored as '" +
             to_valid_utf8(e.entry_path) +
             "' with U+FFFD for the invalid bytes, the bytes in files.entry_path_raw",
-        ""});
+        Location::file()});
   if (occurrence > 1)
     problems.push_back(Problem{
         Code::read_duplicate_name,
         "entry '" + e.entry_path + "' occurs more than once in its archive; this is occurrence " +
             std::to_string(occurrence),
-        ""});
+        Location::file()});
 
   auto& file_upsert = sql(
       "INSERT INTO files (source_id, entry_path, occurrence, entry_path_raw, name, kind, size, "
