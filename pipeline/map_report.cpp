@@ -54,7 +54,7 @@ void print_map_report(std::ostream& out, const std::string& name, const read::Fi
     out << "\n";
   }
   for (const auto& p : s.problems) {
-    out << "  " << to_string(p.severity) << " " << p.code;
+    out << "  " << to_string(p.severity()) << " " << p.code;
     if (!p.location.empty()) out << " (" << p.location << ")";
     out << ": " << p.message << "\n";
   }
@@ -175,7 +175,7 @@ void write_map_json(audit::JsonWriter& json, const read::FileDigest& digest, con
   json.key("problems").begin_array();
   for (const auto& p : s.problems) {
     json.begin_object()
-        .field("severity", to_string(p.severity))
+        .field("severity", to_string(p.severity()))
         .field("code", p.code)
         .field("location", p.location)
         .field("message", p.message)

@@ -601,7 +601,7 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
   for (std::size_t i = 0; i < problems.size(); ++i) {
     const auto& p = problems[i];
     problem_insert
-        .bind_all(run_id, file_id, i, to_string(p.severity), p.code, p.message, p.location)
+        .bind_all(run_id, file_id, i, to_string(p.severity()), to_string(p.code), p.message, to_string(p.location))
         .run();
   }
   return file_id;
