@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "stages/common/problem_codes.h"
+
 struct archive;
 
 namespace mapindex::read {

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "stages/common/problem_codes.h"
+
 namespace mapindex::index {
 
 // The Error code of a SQLite failure that is the index's own fault, not the
