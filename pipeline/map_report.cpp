@@ -54,8 +54,8 @@ void print_map_report(std::ostream& out, const std::string& name, const read::Fi
     out << "\n";
   }
   for (const auto& p : s.problems) {
-    out << "  " << to_string(p.severity()) << " " << p.code;
-    if (!p.location.empty()) out << " (" << p.location << ")";
+    out << "  " << to_string(p.severity()) << " " << to_string(p.code);
+    if (const std::string where = to_string(p.location); !where.empty()) out << " (" << where << ")";
     out << ": " << p.message << "\n";
   }
   out << "\n";
@@ -176,8 +176,8 @@ void write_map_json(audit::JsonWriter& json, const read::FileDigest& digest, con
   for (const auto& p : s.problems) {
     json.begin_object()
         .field("severity", to_string(p.severity()))
-        .field("code", p.code)
-        .field("location", p.location)
+        .field("code", to_string(p.code))
+        .field("location", to_string(p.location))
         .field("message", p.message)
         .end_object();
   }
