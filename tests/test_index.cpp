@@ -101,7 +101,7 @@ TEST_CASE("the tile names CSV parser names bad lines") {
   auto duplicate = parse_tile_names_csv(
       "layer_kind,tile,name,category\ngame,9,FREEZE,tile\ngame,9,OTHER,tile\n");
   REQUIRE_FALSE(duplicate.ok());
-  CHECK(duplicate.error().code == "tile_names.duplicate");
+  CHECK(duplicate.error().code == Code::tile_names_duplicate);
   auto short_line = parse_tile_names_csv("layer_kind,tile,name,category\ngame,9,FREEZE\n");
   REQUIRE_FALSE(short_line.ok());
   CHECK(short_line.error().message.find("3 fields, expected 4") != std::string::npos);
@@ -115,14 +115,14 @@ TEST_CASE("an index from a newer mapindex is refused, unchanged") {
 
   auto rw = IndexDb::open(path, OpenMode::read_write);
   REQUIRE_FALSE(rw.ok());
-  CHECK(rw.error().code == "index.newer");
+  CHECK(rw.error().code == Code::index_newer);
   const auto latest = std::to_string(latest_schema_version());
   CHECK(rw.error().message.find("schema version " + std::to_string(latest_schema_version() + 1) +
                                 ", newer than this mapindex understands (" + latest + ")") !=
         std::string::npos);
   auto ro = IndexDb::open(path, OpenMode::read_only);
   REQUIRE_FALSE(ro.ok());
-  CHECK(ro.error().code == "index.newer");
+  CHECK(ro.error().code == Code::index_newer);
 
   set_user_version(path, latest_schema_version());
   auto again = open_index(path);
@@ -144,7 +144,7 @@ TEST_CASE("an older index is migrated in place, keeping its rows") {
   // A read-only open does not migrate; it says what to do.
   auto ro = IndexDb::open(path, OpenMode::read_only, later);
   REQUIRE_FALSE(ro.ok());
-  CHECK(ro.error().code == "index.older");
+  CHECK(ro.error().code == Code::index_older);
   CHECK(ro.error().message.find("migrate it in place") != std::string::npos);
 
   {
@@ -162,7 +162,7 @@ TEST_CASE("an older index is migrated in place, keeping its rows") {
   { auto db = open_index(path, later); CHECK(db.schema_version() == next); }
   auto old_build = IndexDb::open(path, OpenMode::read_write);
   REQUIRE_FALSE(old_build.ok());
-  CHECK(old_build.error().code == "index.newer");
+  CHECK(old_build.error().code == Code::index_newer);
 }
 
 // Schema 1 -> 2 (schema/002_text_and_occurrences.sql) on an index written by
@@ -289,7 +289,7 @@ TEST_CASE("a failing migration leaves the index at its previous version") {
       "CREATE TABLE extra (x INTEGER); INSERT INTO no_such_table VALUES (1);");
   auto db = IndexDb::open(path, OpenMode::read_write, broken);
   REQUIRE_FALSE(db.ok());
-  CHECK(db.error().code == "index.migration");
+  CHECK(db.error().code == Code::index_migration);
   CHECK(db.error().message.find("999_test.sql") != std::string::npos);
   CHECK(db.error().message.find("no such table: no_such_table") != std::string::npos);
 
@@ -317,7 +317,7 @@ TEST_CASE("files that are not mapindex indexes are refused") {
   std::ofstream(text) << "these are not the maps you are looking for, not a database at all\n";
   auto not_db = IndexDb::open(text, OpenMode::read_write);
   REQUIRE_FALSE(not_db.ok());
-  CHECK(not_db.error().code == "index.not_sqlite");
+  CHECK(not_db.error().code == Code::index_not_sqlite);
 
   const auto other = dir.file("other.sqlite");
   sqlite3* raw = nullptr;
@@ -326,11 +326,11 @@ TEST_CASE("files that are not mapindex indexes are refused") {
   sqlite3_close(raw);
   auto foreign = IndexDb::open(other, OpenMode::read_write);
   REQUIRE_FALSE(foreign.ok());
-  CHECK(foreign.error().code == "index.foreign");
+  CHECK(foreign.error().code == Code::index_foreign);
 
   auto missing = IndexDb::open(dir.file("missing.sqlite"), OpenMode::read_only);
   REQUIRE_FALSE(missing.ok());
-  CHECK(missing.error().code == "index.open");
+  CHECK(missing.error().code == Code::index_open);
   CHECK_FALSE(std::filesystem::exists(dir.file("missing.sqlite")));
 }
 
@@ -356,7 +356,7 @@ TEST_CASE("writing the same entries twice in a run gives each a second occurrenc
   lost.entry_path = "lost.map";
   lost.kind = EntryKind::unreadable;
   lost.size = 4000;
-  lost.problems = {{Severity::error, "read.truncated", "archive ends inside 'lost.map'", ""}};
+  lost.problems = {{Code::read_truncated, "archive ends inside 'lost.map'", Location::file()}};
 
   auto write_all = [&] {
     db.write_entry(run, map_entry(folder, "a.map", 1), &stats);
@@ -390,7 +390,7 @@ TEST_CASE("writing the same entries twice in a run gives each a second occurrenc
   // Each second occurrence: its own problems (lost.map's read.truncated) and the warning.
   CHECK(query_int(db.handle(), "SELECT count(*) FROM problems p JOIN files f USING (file_id) "
                                "WHERE f.occurrence = 2 AND p.code = 'read.duplicate_name' "
-                               "AND p.severity = 'warning' AND p.message LIKE '%this is occurrence 2'") == 5);
+                               "AND p.severity() = 'warning' AND p.message LIKE '%this is occurrence 2'") == 5);
   CHECK(query_text(db.handle(), "SELECT p.message FROM problems p JOIN files f USING (file_id) "
                                 "WHERE f.entry_path = 'a.map' AND p.code = 'read.duplicate_name'") ==
         "entry 'a.map' occurs more than once in its archive; this is occurrence 2");
@@ -405,7 +405,7 @@ TEST_CASE("a second run over the same entries changes only run bookkeeping") {
   EntryRecord lost;
   lost.entry_path = "lost.map";
   lost.kind = EntryKind::unreadable;
-  lost.problems = {{Severity::error, "read.corrupt", "bad zip entry", ""}};
+  lost.problems = {{Code::read_corrupt, "bad zip entry", Location::file()}};
 
   auto run_once = [&] {
     const auto run = db.begin_run("test", "0.0-test");
@@ -636,7 +636,7 @@ TEST_CASE("runs: counters, status, and runs left running by a dead process") {
     (void)db.begin_run("mapindex index b.zip", "0.1.0");
     FAIL("begin_run beside a live run must throw");
   } catch (const IndexError& e) {
-    CHECK(e.code() == "index.locked");
+    CHECK(e.code() == Code::index_locked);
     CHECK_MESSAGE(std::string(e.what()).find("is being written by run " + std::to_string(live) + " (pid " +
                                              std::to_string(getppid()) + " on host " + host +
                                              ", started 2026-01-01 00:00:00 UTC)") != std::string::npos,

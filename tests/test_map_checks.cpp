@@ -52,14 +52,14 @@ MapStats measure(const std::vector<std::uint8_t>& file) { return measure_teeworl
 std::string problems_text(const MapStats& s) {
   std::string out;
   for (const auto& p : s.problems)
-    out += std::string(to_string(p.severity)) + " " + p.code + " [" + p.location + "] " + p.message + "\n";
+    out += std::string(to_string(p.severity())) + " " + p.code + " [" + p.location + "] " + p.message + "\n";
   return out;
 }
 
 bool has_problem(const MapStats& s, const std::string& code, Severity severity,
                  const std::string& location) {
   for (const auto& p : s.problems)
-    if (p.code == code && p.severity == severity && p.location == location && !p.message.empty())
+    if (p.code == code && p.severity() == severity && p.location == location && !p.message.empty())
       return true;
   return false;
 }

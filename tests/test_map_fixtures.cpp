@@ -34,7 +34,7 @@ std::map<std::string, std::int64_t> entities(const LayerStats& l) {
 std::string problems_text(const MapStats& s) {
   std::string out;
   for (const auto& p : s.problems)
-    out += std::string(to_string(p.severity)) + " " + p.code + " [" + p.location + "] " + p.message + "\n";
+    out += std::string(to_string(p.severity())) + " " + p.code + " [" + p.location + "] " + p.message + "\n";
   return out;
 }
 
@@ -244,10 +244,10 @@ TEST_CASE("expand_skip_tiles: exact expansion, and both ways to get it wrong") {
   CHECK(*r == std::vector<std::uint8_t>{7, 1, 0, 0, 7, 1, 0, 0, 7, 1, 0, 0, 0, 0, 0, 0});
   auto too_many = teeworlds::expand_skip_tiles(Bytes(runs), 3);
   REQUIRE_FALSE(too_many.ok());
-  CHECK(too_many.error().code == "M14");
+  CHECK(too_many.error().code == Code::M14);
   auto too_few = teeworlds::expand_skip_tiles(Bytes(runs), 5);
   REQUIRE_FALSE(too_few.ok());
-  CHECK(too_few.error().code == "M14");
+  CHECK(too_few.error().code == Code::M14);
 }
 
 TEST_CASE("envelopes: 6-int points with DDNet's bezier item, 22-int points, curve histogram, users") {
@@ -400,7 +400,7 @@ TEST_CASE("quads, sounds layers (new and deprecated), sounds and images") {
   CHECK(s.sounds[0].used_by[1].sources == 3);
   // The only problem: DDNet does not load RGB images.
   REQUIRE(s.problems.size() == 1);
-  CHECK(s.problems[0].code == "image.rgb");
+  CHECK(s.problems[0].code == Code::image_rgb);
   CHECK(s.problems[0].location == "image 2");
 }
 

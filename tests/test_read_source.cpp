@@ -181,7 +181,7 @@ TEST_SUITE("read") {
     CHECK(entries[1].kind == EntryKind::error);
     CHECK(entries[1].source == (dir / "empty.map").string());
     CHECK(entries[1].path == "");
-    CHECK(entries[1].error.code == "read.empty");
+    CHECK(entries[1].error.code == Code::read_empty);
     CHECK(entries[1].error.message.find("empty (0 bytes)") != std::string::npos);
   }
 
@@ -206,11 +206,11 @@ TEST_SUITE("read") {
       REQUIRE(paths_of(entries) == expected);
       CHECK(entries[0].kind == EntryKind::file);
       CHECK(entries[1].kind == EntryKind::not_read);
-      CHECK(entries[1].error.code == "read.not_regular");
+      CHECK(entries[1].error.code == Code::read_not_regular);
       CHECK(entries[1].error.message.find("symbolic link to \"real.map\": not followed") != std::string::npos);
       if (format == ArchiveFormat::tar) {
         CHECK(entries[2].kind == EntryKind::not_read);
-        CHECK(entries[2].error.code == "read.not_regular");
+        CHECK(entries[2].error.code == Code::read_not_regular);
         CHECK(entries[2].error.message.find("hard link to \"d/real.map\"") != std::string::npos);
       }
       CHECK(entries.back().kind == EntryKind::file);
@@ -252,7 +252,7 @@ TEST_SUITE("read") {
       CHECK(e.source == root.string());
       if (auto it = not_read.find(e.path); it != not_read.end()) {
         CHECK(e.kind == EntryKind::not_read);
-        CHECK(e.error.code == "read.not_regular");
+        CHECK(e.error.code == Code::read_not_regular);
         CHECK(e.error.message.find(it->second) != std::string::npos);
       } else {
         CHECK(e.kind == EntryKind::file);
@@ -320,7 +320,7 @@ TEST_SUITE("read") {
       CHECK(entries[1].kind == EntryKind::error);
       CHECK(entries[1].path == "fake.zip");
       // Its "header" runs past the end of the entry: corrupt or cut, either way.
-      CHECK((entries[1].error.code == "read.corrupt" || entries[1].error.code == "read.truncated"));
+      CHECK((entries[1].error.code == Code::read_corrupt || entries[1].error.code == Code::read_truncated));
       CHECK(entries[1].error.message.find("fake.zip") != std::string::npos);
       CHECK(entries[2].path == "b.map");
       CHECK(entries[2].bytes == map);
@@ -337,7 +337,7 @@ TEST_SUITE("read") {
       auto entries = read_all({path.string()}, one);
       REQUIRE(entries.size() == 2);
       CHECK(entries[0].kind == EntryKind::error);
-      CHECK(entries[0].error.code == "read.nesting");
+      CHECK(entries[0].error.code == Code::read_nesting);
       CHECK(entries[0].path == "l1.zip/l2.tar");
       CHECK(entries[1].path == "l1.zip/l1.map");
 
@@ -350,7 +350,7 @@ TEST_SUITE("read") {
       none.max_nesting = 0;
       auto flat = read_all({path.string()}, none);
       REQUIRE(flat.size() == 1);
-      CHECK(flat[0].error.code == "read.nesting");
+      CHECK(flat[0].error.code == Code::read_nesting);
       CHECK(flat[0].path == "l1.zip");
     }
   }
@@ -392,7 +392,7 @@ TEST_SUITE("read") {
       auto entries = read_all({"-"}, small);
       REQUIRE(entries.size() == 1);
       CHECK(entries[0].kind == EntryKind::error);
-      CHECK(entries[0].error.code == "read.oversize_archive");
+      CHECK(entries[0].error.code == Code::read_oversize_archive);
     });
   }
 
@@ -423,7 +423,7 @@ TEST_SUITE("read") {
       CHECK(entries[2].kind == EntryKind::error);
       CHECK(entries[2].source == path.string());
       CHECK(entries[2].path == "three.map");
-      CHECK(entries[2].error.code == "read.truncated");
+      CHECK(entries[2].error.code == Code::read_truncated);
       CHECK(entries[2].error.message.find(path.string()) != std::string::npos);
       CHECK(entries[2].error.message.find("three.map") != std::string::npos);
       CHECK(entries[3].kind == EntryKind::file);  // the next input is read
@@ -451,7 +451,7 @@ TEST_SUITE("read") {
       CHECK(entries[1].path == "inner.tgz/two.map");
       CHECK(entries[2].kind == EntryKind::error);
       CHECK(entries[2].path == "inner.tgz/three.map");
-      CHECK(entries[2].error.code == "read.truncated");
+      CHECK(entries[2].error.code == Code::read_truncated);
       CHECK(entries[3].path == "after.map");
       CHECK(entries[3].kind == EntryKind::file);
     }
@@ -469,7 +469,7 @@ TEST_SUITE("read") {
       CHECK(entries[2].kind == EntryKind::error);
       CHECK(entries[2].source == path.string());
       CHECK(entries[2].path == "inner.tar");
-      CHECK(entries[2].error.code == "read.truncated");
+      CHECK(entries[2].error.code == Code::read_truncated);
       CHECK(entries[3].source == good.string());
     }
   }
@@ -481,7 +481,7 @@ TEST_SUITE("read") {
     auto entries = read_all({(dir / "missing.zip").string(), good.string()});
     REQUIRE(entries.size() == 2);
     CHECK(entries[0].kind == EntryKind::error);
-    CHECK(entries[0].error.code == "read.io");
+    CHECK(entries[0].error.code == Code::read_io);
     CHECK(entries[0].source == (dir / "missing.zip").string());
     CHECK(entries[0].error.message.find("missing.zip") != std::string::npos);
     CHECK(entries[1].kind == EntryKind::file);
@@ -493,7 +493,7 @@ TEST_SUITE("read") {
       auto denied = read_all({locked.string(), good.string()});
       REQUIRE(denied.size() == 2);
       CHECK(denied[0].kind == EntryKind::error);
-      CHECK(denied[0].error.code == "read.io");
+      CHECK(denied[0].error.code == Code::read_io);
       CHECK(denied[1].kind == EntryKind::file);
       fs::permissions(locked, fs::perms::owner_all);
     }
@@ -587,7 +587,7 @@ TEST_SUITE("read") {
       CHECK(entries[0].bytes == members[0].bytes);
       CHECK(entries[1].kind == EntryKind::error);
       CHECK(entries[1].path == "two.map");
-      CHECK(entries[1].error.code == "read.corrupt");
+      CHECK(entries[1].error.code == Code::read_corrupt);
       CHECK(entries[1].error.message.find("CRC") != std::string::npos);
       CHECK(entries[2].bytes == members[2].bytes);
     }
@@ -613,7 +613,7 @@ TEST_SUITE("read") {
       const Entry& error = entries[entries.size() - 2];
       CHECK(error.kind == EntryKind::error);
       CHECK(error.path == "inner.tar");
-      CHECK(error.error.code == "read.corrupt");
+      CHECK(error.error.code == Code::read_corrupt);
       CHECK(error.error.message.find("CRC") != std::string::npos);
       CHECK(entries.back().path == "after.map");
       CHECK(entries.back().kind == EntryKind::file);
@@ -637,7 +637,7 @@ TEST_SUITE("read") {
       REQUIRE(entries.size() == 5);
       CHECK(entries[2].bytes != members[2].bytes);  // damaged, the outer CRC says so below
       CHECK(entries[3].kind == EntryKind::error);
-      CHECK(entries[3].error.code == "read.corrupt");
+      CHECK(entries[3].error.code == Code::read_corrupt);
     }
     SUBCASE("encrypted zip entries") {
       write_archive(dir / "secret.zip", ArchiveFormat::zip, members,
@@ -646,7 +646,7 @@ TEST_SUITE("read") {
       REQUIRE(entries.size() == 3);
       for (const auto& e : entries) {
         CHECK(e.kind == EntryKind::error);
-        CHECK(e.error.code == "read.encrypted");
+        CHECK(e.error.code == Code::read_encrypted);
         CHECK(e.size == 5000);
       }
       CHECK(entries[2].path == "three.map");

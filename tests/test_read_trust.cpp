@@ -216,7 +216,7 @@ TEST_SUITE("read") {
     REQUIRE(entries.size() == 2);
     CHECK(entries[0].path == "packs/none.zip");
     CHECK(entries[0].kind == EntryKind::not_read);
-    CHECK(entries[0].error.code == "read.empty");
+    CHECK(entries[0].error.code == Code::read_empty);
     CHECK(entries[0].error.message.find("an empty zip archive") != std::string::npos);
     CHECK(entries[1].path == "zeros.bin");
     CHECK(entries[1].kind == EntryKind::file);
@@ -236,7 +236,7 @@ TEST_SUITE("read") {
     for (int i = 0; i < 3; ++i) {
       CAPTURE(i);
       CHECK(entries[static_cast<std::size_t>(i)].kind == EntryKind::not_read);
-      CHECK(entries[static_cast<std::size_t>(i)].error.code == "read.not_regular");
+      CHECK(entries[static_cast<std::size_t>(i)].error.code == Code::read_not_regular);
       CHECK(entries[static_cast<std::size_t>(i)].error.message.find(what[i]) != std::string::npos);
     }
     CHECK(entries[3].kind == EntryKind::file);
@@ -272,7 +272,7 @@ TEST_SUITE("read") {
       }
       const Entry& last = c.entries.back();
       CHECK(last.kind == EntryKind::error);
-      CHECK(last.error.code == "read.truncated");
+      CHECK(last.error.code == Code::read_truncated);
       CHECK(last.path == c.prefix);
       CHECK(last.error.message.find("no end of central directory record") != std::string::npos);
     }
@@ -285,7 +285,7 @@ TEST_SUITE("read") {
       REQUIRE(bare.size() == members.size() + 1);
       for (std::size_t i = 0; i < members.size(); ++i) CHECK(bare[i].bytes == members[i].bytes);
       CHECK(bare.back().kind == EntryKind::error);
-      CHECK(bare.back().error.code == "read.truncated");
+      CHECK(bare.back().error.code == Code::read_truncated);
       CHECK(bare.back().error.message.find("ends where its next entry or its central directory should begin") !=
             std::string::npos);
     }
