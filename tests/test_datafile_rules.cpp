@@ -423,7 +423,7 @@ TEST_CASE("datafile rules: V6 uncompressed sizes") {
   REQUIRE(df);  // a warning, not an error
   REQUIRE(df->warnings().size() == 1);
   CHECK(df->warnings()[0].code == Code::V6_zero_size);
-  CHECK(df->warnings()[0].location == "data item 1");
+  CHECK(df->warnings()[0].location == Location::data_item(1));
 }
 
 TEST_CASE("datafile rules: D1 data index out of range") {

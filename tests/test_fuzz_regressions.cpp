@@ -65,7 +65,7 @@ TEST_CASE("fuzz regression: huge embedded image sizes do not overflow the image.
   for (const auto& p : stats.problems)
     if (p.code == Code::image_data_size) found = &p;
   REQUIRE(found);
-  CHECK(found->location == "image 0");
+  CHECK(found->location == Location::image(0));
   // 2e9 * 2e9 * 4 = 1.6e19 bytes, above INT64_MAX (9.2e18).
   CHECK(found->message.find("= 16000000000000000000 needed") != std::string::npos);
 }

@@ -401,7 +401,7 @@ TEST_CASE("quads, sounds layers (new and deprecated), sounds and images") {
   // The only problem: DDNet does not load RGB images.
   REQUIRE(s.problems.size() == 1);
   CHECK(s.problems[0].code == Code::image_rgb);
-  CHECK(s.problems[0].location == "image 2");
+  CHECK(s.problems[0].location == Location::image(2));
 }
 
 TEST_CASE("legacy DDRace version-2 layout: extra indices right after data, as a prefix") {

@@ -456,7 +456,7 @@ TEST_CASE("level: layers of all sizes") {
     REQUIRE(level.ok());
     REQUIRE(level->warnings.size() == 1);
     CHECK(level->warnings[0].code == Code::st_layer_tag);
-    CHECK(level->warnings[0].location == "layer 1");
+    CHECK(level->warnings[0].location == Location::layer(1));
     CHECK(level->warnings[0].severity() == Severity::warning);
     CHECK(level->layers[1].tag == "lyrdatX");
     check_small_layer(*level, 1);

@@ -276,13 +276,13 @@ TEST_CASE("measure: not a level vs a corrupt level") {
     CHECK(m.stats.status == MapStatus::rejected);
     REQUIRE(m.stats.problems.size() == 1);
     CHECK(m.stats.problems[0].code == Code::st_layer_size);
-    CHECK(m.stats.problems[0].location == "layer 1");
+    CHECK(m.stats.problems[0].location == Location::layer(1));
   }
   SUBCASE("version 4 is a rejected level") {
     const auto m = measure_spritetile(SpriteTileWriter(false, 4).layers({counted_layer()}).compressed());
     REQUIRE(m.is_level);
     CHECK(m.stats.problems.at(0).code == Code::st_version);
-    CHECK(m.stats.problems.at(0).location == "");
+    CHECK(m.stats.problems.at(0).location == Location::file());
   }
 }
 
