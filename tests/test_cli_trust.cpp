@@ -23,6 +23,7 @@
 #include "tests/support/map_builder.h"
 #include "tests/support/process.h"
 #include "tests/support/sqlite_probe.h"
+#include "tests/support/codes.h"
 
 namespace fs = std::filesystem;
 using namespace mapindex::testing;

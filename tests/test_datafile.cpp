@@ -10,6 +10,7 @@
 #include "stages/decode/datafile/inflate.h"
 #include "stages/decode/datafile/uuid.h"
 #include "tests/support/datafile_writer.h"
+#include "tests/support/codes.h"
 
 using mapindex::Bytes;
 using mapindex::Severity;

@@ -16,6 +16,7 @@
 #include "stages/extract/teeworlds_measure.h"
 #include "tests/support/datafile_writer.h"
 #include "tests/support/map_builder.h"
+#include "tests/support/codes.h"
 
 using namespace mapindex;
 using namespace mapindex::datafile;
@@ -147,8 +148,8 @@ TEST_CASE("fuzz regression: groups that all span all layers give one M3 per laye
   std::vector<int> m3_at(n, 0);
   for (const auto& p : stats.problems) {
     if (p.code != Code::M3) continue;
-    REQUIRE(p.location.rfind("layer ", 0) == 0);
-    const int layer = std::stoi(p.location.substr(6));
+    REQUIRE(p.location.place == mapindex::Place::layer);
+    const int layer = static_cast<int>(p.location.index);
     REQUIRE(layer >= 0);
     REQUIRE(layer < n);
     ++m3_at[static_cast<std::size_t>(layer)];
@@ -208,7 +209,8 @@ TEST_CASE("fuzz regression: overlapping envelope point ranges are measured in li
   for (const auto& p : stats.problems) {
     if (p.code != Code::envelope_time_order) continue;
     ++time_order;
-    const int env = std::stoi(p.location.substr(std::string("envelope ").size()));
+    REQUIRE(p.location.place == mapindex::Place::envelope);
+    const int env = static_cast<int>(p.location.index);
     // Even envelopes (from point 0) see the step back at their point 70000;
     // odd ones start there, and their first point has nothing before it.
     CHECK(env % 2 == 0);

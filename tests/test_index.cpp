@@ -11,6 +11,7 @@
 #include "stages/write/migrations.h"
 #include "stages/write/tile_names.h"
 #include "tests/test_index_helpers.h"
+#include "tests/support/codes.h"
 
 using namespace mapindex;
 using namespace mapindex::index;
@@ -585,7 +586,7 @@ TEST_CASE("entry problems belong to the file and follow its latest sighting") {
   big.entry_path = "huge.map";
   big.kind = EntryKind::oversize;
   big.size = 100ull << 20;
-  big.problems = {{Severity::error, "read.oversize", "100 MiB is over --max-map-size 64 MiB", ""}};
+  big.problems = {{Code::entry_oversize, "100 MiB is over --max-map-size 64 MiB", Location::file()}};
   const auto run1 = db.begin_run("test", "0.0-test");
   big.source_id = db.source_id(run1, "/srv/maps", "folder");
   db.write_entry(run1, big, nullptr);
@@ -594,7 +595,7 @@ TEST_CASE("entry problems belong to the file and follow its latest sighting") {
   CHECK(query_text(h, "SELECT kind || ',' || ifnull(sha256, 'NULL') || ',' || ifnull(crc32, 'NULL') FROM files") ==
         "oversize,NULL,NULL");
   CHECK(query_text(h, "SELECT code || ',' || run_id || ',' || ifnull(map_id, 'NULL') FROM problems") ==
-        "read.oversize," + std::to_string(run1) + ",NULL");
+        "entry.oversize," + std::to_string(run1) + ",NULL");
 
   // Next run the entry is smaller and readable (not a map): its problem is gone.
   const auto run2 = db.begin_run("test", "0.0-test");

@@ -9,6 +9,7 @@
 #include "stages/decode/teeworlds/teeworlds_map.h"
 #include "stages/extract/teeworlds_measure.h"
 #include "tests/support/map_builder.h"
+#include "tests/support/codes.h"
 
 namespace mapindex::testing {
 namespace {
@@ -52,14 +53,14 @@ MapStats measure(const std::vector<std::uint8_t>& file) { return measure_teeworl
 std::string problems_text(const MapStats& s) {
   std::string out;
   for (const auto& p : s.problems)
-    out += std::string(to_string(p.severity())) + " " + p.code + " [" + p.location + "] " + p.message + "\n";
+    out += std::string(to_string(p.severity())) + " " + std::string(to_string(p.code)) + " [" + to_string(p.location) + "] " + p.message + "\n";
   return out;
 }
 
 bool has_problem(const MapStats& s, const std::string& code, Severity severity,
                  const std::string& location) {
   for (const auto& p : s.problems)
-    if (p.code == code && p.severity() == severity && p.location == location && !p.message.empty())
+    if (to_string(p.code) == code && p.severity() == severity && to_string(p.location) == location && !p.message.empty())
       return true;
   return false;
 }
@@ -413,7 +414,7 @@ TEST_CASE("a container that does not open is rejected with its rule") {
   const MapStats s = measure(file);
   CHECK(s.status == MapStatus::rejected);
   REQUIRE(s.problems.size() == 1);
-  CHECK(s.problems[0].code.front() == 'H');
+  CHECK(to_string(s.problems[0].code).front() == 'H');
   CHECK(s.layers.empty());
   const std::vector<std::uint8_t> junk = {'P', 'K', 3, 4, 0, 0};
   CHECK_FALSE(looks_like_datafile(Bytes(junk)));

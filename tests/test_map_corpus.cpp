@@ -12,6 +12,7 @@
 #include "stages/decode/teeworlds/teeworlds_map.h"
 #include "stages/extract/teeworlds_measure.h"
 #include "tests/support/corpus.h"
+#include "tests/support/codes.h"
 
 namespace mapindex::testing {
 namespace {
@@ -44,7 +45,7 @@ bool layer_has_problem(const MapStats& s, std::int32_t layer, std::initializer_l
   const std::string where = "layer " + std::to_string(layer);
   for (const auto& p : s.problems)
     for (const char* c : codes)
-      if (p.location == where && p.code == c) return true;
+      if (to_string(p.location) == where && to_string(p.code) == c) return true;
   return false;
 }
 

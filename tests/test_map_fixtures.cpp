@@ -11,6 +11,7 @@
 #include "stages/decode/teeworlds/teeworlds_map.h"
 #include "stages/extract/teeworlds_measure.h"
 #include "tests/support/map_builder.h"
+#include "tests/support/codes.h"
 
 namespace mapindex::testing {
 namespace {
@@ -34,7 +35,7 @@ std::map<std::string, std::int64_t> entities(const LayerStats& l) {
 std::string problems_text(const MapStats& s) {
   std::string out;
   for (const auto& p : s.problems)
-    out += std::string(to_string(p.severity())) + " " + p.code + " [" + p.location + "] " + p.message + "\n";
+    out += std::string(to_string(p.severity())) + " " + std::string(to_string(p.code)) + " [" + to_string(p.location) + "] " + p.message + "\n";
   return out;
 }
 

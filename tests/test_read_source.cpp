@@ -17,6 +17,7 @@
 #include "stages/read/archive_magic.h"
 #include "stages/read/source_reader.h"
 #include "tests/support/archive_builder.h"
+#include "tests/support/codes.h"
 
 namespace {
 
@@ -729,7 +730,7 @@ TEST_SUITE("read") {
         for (const auto& e : read_all({path.string()})) {
           if (e.kind == EntryKind::error) {
             ++errors;
-            CHECK(e.error.code.starts_with("read."));
+            CHECK(to_string(e.error.code).starts_with("read."));
             CHECK(e.error.message.find(path.string()) != std::string::npos);
           } else if (e.kind == EntryKind::file) {
             CHECK(e.bytes.size() == e.size);

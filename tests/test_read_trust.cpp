@@ -18,6 +18,7 @@
 #include "stages/read/archive_magic.h"
 #include "stages/read/source_reader.h"
 #include "tests/support/archive_builder.h"
+#include "tests/support/codes.h"
 
 namespace {
 
@@ -107,7 +108,7 @@ void check_one(const std::vector<Entry>& entries, EntryKind kind, const std::str
                const std::string& path, const std::string& words) {
   REQUIRE(entries.size() == 1);
   CHECK(entries[0].kind == kind);
-  CHECK(entries[0].error.code == code);
+  CHECK(to_string(entries[0].error.code) == code);
   CHECK(entries[0].path == path);
   CHECK(entries[0].error.message.find(words) != std::string::npos);
 }

@@ -9,6 +9,7 @@
 
 #include "stages/decode/spritetile/level.h"
 #include "tests/support/spritetile_writer.h"
+#include "tests/support/codes.h"
 
 using namespace mapindex;
 using namespace mapindex::spritetile;
@@ -22,7 +23,7 @@ namespace {
 
 using ByteVec = std::vector<std::uint8_t>;
 
-std::string code_of(const Result<Level>& r) { return r.ok() ? "ok" : r.error().code; }
+std::string code_of(const Result<Level>& r) { return r.ok() ? "ok" : std::string(to_string(r.error().code)); }
 
 Result<Level> decode(const SpriteTileWriter& w) { return decode_level(w.compressed()); }
 

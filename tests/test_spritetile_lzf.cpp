@@ -8,6 +8,7 @@
 
 #include "stages/decode/spritetile/lzf_stream.h"
 #include "tests/support/spritetile_writer.h"
+#include "tests/support/codes.h"
 
 using namespace mapindex;
 using namespace mapindex::spritetile;
@@ -20,7 +21,7 @@ using ByteVec = std::vector<std::uint8_t>;
 
 ByteVec bytes_of(const std::string& s) { return ByteVec(s.begin(), s.end()); }
 
-std::string error_code(const Result<std::size_t>& r) { return r.ok() ? "ok" : r.error().code; }
+std::string error_code(const Result<std::size_t>& r) { return r.ok() ? "ok" : std::string(to_string(r.error().code)); }
 
 // Mixed data: repetitive runs (long back references) and noise (literals).
 ByteVec sample_data(std::size_t size) {

@@ -12,6 +12,7 @@
 
 #include "stages/extract/spritetile_stats.h"
 #include "tests/support/spritetile_writer.h"
+#include "tests/support/codes.h"
 
 using namespace mapindex;
 using mapindex::testing::lzf_compress_bytes;
@@ -58,7 +59,7 @@ StLayer counted_layer() {
 std::vector<std::string> codes_at(const MapStats& stats, const std::string& location) {
   std::vector<std::string> codes;
   for (const Problem& p : stats.problems)
-    if (p.location == location) codes.push_back(p.code);
+    if (to_string(p.location) == location) codes.push_back(std::string(to_string(p.code)));
   return codes;
 }
 
