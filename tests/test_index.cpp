@@ -391,7 +391,7 @@ TEST_CASE("writing the same entries twice in a run gives each a second occurrenc
   // Each second occurrence: its own problems (lost.map's read.truncated) and the warning.
   CHECK(query_int(db.handle(), "SELECT count(*) FROM problems p JOIN files f USING (file_id) "
                                "WHERE f.occurrence = 2 AND p.code = 'read.duplicate_name' "
-                               "AND p.severity() = 'warning' AND p.message LIKE '%this is occurrence 2'") == 5);
+                               "AND p.severity = 'warning' AND p.message LIKE '%this is occurrence 2'") == 5);
   CHECK(query_text(db.handle(), "SELECT p.message FROM problems p JOIN files f USING (file_id) "
                                 "WHERE f.entry_path = 'a.map' AND p.code = 'read.duplicate_name'") ==
         "entry 'a.map' occurs more than once in its archive; this is occurrence 2");

@@ -363,7 +363,7 @@ TEST_CASE("duplicates: each occurrence of a path in an archive is a row, kept ac
   CHECK(rows[3][2] == "1");
   CHECK(sql_int(db, "SELECT runs.entries FROM runs") == 4);
   // A warning on the 2nd and 3rd occurrence, none on the first.
-  const auto dup = sql_rows(db, "SELECT f.occurrence, p.severity(), p.message FROM problems p "
+  const auto dup = sql_rows(db, "SELECT f.occurrence, p.severity, p.message FROM problems p "
                                 "JOIN files f USING (file_id) WHERE p.code = 'read.duplicate_name' "
                                 "ORDER BY f.occurrence");
   REQUIRE(dup.size() == 2);

@@ -209,7 +209,7 @@ TEST_CASE("every input and entry has a row: empty and zero inputs, links, a zip 
   // (kind, severity, code) of each row's problems, by entry path.
   const auto rows = [&] {
     std::map<std::string, std::string> out;
-    for (const auto& r : sql_rows(db, "SELECT f.entry_path, f.kind, ifnull(p.severity(),''), "
+    for (const auto& r : sql_rows(db, "SELECT f.entry_path, f.kind, ifnull(p.severity,''), "
                                       "ifnull(p.code,'') FROM files f LEFT JOIN problems p USING (file_id)"))
       out[r[0]] += r[1] + " " + r[2] + " " + r[3];
     return out;
@@ -306,7 +306,7 @@ TEST_CASE("oversize entries are skipped unread with a problem row, maps failing 
   CHECK(sql_value(db, "SELECT p.code FROM problems p JOIN files f USING (file_id) WHERE f.entry_path = 'big.map'") ==
         "entry.oversize");
   CHECK(sql_value(db, "SELECT p.code FROM problems p JOIN maps m USING (map_id) WHERE m.sha256 = '" +
-                          sha(no_game) + "' AND p.severity() = 'error'") == "M10");
+                          sha(no_game) + "' AND p.severity = 'error'") == "M10");
   CHECK(r.out.find("rejected                   1") != std::string::npos);
   // A re-run only hashes, but still reports the rejected map and exits 1.
   const auto again = index(db, {(tmp / "in.zip").string()}, {"--max-map-size", "1", "--memory", "8"});
@@ -504,7 +504,7 @@ TEST_CASE("the whole corpus from one zip: every map is indexed or has a problem 
   CHECK(sql_int(db, "SELECT count(*) FROM files WHERE kind = 'map'") == static_cast<std::int64_t>(maps.size()));
   CHECK(sql_int(db, "SELECT count(*) FROM maps") == static_cast<std::int64_t>(shas.size()));
   CHECK(sql_int(db, "SELECT count(*) FROM maps m WHERE status = 'rejected' AND NOT EXISTS "
-                    "(SELECT 1 FROM problems p WHERE p.map_id = m.map_id AND p.severity() = 'error')") == 0);
+                    "(SELECT 1 FROM problems p WHERE p.map_id = m.map_id AND p.severity = 'error')") == 0);
   const auto rejected = sql_int(db, "SELECT count(*) FROM maps WHERE status = 'rejected'");
   MESSAGE("corpus: " << maps.size() << " maps, " << rejected << " rejected");
   CHECK(rejected >= 3);  // the manifest's FAIL maps at least
