@@ -217,7 +217,7 @@ TEST_SUITE("read") {
     REQUIRE(entries.size() == 2);
     CHECK(entries[0].path == "packs/none.zip");
     CHECK(entries[0].kind == EntryKind::not_read);
-    CHECK(entries[0].error.code == Code::read_empty);
+    CHECK(entries[0].error.code == Code::read_empty_inner);
     CHECK(entries[0].error.message.find("an empty zip archive") != std::string::npos);
     CHECK(entries[1].path == "zeros.bin");
     CHECK(entries[1].kind == EntryKind::file);
