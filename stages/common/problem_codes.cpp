@@ -6,8 +6,8 @@ namespace mapindex {
 namespace {
 
 constexpr std::array kCodes = {
-#define MAPINDEX_CODE_INFO(name, string, severity, scope, ddnet, tw06, tw07, meaning)           \
-  CodeInfo{Code::name,          string,          Severity::severity, CodeScope::scope,             \
+#define MAPINDEX_CODE_INFO(name, string, severity, group, ddnet, tw06, tw07, meaning)           \
+  CodeInfo{Code::name,          string,          Severity::severity, CodeGroup::group,             \
            GameLoad::ddnet,     GameLoad::tw06,  GameLoad::tw07,     meaning},
     MAPINDEX_CODES(MAPINDEX_CODE_INFO)
 #undef MAPINDEX_CODE_INFO
@@ -30,6 +30,19 @@ std::string_view to_string(GameLoad g) {
     case GameLoad::accepts: return "accepts";
     case GameLoad::partly: return "partly";
     case GameLoad::unused: return "not applicable";
+  }
+  return "";
+}
+
+std::string_view to_string(CodeGroup g) {
+  switch (g) {
+    case CodeGroup::container: return "container";
+    case CodeGroup::data_item: return "data item";
+    case CodeGroup::map_rule: return "map rule";
+    case CodeGroup::check: return "check";
+    case CodeGroup::spritetile: return "SpriteTile";
+    case CodeGroup::entry: return "entry";
+    case CodeGroup::tool: return "command";
   }
   return "";
 }
