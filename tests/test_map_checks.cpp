@@ -8,6 +8,7 @@
 #include "stages/decode/datafile/datafile.h"
 #include "stages/decode/teeworlds/teeworlds_map.h"
 #include "stages/extract/teeworlds_measure.h"
+#include "tests/map_check_cases.h"
 #include "tests/support/map_builder.h"
 #include "tests/support/codes.h"
 
@@ -65,13 +66,7 @@ bool has_problem(const MapStats& s, const std::string& code, Severity severity,
   return false;
 }
 
-struct Case {
-  const char* name;
-  std::string code;
-  Severity severity;
-  std::string location;
-  std::function<std::vector<std::uint8_t>()> make;
-};
+using Case = MapCheckCase;
 
 std::vector<std::uint8_t> with(const std::function<void(MapBuilder&, const Clean&)>& change) {
   Clean ids;
@@ -95,7 +90,9 @@ std::vector<std::uint8_t> break_game_data(std::vector<std::uint8_t> file) {
 
 const Severity E = Severity::error, W = Severity::warning;
 
-std::vector<Case> cases() {
+}  // namespace
+
+std::vector<Case> map_check_cases() {
   using B = MapBuilder;
   using C = const Clean&;
   std::vector<Case> c;
@@ -361,8 +358,6 @@ std::vector<Case> cases() {
   return c;
 }
 
-}  // namespace
-
 TEST_SUITE("map") {
 
 TEST_CASE("the clean fixture map has no problem at all") {
@@ -375,7 +370,7 @@ TEST_CASE("the clean fixture map has no problem at all") {
 }
 
 TEST_CASE("each check has a fixture that triggers it") {
-  for (const Case& c : cases()) {
+  for (const Case& c : map_check_cases()) {
     const std::string name = c.name;
     CAPTURE(name);
     const MapStats s = measure(c.make());
