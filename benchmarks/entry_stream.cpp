@@ -5,6 +5,8 @@
 
 #include <memory>
 
+#include "stages/read/libarchive_reader.h"
+
 namespace mapindex::bench {
 namespace {
 
@@ -14,7 +16,8 @@ struct ArchiveDeleter {
 
 Error archive_error(archive* a, const std::string& path, const std::string& what) {
   const char* why = archive_error_string(a);
-  return Error{"bench.read", path + ": " + what + ": " + (why ? why : "unknown libarchive error")};
+  return Error{read::classify_read_error(archive_errno(a), why ? why : ""),
+               path + ": " + what + ": " + (why ? why : "unknown libarchive error")};
 }
 
 }  // namespace

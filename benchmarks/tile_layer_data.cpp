@@ -17,7 +17,7 @@ std::vector<std::size_t> tile_data_indices(const datafile::Datafile& df) {
     if (!tilemap) continue;
     bool readable = true;
     for (const auto& e : validate_tilemap(*tilemap, item.data.size()))
-      if (e.code != "M8") readable = false;
+      if (e.code != Code::M8) readable = false;
     const std::int32_t d = tilemap->tile_data();
     if (!readable || d < 0 || static_cast<std::size_t>(d) >= df.num_data()) continue;
     out.push_back(static_cast<std::size_t>(d));

@@ -32,11 +32,11 @@ std::optional<po::variables_map> parse_command_args(const std::string& command, 
 }
 
 int exit_status_for(const Error& error) {
-  if (error.code == "index.damaged" || error.code == "index.locked" || error.code == "index.io" ||
-      error.code == "index.failed")
+  if (error.code == Code::index_damaged || error.code == Code::index_locked || error.code == Code::index_io ||
+      error.code == Code::index_failed)
     return kExitIndex;
-  if (error.code == "query.interrupted") return kExitInterrupted;
-  if (error.code == "internal") return kExitInternal;
+  if (error.code == Code::query_interrupted) return kExitInterrupted;
+  if (error.code == Code::internal) return kExitInternal;
   return kExitUsage;
 }
 
@@ -49,7 +49,7 @@ int run_guarded(const std::string& command, const std::function<int()>& run) {
     if (!e.file().empty() && message.find(e.file()) == std::string::npos)
       message = "index '" + e.file() + "': " + message;
     std::cerr << "mapindex " << command << ": " << message << "\n";
-    return exit_status_for(Error{e.code() == "index.sql" ? "index.failed" : e.code(), message});
+    return exit_status_for(Error{e.code() == Code::index_sql ? Code::index_failed : e.code(), message});
   } catch (const std::exception& e) {
     std::cerr << "mapindex " << command << ": internal error: " << e.what()
               << " (a bug in mapindex: please report it)\n";

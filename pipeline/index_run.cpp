@@ -202,10 +202,10 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
     m->measurement = measure_content(w.entry.bytes, mo);
     if (m->measurement.kind == ContentKind::map) counters.maps_measured++;
   } catch (const std::exception& e) {
-    m->failure = Problem{Severity::error, "internal",
-                         std::string("measuring failed: ") + e.what(), ""};
+    m->failure = Problem{Code::internal,
+                         std::string("measuring failed: ") + e.what(), Location::file()};
   } catch (...) {
-    m->failure = Problem{Severity::error, "internal", "measuring failed", ""};
+    m->failure = Problem{Code::internal, "measuring failed", Location::file()};
   }
   w.entry.bytes = {};  // free the bytes now; the budget is given back by the writer
   w.measured = m;
@@ -273,17 +273,17 @@ class EntryWriter {
     rec.kind = entry_kind(w);
     switch (w.entry.kind) {
       case read::ReadOutcome::error:
-        rec.problems.push_back({Severity::error, w.entry.error.code, w.entry.error.message, ""});
+        rec.problems.push_back({w.entry.error.code, w.entry.error.message, Location::file()});
         break;
       case read::ReadOutcome::not_read:
-        rec.problems.push_back({Severity::warning, w.entry.error.code, w.entry.error.message, ""});
+        rec.problems.push_back({w.entry.error.code, w.entry.error.message, Location::file()});
         break;
       case read::ReadOutcome::oversize:
         rec.problems.push_back(
-            {Severity::error, "entry.oversize",
+            {Code::entry_oversize,
              "entry is " + std::to_string(w.entry.size) + " bytes, over --max-map-size " +
                  std::to_string(options_.max_map_size) + "; not read",
-             ""});
+             Location::file()});
         break;
       case read::ReadOutcome::file:
         rec.sha256 = w.digest.sha256_hex();
@@ -300,7 +300,7 @@ class EntryWriter {
     if (entry.kind == read::ReadOutcome::not_read) return;
     SourceReading& r = readings_[source_id];
     if (entry.kind == read::ReadOutcome::error &&
-        (entry.path.empty() || entry.error.code == "read.truncated")) {
+        (entry.path.empty() || entry.error.code == Code::read_truncated)) {
       r.reading_errors++;
       return;
     }
@@ -338,7 +338,7 @@ class EntryWriter {
                    w.entry.source.c_str(), w.entry.path.c_str(), e.what());
       // A damaged index or an I/O error (disk full) fails every entry: stop now.
       const auto* index_error = dynamic_cast<const index::IndexError*>(&e);
-      if (index_error && (index_error->code() == "index.damaged" || index_error->code() == "index.io"))
+      if (index_error && (index_error->code() == Code::index_damaged || index_error->code() == Code::index_io))
         throw;
       if (++consecutive_write_failures_ >= 20) throw;
     }
@@ -459,15 +459,16 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   flow::make_edge(measure_node, order_node);
   flow::make_edge(order_node, write_node);
 
-  std::string failure, failure_code = "index.failed";
+  std::string failure;
+  Code failure_code = Code::index_failed;
   try {
     read_node.activate();
     g.wait_for_all();
   } catch (const index::IndexError& e) {
     failure = e.what();
-    if (e.code() != "index.sql") failure_code = e.code();
+    if (e.code() != Code::index_sql) failure_code = e.code();
   } catch (const std::exception& e) {
-    failure = e.what(); failure_code = "internal";  // not the index's fault: a bug
+    failure = e.what(); failure_code = Code::internal;  // not the index's fault: a bug
   }
 
   summary.interrupted = interrupt_requested();
@@ -476,7 +477,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   const auto status = !failure.empty() ? index::RunStatus::failed : summary.interrupted ? index::RunStatus::interrupted : index::RunStatus::complete;
   db->finish_run(summary.run_id, status, run_counters(counters));
   if (!failure.empty()) {
-    const bool damaged = failure_code == "index.damaged";
+    const bool damaged = failure_code == Code::index_damaged;
     return Error{failure_code, "index run " + std::to_string(summary.run_id) + " of '" + options.db_path + "' failed: " + failure +
                                    (damaged ? ": the index is damaged: " +
                                                   std::string(index::kRebuildAdvice)

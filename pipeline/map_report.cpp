@@ -58,8 +58,8 @@ void print_map_report(std::ostream& out, const std::string& name, const read::Fi
     out << "\n";
   }
   for (const auto& p : s.problems) {
-    out << "  " << to_string(p.severity) << " " << p.code;
-    if (!p.location.empty()) out << " (" << p.location << ")";
+    out << "  " << to_string(p.severity()) << " " << to_string(p.code);
+    if (const std::string where = to_string(p.location); !where.empty()) out << " (" << where << ")";
     out << ": " << p.message << "\n";
   }
   out << "\n";
@@ -183,9 +183,9 @@ void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Meas
   json.key("problems").begin_array();
   for (const auto& p : s.problems) {
     json.begin_object()
-        .field("severity", to_string(p.severity))
-        .field("code", p.code)
-        .field("location", p.location)
+        .field("severity", to_string(p.severity()))
+        .field("code", to_string(p.code))
+        .field("location", to_string(p.location))
         .field("message", p.message)
         .end_object();
   }

@@ -44,7 +44,7 @@ TEST_CASE("audit: a status or kind in the index that no enum knows is an error n
                        nullptr, nullptr, nullptr) == SQLITE_OK);
   const auto report = build_audit(index.db().handle(), {.run = run});
   REQUIRE_FALSE(report.ok());
-  CHECK(report.error().code == "index.damaged");
+  CHECK(report.error().code == Code::index_damaged);
   CHECK(exit_status_for(report.error()) == kExitIndex);
   CHECK_MESSAGE(report.error().message.find("runs.status is 'paused'") != std::string::npos,
                 report.error().message);
@@ -55,8 +55,8 @@ TEST_CASE("audit: the first run has no baseline and everything in it counts as n
   const auto run = index.begin_run();
   const auto source = index.source(run, "maps.zip");
   index.map(run, source, "maps/ok.map", 1, ok_map(), 1000);
-  index.map(run, source, "maps/warn.map", 2, warning_map("image.unused"), 2000);
-  index.map(run, source, "maps/bad.map", 3, rejected_map("M10"), 3000);
+  index.map(run, source, "maps/warn.map", 2, warning_map(Code::image_unused), 2000);
+  index.map(run, source, "maps/bad.map", 3, rejected_map(Code::M10), 3000);
   index.unreadable(run, source, "maps/cut.map");
   index.other(run, source, "README.txt", 4, 50);
   index.finish(run);
@@ -190,21 +190,21 @@ TEST_CASE("audit: newly rejected, newly unreadable, new problem codes and fixed 
   auto src = index.source(r1, "maps");
   index.map(r1, src, "a.map", 1, ok_map());
   index.map(r1, src, "b.map", 2, ok_map());
-  index.map(r1, src, "c.map", 3, map_stats({error("H5", "size 120 is not the file size 100")}));
-  index.map(r1, src, "d.map", 4, warning_map("envelope.unused"));
+  index.map(r1, src, "c.map", 3, map_stats({error(Code::H5, "size 120 is not the file size 100")}));
+  index.map(r1, src, "d.map", 4, warning_map(Code::envelope_unused));
   index.map(r1, src, "e.map", 5, ok_map());
-  index.map(r1, src, "f.map", 10, rejected_map("M10"));
+  index.map(r1, src, "f.map", 10, rejected_map(Code::M10));
   index.finish(r1);
 
   const auto r2 = index.begin_run();
   src = index.source(r2, "maps");
   index.map(r2, src, "a.map", 6,
-            map_stats({warning("image.unused"), error("M10", "no game layer, expected at least one")}));
-  index.map(r2, src, "b.map", 7, warning_map("image.unused"));
+            map_stats({warning(Code::image_unused), error(Code::M10, "no game layer, expected at least one")}));
+  index.map(r2, src, "b.map", 7, warning_map(Code::image_unused));
   index.map(r2, src, "c.map", 8, ok_map());
-  index.map(r2, src, "d.map", 9, map_stats({warning("envelope.unused"), warning("sound.unused")}));
-  index.unreadable(r2, src, "e.map", "read.corrupt", "deflate stream is corrupt");
-  index.map(r2, src, "f.map", 11, rejected_map("H6"));  // still rejected, for another reason
+  index.map(r2, src, "d.map", 9, map_stats({warning(Code::envelope_unused), warning(Code::sound_unused)}));
+  index.unreadable(r2, src, "e.map", Code::read_corrupt, "deflate stream is corrupt");
+  index.map(r2, src, "f.map", 11, rejected_map(Code::H6));  // still rejected, for another reason
   index.finish(r2);
 
   const auto report = index.audit();
@@ -342,14 +342,14 @@ TEST_CASE("audit: a moved map keeps its health, a copy of a rejected map is new"
 
 TEST_CASE("audit: the run audited and the baseline runs") {
   AuditIndex index;
-  CHECK(index.audit_error({}).code == "audit.no_runs");
+  CHECK(index.audit_error({}).code == Code::audit_no_runs);
 
   const auto r1 = index.begin_run();
   const auto a1 = index.source(r1, "a.zip");
   index.map(r1, a1, "x.map", 1, ok_map());
   // Not finished yet: no complete run.
   const auto none = index.audit_error({});
-  CHECK(none.code == "audit.no_complete_run");
+  CHECK(none.code == Code::audit_no_complete_run);
   CHECK(none.message.find("--run 1") != std::string::npos);
   index.finish(r1);
 
@@ -401,9 +401,9 @@ TEST_CASE("audit: the run audited and the baseline runs") {
   REQUIRE(report.sources.size() == 1);
   CHECK(paths_of(report.sources[0].removed) == Strings{"y.map"});
 
-  CHECK(index.audit_error({.run = 99}).code == "audit.run");
-  CHECK(index.audit_error({.run = r2, .against = r2}).code == "audit.against");
-  CHECK(index.audit_error({.against = 42}).code == "audit.against");
+  CHECK(index.audit_error({.run = 99}).code == Code::audit_run);
+  CHECK(index.audit_error({.run = r2, .against = r2}).code == Code::audit_against);
+  CHECK(index.audit_error({.against = 42}).code == Code::audit_against);
 }
 
 TEST_CASE("audit: oversize entries and non-maps") {
@@ -421,7 +421,7 @@ TEST_CASE("audit: oversize entries and non-maps") {
   big.entry_path = "big.map";
   big.kind = index::EntryKind::oversize;
   big.size = 100 << 20;
-  big.problems = {{Severity::error, "entry.oversize", "100 MB is over --max-map-size 64 MB", ""}};
+  big.problems = {{Code::entry_oversize, "100 MB is over --max-map-size 64 MB", Location::file()}};
   index.db().write_entry(r2, big, nullptr);
   index.other(r2, src, "notes.txt", 3);  // changed, still not a map
   index.finish(r2);
@@ -447,15 +447,15 @@ TEST_CASE("audit: a reading cut short is never a baseline; its entries are not r
   const auto s1 = index.source(r1, "maps.zip");
   index.map(r1, s1, "a.map", 1, ok_map());
   index.map(r1, s1, "b.map", 2, ok_map());
-  index.map(r1, s1, "old-bad.map", 3, rejected_map("M10"));
-  index.map(r1, s1, "old-warn.map", 4, warning_map("image.unused"));
+  index.map(r1, s1, "old-bad.map", 3, rejected_map(Code::M10));
+  index.map(r1, s1, "old-warn.map", 4, warning_map(Code::image_unused));
   index.finish(r1);
 
   // Run 2 read a.map, then the archive ended.
   const auto r2 = index.begin_run();
   const auto s2 = index.source(r2, "maps.zip");
   index.map(r2, s2, "a.map", 1, ok_map());
-  index.unreadable(r2, s2, "", "read.truncated", "\"maps.zip\": reading the entry after \"a.map\": truncated");
+  index.unreadable(r2, s2, "", Code::read_truncated, "\"maps.zip\": reading the entry after \"a.map\": truncated");
   index.db().set_source_reading(r2, s2, index::SourceReading::partial, "a.map");
   index.finish(r2);
 
@@ -482,8 +482,8 @@ TEST_CASE("audit: a reading cut short is never a baseline; its entries are not r
   const auto s3 = index.source(r3, "maps.zip");
   index.map(r3, s3, "a.map", 1, ok_map());
   index.map(r3, s3, "b.map", 2, ok_map());
-  index.map(r3, s3, "old-bad.map", 3, rejected_map("M10"));
-  index.map(r3, s3, "old-warn.map", 4, warning_map("image.unused"));
+  index.map(r3, s3, "old-bad.map", 3, rejected_map(Code::M10));
+  index.map(r3, s3, "old-warn.map", 4, warning_map(Code::image_unused));
   index.finish(r3);
   report = index.audit();
   CHECK(report.run.run_id == r3);
@@ -503,7 +503,7 @@ TEST_CASE("audit: a reading cut short is never a baseline; its entries are not r
   const auto r4 = index.begin_run();
   const auto s4 = index.source(r4, "maps.zip");
   index.map(r4, s4, "a.map", 1, ok_map());
-  index.unreadable(r4, s4, "b.map", "read.corrupt", "bad CRC");
+  index.unreadable(r4, s4, "b.map", Code::read_corrupt, "bad CRC");
   index.finish(r4);
   report = index.audit();
   CHECK(report.sources[0].reading == index::SourceReading::complete);
@@ -527,7 +527,7 @@ TEST_CASE("audit: schema 3 sets run_sources.reading of older runs from what they
     const auto missing = db.source_id(run, "missing.zip", index::SourceKind::file);
     const auto entry_cut = db.source_id(run, "entry-cut.zip", index::SourceKind::archive);
     const auto write = [&](std::int64_t source, const std::string& entry, bool readable,
-                           const std::string& code) {
+                           Code code) {
       index::EntryRecord e;
       e.source_id = source;
       e.entry_path = entry;
@@ -536,18 +536,18 @@ TEST_CASE("audit: schema 3 sets run_sources.reading of older runs from what they
         e.sha256 = content_sha(static_cast<int>(source) * 10 + static_cast<int>(entry.size()));
       } else {
         e.kind = index::EntryKind::unreadable;
-        e.problems = {{Severity::error, code, "reason", ""}};
+        e.problems = {{code, "reason", Location::file()}};
       }
       e.size = 10;
       db.write_entry(run, e, nullptr);
     };
-    write(whole, "a.txt", true, "");
-    write(whole, "b.txt", false, "read.encrypted");  // one bad entry: still complete
-    write(cut, "a.txt", true, "");
-    write(cut, "", false, "read.truncated");
-    write(missing, "", false, "read.io");
-    write(entry_cut, "a.txt", true, "");
-    write(entry_cut, "big.txt", false, "read.truncated");
+    write(whole, "a.txt", true, Code::read_io);
+    write(whole, "b.txt", false, Code::read_encrypted);  // one bad entry: still complete
+    write(cut, "a.txt", true, Code::read_io);
+    write(cut, "", false, Code::read_truncated);
+    write(missing, "", false, Code::read_io);
+    write(entry_cut, "a.txt", true, Code::read_io);
+    write(entry_cut, "big.txt", false, Code::read_truncated);
     db.finish_run(run, index::RunStatus::complete, {});
   }
   auto opened = index::IndexDb::open(path, index::OpenMode::read_write);

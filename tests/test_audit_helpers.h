@@ -36,13 +36,15 @@ inline std::string content_sha(int content) {
   return sha;
 }
 
-inline Problem error(std::string code, std::string message = "") {
-  if (message.empty()) message = "error " + code;
-  return {Severity::error, std::move(code), std::move(message), ""};
+inline Problem error(Code code, std::string message = "") {
+  REQUIRE(severity_of(code) == Severity::error);
+  if (message.empty()) message = "error " + std::string(to_string(code));
+  return {code, std::move(message), Location::file()};
 }
-inline Problem warning(std::string code, std::string message = "") {
-  if (message.empty()) message = "warning " + code;
-  return {Severity::warning, std::move(code), std::move(message), ""};
+inline Problem warning(Code code, std::string message = "") {
+  REQUIRE(severity_of(code) == Severity::warning);
+  if (message.empty()) message = "warning " + std::string(to_string(code));
+  return {code, std::move(message), Location::file()};
 }
 
 // A Teeworlds map with the given problems (status follows from them) and a
@@ -72,10 +74,10 @@ inline MapStats map_stats(std::vector<Problem> problems = {},
 }
 
 inline MapStats ok_map() { return map_stats(); }
-inline MapStats warning_map(const std::string& code = "image.unused") {
+inline MapStats warning_map(Code code = Code::image_unused) {
   return map_stats({warning(code)});
 }
-inline MapStats rejected_map(const std::string& code = "M10") { return map_stats({error(code)}); }
+inline MapStats rejected_map(Code code = Code::M10) { return map_stats({error(code)}); }
 
 // Adds a layer of `kind` with these tile counts (index after the others).
 inline MapStats& add_layer(MapStats& s, LayerKind kind, std::vector<TileCount> tiles) {
@@ -151,14 +153,14 @@ class AuditIndex {
     db_->write_entry(run, e, nullptr);
   }
   void unreadable(std::int64_t run, std::int64_t source, const std::string& path,
-                  const std::string& code = "read.truncated",
+                  Code code = Code::read_truncated,
                   const std::string& message = "the archive ends inside this entry") {
     index::EntryRecord e;
     e.source_id = source;
     e.entry_path = path;
     e.kind = index::EntryKind::unreadable;
     e.size = 500;
-    e.problems = {{Severity::error, code, message, ""}};
+    e.problems = {{code, message, Location::file()}};
     db_->write_entry(run, e, nullptr);
   }
   void finish(std::int64_t run, index::RunStatus status = index::RunStatus::complete) {

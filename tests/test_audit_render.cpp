@@ -282,13 +282,13 @@ TEST_CASE("audit json: a report from an index has every documented field") {
   const auto r1 = index.begin_run();
   auto src = index.source(r1, "maps.zip");
   index.map(r1, src, "a.map", 1, ok_map());
-  index.map(r1, src, "b.map", 2, rejected_map("H5"));
+  index.map(r1, src, "b.map", 2, rejected_map(Code::H5));
   index.map(r1, src, "c.map", 3, ok_map());
   index.map(r1, src, "gone.map", 4, ok_map());
   index.finish(r1);
   const auto r2 = index.begin_run();
   src = index.source(r2, "maps.zip");
-  index.map(r2, src, "a.map", 5, rejected_map("M10"));  // changed, newly broken
+  index.map(r2, src, "a.map", 5, rejected_map(Code::M10));  // changed, newly broken
   index.map(r2, src, "b.map", 6, ok_map());             // fixed
   index.map(r2, src, "c2.map", 3, ok_map());            // moved
   index.map(r2, src, "c3.map", 3, ok_map());            // a copy: duplicate

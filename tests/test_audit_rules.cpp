@@ -77,9 +77,9 @@ TEST_CASE("audit rules: each map-release check over a run") {
                          image(1, "grass_main", false, true, true),
                          image(2, "leftover", false, false, false),
                          image(3, "my_tiles", true, false, true)},
-                        {warning("image.unused")}));
+                        {warning(Code::image_unused)}));
   index.map(r1, src, "bad.map", 7,
-            map_stats({warning("envelope.unused"), error("M10", "no game layer"), error("H5")}));
+            map_stats({warning(Code::envelope_unused), error(Code::M10, "no game layer"), error(Code::H5)}));
 
   index.map(r1, src, "names/Kobra 4.map", 8, ok_map());
   index.map(r1, src, "names/kobra_4.map", 9, ok_map());

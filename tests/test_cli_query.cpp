@@ -168,7 +168,7 @@ TEST_CASE("query: -p parameters bind :name, @name and $name with their types") {
   std::string out;
   auto missing = f.query("SELECT :i, :nope", options, out);
   REQUIRE_FALSE(missing.ok());
-  CHECK(missing.error().code == "query.parameter");
+  CHECK(missing.error().code == Code::query_parameter);
   CHECK(missing.error().message == "no value for :nope (give it with -p nope=VALUE)");
   auto unused = f.query("SELECT 1; SELECT :i, @r", options, out);
   REQUIRE_FALSE(unused.ok());
@@ -176,7 +176,7 @@ TEST_CASE("query: -p parameters bind :name, @name and $name with their types") {
   CHECK(out.empty());  // checked before the first statement prints
   auto nameless = f.query("SELECT ?", {}, out);
   REQUIRE_FALSE(nameless.ok());
-  CHECK(nameless.error().code == "query.parameter");
+  CHECK(nameless.error().code == Code::query_parameter);
 }
 
 TEST_CASE("query: a statement that would write is refused before any statement prints") {
@@ -184,7 +184,7 @@ TEST_CASE("query: a statement that would write is refused before any statement p
   std::string out;
   auto r = f.query("SELECT 1 AS a; DELETE FROM maps", {}, out);
   REQUIRE_FALSE(r.ok());
-  CHECK(r.error().code == "query.write");
+  CHECK(r.error().code == Code::query_write);
   CHECK(out.empty());
 }
 

@@ -23,6 +23,7 @@
 #include "tests/support/map_builder.h"
 #include "tests/support/process.h"
 #include "tests/support/sqlite_probe.h"
+#include "tests/support/codes.h"
 
 namespace fs = std::filesystem;
 using namespace mapindex::testing;
@@ -333,7 +334,7 @@ TEST_CASE("index: damage beyond the quick_check size limit fails the first state
   // Within the limit: refused at open.
   auto checked = IndexDb::open(damaged.string(), OpenMode::read_write);
   REQUIRE_FALSE(checked.ok());
-  CHECK(checked.error().code == "index.damaged");
+  CHECK(checked.error().code == Code::index_damaged);
   CHECK(contains(checked.error().message, std::string(kRebuildAdvice)));
   // Over it (a limit of 0 bytes): opened, and reading the damaged table
   // throws with the code the CLI turns into exit status 3.
@@ -345,7 +346,7 @@ TEST_CASE("index: damage beyond the quick_check size limit fails the first state
     (void)unchecked->known_maps();
     FAIL("reading a damaged table must throw");
   } catch (const IndexError& e) {
-    CHECK_MESSAGE(e.code() == "index.damaged", e.what());
+    CHECK_MESSAGE(e.code() == Code::index_damaged, e.what());
   }
 }
 

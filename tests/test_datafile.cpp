@@ -10,6 +10,7 @@
 #include "stages/decode/datafile/inflate.h"
 #include "stages/decode/datafile/uuid.h"
 #include "tests/support/datafile_writer.h"
+#include "tests/support/codes.h"
 
 using mapindex::Bytes;
 using mapindex::Severity;
@@ -154,8 +155,8 @@ TEST_CASE("datafile: v4 crude header opens with warning H6.crude") {
   REQUIRE_MESSAGE(df, (df ? "" : df.error().to_string()));
   CHECK(df->crude_header());
   REQUIRE(df->warnings().size() == 1);
-  CHECK(df->warnings()[0].code == "H6.crude");
-  CHECK(df->warnings()[0].severity == Severity::warning);
+  CHECK(df->warnings()[0].code == Code::H6_crude);
+  CHECK(df->warnings()[0].severity() == Severity::warning);
   check_sample(*df, 4);
 }
 
@@ -174,7 +175,7 @@ TEST_CASE("datafile: empty container") {
     std::vector<std::uint8_t> scratch;
     auto d = df->data(0, scratch);
     REQUIRE_FALSE(d);
-    CHECK(d.error().code == "D1");
+    CHECK(d.error().code == Code::D1);
   }
 }
 
@@ -187,15 +188,15 @@ TEST_CASE("datafile: v4 empty data item is warning V6 and D2 when loaded") {
   auto df = Datafile::open(file);
   REQUIRE_MESSAGE(df, (df ? "" : df.error().to_string()));
   REQUIRE(df->warnings().size() == 1);
-  CHECK(df->warnings()[0].code == "V6");
-  CHECK(df->warnings()[0].severity == Severity::warning);
+  CHECK(df->warnings()[0].code == Code::V6_zero_size);
+  CHECK(df->warnings()[0].severity() == Severity::warning);
   CHECK(df->warnings()[0].message.find("data item 1") != std::string::npos);
   CHECK(df->data_size(1) == 0);
   CHECK(df->data_stored_size(1) > 0);  // the zlib stream of nothing
   std::vector<std::uint8_t> scratch;
   auto d = df->data(1, scratch);
   REQUIRE_FALSE(d);
-  CHECK(d.error().code == "D2");
+  CHECK(d.error().code == Code::D2);
   CHECK(df->data(0, scratch));
 }
 

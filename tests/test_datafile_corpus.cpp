@@ -18,6 +18,7 @@
 #include "stages/decode/datafile/datafile.h"
 #include "stages/decode/datafile/uuid.h"
 #include "tests/support/corpus.h"
+#include "tests/support/codes.h"
 
 using namespace mapindex::datafile;
 namespace corpus = mapindex::testing;
@@ -67,12 +68,12 @@ TEST_CASE("datafile corpus: every map opens or fails with a named rule, as MANIF
 
     auto df = Datafile::open(bytes);
     if (!df) {
-      ++failed_by_rule[df.error().code];
+      ++failed_by_rule[std::string(to_string(df.error().code))];
       lines << name << "\tFAILED " << df.error().to_string() << "\t(manifest: " << status << ")\n";
       CHECK_MESSAGE(manifest_fail, "we refuse a map the manifest parsed (" << status
                                                                              << "): "
                                                                              << df.error().to_string());
-      CHECK_FALSE(df.error().code.empty());
+      CHECK_FALSE(to_string(df.error().code).empty());
       continue;
     }
     ++opened;
@@ -83,7 +84,7 @@ TEST_CASE("datafile corpus: every map opens or fails with a named rule, as MANIF
           << "\titems " << df->num_items() << "\tdata " << df->num_data() << "\tuuid types "
           << uuid_items;
     for (const auto& w : df->warnings())
-      if (w.code != "H6.crude") lines << "\twarning " << w.code << ": " << w.message;
+      if (w.code != Code::H6_crude) lines << "\twarning " << to_string(w.code) << ": " << w.message;
     lines << '\n';
 
     CHECK_MESSAGE(!manifest_fail, "we open a map the manifest refused: " << status);
@@ -96,7 +97,7 @@ TEST_CASE("datafile corpus: every map opens or fails with a named rule, as MANIF
     CHECK(df->crude_header() == manifest_mismatch);
     if (df->crude_header() == manifest_mismatch && manifest_mismatch) ++crude_agree;
     // Every warning is one the decoder documents.
-    for (const auto& w : df->warnings()) CHECK((w.code == "H6.crude" || w.code == "V6"));
+    for (const auto& w : df->warnings()) CHECK((w.code == Code::H6_crude || w.code == Code::V6_zero_size));
     // UUID index items name UUID type ids, and the UUID types we resolve are
     // the ones the manifest lists (its uuid_types names "automapper-config"
     // stand for DDNet's "mapitemtype-automapper-config@ddnet.tw").
@@ -199,7 +200,7 @@ TEST_CASE("datafile corpus: every data item of every map that opens inflates to 
       if (df->data_size(i) == 0) {  // warned as V6 at open; loading it is D2
         ++zero_size;
         REQUIRE_FALSE(d);
-        CHECK(d.error().code == "D2");
+        CHECK(d.error().code == Code::D2);
         continue;
       }
       REQUIRE_MESSAGE(d, (d ? "" : d.error().to_string()));

@@ -9,6 +9,7 @@
 
 #include "stages/decode/datafile/datafile.h"
 #include "tests/support/datafile_writer.h"
+#include "tests/support/codes.h"
 
 using mapindex::Bytes;
 using namespace mapindex::datafile;
@@ -59,7 +60,7 @@ struct Outcome {
 };
 bool operator==(const Outcome& o, const char* code) { return o.code == code; }
 Outcome ok() { return {"ok", ""}; }
-Outcome outcome(const mapindex::Error& e) { return {e.code, e.message}; }
+Outcome outcome(const mapindex::Error& e) { return {std::string(to_string(e.code)), e.message}; }
 
 }  // namespace
 
@@ -224,7 +225,7 @@ TEST_CASE("datafile rules: v4 crude header (H6.crude) is a warning, either field
   REQUIRE(df);
   CHECK(df->crude_header());
   REQUIRE(df->warnings().size() == 1);
-  CHECK(df->warnings()[0].code == "H6.crude");
+  CHECK(df->warnings()[0].code == Code::H6_crude);
   auto swaplen_only = sample(4);
   add_to_i32(swaplen_only, header_offset::swaplen, -4 * 3);
   auto df2 = Datafile::open(swaplen_only);
@@ -360,7 +361,7 @@ TEST_CASE("datafile rules: V3 items") {
     patch_i32(f, item_header_at(f, 3) + 4, 8);
     auto df = Datafile::open(f);
     REQUIRE_FALSE(df);
-    CHECK(df.error().code == "V3");
+    CHECK(df.error().code == Code::V3);
     CHECK(df.error().message == "item 3 (type 5, id 3): size 8 is not the size of its span 12");
   }
   SUBCASE("last item larger than what is left of item_size") {
@@ -422,8 +423,8 @@ TEST_CASE("datafile rules: V6 uncompressed sizes") {
   auto df = Datafile::open(g);
   REQUIRE(df);  // a warning, not an error
   REQUIRE(df->warnings().size() == 1);
-  CHECK(df->warnings()[0].code == "V6");
-  CHECK(df->warnings()[0].location == "data item 1");
+  CHECK(df->warnings()[0].code == Code::V6_zero_size);
+  CHECK(df->warnings()[0].location == Location::data_item(1));
 }
 
 TEST_CASE("datafile rules: D1 data index out of range") {
@@ -473,7 +474,7 @@ TEST_CASE("datafile rules: D4 inflate must give exactly the declared size") {
     std::vector<std::uint8_t> scratch;
     auto d = df->data(2, scratch);
     REQUIRE_FALSE(d);
-    CHECK(d.error().code == "D4");
+    CHECK(d.error().code == Code::D4);
     CHECK(scratch.capacity() == 0);
   }
 }
@@ -490,7 +491,7 @@ TEST_CASE("datafile rules: D.cap and a 100-byte file claiming a 2 GiB data item"
   std::vector<std::uint8_t> scratch;
   auto d = df->data(0, scratch);
   REQUIRE_FALSE(d);
-  CHECK(d.error().code == "D.cap");
+  CHECK(d.error().code == Code::D_cap);
   CHECK(d.error().message.find("2147483647") != std::string::npos);
   CHECK(scratch.capacity() == 0);
 
@@ -501,7 +502,7 @@ TEST_CASE("datafile rules: D.cap and a 100-byte file claiming a 2 GiB data item"
   REQUIRE(df2);
   auto d2 = df2->data(0, scratch);
   REQUIRE_FALSE(d2);
-  CHECK(d2.error().code == "D4");
+  CHECK(d2.error().code == Code::D4);
   CHECK(scratch.capacity() == 0);
 
   // A small cap refuses an honest item too.
@@ -548,7 +549,7 @@ TEST_CASE("datafile rules: every truncation of a valid file fails cleanly") {
       std::vector<std::uint8_t> cut(f.begin(), f.begin() + static_cast<std::ptrdiff_t>(n));
       auto df = Datafile::open(cut);
       REQUIRE_FALSE(df);
-      CHECK((df.error().code == "H1" || df.error().code == "H5"));
+      CHECK((df.error().code == Code::H1 || df.error().code == Code::H5));
     }
   }
 }
@@ -582,7 +583,7 @@ TEST_CASE("datafile rules: mutated files never read out of bounds") {
       auto df = Datafile::open(f);
       if (!df) {
         ++failed;
-        CHECK_FALSE(df.error().code.empty());
+        CHECK_FALSE(to_string(df.error().code).empty());
         continue;
       }
       ++opened;

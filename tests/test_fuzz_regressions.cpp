@@ -16,6 +16,7 @@
 #include "stages/extract/teeworlds_measure.h"
 #include "tests/support/datafile_writer.h"
 #include "tests/support/map_builder.h"
+#include "tests/support/codes.h"
 
 using namespace mapindex;
 using namespace mapindex::datafile;
@@ -63,9 +64,9 @@ TEST_CASE("fuzz regression: huge embedded image sizes do not overflow the image.
   const MapStats stats = measure_teeworlds(Bytes(file));
   const Problem* found = nullptr;
   for (const auto& p : stats.problems)
-    if (p.code == "image.data_size") found = &p;
+    if (p.code == Code::image_data_size) found = &p;
   REQUIRE(found);
-  CHECK(found->location == "image 0");
+  CHECK(found->location == Location::image(0));
   // 2e9 * 2e9 * 4 = 1.6e19 bytes, above INT64_MAX (9.2e18).
   CHECK(found->message.find("= 16000000000000000000 needed") != std::string::npos);
 }
@@ -93,7 +94,7 @@ TEST_CASE("fuzz regression: a data item is not inflated again and again (D.budge
   }
   auto over = df->data(0, scratch);
   REQUIRE_FALSE(over);
-  CHECK(over.error().code == "D.budget");
+  CHECK(over.error().code == Code::D_budget);
   CHECK(over.error().message.find("data item 0") != std::string::npos);
 }
 
@@ -119,7 +120,7 @@ TEST_CASE("fuzz regression: layers sharing one big data item stop at the inflate
   // item; the other 6 layers are refused.
   int refused = 0;
   for (const auto& p : stats.problems)
-    if (p.code == "M14" && p.message.find("D.budget") != std::string::npos) ++refused;
+    if (p.code == Code::M14 && p.message.find("D.budget") != std::string::npos) ++refused;
   CHECK(refused == sharing - 4);
   CHECK(stats.status == MapStatus::rejected);  // M11 (shared data) as before
 }
@@ -146,9 +147,9 @@ TEST_CASE("fuzz regression: groups that all span all layers give one M3 per laye
   const MapStats stats = measure_teeworlds(Bytes(file));
   std::vector<int> m3_at(n, 0);
   for (const auto& p : stats.problems) {
-    if (p.code != "M3") continue;
-    REQUIRE(p.location.rfind("layer ", 0) == 0);
-    const int layer = std::stoi(p.location.substr(6));
+    if (p.code != Code::M3) continue;
+    REQUIRE(p.location.place == mapindex::Place::layer);
+    const int layer = static_cast<int>(p.location.index);
     REQUIRE(layer >= 0);
     REQUIRE(layer < n);
     ++m3_at[static_cast<std::size_t>(layer)];
@@ -206,9 +207,10 @@ TEST_CASE("fuzz regression: overlapping envelope point ranges are measured in li
   CHECK(stats.envelopes[1].curves == tail);
   int time_order = 0;
   for (const auto& p : stats.problems) {
-    if (p.code != "envelope.time_order") continue;
+    if (p.code != Code::envelope_time_order) continue;
     ++time_order;
-    const int env = std::stoi(p.location.substr(std::string("envelope ").size()));
+    REQUIRE(p.location.place == mapindex::Place::envelope);
+    const int env = static_cast<int>(p.location.index);
     // Even envelopes (from point 0) see the step back at their point 70000;
     // odd ones start there, and their first point has nothing before it.
     CHECK(env % 2 == 0);

@@ -14,6 +14,7 @@
 #include "stages/write/migrations.h"
 #include "stages/write/tile_names.h"
 #include "tests/test_index_helpers.h"
+#include "tests/support/codes.h"
 
 using namespace mapindex;
 using namespace mapindex::index;
@@ -107,17 +108,17 @@ TEST_CASE("the tile names CSV parser names bad lines") {
   auto duplicate = parse_tile_names_csv(
       "layer_kind,tile,name,category\ngame,9,FREEZE,tile\ngame,9,OTHER,tile\n");
   REQUIRE_FALSE(duplicate.ok());
-  CHECK(duplicate.error().code == "tile_names.duplicate");
+  CHECK(duplicate.error().code == Code::tile_names_duplicate);
   auto short_line = parse_tile_names_csv("layer_kind,tile,name,category\ngame,9,FREEZE\n");
   REQUIRE_FALSE(short_line.ok());
   CHECK(short_line.error().message.find("3 fields, expected 4") != std::string::npos);
-  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,256,X,tile\n").error().code == "tile_names.tile");
-  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ntiles,1,X,tile\n").error().code == "tile_names.kind");
+  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,256,X,tile\n").error().code == Code::tile_names_tile);
+  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ntiles,1,X,tile\n").error().code == Code::tile_names_kind);
   CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,1,X,wall\n").error().code ==
-        "tile_names.category");
-  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,1,\"X,tile\n").error().code == "tile_names.quote");
-  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,1,X\"Y,tile\n").error().code == "tile_names.quote");
-  CHECK(parse_tile_names_csv("# only a comment\n").error().code == "tile_names.header");
+        Code::tile_names_category);
+  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,1,\"X,tile\n").error().code == Code::tile_names_quote);
+  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,1,X\"Y,tile\n").error().code == Code::tile_names_quote);
+  CHECK(parse_tile_names_csv("# only a comment\n").error().code == Code::tile_names_header);
 }
 
 TEST_CASE("tile names: comments, blank lines, quotes and CRLF reach the index and the measuring alike") {
@@ -186,14 +187,14 @@ TEST_CASE("an index from a newer mapindex is refused, unchanged") {
 
   auto rw = IndexDb::open(path, OpenMode::read_write);
   REQUIRE_FALSE(rw.ok());
-  CHECK(rw.error().code == "index.newer");
+  CHECK(rw.error().code == Code::index_newer);
   const auto latest = std::to_string(latest_schema_version());
   CHECK(rw.error().message.find("schema version " + std::to_string(latest_schema_version() + 1) +
                                 ", newer than this mapindex understands (" + latest + ")") !=
         std::string::npos);
   auto ro = IndexDb::open(path, OpenMode::read_only);
   REQUIRE_FALSE(ro.ok());
-  CHECK(ro.error().code == "index.newer");
+  CHECK(ro.error().code == Code::index_newer);
 
   set_user_version(path, latest_schema_version());
   auto again = open_index(path);
@@ -215,7 +216,7 @@ TEST_CASE("an older index is migrated in place, keeping its rows") {
   // A read-only open does not migrate; it says what to do.
   auto ro = IndexDb::open(path, OpenMode::read_only, later);
   REQUIRE_FALSE(ro.ok());
-  CHECK(ro.error().code == "index.older");
+  CHECK(ro.error().code == Code::index_older);
   CHECK(ro.error().message.find("migrate it in place") != std::string::npos);
 
   {
@@ -233,7 +234,7 @@ TEST_CASE("an older index is migrated in place, keeping its rows") {
   { auto db = open_index(path, later); CHECK(db.schema_version() == next); }
   auto old_build = IndexDb::open(path, OpenMode::read_write);
   REQUIRE_FALSE(old_build.ok());
-  CHECK(old_build.error().code == "index.newer");
+  CHECK(old_build.error().code == Code::index_newer);
 }
 
 // Schema 1 -> 2 (schema/002_text_and_occurrences.sql) on an index written by
@@ -359,7 +360,7 @@ TEST_CASE("a failing migration leaves the index at its previous version") {
       "CREATE TABLE extra (x INTEGER); INSERT INTO no_such_table VALUES (1);");
   auto db = IndexDb::open(path, OpenMode::read_write, broken);
   REQUIRE_FALSE(db.ok());
-  CHECK(db.error().code == "index.migration");
+  CHECK(db.error().code == Code::index_migration);
   CHECK(db.error().message.find("999_test.sql") != std::string::npos);
   CHECK(db.error().message.find("no such table: no_such_table") != std::string::npos);
 
@@ -387,7 +388,7 @@ TEST_CASE("files that are not mapindex indexes are refused") {
   std::ofstream(text) << "these are not the maps you are looking for, not a database at all\n";
   auto not_db = IndexDb::open(text, OpenMode::read_write);
   REQUIRE_FALSE(not_db.ok());
-  CHECK(not_db.error().code == "index.not_sqlite");
+  CHECK(not_db.error().code == Code::index_not_sqlite);
 
   const auto other = dir.file("other.sqlite");
   {
@@ -397,11 +398,11 @@ TEST_CASE("files that are not mapindex indexes are refused") {
   }
   auto foreign = IndexDb::open(other, OpenMode::read_write);
   REQUIRE_FALSE(foreign.ok());
-  CHECK(foreign.error().code == "index.foreign");
+  CHECK(foreign.error().code == Code::index_foreign);
 
   auto missing = IndexDb::open(dir.file("missing.sqlite"), OpenMode::read_only);
   REQUIRE_FALSE(missing.ok());
-  CHECK(missing.error().code == "index.open");
+  CHECK(missing.error().code == Code::index_open);
   CHECK_FALSE(std::filesystem::exists(dir.file("missing.sqlite")));
 }
 
@@ -427,7 +428,7 @@ TEST_CASE("writing the same entries twice in a run gives each a second occurrenc
   lost.entry_path = "lost.map";
   lost.kind = EntryKind::unreadable;
   lost.size = 4000;
-  lost.problems = {{Severity::error, "read.truncated", "archive ends inside 'lost.map'", ""}};
+  lost.problems = {{Code::read_truncated, "archive ends inside 'lost.map'", Location::file()}};
 
   auto write_all = [&] {
     db.write_entry(run, map_entry(folder, "a.map", 1), &stats);
@@ -476,7 +477,7 @@ TEST_CASE("a second run over the same entries changes only run bookkeeping") {
   EntryRecord lost;
   lost.entry_path = "lost.map";
   lost.kind = EntryKind::unreadable;
-  lost.problems = {{Severity::error, "read.corrupt", "bad zip entry", ""}};
+  lost.problems = {{Code::read_corrupt, "bad zip entry", Location::file()}};
 
   auto run_once = [&] {
     const auto run = db.begin_run("test", "0.0-test");
@@ -656,7 +657,7 @@ TEST_CASE("entry problems belong to the file and follow its latest sighting") {
   big.entry_path = "huge.map";
   big.kind = EntryKind::oversize;
   big.size = 100ull << 20;
-  big.problems = {{Severity::error, "read.oversize", "100 MiB is over --max-map-size 64 MiB", ""}};
+  big.problems = {{Code::entry_oversize, "100 MiB is over --max-map-size 64 MiB", Location::file()}};
   const auto run1 = db.begin_run("test", "0.0-test");
   big.source_id = db.source_id(run1, "/srv/maps", index::SourceKind::folder);
   db.write_entry(run1, big, nullptr);
@@ -665,7 +666,7 @@ TEST_CASE("entry problems belong to the file and follow its latest sighting") {
   CHECK(query_text(h, "SELECT kind || ',' || ifnull(sha256, 'NULL') || ',' || ifnull(crc32, 'NULL') FROM files") ==
         "oversize,NULL,NULL");
   CHECK(query_text(h, "SELECT code || ',' || run_id || ',' || ifnull(map_id, 'NULL') FROM problems") ==
-        "read.oversize," + std::to_string(run1) + ",NULL");
+        "entry.oversize," + std::to_string(run1) + ",NULL");
 
   // Next run the entry is smaller and readable (not a map): its problem is gone.
   const auto run2 = db.begin_run("test", "0.0-test");
@@ -707,7 +708,7 @@ TEST_CASE("runs: counters, status, and runs left running by a dead process") {
     (void)db.begin_run("mapindex index b.zip", "0.1.0");
     FAIL("begin_run beside a live run must throw");
   } catch (const IndexError& e) {
-    CHECK(e.code() == "index.locked");
+    CHECK(e.code() == Code::index_locked);
     CHECK_MESSAGE(std::string(e.what()).find("is being written by run " + std::to_string(live) + " (pid " +
                                              std::to_string(getppid()) + " on host " + host +
                                              ", started 2026-01-01 00:00:00 UTC)") != std::string::npos,
@@ -788,7 +789,7 @@ TEST_CASE("the enumerated TEXT columns are read back through the to_string of th
     (void)db.known_maps();
     FAIL("an unknown maps.status must throw");
   } catch (const IndexError& e) {
-    CHECK(e.code() == "index.damaged");
+    CHECK(e.code() == Code::index_damaged);
     CHECK_MESSAGE(std::string(e.what()).find("maps.status is 'great'") != std::string::npos, e.what());
   }
 }

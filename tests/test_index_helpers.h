@@ -160,7 +160,7 @@ inline MapStats race_map(int variant = 0) {
   s.sounds = {bird};
 
   s.ddnet_features = {"DEATH", "TELE_GUN", "TELEIN"};
-  s.problems = {{Severity::warning, "image.unused", "image 1 'leftover' is not used", "image 1"}};
+  s.problems = {{Code::image_unused, "image 1 'leftover' is not used", Location::image(1)}};
   finalize_status(s);
   return s;
 }
@@ -170,9 +170,9 @@ inline MapStats broken_map() {
   MapStats s;
   s.format = MapFormat::teeworlds;
   s.format_version = 4;
-  s.problems = {{Severity::error, "M10", "no game layer, expected at least one", ""},
-                {Severity::warning, "envelope.unused", "envelope 0 is not used", "envelope 0"},
-                {Severity::error, "H5", "size 120 is not the file size 100", ""}};
+  s.problems = {{Code::M10, "no game layer, expected at least one", Location::file()},
+                {Code::envelope_unused, "envelope 0 is not used", Location::envelope(0)},
+                {Code::H5, "size 120 is not the file size 100", Location::file()}};
   finalize_status(s);
   return s;
 }

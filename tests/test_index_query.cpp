@@ -115,22 +115,22 @@ TEST_CASE("query: SQL errors give SQLite's message") {
   std::ostringstream out;
   auto missing = run_query(f.path, "SELECT * FROM mapz", QueryFormat::table, out);
   REQUIRE_FALSE(missing.ok());
-  CHECK(missing.error().code == "query.sql");
+  CHECK(missing.error().code == Code::query_sql);
   CHECK(missing.error().message == "no such table: mapz");
   auto syntax = run_query(f.path, "SELEC 1", QueryFormat::table, out);
   REQUIRE_FALSE(syntax.ok());
   CHECK(syntax.error().message.find("syntax error") != std::string::npos);
   auto empty = run_query(f.path, "  -- nothing\n", QueryFormat::table, out);
   REQUIRE_FALSE(empty.ok());
-  CHECK(empty.error().code == "query.empty");
+  CHECK(empty.error().code == Code::query_empty);
   auto no_file = run_query(f.dir.file("nope.sqlite"), "SELECT 1", QueryFormat::table, out);
   REQUIRE_FALSE(no_file.ok());
-  CHECK(no_file.error().code == "query.open");
+  CHECK(no_file.error().code == Code::query_open);
   CHECK_FALSE(std::filesystem::exists(f.dir.file("nope.sqlite")));
   // SQLite reads SQL text up to a NUL byte: the rest is refused, not looped on.
   auto nul = run_query(f.path, std::string("SELECT 1;\0SELECT 2;", 19), QueryFormat::table, out);
   REQUIRE_FALSE(nul.ok());
-  CHECK(nul.error().code == "query.sql");
+  CHECK(nul.error().code == Code::query_sql);
   CHECK(nul.error().message == "the SQL holds a NUL byte (byte 9): SQL is text");
 }
 

@@ -45,7 +45,7 @@ struct ViewFixture {
       lost.entry_path = "lost/Lost.map";
       lost.kind = EntryKind::unreadable;
       lost.size = 300;
-      lost.problems = {{Severity::error, "read.truncated", "the archive ends inside this entry", ""}};
+      lost.problems = {{Code::read_truncated, "the archive ends inside this entry", Location::file()}};
       db.write_entry(run, lost, nullptr);
       EntryRecord huge;
       huge.source_id = zip;

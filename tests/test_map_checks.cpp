@@ -8,7 +8,9 @@
 #include "stages/decode/datafile/datafile.h"
 #include "stages/decode/teeworlds/teeworlds_map.h"
 #include "stages/extract/teeworlds_measure.h"
+#include "tests/map_check_cases.h"
 #include "tests/support/map_builder.h"
+#include "tests/support/codes.h"
 
 namespace mapindex::testing {
 namespace {
@@ -52,25 +54,19 @@ MapStats measure(const std::vector<std::uint8_t>& file) { return measure_teeworl
 std::string problems_text(const MapStats& s) {
   std::string out;
   for (const auto& p : s.problems)
-    out += std::string(to_string(p.severity)) + " " + p.code + " [" + p.location + "] " + p.message + "\n";
+    out += std::string(to_string(p.severity())) + " " + std::string(to_string(p.code)) + " [" + to_string(p.location) + "] " + p.message + "\n";
   return out;
 }
 
 bool has_problem(const MapStats& s, const std::string& code, Severity severity,
                  const std::string& location) {
   for (const auto& p : s.problems)
-    if (p.code == code && p.severity == severity && p.location == location && !p.message.empty())
+    if (to_string(p.code) == code && p.severity() == severity && to_string(p.location) == location && !p.message.empty())
       return true;
   return false;
 }
 
-struct Case {
-  const char* name;
-  std::string code;
-  Severity severity;
-  std::string location;
-  std::function<std::vector<std::uint8_t>()> make;
-};
+using Case = MapCheckCase;
 
 std::vector<std::uint8_t> with(const std::function<void(MapBuilder&, const Clean&)>& change) {
   Clean ids;
@@ -94,7 +90,9 @@ std::vector<std::uint8_t> break_game_data(std::vector<std::uint8_t> file) {
 
 const Severity E = Severity::error, W = Severity::warning;
 
-std::vector<Case> cases() {
+}  // namespace
+
+std::vector<Case> map_check_cases() {
   using B = MapBuilder;
   using C = const Clean&;
   std::vector<Case> c;
@@ -360,8 +358,6 @@ std::vector<Case> cases() {
   return c;
 }
 
-}  // namespace
-
 TEST_SUITE("map") {
 
 TEST_CASE("the clean fixture map has no problem at all") {
@@ -374,7 +370,7 @@ TEST_CASE("the clean fixture map has no problem at all") {
 }
 
 TEST_CASE("each check has a fixture that triggers it") {
-  for (const Case& c : cases()) {
+  for (const Case& c : map_check_cases()) {
     const std::string name = c.name;
     CAPTURE(name);
     const MapStats s = measure(c.make());
@@ -413,7 +409,7 @@ TEST_CASE("a container that does not open is rejected with its rule") {
   const MapStats s = measure(file);
   CHECK(s.status == MapStatus::rejected);
   REQUIRE(s.problems.size() == 1);
-  CHECK(s.problems[0].code.front() == 'H');
+  CHECK(to_string(s.problems[0].code).front() == 'H');
   CHECK(s.layers.empty());
   const std::vector<std::uint8_t> junk = {'P', 'K', 3, 4, 0, 0};
   CHECK_FALSE(looks_like_datafile(Bytes(junk)));

@@ -45,7 +45,7 @@ bool layer_has_problem(const MapStats& s, std::int32_t layer, std::initializer_l
   const std::string where = "layer " + std::to_string(layer);
   for (const auto& p : s.problems)
     for (const char* c : codes)
-      if (p.location == where && p.code == c) return true;
+      if (to_string(p.location) == where && to_string(p.code) == c) return true;
   return false;
 }
 

@@ -12,6 +12,7 @@
 #include "stages/extract/teeworlds_measure.h"
 #include "stages/extract/teeworlds_tile_counter.h"
 #include "tests/support/map_builder.h"
+#include "tests/support/codes.h"
 
 namespace mapindex::testing {
 namespace {
@@ -35,7 +36,7 @@ std::map<std::string, std::int64_t> entities(const LayerStats& l) {
 std::string problems_text(const MapStats& s) {
   std::string out;
   for (const auto& p : s.problems)
-    out += std::string(to_string(p.severity)) + " " + p.code + " [" + p.location + "] " + p.message + "\n";
+    out += std::string(to_string(p.severity())) + " " + std::string(to_string(p.code)) + " [" + to_string(p.location) + "] " + p.message + "\n";
   return out;
 }
 
@@ -245,10 +246,10 @@ TEST_CASE("expand_skip_tiles: exact expansion, and both ways to get it wrong") {
   CHECK(*r == std::vector<std::uint8_t>{7, 1, 0, 0, 7, 1, 0, 0, 7, 1, 0, 0, 0, 0, 0, 0});
   auto too_many = expand_skip_tiles(Bytes(runs), 3);
   REQUIRE_FALSE(too_many.ok());
-  CHECK(too_many.error().code == "M14");
+  CHECK(too_many.error().code == Code::M14);
   auto too_few = expand_skip_tiles(Bytes(runs), 5);
   REQUIRE_FALSE(too_few.ok());
-  CHECK(too_few.error().code == "M14");
+  CHECK(too_few.error().code == Code::M14);
 }
 
 TEST_CASE("skip runs: counting them and expanding them agree, errors included") {
@@ -287,7 +288,7 @@ TEST_CASE("skip runs: counting them and expanding them agree, errors included") 
     REQUIRE(expanded.ok() == !count_error.has_value());
     if (!expanded.ok()) {
       ++errors;
-      CHECK(expanded.error().code == "M14");
+      CHECK(expanded.error().code == Code::M14);
       CHECK(expanded.error().message == count_error->message);
       continue;
     }
@@ -453,8 +454,8 @@ TEST_CASE("quads, sounds layers (new and deprecated), sounds and images") {
   CHECK(s.sounds[0].used_by[1].sources == 3);
   // The only problem: DDNet does not load RGB images.
   REQUIRE(s.problems.size() == 1);
-  CHECK(s.problems[0].code == "image.rgb");
-  CHECK(s.problems[0].location == "image 2");
+  CHECK(s.problems[0].code == Code::image_rgb);
+  CHECK(s.problems[0].location == Location::image(2));
 }
 
 TEST_CASE("legacy DDRace version-2 layout: extra indices right after data, as a prefix") {

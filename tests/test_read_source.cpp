@@ -17,6 +17,7 @@
 #include "stages/read/archive_magic.h"
 #include "stages/read/source_reader.h"
 #include "tests/support/archive_builder.h"
+#include "tests/support/codes.h"
 
 namespace {
 
@@ -181,7 +182,7 @@ TEST_SUITE("read") {
     CHECK(entries[1].kind == ReadOutcome::error);
     CHECK(entries[1].source == (dir / "empty.map").string());
     CHECK(entries[1].path == "");
-    CHECK(entries[1].error.code == "read.empty");
+    CHECK(entries[1].error.code == Code::read_empty);
     CHECK(entries[1].error.message.find("empty (0 bytes)") != std::string::npos);
   }
 
@@ -206,11 +207,11 @@ TEST_SUITE("read") {
       REQUIRE(paths_of(entries) == expected);
       CHECK(entries[0].kind == ReadOutcome::file);
       CHECK(entries[1].kind == ReadOutcome::not_read);
-      CHECK(entries[1].error.code == "read.not_regular");
+      CHECK(entries[1].error.code == Code::read_not_regular);
       CHECK(entries[1].error.message.find("symbolic link to \"real.map\": not followed") != std::string::npos);
       if (format == ArchiveFormat::tar) {
         CHECK(entries[2].kind == ReadOutcome::not_read);
-        CHECK(entries[2].error.code == "read.not_regular");
+        CHECK(entries[2].error.code == Code::read_not_regular);
         CHECK(entries[2].error.message.find("hard link to \"d/real.map\"") != std::string::npos);
       }
       CHECK(entries.back().kind == ReadOutcome::file);
@@ -252,7 +253,7 @@ TEST_SUITE("read") {
       CHECK(e.source == root.string());
       if (auto it = not_read.find(e.path); it != not_read.end()) {
         CHECK(e.kind == ReadOutcome::not_read);
-        CHECK(e.error.code == "read.not_regular");
+        CHECK(e.error.code == Code::read_not_regular);
         CHECK(e.error.message.find(it->second) != std::string::npos);
       } else {
         CHECK(e.kind == ReadOutcome::file);
@@ -320,7 +321,7 @@ TEST_SUITE("read") {
       CHECK(entries[1].kind == ReadOutcome::error);
       CHECK(entries[1].path == "fake.zip");
       // Its "header" runs past the end of the entry: corrupt or cut, either way.
-      CHECK((entries[1].error.code == "read.corrupt" || entries[1].error.code == "read.truncated"));
+      CHECK((entries[1].error.code == Code::read_corrupt || entries[1].error.code == Code::read_truncated));
       CHECK(entries[1].error.message.find("fake.zip") != std::string::npos);
       CHECK(entries[2].path == "b.map");
       CHECK(entries[2].bytes == map);
@@ -337,7 +338,7 @@ TEST_SUITE("read") {
       auto entries = read_all({path.string()}, one);
       REQUIRE(entries.size() == 2);
       CHECK(entries[0].kind == ReadOutcome::error);
-      CHECK(entries[0].error.code == "read.nesting");
+      CHECK(entries[0].error.code == Code::read_nesting);
       CHECK(entries[0].path == "l1.zip/l2.tar");
       CHECK(entries[1].path == "l1.zip/l1.map");
 
@@ -350,7 +351,7 @@ TEST_SUITE("read") {
       none.max_nesting = 0;
       auto flat = read_all({path.string()}, none);
       REQUIRE(flat.size() == 1);
-      CHECK(flat[0].error.code == "read.nesting");
+      CHECK(flat[0].error.code == Code::read_nesting);
       CHECK(flat[0].path == "l1.zip");
     }
   }
@@ -392,7 +393,7 @@ TEST_SUITE("read") {
       auto entries = read_all({"-"}, small);
       REQUIRE(entries.size() == 1);
       CHECK(entries[0].kind == ReadOutcome::error);
-      CHECK(entries[0].error.code == "read.oversize_archive");
+      CHECK(entries[0].error.code == Code::read_oversize_archive);
     });
   }
 
@@ -423,7 +424,7 @@ TEST_SUITE("read") {
       CHECK(entries[2].kind == ReadOutcome::error);
       CHECK(entries[2].source == path.string());
       CHECK(entries[2].path == "three.map");
-      CHECK(entries[2].error.code == "read.truncated");
+      CHECK(entries[2].error.code == Code::read_truncated);
       CHECK(entries[2].error.message.find(path.string()) != std::string::npos);
       CHECK(entries[2].error.message.find("three.map") != std::string::npos);
       CHECK(entries[3].kind == ReadOutcome::file);  // the next input is read
@@ -451,7 +452,7 @@ TEST_SUITE("read") {
       CHECK(entries[1].path == "inner.tgz/two.map");
       CHECK(entries[2].kind == ReadOutcome::error);
       CHECK(entries[2].path == "inner.tgz/three.map");
-      CHECK(entries[2].error.code == "read.truncated");
+      CHECK(entries[2].error.code == Code::read_truncated);
       CHECK(entries[3].path == "after.map");
       CHECK(entries[3].kind == ReadOutcome::file);
     }
@@ -469,7 +470,7 @@ TEST_SUITE("read") {
       CHECK(entries[2].kind == ReadOutcome::error);
       CHECK(entries[2].source == path.string());
       CHECK(entries[2].path == "inner.tar");
-      CHECK(entries[2].error.code == "read.truncated");
+      CHECK(entries[2].error.code == Code::read_truncated);
       CHECK(entries[3].source == good.string());
     }
   }
@@ -481,7 +482,7 @@ TEST_SUITE("read") {
     auto entries = read_all({(dir / "missing.zip").string(), good.string()});
     REQUIRE(entries.size() == 2);
     CHECK(entries[0].kind == ReadOutcome::error);
-    CHECK(entries[0].error.code == "read.io");
+    CHECK(entries[0].error.code == Code::read_io);
     CHECK(entries[0].source == (dir / "missing.zip").string());
     CHECK(entries[0].error.message.find("missing.zip") != std::string::npos);
     CHECK(entries[1].kind == ReadOutcome::file);
@@ -493,7 +494,7 @@ TEST_SUITE("read") {
       auto denied = read_all({locked.string(), good.string()});
       REQUIRE(denied.size() == 2);
       CHECK(denied[0].kind == ReadOutcome::error);
-      CHECK(denied[0].error.code == "read.io");
+      CHECK(denied[0].error.code == Code::read_io);
       CHECK(denied[1].kind == ReadOutcome::file);
       fs::permissions(locked, fs::perms::owner_all);
     }
@@ -587,7 +588,7 @@ TEST_SUITE("read") {
       CHECK(entries[0].bytes == members[0].bytes);
       CHECK(entries[1].kind == ReadOutcome::error);
       CHECK(entries[1].path == "two.map");
-      CHECK(entries[1].error.code == "read.corrupt");
+      CHECK(entries[1].error.code == Code::read_corrupt);
       CHECK(entries[1].error.message.find("CRC") != std::string::npos);
       CHECK(entries[2].bytes == members[2].bytes);
     }
@@ -613,7 +614,7 @@ TEST_SUITE("read") {
       const Entry& error = entries[entries.size() - 2];
       CHECK(error.kind == ReadOutcome::error);
       CHECK(error.path == "inner.tar");
-      CHECK(error.error.code == "read.corrupt");
+      CHECK(error.error.code == Code::read_corrupt);
       CHECK(error.error.message.find("CRC") != std::string::npos);
       CHECK(entries.back().path == "after.map");
       CHECK(entries.back().kind == ReadOutcome::file);
@@ -637,7 +638,7 @@ TEST_SUITE("read") {
       REQUIRE(entries.size() == 5);
       CHECK(entries[2].bytes != members[2].bytes);  // damaged, the outer CRC says so below
       CHECK(entries[3].kind == ReadOutcome::error);
-      CHECK(entries[3].error.code == "read.corrupt");
+      CHECK(entries[3].error.code == Code::read_corrupt);
     }
     SUBCASE("encrypted zip entries") {
       write_archive(dir / "secret.zip", ArchiveFormat::zip, members,
@@ -646,7 +647,7 @@ TEST_SUITE("read") {
       REQUIRE(entries.size() == 3);
       for (const auto& e : entries) {
         CHECK(e.kind == ReadOutcome::error);
-        CHECK(e.error.code == "read.encrypted");
+        CHECK(e.error.code == Code::read_encrypted);
         CHECK(e.size == 5000);
       }
       CHECK(entries[2].path == "three.map");
@@ -715,13 +716,13 @@ TEST_SUITE("read") {
       REQUIRE(by_source[inputs[i]].size() == 1);
       const Entry& e = by_source[inputs[i]][0];
       if (e.kind == ReadOutcome::file) CHECK(e.path == fs::path(inputs[i]).filename().string());
-      else CHECK(e.error.code == "read.empty");  // empty.bin: the input itself gives nothing
+      else CHECK(e.error.code == Code::read_empty);  // empty.bin: the input itself gives nothing
     }
     check_sample(by_source[(dir / "a.zip").string()], (dir / "a.zip").string());
     check_sample(by_source[fifo_archive.string()], fifo_archive.string());
     REQUIRE(by_source[fifo_plain.string()].size() == 1);
     CHECK(by_source[fifo_plain.string()][0].bytes == gz);
-    CHECK(by_source[(dir / "missing").string()].at(0).error.code == "read.io");
+    CHECK(by_source[(dir / "missing").string()].at(0).error.code == Code::read_io);
   }
 
   TEST_CASE("stop() ends a wait on a silent standard input") {
@@ -789,7 +790,7 @@ TEST_SUITE("read") {
         for (const auto& e : read_all({path.string()})) {
           if (e.kind == ReadOutcome::error) {
             ++errors;
-            CHECK(e.error.code.starts_with("read."));
+            CHECK(to_string(e.error.code).starts_with("read."));
             CHECK(e.error.message.find(path.string()) != std::string::npos);
           } else if (e.kind == ReadOutcome::file) {
             CHECK(e.bytes.size() == e.size);

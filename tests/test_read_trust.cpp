@@ -18,6 +18,7 @@
 #include "stages/read/archive_magic.h"
 #include "stages/read/source_reader.h"
 #include "tests/support/archive_builder.h"
+#include "tests/support/codes.h"
 
 namespace {
 
@@ -107,7 +108,7 @@ void check_one(const std::vector<Entry>& entries, ReadOutcome kind, const std::s
                const std::string& path, const std::string& words) {
   REQUIRE(entries.size() == 1);
   CHECK(entries[0].kind == kind);
-  CHECK(entries[0].error.code == code);
+  CHECK(to_string(entries[0].error.code) == code);
   CHECK(entries[0].path == path);
   CHECK(entries[0].error.message.find(words) != std::string::npos);
 }
@@ -216,7 +217,7 @@ TEST_SUITE("read") {
     REQUIRE(entries.size() == 2);
     CHECK(entries[0].path == "packs/none.zip");
     CHECK(entries[0].kind == ReadOutcome::not_read);
-    CHECK(entries[0].error.code == "read.empty");
+    CHECK(entries[0].error.code == Code::read_empty_inner);
     CHECK(entries[0].error.message.find("an empty zip archive") != std::string::npos);
     CHECK(entries[1].path == "zeros.bin");
     CHECK(entries[1].kind == ReadOutcome::file);
@@ -236,7 +237,7 @@ TEST_SUITE("read") {
     for (int i = 0; i < 3; ++i) {
       CAPTURE(i);
       CHECK(entries[static_cast<std::size_t>(i)].kind == ReadOutcome::not_read);
-      CHECK(entries[static_cast<std::size_t>(i)].error.code == "read.not_regular");
+      CHECK(entries[static_cast<std::size_t>(i)].error.code == Code::read_not_regular);
       CHECK(entries[static_cast<std::size_t>(i)].error.message.find(what[i]) != std::string::npos);
     }
     CHECK(entries[3].kind == ReadOutcome::file);
@@ -272,7 +273,7 @@ TEST_SUITE("read") {
       }
       const Entry& last = c.entries.back();
       CHECK(last.kind == ReadOutcome::error);
-      CHECK(last.error.code == "read.truncated");
+      CHECK(last.error.code == Code::read_truncated);
       CHECK(last.path == c.prefix);
       CHECK(last.error.message.find("no end of central directory record") != std::string::npos);
     }
@@ -285,7 +286,7 @@ TEST_SUITE("read") {
       REQUIRE(bare.size() == members.size() + 1);
       for (std::size_t i = 0; i < members.size(); ++i) CHECK(bare[i].bytes == members[i].bytes);
       CHECK(bare.back().kind == ReadOutcome::error);
-      CHECK(bare.back().error.code == "read.truncated");
+      CHECK(bare.back().error.code == Code::read_truncated);
       CHECK(bare.back().error.message.find("ends where its next entry or its central directory should begin") !=
             std::string::npos);
     }

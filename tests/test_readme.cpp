@@ -7,7 +7,6 @@
 #include <iterator>
 #include <regex>
 
-#include "stages/extract/game_verdict.h"
 #include "stages/extract/teeworlds_features.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/process.h"
@@ -61,23 +60,5 @@ TEST_CASE("README documents every ddnet_mapinfo flag as the code sets it") {
   }
 }
 
-TEST_CASE("README's table of Teeworlds rules is the one the verdict uses") {
-  std::ifstream in(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
-  const std::string readme((std::istreambuf_iterator<char>(in)), {});
-  const auto begin = readme.find("<!-- game-rules:begin -->");
-  const auto end = readme.find("<!-- game-rules:end -->");
-  REQUIRE(begin != std::string::npos);
-  REQUIRE(end != std::string::npos);
-  const std::string table = readme.substr(begin, end - begin);
-  std::size_t rows_in_readme = 0;
-  for (std::size_t at = table.find("\n| "); at != std::string::npos; at = table.find("\n| ", at + 1))
-    ++rows_in_readme;
-  const auto rows = mapindex::teeworlds_rule_rows();
-  for (const auto& row : rows) {
-    INFO("expected README row: " << row);
-    CHECK(table.find("\n" + row + "\n") != std::string::npos);
-  }
-  CHECK(rows_in_readme == rows.size() + 1);  // + the header row
-}
 
 }  // TEST_SUITE

@@ -13,6 +13,7 @@
 
 #include "stages/extract/spritetile_stats.h"
 #include "tests/support/corpus.h"
+#include "tests/support/codes.h"
 
 using namespace mapindex;
 namespace corpus = mapindex::testing;
@@ -66,7 +67,7 @@ TEST_CASE("corpus: every level decodes, the groups file is not a level") {
     REQUIRE(m.is_level);
     const MapStats& s = m.stats;
     std::string problems;
-    for (const Problem& p : s.problems) problems += p.code + " " + p.location + ": " + p.message + "; ";
+    for (const Problem& p : s.problems) problems += std::string(to_string(p.code)) + " " + to_string(p.location) + ": " + p.message + "; ";
     INFO(problems);
     CHECK_FALSE(has_errors(s.problems));
     CHECK(s.problems.empty());  // none of the real levels has out-of-spec values

@@ -9,6 +9,7 @@
 
 #include "stages/decode/spritetile/level.h"
 #include "tests/support/spritetile_writer.h"
+#include "tests/support/codes.h"
 
 using namespace mapindex;
 using namespace mapindex::spritetile;
@@ -22,7 +23,7 @@ namespace {
 
 using ByteVec = std::vector<std::uint8_t>;
 
-std::string code_of(const Result<Level>& r) { return r.ok() ? "ok" : r.error().code; }
+std::string code_of(const Result<Level>& r) { return r.ok() ? "ok" : std::string(to_string(r.error().code)); }
 
 Result<Level> decode(const SpriteTileWriter& w) { return decode_level(w.compressed()); }
 
@@ -455,9 +456,9 @@ TEST_CASE("level: layers of all sizes") {
     auto level = decode(SpriteTileWriter().layers({small_layer(), l}));
     REQUIRE(level.ok());
     REQUIRE(level->warnings.size() == 1);
-    CHECK(level->warnings[0].code == "st.layer.tag");
-    CHECK(level->warnings[0].location == "layer 1");
-    CHECK(level->warnings[0].severity == Severity::warning);
+    CHECK(level->warnings[0].code == Code::st_layer_tag);
+    CHECK(level->warnings[0].location == Location::layer(1));
+    CHECK(level->warnings[0].severity() == Severity::warning);
     CHECK(level->layers[1].tag == "lyrdatX");
     check_small_layer(*level, 1);
   }

@@ -12,6 +12,7 @@
 
 #include "stages/extract/spritetile_stats.h"
 #include "tests/support/spritetile_writer.h"
+#include "tests/support/codes.h"
 
 using namespace mapindex;
 using mapindex::testing::lzf_compress_bytes;
@@ -58,7 +59,7 @@ StLayer counted_layer() {
 std::vector<std::string> codes_at(const MapStats& stats, const std::string& location) {
   std::vector<std::string> codes;
   for (const Problem& p : stats.problems)
-    if (p.location == location) codes.push_back(p.code);
+    if (to_string(p.location) == location) codes.push_back(std::string(to_string(p.code)));
   return codes;
 }
 
@@ -158,7 +159,7 @@ TEST_CASE("stats: per-layer counts, counted by hand") {
         std::vector<std::string>{"st.cell.rotation", "st.cell.unused_bits", "st.cell.empty_value"});
   CHECK(codes_at(s, "layer 1").empty());
   CHECK(s.problems.size() == 3);
-  for (const Problem& p : s.problems) CHECK(p.severity == Severity::warning);
+  for (const Problem& p : s.problems) CHECK(p.severity() == Severity::warning);
   CHECK(s.status == MapStatus::warnings);
   CHECK(s.problems[0].message.find("largest 2047") != std::string::npos);
 }
@@ -263,8 +264,8 @@ TEST_CASE("measure: not a level vs a corrupt level") {
     CHECK(m.stats.format == MapFormat::spritetile);
     CHECK(m.stats.status == MapStatus::rejected);
     REQUIRE(m.stats.problems.size() == 1);
-    CHECK(m.stats.problems[0].code == "st.lzf.truncated");
-    CHECK(m.stats.problems[0].severity == Severity::error);
+    CHECK(m.stats.problems[0].code == Code::st_lzf_truncated);
+    CHECK(m.stats.problems[0].severity() == Severity::error);
   }
   SUBCASE("a layer error carries its location") {
     StLayer bad = counted_layer();
@@ -275,14 +276,14 @@ TEST_CASE("measure: not a level vs a corrupt level") {
     REQUIRE(m.is_level);
     CHECK(m.stats.status == MapStatus::rejected);
     REQUIRE(m.stats.problems.size() == 1);
-    CHECK(m.stats.problems[0].code == "st.layer.size");
-    CHECK(m.stats.problems[0].location == "layer 1");
+    CHECK(m.stats.problems[0].code == Code::st_layer_size);
+    CHECK(m.stats.problems[0].location == Location::layer(1));
   }
   SUBCASE("version 4 is a rejected level") {
     const auto m = measure_spritetile(SpriteTileWriter(false, 4).layers({counted_layer()}).compressed());
     REQUIRE(m.is_level);
-    CHECK(m.stats.problems.at(0).code == "st.version");
-    CHECK(m.stats.problems.at(0).location == "");
+    CHECK(m.stats.problems.at(0).code == Code::st_version);
+    CHECK(m.stats.problems.at(0).location == Location::file());
   }
 }
 

@@ -124,7 +124,7 @@ TEST_CASE("a full disk under the writer is index.io naming the index file, and e
   }
   REQUIRE_MESSAGE(failure, "200 maps fit in 2 pages");
   CHECK((failure->sqlite_code() & 0xff) == SQLITE_FULL);
-  CHECK(failure->code() == "index.io");
+  CHECK(failure->code() == Code::index_io);
   CHECK(failure->file() == std::filesystem::canonical(path).string());
   CHECK_MESSAGE(contains(failure->what(), "database or disk is full"), failure->what());
 
@@ -142,8 +142,8 @@ TEST_CASE("run_guarded: an unexpected exception is an internal error (70), not a
   CHECK_MESSAGE(contains(err, "mapindex test: internal error: no such state"), err);
   CHECK(guarded([] { return 5; }).first == 5);
   // A misuse found by the wrapper (code index.sql) is still the index's: 3.
-  CHECK(guarded([]() -> int { throw IndexError("bad", "index.sql"); }).first == kExitIndex);
-  CHECK(exit_status_for(Error{"internal", "x"}) == kExitInternal);
+  CHECK(guarded([]() -> int { throw IndexError("bad", Code::index_sql); }).first == kExitIndex);
+  CHECK(exit_status_for(Error{Code::internal, "x"}) == kExitInternal);
 }
 
 }  // TEST_SUITE

@@ -34,12 +34,12 @@ Result<std::int64_t> accept_run(sqlite3* db, std::optional<std::int64_t> run,
       Statement s(db, "SELECT 1 FROM runs WHERE run_id = ?");
       s.bind_all(*run);
       if (!s.step())
-        return Error{"audit.accept", "--run " + std::to_string(*run) + ": the index has no such run"};
+        return Error{Code::audit_accept, "--run " + std::to_string(*run) + ": the index has no such run"};
       run_id = *run;
     } else {
       Statement s(db, "SELECT max(run_id) FROM runs WHERE status = 'complete'");
       if (!s.step() || s.column_is_null(0))
-        return Error{"audit.accept", "the index has no complete run to accept"};
+        return Error{Code::audit_accept, "the index has no complete run to accept"};
       run_id = s.column_int(0);
     }
     Statement insert(db, std::string("INSERT INTO audit_acceptances (run_id, accepted_at, note) "
@@ -49,7 +49,7 @@ Result<std::int64_t> accept_run(sqlite3* db, std::optional<std::int64_t> run,
     insert.run();
     return run_id;
   } catch (const index::IndexError& e) {
-    return Error{"audit.accept", std::string("writing the index failed: ") + e.what()};
+    return Error{Code::audit_accept, std::string("writing the index failed: ") + e.what()};
   }
 }
 
@@ -63,7 +63,7 @@ Result<Acknowledged> acknowledge_map(sqlite3* db, const std::string& sha_or_name
                       "WHERE v.sha256 = ? AND v.map_id IS NOT NULL ORDER BY v.version_id DESC LIMIT 1");
       s.bind_all(sha);
       if (!s.step())
-        return Error{"audit.acknowledge", "no map of the index has the SHA-256 " + sha};
+        return Error{Code::audit_acknowledge, "no map of the index has the SHA-256 " + sha};
       found.push_back({sha, s.column_text(0)});
     } else {
       // Map entries of the latest run by path or by name.
@@ -75,7 +75,7 @@ Result<Acknowledged> acknowledge_map(sqlite3* db, const std::string& sha_or_name
       s.bind_all(sha_or_name);
       while (s.step()) found.push_back({s.column_text(0), s.column_text(1)});
       if (found.empty())
-        return Error{"audit.acknowledge", "the latest run saw no map with the path or name '" +
+        return Error{Code::audit_acknowledge, "the latest run saw no map with the path or name '" +
                                               sha_or_name + "': give its SHA-256 instead"};
       const bool one_content = std::all_of(found.begin(), found.end(), [&](const Acknowledged& a) {
         return a.sha256 == found.front().sha256;
@@ -83,7 +83,7 @@ Result<Acknowledged> acknowledge_map(sqlite3* db, const std::string& sha_or_name
       if (!one_content) {
         std::string list;
         for (const auto& a : found) list += "\n  " + a.sha256 + "  " + a.name;
-        return Error{"audit.acknowledge", "'" + sha_or_name + "' names " +
+        return Error{Code::audit_acknowledge, "'" + sha_or_name + "' names " +
                                               std::to_string(found.size()) +
                                               " maps of different content: give the SHA-256 of one:" +
                                               list};
@@ -97,7 +97,7 @@ Result<Acknowledged> acknowledge_map(sqlite3* db, const std::string& sha_or_name
     insert.run();
     return found.front();
   } catch (const index::IndexError& e) {
-    return Error{"audit.acknowledge", std::string("writing the index failed: ") + e.what()};
+    return Error{Code::audit_acknowledge, std::string("writing the index failed: ") + e.what()};
   }
 }
 

@@ -69,17 +69,17 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
     run_id = *complete;
   } else if (const auto latest = latest_run(db)) {
     const auto info = load_run(db, *latest);
-    return Error{"audit.no_complete_run",
+    return Error{Code::audit_no_complete_run,
                  "the index has no complete run yet (the latest is " + describe(*info) +
                      "): finish a `mapindex index` run, or audit that one with --run " +
                      std::to_string(*latest)};
   } else {
-    return Error{"audit.no_runs", "the index has no runs yet: run `mapindex index` first"};
+    return Error{Code::audit_no_runs, "the index has no runs yet: run `mapindex index` first"};
   }
   const auto run = load_run(db, run_id);
   if (!run) {
     const auto latest = latest_run(db);
-    return Error{"audit.run", "--run " + std::to_string(run_id) + ": the index has no such run" +
+    return Error{Code::audit_run, "--run " + std::to_string(run_id) + ": the index has no such run" +
                                   (latest ? " (runs go up to " + std::to_string(*latest) + ")"
                                           : std::string(" (it has no runs)"))};
   }
@@ -89,11 +89,11 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
   std::optional<RunInfo> against;
   if (options.against) {
     if (*options.against == run_id)
-      return Error{"audit.against", "--against " + std::to_string(run_id) +
+      return Error{Code::audit_against, "--against " + std::to_string(run_id) +
                                         " is the run audited: compare it with another run"};
     against = load_run(db, *options.against);
     if (!against)
-      return Error{"audit.against",
+      return Error{Code::audit_against,
                    "--against " + std::to_string(*options.against) + ": the index has no such run"};
     report.baseline_given = true;
   }
@@ -198,13 +198,13 @@ Result<AuditReport> build_audit(sqlite3* db, const AuditOptions& options) {
   try {
     ReadSnapshot snapshot(db);
     if (options.game == Game::teeworlds && !has_game_verdicts(db))
-      return Error{"audit.game",
+      return Error{Code::audit_game,
                    "--game teeworlds: this index has no Teeworlds verdicts yet (schema older "
                    "than 4); run `mapindex index` once with this version to add them"};
     return build(db, options);
   } catch (const index::IndexError& e) {
     // Every SQLite failure is the index's (exit status 3).
-    return Error{e.code() == "index.sql" ? "index.failed" : e.code(),
+    return Error{e.code() == Code::index_sql ? Code::index_failed : e.code(),
                  "reading index '" + index::database_file(db) + "' failed: " + e.what()};
   }
 }

@@ -6,15 +6,19 @@
 #include <utility>
 #include <variant>
 
+#include "stages/common/problem.h"
+
 namespace mapindex {
 
-// A failure with a stable code (e.g. "H5", "D4", "read.truncated") and a
-// message naming the offending value and what was expected.
+// A failure with a stable code (e.g. Code::H5, Code::D4, Code::read_truncated),
+// a message naming the offending value and what was expected, and where it is
+// when that is part of a map (a SpriteTile layer).
 struct Error {
-  std::string code;
+  Code code{};
   std::string message;
+  Location location;
 
-  std::string to_string() const { return code + ": " + message; }
+  std::string to_string() const { return std::string(mapindex::to_string(code)) + ": " + message; }
 };
 
 template <class T>

@@ -21,7 +21,7 @@ std::optional<MapStatus> parse_map_status(std::string_view text) {
 
 void finalize_status(MapStats& stats) {
   bool warning = false, error = false;
-  for (const auto& p : stats.problems) (p.severity == Severity::error ? error : warning) = true;
+  for (const auto& p : stats.problems) (p.severity() == Severity::error ? error : warning) = true;
   stats.status = error ? MapStatus::rejected : warning ? MapStatus::warnings : MapStatus::ok;
   if (stats.format == MapFormat::teeworlds) stats.teeworlds = teeworlds_verdict(stats);
 }

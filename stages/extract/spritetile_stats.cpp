@@ -14,11 +14,8 @@ namespace {
 
 namespace st = spritetile;
 
-std::string layer_location(std::size_t layer) { return "layer " + std::to_string(layer); }
-
-void warn(MapStats& stats, std::size_t layer, std::string code, std::string message) {
-  stats.problems.push_back(
-      Problem{Severity::warning, std::move(code), std::move(message), layer_location(layer)});
+void warn(MapStats& stats, std::size_t layer, Code code, std::string message) {
+  stats.problems.push_back(Problem{code, std::move(message), Location::layer(layer)});
 }
 
 std::string float_text(float f) {
@@ -101,7 +98,7 @@ CellTotals count_cells(Bytes cells, std::uint32_t* tile_counts, std::uint8_t* tr
 
 void check_layer_header(MapStats& stats, std::size_t index, const st::Layer& layer) {
   if (layer.layer_lock < 0 || layer.layer_lock > 3) {
-    warn(stats, index, "st.layer.lock",
+    warn(stats, index, Code::st_layer_lock,
          "LayerLock is " + std::to_string(layer.layer_lock) +
              ", expected 0 (none), 1 (X), 2 (Y) or 3 (X and Y)");
   }
@@ -109,13 +106,13 @@ void check_layer_header(MapStats& stats, std::size_t index, const st::Layer& lay
       {"tile size X", layer.tile_size_x}, {"tile size Y", layer.tile_size_y}, {"Z", layer.z}};
   for (const auto& [name, value] : floats) {
     if (!std::isfinite(value)) {
-      warn(stats, index, "st.layer.float",
+      warn(stats, index, Code::st_layer_float,
            std::string(name) + " is " + float_text(value) + ", expected a finite number");
     }
   }
   for (const auto& [name, value] : {floats[0], floats[1]}) {
     if (std::isfinite(value) && !(value > 0)) {
-      warn(stats, index, "st.layer.tile_size",
+      warn(stats, index, Code::st_layer_tile_size,
            std::string(name) + " is " + float_text(value) + ", expected a positive size");
     }
   }
@@ -123,29 +120,20 @@ void check_layer_header(MapStats& stats, std::size_t index, const st::Layer& lay
 
 void check_cells(MapStats& stats, std::size_t index, const CellTotals& t) {
   if (t.over_rotated > 0) {
-    warn(stats, index, "st.cell.rotation",
+    warn(stats, index, Code::st_cell_rotation,
          std::to_string(t.over_rotated) + " cells have a rotation above 1799 (359.8 degrees), " +
              "largest " + std::to_string(t.max_rotation) + "; expected 0..1799");
   }
   if (t.unused_bits > 0) {
-    warn(stats, index, "st.cell.unused_bits",
+    warn(stats, index, Code::st_cell_unused_bits,
          std::to_string(t.unused_bits) +
              " cells have the unused misc bits 0x6000 set; expected them clear");
   }
   if (t.odd_empty > 0) {
-    warn(stats, index, "st.cell.empty_value",
+    warn(stats, index, Code::st_cell_empty_value,
          std::to_string(t.odd_empty) +
              " empty cells store a negative tile other than -1 (read as no tile)");
   }
-}
-
-// Location "layer N" from a decoder message "layer N: ...", else "".
-std::string location_of(const std::string& message) {
-  constexpr std::string_view prefix = "layer ";
-  if (message.compare(0, prefix.size(), prefix) != 0) return "";
-  const std::size_t colon = message.find(':');
-  if (colon == std::string::npos) return "";
-  return message.substr(0, colon);
 }
 
 }  // namespace
@@ -214,13 +202,13 @@ SpriteTileMeasurement measure_spritetile(Bytes file, const st::DecodeOptions& op
   auto level = st::decode_level(file, options);
   if (!level) {
     const Error& e = level.error();
-    if (e.code == "st.not_level") {
+    if (e.code == Code::st_not_level) {
       m.not_level_reason = e.message;
       return m;
     }
     m.is_level = true;
     m.stats.format = MapFormat::spritetile;
-    m.stats.problems.push_back(Problem{Severity::error, e.code, e.message, location_of(e.message)});
+    m.stats.problems.push_back(Problem{e.code, e.message, e.location});
     finalize_status(m.stats);
     return m;
   }

@@ -9,13 +9,8 @@
 namespace mapindex::teeworlds {
 namespace {
 
-void warn(MapStats& stats, std::string code, std::string message, std::string location) {
-  stats.problems.push_back(
-      Problem{Severity::warning, std::move(code), std::move(message), std::move(location)});
-}
-
-std::string loc(const char* what, std::int64_t index) {
-  return std::string(what) + " " + std::to_string(index);
+void warn(MapStats& stats, Code code, std::string message, Location location) {
+  stats.problems.push_back(Problem{code, std::move(message), location});
 }
 
 constexpr std::array<std::string_view, 32> kStandardImages = {
@@ -39,10 +34,10 @@ bool is_standard_external_image(std::string_view name) {
 
 void report_text_not_utf8(MapStats& stats) {
   Problems found;
-  const auto check = [&](std::string_view text, const std::string& what, std::string location,
+  const auto check = [&](std::string_view text, const std::string& what, Location location,
                          std::string_view column) {
     if (is_valid_utf8(text)) return;
-    found.push_back(Problem{Severity::warning, "text.not_utf8",
+    found.push_back(Problem{Code::text_not_utf8,
                             what + " is not valid UTF-8 (bytes: " + hex_bytes(text) +
                                 "); stored as '" + to_valid_utf8(text) +
                                 "' with U+FFFD for the invalid bytes, the bytes in " +
@@ -51,24 +46,24 @@ void report_text_not_utf8(MapStats& stats) {
   };
   const auto info = [&](const std::optional<std::string>& text, const char* field,
                         std::string_view column) {
-    if (text) check(*text, std::string("info ") + field, "info", column);
+    if (text) check(*text, std::string("info ") + field, Location::info(), column);
   };
   info(stats.author, "author", "maps.author_raw");
   info(stats.map_version, "version", "maps.map_version_raw");
   info(stats.credits, "credits", "maps.credits_raw");
   info(stats.license, "license", "maps.license_raw");
   for (std::size_t i = 0; i < stats.settings.size(); ++i)
-    check(stats.settings[i], "settings line " + std::to_string(i), "info", "settings.command_raw");
+    check(stats.settings[i], "settings line " + std::to_string(i), Location::info(), "settings.command_raw");
   // The name of item `index` of `kind` ("layer 3 name"), its raw bytes in `column`.
-  const auto name = [&](std::string_view text, const char* kind, auto index, std::string_view column) {
-    const std::string where = loc(kind, index);
-    check(text, where + " name", where, column);
+  const auto name = [&](std::string_view text, Place kind, auto index, std::string_view column) {
+    const Location where = Location::at(kind, index);
+    check(text, to_string(where) + " name", where, column);
   };
-  for (const auto& g : stats.groups) name(g.name, "group", g.group_index, "groups.name_raw");
-  for (const auto& l : stats.layers) name(l.name, "layer", l.layer_index, "layers.name_raw");
-  for (const auto& i : stats.images) name(i.name, "image", i.image_index, "images.name_raw");
-  for (const auto& e : stats.envelopes) name(e.name, "envelope", e.envelope_index, "envelopes.name_raw");
-  for (const auto& s : stats.sounds) name(s.name, "sound", s.sound_index, "sounds.name_raw");
+  for (const auto& g : stats.groups) name(g.name, Place::group, g.group_index, "groups.name_raw");
+  for (const auto& l : stats.layers) name(l.name, Place::layer, l.layer_index, "layers.name_raw");
+  for (const auto& i : stats.images) name(i.name, Place::image, i.image_index, "images.name_raw");
+  for (const auto& e : stats.envelopes) name(e.name, Place::envelope, e.envelope_index, "envelopes.name_raw");
+  for (const auto& s : stats.sounds) name(s.name, Place::sound, s.sound_index, "sounds.name_raw");
   for (auto& p : found) stats.problems.push_back(std::move(p));
 }
 
@@ -78,10 +73,10 @@ void resolve_references(const References& refs, MapStats& stats) {
   for (const auto& r : refs.images) {
     if (r.image < 0) continue;
     if (r.image >= num_images) {
-      warn(stats, "image.missing",
+      warn(stats, Code::image_missing,
            "uses image " + std::to_string(r.image) + ", but the map has " +
                std::to_string(num_images) + " images",
-           loc("layer", r.layer));
+           Location::layer(r.layer));
       continue;
     }
     ImageStats& img = stats.images[static_cast<std::size_t>(r.image)];
@@ -89,11 +84,11 @@ void resolve_references(const References& refs, MapStats& stats) {
     if (r.tile_layer && !tile_image_reported[static_cast<std::size_t>(r.image)] &&
         (img.width % 16 != 0 || img.height % 16 != 0 || img.width <= 0 || img.height <= 0)) {
       tile_image_reported[static_cast<std::size_t>(r.image)] = true;
-      warn(stats, "image.tile_size",
+      warn(stats, Code::image_tile_size,
            "image used by tile layer " + std::to_string(r.layer) + " is " +
                std::to_string(img.width) + "x" + std::to_string(img.height) +
                ", not a multiple of 16 in both directions",
-           loc("image", r.image));
+           Location::image(r.image));
     }
   }
 
@@ -101,21 +96,21 @@ void resolve_references(const References& refs, MapStats& stats) {
   for (const auto& r : refs.envelopes) {
     if (r.envelope < 0) continue;
     if (r.envelope >= num_envelopes) {
-      warn(stats, "envelope.missing",
+      warn(stats, Code::envelope_missing,
            std::string(to_string(r.role)) + " uses envelope " + std::to_string(r.envelope) + ", but the map has " +
                std::to_string(num_envelopes) + " envelopes",
-           loc("layer", r.layer));
+           Location::layer(r.layer));
       continue;
     }
     EnvelopeStats& env = stats.envelopes[static_cast<std::size_t>(r.envelope)];
     env.used_by.push_back(EnvelopeUse{r.layer, r.role, r.count});
     const EnvelopeKind want = expected_envelope_kind(r.role);
     if (env.kind != want) {
-      warn(stats, "envelope.kind",
+      warn(stats, Code::envelope_kind,
            std::string(to_string(r.role)) + " uses envelope " + std::to_string(r.envelope) + " of kind " +
                std::string(to_string(env.kind)) + " (channels " + std::to_string(env.channels) +
                "), expected " + std::string(to_string(want)),
-           loc("layer", r.layer));
+           Location::layer(r.layer));
     }
   }
 
@@ -123,10 +118,10 @@ void resolve_references(const References& refs, MapStats& stats) {
   for (const auto& r : refs.sounds) {
     if (r.sound < 0) continue;
     if (r.sound >= num_sounds) {
-      warn(stats, "sound.missing",
+      warn(stats, Code::sound_missing,
            "uses sound " + std::to_string(r.sound) + ", but the map has " +
                std::to_string(num_sounds) + " sounds",
-           loc("layer", r.layer));
+           Location::layer(r.layer));
       continue;
     }
     stats.sounds[static_cast<std::size_t>(r.sound)].used_by.push_back(
@@ -135,33 +130,33 @@ void resolve_references(const References& refs, MapStats& stats) {
 
   for (const auto& img : stats.images)
     if (img.used_by.empty())
-      warn(stats, "image.unused", "image '" + img.name + "' is used by no layer",
-           loc("image", img.image_index));
+      warn(stats, Code::image_unused, "image '" + img.name + "' is used by no layer",
+           Location::image(img.image_index));
   for (const auto& env : stats.envelopes)
     if (env.used_by.empty())
-      warn(stats, "envelope.unused",
+      warn(stats, Code::envelope_unused,
            "envelope '" + env.name + "' is used by no layer, quad or sound source",
-           loc("envelope", env.envelope_index));
+           Location::envelope(env.envelope_index));
   for (const auto& snd : stats.sounds)
     if (snd.used_by.empty())
-      warn(stats, "sound.unused", "sound '" + snd.name + "' is used by no sounds layer",
-           loc("sound", snd.sound_index));
+      warn(stats, Code::sound_unused, "sound '" + snd.name + "' is used by no sounds layer",
+           Location::sound(snd.sound_index));
 }
 
 void check_images_and_sounds(MapStats& stats) {
   for (const auto& img : stats.images) {
-    const std::string where = loc("image", img.image_index);
+    const Location where = Location::image(img.image_index);
     if (img.width <= 0 || img.height <= 0)
-      warn(stats, "image.size",
+      warn(stats, Code::image_size,
            "image is " + std::to_string(img.width) + "x" + std::to_string(img.height), where);
     if (img.external) {
       if (!is_standard_external_image(img.name))
-        warn(stats, "image.external_nonstandard",
+        warn(stats, Code::image_external_nonstandard,
              "external image '" + img.name + "' is not one of the standard mapres images", where);
       continue;
     }
     if (!img.rgba)
-      warn(stats, "image.rgb", "embedded image is RGB (version 2 variant 0); DDNet loads only RGBA",
+      warn(stats, Code::image_rgb, "embedded image is RGB (version 2 variant 0); DDNet loads only RGBA",
            where);
     if (img.data_size < 0) continue;  // image.no_data already
     if (img.width > 0 && img.height > 0) {
@@ -170,7 +165,7 @@ void check_images_and_sounds(MapStats& stats) {
           std::uint64_t{static_cast<std::uint32_t>(img.width)} * static_cast<std::uint32_t>(img.height) *
           (img.rgba ? 4u : 3u);
       if (static_cast<std::uint64_t>(img.data_size) < need)
-        warn(stats, "image.data_size",
+        warn(stats, Code::image_data_size,
              "embedded image data holds " + std::to_string(img.data_size) + " bytes, " +
                  std::to_string(img.width) + "x" + std::to_string(img.height) + "x" +
                  (img.rgba ? "4" : "3") + " = " + std::to_string(need) + " needed",
@@ -178,20 +173,20 @@ void check_images_and_sounds(MapStats& stats) {
     }
   }
   if (stats.images.size() > kMaxImages)
-    warn(stats, "images.too_many",
+    warn(stats, Code::images_too_many,
          std::to_string(stats.images.size()) + " images, more than the " +
              std::to_string(kMaxImages) + " the game supports",
-         "");
+         Location::file());
   if (stats.sounds.size() > kMaxSounds)
-    warn(stats, "sounds.too_many",
+    warn(stats, Code::sounds_too_many,
          std::to_string(stats.sounds.size()) + " sounds, more than the " +
              std::to_string(kMaxSounds) + " the game supports",
-         "");
+         Location::file());
   for (const auto& snd : stats.sounds)
     if (snd.external)
-      warn(stats, "sound.external",
+      warn(stats, Code::sound_external,
            "sound '" + snd.name + "' is marked external; no external sounds exist",
-           loc("sound", snd.sound_index));
+           Location::sound(snd.sound_index));
 }
 
 void check_groups_and_automappers(const TeeworldsMap& map, MapStats& stats) {
@@ -202,24 +197,24 @@ void check_groups_and_automappers(const TeeworldsMap& map, MapStats& stats) {
     const GroupItem& g = *map.groups[static_cast<std::size_t>(game_group)];
     if (g.offset_x != 0 || g.offset_y != 0 || g.parallax_x != 100 || g.parallax_y != 100 ||
         g.clipping) {
-      warn(stats, "group.game_not_standard",
+      warn(stats, Code::group_game_not_standard,
            "game group has offset " + std::to_string(g.offset_x) + "," +
                std::to_string(g.offset_y) + ", parallax " + std::to_string(g.parallax_x) + "," +
                std::to_string(g.parallax_y) + ", clipping " + (g.clipping ? "on" : "off") +
                "; expected offset 0,0, parallax 100,100, no clipping",
-           loc("group", game_group));
+           Location::group(game_group));
     }
   }
   for (const auto& layer : map.layers) {
-    const std::string where = loc("layer", layer.index);
+    const Location where = Location::layer(layer.index);
     if (layer.group < 0) {
-      warn(stats, "layer.ungrouped",
+      warn(stats, Code::layer_ungrouped,
            std::string(layer_type_name(layer.type)) + " layer belongs to no group; it is ignored",
            where);
       continue;
     }
     if (is_physics(layer.type) && game_group >= 0 && layer.group != game_group) {
-      warn(stats, "layer.physics_outside_game_group",
+      warn(stats, Code::layer_physics_outside_game_group,
            std::string(layer_type_name(layer.type)) + " layer is in group " +
                std::to_string(layer.group) + ", not in the game group " +
                std::to_string(game_group),
@@ -228,10 +223,10 @@ void check_groups_and_automappers(const TeeworldsMap& map, MapStats& stats) {
   }
   for (std::size_t i = 0; i < map.automappers.size(); ++i) {
     const AutomapperItem& a = map.automappers[i];
-    const std::string where = loc("automapper", static_cast<std::int64_t>(i));
+    const Location where = Location::automapper(static_cast<std::int64_t>(i));
     if (a.group < 0 || static_cast<std::size_t>(a.group) >= map.groups.size() ||
         !map.groups[static_cast<std::size_t>(a.group)]) {
-      warn(stats, "automapper.target",
+      warn(stats, Code::automapper_target,
            "automapper points at group " + std::to_string(a.group) + ", but the map has " +
                std::to_string(map.groups.size()) + " groups",
            where);
@@ -239,7 +234,7 @@ void check_groups_and_automappers(const TeeworldsMap& map, MapStats& stats) {
     }
     const GroupItem& g = *map.groups[static_cast<std::size_t>(a.group)];
     if (a.layer < 0 || a.layer >= g.num_layers) {
-      warn(stats, "automapper.target",
+      warn(stats, Code::automapper_target,
            "automapper points at layer " + std::to_string(a.layer) + " of group " +
                std::to_string(a.group) + ", which has " + std::to_string(g.num_layers) +
                " layers",

@@ -20,14 +20,8 @@ namespace {
 using datafile::Datafile;
 using namespace teeworlds;
 
-void add(MapStats& stats, Severity severity, std::string code, std::string message,
-         std::string location) {
-  stats.problems.push_back(
-      Problem{severity, std::move(code), std::move(message), std::move(location)});
-}
-
-std::string loc(const char* what, std::int64_t index) {
-  return std::string(what) + " " + std::to_string(index);
+void add(MapStats& stats, Code code, std::string message, Location location) {
+  stats.problems.push_back(Problem{code, std::move(message), location});
 }
 
 bool data_index_valid(const Datafile& df, std::int32_t index) {
@@ -41,16 +35,16 @@ std::optional<std::string> info_string(const Datafile& df, std::int32_t index, c
   if (!data_index_valid(df, index)) return std::nullopt;
   auto s = df.string_bytes(static_cast<std::size_t>(index));
   if (!s) {
-    add(stats, Severity::warning, "info.string",
+    add(stats, Code::info_string,
         std::string(field) + " (data item " + std::to_string(index) + "): " + s.error().to_string(),
-        "info");
+        Location::info());
     return std::nullopt;
   }
   if (s->size() + 1 > max_bytes) {
-    add(stats, Severity::warning, "info.too_long",
+    add(stats, Code::info_too_long,
         std::string(field) + " is " + std::to_string(s->size() + 1) +
             " bytes with its NUL, at most " + std::to_string(max_bytes) + " allowed",
-        "info");
+        Location::info());
   }
   return std::move(s.value());
 }
@@ -66,16 +60,16 @@ void measure_info(const Datafile& df, const TeeworldsMap& map, MapStats& stats,
   if (!data_index_valid(df, info.settings)) return;
   auto data = df.data(static_cast<std::size_t>(info.settings), scratch);
   if (!data) {
-    add(stats, Severity::warning, "info.settings",
+    add(stats, Code::info_settings,
         "settings (data item " + std::to_string(info.settings) + "): " + data.error().to_string(),
-        "info");
+        Location::info());
     return;
   }
   const Bytes bytes = *data;
   if (bytes.empty() || bytes.back() != 0) {
-    add(stats, Severity::warning, "info.settings",
+    add(stats, Code::info_settings,
         "settings data of " + std::to_string(bytes.size()) + " bytes does not end with a NUL",
-        "info");
+        Location::info());
   }
   std::size_t start = 0;
   for (std::size_t i = 0; i <= bytes.size(); ++i) {
@@ -92,7 +86,7 @@ void measure_images(const Datafile& df, const TeeworldsMap& map, MapStats& stats
   for (std::size_t i = 0; i < map.images.size(); ++i) {
     ImageStats img;
     img.image_index = static_cast<std::int32_t>(i);
-    const std::string where = loc("image", img.image_index);
+    const Location where = Location::image(img.image_index);
     if (const auto& item = map.images[i]) {
       img.version = item->version;
       img.width = item->width;
@@ -102,13 +96,13 @@ void measure_images(const Datafile& df, const TeeworldsMap& map, MapStats& stats
       if (data_index_valid(df, item->name)) {
         auto name = df.string_bytes(static_cast<std::size_t>(item->name));
         if (name) img.name = std::move(name.value());
-        else add(stats, Severity::warning, "image.name", "image name: " + name.error().to_string(), where);
+        else add(stats, Code::image_name, "image name: " + name.error().to_string(), where);
       } else {
-        add(stats, Severity::warning, "image.name",
+        add(stats, Code::image_name,
             "image name data index " + std::to_string(item->name) + " is out of range", where);
       }
       if (img.name.size() + 1 > kImageNameMax)
-        add(stats, Severity::warning, "image.name",
+        add(stats, Code::image_name,
             "image name is " + std::to_string(img.name.size() + 1) + " bytes with its NUL, at most " +
                 std::to_string(kImageNameMax) + " allowed",
             where);
@@ -118,7 +112,7 @@ void measure_images(const Datafile& df, const TeeworldsMap& map, MapStats& stats
           img.data_stored_size = df.data_stored_size(static_cast<std::size_t>(item->data));
           img.data_size = df.data_size(static_cast<std::size_t>(item->data));
         } else {
-          add(stats, Severity::warning, "image.no_data",
+          add(stats, Code::image_no_data,
               "embedded image data index " + std::to_string(item->data) + " is outside the " +
                   std::to_string(df.num_data()) + " data items",
               where);
@@ -151,7 +145,7 @@ void measure_envelopes(const TeeworldsMap& map, MapStats& stats) {
   for (std::size_t i = 0; i < map.envelopes.size(); ++i) {
     EnvelopeStats env;
     env.envelope_index = static_cast<std::int32_t>(i);
-    const std::string where = loc("envelope", env.envelope_index);
+    const Location where = Location::envelope(env.envelope_index);
     if (const auto& item = map.envelopes[i]) {
       env.version = item->version;
       env.channels = item->channels;
@@ -161,13 +155,13 @@ void measure_envelopes(const TeeworldsMap& map, MapStats& stats) {
       env.start_point = item->start_point;
       env.num_points = item->num_points;
       if (env.kind == EnvelopeKind::unknown)
-        add(stats, Severity::warning, "envelope.channels",
+        add(stats, Code::envelope_channels,
             "envelope has " + std::to_string(item->channels) +
                 " channels (expected 1 sound, 3 position or 4 color)",
             where);
       const std::int64_t start = item->start_point, count = item->num_points;
       if (start < 0 || count < 0 || start + count > static_cast<std::int64_t>(num_points)) {
-        add(stats, Severity::warning, "envelope.points_range",
+        add(stats, Code::envelope_points_range,
             "envelope points " + std::to_string(start) + " + " + std::to_string(count) +
                 " are outside the " + std::to_string(num_points) + " envelope points",
             where);
@@ -179,7 +173,7 @@ void measure_envelopes(const TeeworldsMap& map, MapStats& stats) {
         // The first point (after the envelope's first) whose time goes back.
         const std::size_t pi = next_descent[first + 1];
         if (pi < end)
-          add(stats, Severity::warning, "envelope.time_order",
+          add(stats, Code::envelope_time_order,
               "point " + std::to_string(pi - first) + " has time " +
                   std::to_string(map.points.time(pi)) + ", before the previous point's " +
                   std::to_string(map.points.time(pi - 1)),
@@ -194,13 +188,13 @@ void measure_sounds(const Datafile& df, const TeeworldsMap& map, MapStats& stats
   for (std::size_t i = 0; i < map.sounds.size(); ++i) {
     SoundStats snd;
     snd.sound_index = static_cast<std::int32_t>(i);
-    const std::string where = loc("sound", snd.sound_index);
+    const Location where = Location::sound(snd.sound_index);
     if (const auto& item = map.sounds[i]) {
       snd.external = item->external;
       if (data_index_valid(df, item->name)) {
         auto name = df.string_bytes(static_cast<std::size_t>(item->name));
         if (name) snd.name = std::move(name.value());
-        else add(stats, Severity::warning, "sound.name", "sound name: " + name.error().to_string(), where);
+        else add(stats, Code::sound_name, "sound name: " + name.error().to_string(), where);
       }
       if (item->external) {
         // no data expected (sound.external reports it)
@@ -208,7 +202,7 @@ void measure_sounds(const Datafile& df, const TeeworldsMap& map, MapStats& stats
         snd.data_stored_size = df.data_stored_size(static_cast<std::size_t>(item->data));
         snd.data_size = df.data_size(static_cast<std::size_t>(item->data));
       } else {
-        add(stats, Severity::warning, "sound.no_data",
+        add(stats, Code::sound_no_data,
             "sound data index " + std::to_string(item->data) + " is outside the " +
                 std::to_string(df.num_data()) + " data items",
             where);
@@ -290,8 +284,8 @@ class LayerMeasurer {
   KeysPresent& present() { return present_; }
 
  private:
-  void error(const DecodedLayer& layer, Severity severity, std::string code, std::string message) {
-    add(stats_, severity, std::move(code), std::move(message), loc("layer", layer.index));
+  void error(const DecodedLayer& layer, Code code, std::string message) {
+    add(stats_, code, std::move(message), Location::layer(layer.index));
   }
 
   void measure_tilemap(const DecodedLayer& layer, const TilemapLayer& t, LayerStats& ls) {
@@ -318,7 +312,7 @@ class LayerMeasurer {
     auto data = df_.data(static_cast<std::size_t>(index), scratch_);
     if (!data) {
       const bool game = layer.type == LayerKind::game;
-      error(layer, Severity::error, game ? "M15" : "M14",
+      error(layer, game ? Code::M15 : Code::M14,
             std::string(layer_type_name(layer.type)) + " layer tile data (data item " +
                 std::to_string(index) + ") cannot be read: " + data.error().to_string());
       return;
@@ -327,13 +321,13 @@ class LayerMeasurer {
     const Bytes bytes = *data;
     if (t.skip_compressed()) {
       if (auto e = count_skip_tiles(bytes, num_tiles, counts_))
-        error(layer, Severity::error, e->code, e->message);
+        error(layer, e->code, e->message);
     } else {
       const std::size_t size = tile_struct_size(layer.type);
       std::size_t n = num_tiles;
       if (bytes.size() / size < num_tiles) {
         n = bytes.size() / size;
-        error(layer, Severity::error, "M14",
+        error(layer, Code::M14,
               std::string(layer_type_name(layer.type)) + " layer tile data holds " +
                   std::to_string(bytes.size()) + " bytes, " + std::to_string(t.width) + "x" +
                   std::to_string(t.height) + " tiles of " + std::to_string(size) +
@@ -342,7 +336,7 @@ class LayerMeasurer {
       count_plain_tiles(bytes, layer.type, n, counts_);
     }
     if (counts_.reserved_nonzero > 0)
-      error(layer, Severity::error, "M14",
+      error(layer, Code::M14,
             std::to_string(counts_.reserved_nonzero) +
                 " tiles have a non-zero reserved byte (byte 3 of the Tile struct)");
     summarize(layer, ls);
@@ -368,7 +362,7 @@ class LayerMeasurer {
       }
     }
     if (invalid_kinds > 0)
-      error(layer, Severity::warning, "tile.invalid",
+      error(layer, Code::tile_invalid,
             std::to_string(invalid_kinds) + " tile kinds not valid on a " +
                 layer_type_name(layer.type) + " layer: " + invalid + (invalid_kinds > 8 ? ", ..." : ""));
     std::sort(ls.entities.begin(), ls.entities.end(),
@@ -391,24 +385,24 @@ class LayerMeasurer {
   // Reads `count` records of `record_bytes` from data item `index` (quads,
   // sound sources) into scratch; reports a size mismatch.
   std::optional<Bytes> records(const DecodedLayer& layer, std::int32_t index, std::int64_t count,
-                               std::size_t record_bytes, const char* code_prefix, const char* what) {
+                               std::size_t record_bytes, Code bad_data, Code bad_size, const char* what) {
     if (count <= 0 && index < 0) return Bytes{};
     if (!data_index_valid(df_, index)) {
-      error(layer, Severity::warning, std::string(code_prefix) + ".data",
+      error(layer, bad_data,
             std::string(what) + " data index " + std::to_string(index) + " is outside the " +
                 std::to_string(df_.num_data()) + " data items");
       return std::nullopt;
     }
     auto data = df_.data(static_cast<std::size_t>(index), scratch_);
     if (!data) {
-      error(layer, Severity::warning, std::string(code_prefix) + ".data",
+      error(layer, bad_data,
             std::string(what) + " data (data item " + std::to_string(index) +
                 ") cannot be read: " + data.error().to_string());
       return std::nullopt;
     }
     const std::int64_t want = std::max<std::int64_t>(count, 0) * static_cast<std::int64_t>(record_bytes);
     if (static_cast<std::int64_t>(data->size()) != want) {
-      error(layer, Severity::warning, std::string(code_prefix) + ".data_size",
+      error(layer, bad_size,
             std::to_string(count) + " " + what + "s of " + std::to_string(record_bytes) +
                 " bytes need " + std::to_string(want) + " bytes, the data holds " +
                 std::to_string(data->size()));
@@ -423,7 +417,7 @@ class LayerMeasurer {
     ls.name = q.name;
     ls.image = q.image;
     ls.num_quads = std::max(q.num_quads, 0);
-    auto bytes = records(layer, q.data, q.num_quads, kQuadBytes, "quads", "quad");
+    auto bytes = records(layer, q.data, q.num_quads, kQuadBytes, Code::quads_data, Code::quads_data_size, "quad");
     std::int64_t read = 0;
     std::map<std::pair<EnvelopeRole, std::int32_t>, std::int64_t> uses;
     if (bytes) {
@@ -444,7 +438,7 @@ class LayerMeasurer {
     ls.name = s.name;
     ls.sound = s.sound;
     ls.num_sources = std::max(s.num_sources, 0);
-    auto bytes = records(layer, s.data, s.num_sources, s.source_bytes(), "sounds", "sound source");
+    auto bytes = records(layer, s.data, s.num_sources, s.source_bytes(), Code::sounds_data, Code::sounds_data_size, "sound source");
     std::int64_t read = 0;
     std::map<std::pair<EnvelopeRole, std::int32_t>, std::int64_t> uses;
     if (bytes) {
@@ -488,7 +482,7 @@ MapStats measure_teeworlds(Bytes file, const MeasureOptions& options) {
   auto opened = Datafile::open(file, dopt);
   if (!opened) {
     stats.problems.push_back(
-        Problem{Severity::error, opened.error().code, opened.error().message, ""});
+        Problem{opened.error().code, opened.error().message, Location::file()});
     finalize_status(stats);
     return stats;
   }

@@ -35,7 +35,7 @@ Result<std::vector<std::string>> split_fields(std::string_view line) {
     if (i < line.size() && line[i] == '"') {
       ++i;
       while (true) {
-        if (i >= line.size()) return Error{"tile_names.quote", "a quoted field is not closed"};
+        if (i >= line.size()) return Error{Code::tile_names_quote, "a quoted field is not closed"};
         if (line[i] == '"') {
           if (i + 1 < line.size() && line[i + 1] == '"') {
             field += '"';
@@ -48,12 +48,12 @@ Result<std::vector<std::string>> split_fields(std::string_view line) {
         field += line[i++];
       }
       if (i < line.size() && line[i] != ',')
-        return Error{"tile_names.quote", "text after the closing quote of a field"};
+        return Error{Code::tile_names_quote, "text after the closing quote of a field"};
     } else {
       const std::size_t comma = std::min(line.find(',', i), line.size());
       field.assign(line.substr(i, comma - i));
       if (field.find('"') != std::string::npos)
-        return Error{"tile_names.quote", "a quote inside an unquoted field"};
+        return Error{Code::tile_names_quote, "a quote inside an unquoted field"};
       i = comma;
     }
     fields.push_back(std::move(field));
@@ -84,7 +84,7 @@ Result<std::vector<TileName>> parse_tile_names_csv(std::string_view csv) {
     const std::string where = "line " + std::to_string(line_number);
     if (!header_seen) {
       if (line != kHeader)
-        return Error{"tile_names.header", where + ": header is '" + std::string(line) +
+        return Error{Code::tile_names_header, where + ": header is '" + std::string(line) +
                                               "', expected '" + std::string(kHeader) + "'"};
       header_seen = true;
       continue;
@@ -92,27 +92,27 @@ Result<std::vector<TileName>> parse_tile_names_csv(std::string_view csv) {
     auto fields = split_fields(line);
     if (!fields) return Error{fields.error().code, where + ": " + fields.error().message};
     if (fields->size() != 4)
-      return Error{"tile_names.fields",
+      return Error{Code::tile_names_fields,
                    where + ": " + std::to_string(fields->size()) + " fields, expected 4"};
     auto& f = *fields;
     TileName name{f[0], 0, f[2], f[3]};
     const auto [ptr, ec] = std::from_chars(f[1].data(), f[1].data() + f[1].size(), name.tile);
     if (ec != std::errc{} || ptr != f[1].data() + f[1].size() || name.tile < 0 || name.tile > 255)
-      return Error{"tile_names.tile", where + ": tile '" + f[1] + "' is not a number 0..255"};
+      return Error{Code::tile_names_tile, where + ": tile '" + f[1] + "' is not a number 0..255"};
     if (!kind_of(name.layer_kind))
-      return Error{"tile_names.kind", where + ": layer kind '" + name.layer_kind +
+      return Error{Code::tile_names_kind, where + ": layer kind '" + name.layer_kind +
                                           "' is not game, front, tele, speedup, switch or tune"};
-    if (name.name.empty()) return Error{"tile_names.empty", where + ": empty name"};
+    if (name.name.empty()) return Error{Code::tile_names_empty, where + ": empty name"};
     if (name.category != "tile" && name.category != "entity")
-      return Error{"tile_names.category",
+      return Error{Code::tile_names_category,
                    where + ": category '" + name.category + "' is not 'tile' or 'entity'"};
     names.push_back(std::move(name));
   }
-  if (!header_seen) return Error{"tile_names.header", "empty file, expected a header line"};
+  if (!header_seen) return Error{Code::tile_names_header, "empty file, expected a header line"};
   std::sort(names.begin(), names.end(), by_key);
   for (std::size_t i = 1; i < names.size(); ++i) {
     if (!by_key(names[i - 1], names[i]))
-      return Error{"tile_names.duplicate", "tile " + std::to_string(names[i].tile) + " of layer '" +
+      return Error{Code::tile_names_duplicate, "tile " + std::to_string(names[i].tile) + " of layer '" +
                                                names[i].layer_kind + "' appears twice"};
   }
   return names;

@@ -48,7 +48,7 @@ Error sql_error(sqlite3* db, const std::string& path) {
                            primary == SQLITE_NOMEM || primary == SQLITE_BUSY;
   if (index_fault)
     return Error{index_error_code(primary), "index '" + path + "': " + sqlite3_errmsg(db)};
-  return Error{"query.sql", sqlite3_errmsg(db)};
+  return Error{Code::query_sql, sqlite3_errmsg(db)};
 }
 
 // The progress handler: a non-zero return interrupts the statement.
@@ -62,14 +62,14 @@ std::optional<Error> bind_parameters(Statement& stmt, const std::vector<QueryPar
   for (int i = 1; i <= count; ++i) {
     const std::string full = stmt.parameter_name(i);
     if (full.empty() || full[0] == '?')
-      return Error{"query.parameter", "`" + stmt.sql() +
+      return Error{Code::query_parameter, "`" + stmt.sql() +
                                           "` has a nameless parameter (?): name it :name and "
                                           "give its value with -p name=VALUE"};
     const std::string name = full.substr(1);  // without :, @ or $
     const auto found = std::find_if(parameters.begin(), parameters.end(),
                                     [&](const QueryParameter& p) { return p.name == name; });
     if (found == parameters.end())
-      return Error{"query.parameter", "no value for " + full + " (give it with -p " +
+      return Error{Code::query_parameter, "no value for " + full + " (give it with -p " +
                                           name + "=VALUE)"};
     used[static_cast<std::size_t>(found - parameters.begin())] = true;
     std::visit([&](const auto& value) { stmt.bind(i, value); }, found->value);
@@ -89,19 +89,19 @@ Result<std::int64_t> run_query(const std::string& db_path, const std::string& sq
   const QueryFormat format = options.format;
   std::error_code ec;
   if (!std::filesystem::is_regular_file(db_path, ec))
-    return Error{"query.open", "index '" + db_path + "' does not exist (create it with "
+    return Error{Code::query_open, "index '" + db_path + "' does not exist (create it with "
                                                      "`mapindex index --db " + db_path + " ...`)"};
   auto connection = open_sqlite_read_only(db_path);
   if (!connection) return connection.error();
   sqlite3* db = connection->get();
   if (stop) sqlite3_progress_handler(db, 1000, poll_stop, reinterpret_cast<void*>(stop));
   const auto failed = [&] {
-    if (stop && stop()) return Error{"query.interrupted", "interrupted"};
+    if (stop && stop()) return Error{Code::query_interrupted, "interrupted"};
     return sql_error(db, db_path);
   };
   if (sqlite3_exec(db, "PRAGMA query_only = ON; PRAGMA cache_size = -32768", nullptr, nullptr,
                    nullptr) != SQLITE_OK)
-    return Error{"query.open", "cannot open index '" + db_path + "': " + sqlite3_errmsg(db)};
+    return Error{Code::query_open, "cannot open index '" + db_path + "': " + sqlite3_errmsg(db)};
 
   try {
     // Prepare and check every statement before the first one runs: nothing
@@ -113,19 +113,19 @@ Result<std::int64_t> run_query(const std::string& db_path, const std::string& sq
       const std::size_t left = rest.size();
       auto stmt = Statement::prepare_first(db, rest);
       if (!stmt && rest.size() == left)  // SQLite reads no further than a NUL byte
-        return Error{"query.sql", "the SQL holds a NUL byte (byte " +
+        return Error{Code::query_sql, "the SQL holds a NUL byte (byte " +
                                       std::to_string(sql.size() - left) + "): SQL is text"};
       if (!stmt) continue;  // whitespace or a comment
       if (!stmt.read_only())
-        return Error{"query.write", "`" + stmt.sql() +
+        return Error{Code::query_write, "`" + stmt.sql() +
                                         "` would write: mapindex query only reads the index"};
       if (auto error = bind_parameters(stmt, options.parameters, used)) return *error;
       statements.push_back(std::move(stmt));
     }
-    if (statements.empty()) return Error{"query.empty", "no SQL statement given"};
+    if (statements.empty()) return Error{Code::query_empty, "no SQL statement given"};
     for (std::size_t i = 0; i < used.size(); ++i)
       if (!used[i])
-        return Error{"query.parameter", "-p " + options.parameters[i].name +
+        return Error{Code::query_parameter, "-p " + options.parameters[i].name +
                                             " is given but the SQL has no :" +
                                             options.parameters[i].name};
 

@@ -148,10 +148,10 @@ std::optional<Entry> ArchiveStack::open_level(Opened& out, std::unique_ptr<ByteS
     std::string too_large = "a 7-Zip archive must be held in memory to be read from a stream and " +
                             shown + " is larger than the max entry size of " +
                             std::to_string(cap) + " bytes";
-    if (declared && *declared > cap) return error_entry("read.oversize_archive", path, too_large, *declared);
+    if (declared && *declared > cap) return error_entry(Code::read_oversize_archive, path, too_large, *declared);
     level->memory = std::move(prefix);
     if (!read_into(*source, level->memory, cap + 1)) return source_failed(*source, path);
-    if (level->memory.size() > cap) return error_entry("read.oversize_archive", path, too_large);
+    if (level->memory.size() > cap) return error_entry(Code::read_oversize_archive, path, too_large);
     int r = archive_read_open_memory(level->archive.get(), level->memory.data(), level->memory.size());
     if (r < ARCHIVE_WARN) {
       std::string reason = archive_reason(level->archive.get());
@@ -197,7 +197,7 @@ Entry ArchiveStack::plain_from_stream(Level& level, const std::string& path) {
     return oversize_entry(path, count);
   }
   if (levels_.empty()) {
-    if (bytes.empty()) return error_entry("read.empty", "", "no entries: the input is empty (0 bytes)");
+    if (bytes.empty()) return error_entry(Code::read_empty, "", "no entries: the input is empty (0 bytes)");
   }
   return file_entry(path, std::move(bytes));
 }
@@ -208,7 +208,7 @@ Entry ArchiveStack::source_failed(ByteSource& source, const std::string& path) {
   if (auto* data = dynamic_cast<EntryDataSource*>(&source); data && !levels_.empty())
     return fail_level(levels_.size() - 1, path, data->error_number(), data->error_message(),
                       data->outer_fatal());
-  return error_entry("read.io", path, source.error_message());
+  return error_entry(Code::read_io, path, source.error_message());
 }
 
 std::optional<Entry> ArchiveStack::step() {
@@ -246,7 +246,7 @@ std::optional<Entry> ArchiveStack::step() {
   if (archive_entry_size_is_set(header) && archive_entry_size(header) >= 0)
     declared = static_cast<std::uint64_t>(archive_entry_size(header));
   if (archive_entry_is_data_encrypted(header))
-    return error_entry("read.encrypted", path, "the entry is encrypted", declared.value_or(0));
+    return error_entry(Code::read_encrypted, path, "the entry is encrypted", declared.value_or(0));
   return read_entry(k, path, declared);
 }
 
@@ -277,7 +277,7 @@ std::optional<Entry> ArchiveStack::end_of_level(std::size_t k) {
   if (stop_.load()) return std::nullopt;
   if (zip && !(file ? file_has_zip_end_record(*file)
                     : !source || has_zip_end_record(source->tail())))
-    return error_entry("read.truncated", path,
+    return error_entry(Code::read_truncated, path,
                        "the zip archive has no end of central directory record: it is "
                        "cut short inside or before its central directory (the entries before the cut "
                        "were read)");
@@ -293,8 +293,8 @@ std::optional<Entry> ArchiveStack::end_of_level(std::size_t k) {
   } else {
     reason = "no entries: an empty " + format + " archive";
   }
-  if (k == 0) return error_entry("read.empty", path, reason);
-  return not_read_entry("read.empty", path, reason);
+  if (k == 0) return error_entry(Code::read_empty, path, reason);
+  return not_read_entry(Code::read_empty_inner, path, reason);
 }
 
 // A row for an entry that is not a regular file, or nullopt if it is one.
@@ -302,7 +302,7 @@ std::optional<Entry> ArchiveStack::not_regular(Level& level, archive_entry* head
                                                      const std::string& path) {
   if (const char* target = archive_entry_hardlink_utf8(header) ? archive_entry_hardlink_utf8(header)
                                                                : archive_entry_hardlink(header))
-    return not_read_entry("read.not_regular", path,
+    return not_read_entry(Code::read_not_regular, path,
                           "hard link to " + in_quotes(level.join(clean_name(target))) +
                               ": its content is in that entry's row");
   const auto type = archive_entry_filetype(header);
@@ -310,10 +310,10 @@ std::optional<Entry> ArchiveStack::not_regular(Level& level, archive_entry* head
   if (type == AE_IFLNK) {
     const char* target = archive_entry_symlink_utf8(header);
     if (!target) target = archive_entry_symlink(header);
-    return not_read_entry("read.not_regular", path,
+    return not_read_entry(Code::read_not_regular, path,
                           "symbolic link to " + in_quotes(target ? target : "") + ": not followed");
   }
-  return not_read_entry("read.not_regular", path, special_file_name(type) + ": not read");
+  return not_read_entry(Code::read_not_regular, path, special_file_name(type) + ": not read");
 }
 
 // The data of the current entry of level k: an archive to follow, or bytes.
@@ -327,7 +327,7 @@ std::optional<Entry> ArchiveStack::read_entry(std::size_t k, const std::string& 
   ArchiveMagic magic = sniff_archive(bytes);
   if (magic != ArchiveMagic::none) {
     if (levels_.size() > static_cast<std::size_t>(std::max(options_.max_nesting, 0)))
-      return error_entry("read.nesting", path,
+      return error_entry(Code::read_nesting, path,
                          "a " + std::string(to_string(magic)) + " archive nested more than " +
                              std::to_string(options_.max_nesting) +
                              " levels deep inside the input is not followed",
@@ -361,11 +361,11 @@ Entry ArchiveStack::fail_level(std::size_t k, std::string path, int error_number
     fatal = data->outer_fatal();
     --m;
   }
-  std::string code = classify_read_error(error_number, reason);
+  Code code = classify_read_error(error_number, reason);
   // libarchive words a stream that ends early in many ways ("ZIP
   // decompression failed (-5)", "Lzma library error: No progress is
   // possible", ...); a fatal failure once all input was consumed is a cut.
-  if (fatal && code == "read.corrupt" && input_exhausted(m)) code = "read.truncated";
+  if (fatal && code == Code::read_corrupt && input_exhausted(m)) code = Code::read_truncated;
   const std::size_t keep = fatal ? m : m + 1;
   while (levels_.size() > keep) levels_.pop_back();  // the innermost first
   return error_entry(std::move(code), path, reason);

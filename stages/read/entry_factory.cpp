@@ -6,7 +6,7 @@ namespace mapindex::read {
 
 std::string in_quotes(const std::string& s) { return "\"" + s + "\""; }
 
-Entry EntryFactory::error_entry(std::string code, const std::string& path,
+Entry EntryFactory::error_entry(Code code, const std::string& path,
                                 const std::string& reason, std::uint64_t size) const {
   Entry e;
   e.source = source_;
@@ -38,7 +38,7 @@ Entry EntryFactory::oversize_entry(const std::string& path, std::uint64_t size) 
   return e;
 }
 
-Entry EntryFactory::not_read_entry(std::string code, const std::string& path,
+Entry EntryFactory::not_read_entry(Code code, const std::string& path,
                                    const std::string& reason) const {
   Entry e = error_entry(std::move(code), path, reason);
   e.kind = ReadOutcome::not_read;

@@ -18,11 +18,11 @@ class EntryFactory {
 
   // `path` inside the input ("" for the input itself); the message names the
   // input, the entry and the reason.
-  Entry error_entry(std::string code, const std::string& path, const std::string& reason,
+  Entry error_entry(Code code, const std::string& path, const std::string& reason,
                     std::uint64_t size = 0) const;
   Entry file_entry(const std::string& path, std::vector<std::uint8_t> bytes) const;
   Entry oversize_entry(const std::string& path, std::uint64_t size) const;
-  Entry not_read_entry(std::string code, const std::string& path, const std::string& reason) const;
+  Entry not_read_entry(Code code, const std::string& path, const std::string& reason) const;
 
  private:
   std::string source_;

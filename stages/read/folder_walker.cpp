@@ -19,7 +19,7 @@ struct DirCloser {
 };
 
 Error io_error(const std::string& what, const std::string& relative, int error_number) {
-  return Error{"read.io", what + " \"" + relative + "\": " + std::strerror(error_number)};
+  return Error{Code::read_io, what + " \"" + relative + "\": " + std::strerror(error_number)};
 }
 
 // What the symbolic link at `path` points to, quoted; "" if not a link.

@@ -44,8 +44,8 @@ FileOpening open_regular_file(const std::filesystem::path& path, std::uint64_t s
   if (!is_unrecognized_format(reason)) {
     // Either the file can't be read at all, or it starts like an archive
     // that libarchive could not begin to read (e.g. cut short).
-    std::string code = classify_read_error(error_number, reason);
-    if (code == "read.io") {
+    Code code = classify_read_error(error_number, reason);
+    if (code == Code::read_io) {
       return FileOpening{FileOpening::How::unreadable, {}, code, reason};
     }
     if (sniff_file(path) != ArchiveMagic::none) {

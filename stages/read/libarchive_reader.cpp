@@ -47,14 +47,14 @@ bool is_unrecognized_format(std::string_view reason) {
   return reason.find("Unrecognized archive format") != std::string_view::npos;
 }
 
-std::string classify_read_error(int error_number, std::string_view reason) {
+Code classify_read_error(int error_number, std::string_view reason) {
   std::string lower(reason);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   // "No progress is possible" is liblzma's LZMA_BUF_ERROR: its input ran out.
   for (std::string_view needle :
        {"truncat", "premature end", "unexpected end", "unexpected eof", "no progress is possible"})
-    if (lower.find(needle) != std::string::npos) return "read.truncated";
+    if (lower.find(needle) != std::string::npos) return Code::read_truncated;
   switch (error_number) {
     case EIO:
     case EACCES:
@@ -67,9 +67,9 @@ std::string classify_read_error(int error_number, std::string_view reason) {
     case EBADF:
     case ESTALE:
     case ENOMEM:
-      return "read.io";
+      return Code::read_io;
     default:
-      return "read.corrupt";
+      return Code::read_corrupt;
   }
 }
 

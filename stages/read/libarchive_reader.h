@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "stages/common/problem_codes.h"
+
 struct archive;
 
 namespace mapindex::read {
@@ -36,6 +38,6 @@ bool is_unrecognized_format(std::string_view reason);
 
 // "read.truncated", "read.io" or "read.corrupt" from libarchive's errno and
 // message (libarchive has no finer typed errors).
-std::string classify_read_error(int error_number, std::string_view reason);
+Code classify_read_error(int error_number, std::string_view reason);
 
 }  // namespace mapindex::read

@@ -109,7 +109,7 @@ std::optional<Entry> SourceReader::Impl::open_stream_input(std::size_t i, Archiv
   std::string name = fs::path(input).filename().string();
   sources_[i].kind = SourceKind::unreadable;
   int fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return error_entry("read.io", "", std::string("cannot open: ") + std::strerror(errno));
+  if (fd < 0) return error_entry(Code::read_io, "", std::string("cannot open: ") + std::strerror(errno));
   auto source = std::make_unique<FdSource>(fd, true, &stop_);
   source->count_into(meter_.stream_counter());
   std::vector<std::uint8_t> prefix;
@@ -163,7 +163,7 @@ std::optional<Entry> SourceReader::Impl::start_input(std::size_t i) {
   }
   struct stat st {};
   if (::stat(input.c_str(), &st) != 0)
-    return error_entry("read.io", "", std::string("cannot open: ") + std::strerror(errno));
+    return error_entry(Code::read_io, "", std::string("cannot open: ") + std::strerror(errno));
   std::string name = fs::path(input).filename().string();
   if (S_ISDIR(st.st_mode)) {
     walker_.emplace(input);
@@ -188,11 +188,11 @@ std::optional<Entry> SourceReader::Impl::step_folder() {
     walker_.reset();
     // Every input gets a row: a folder with nothing in it is likely a mistake.
     if (meter_.entries() == input_rows_before_ && !stop_.load())
-      return error_entry("read.empty", "", "no entries: the folder holds no files (nor do its subfolders)");
+      return error_entry(Code::read_empty, "", "no entries: the folder holds no files (nor do its subfolders)");
     return std::nullopt;
   }
   if (item->error) return error_entry(item->error->code, item->relative, item->error->message);
-  if (item->not_read) return not_read_entry("read.not_regular", item->relative, *item->not_read);
+  if (item->not_read) return not_read_entry(Code::read_not_regular, item->relative, *item->not_read);
   return open_file(item->path, item->relative, item->relative, item->size);
 }
 
@@ -220,14 +220,14 @@ Entry SourceReader::Impl::read_plain_file(const fs::path& path, const std::strin
                                           const std::string& plain_path) {
   Fd fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (fd.fd < 0)
-    return error_entry("read.io", error_path, std::string("cannot open: ") + std::strerror(errno));
+    return error_entry(Code::read_io, error_path, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd.fd, &st) != 0)
-    return error_entry("read.io", error_path, std::string("cannot stat: ") + std::strerror(errno));
+    return error_entry(Code::read_io, error_path, std::string("cannot stat: ") + std::strerror(errno));
   auto size = static_cast<std::uint64_t>(st.st_size);
   // An input (not a file in a folder) of 0 bytes gives nothing to index.
   if (size == 0 && error_path.empty())
-    return error_entry("read.empty", "", "no entries: the input is empty (0 bytes)");
+    return error_entry(Code::read_empty, "", "no entries: the input is empty (0 bytes)");
   if (size > options_.max_entry_size) return oversize_entry(plain_path, size);
   FdSource source(fd.fd, false);
   std::vector<std::uint8_t> bytes;
@@ -235,7 +235,7 @@ Entry SourceReader::Impl::read_plain_file(const fs::path& path, const std::strin
   // of growing a tiny file's buffer to 64 KiB.
   bytes.reserve(static_cast<std::size_t>(std::min(size, kMaxReserve) + 1));
   if (!read_into(source, bytes, options_.max_entry_size + 1))
-    return error_entry("read.io", error_path, source.error_message());
+    return error_entry(Code::read_io, error_path, source.error_message());
   if (bytes.size() > options_.max_entry_size) return oversize_entry(plain_path, bytes.size());  // grew
   return file_entry(plain_path, std::move(bytes));
 }

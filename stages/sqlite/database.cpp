@@ -34,20 +34,20 @@ std::string immutable_uri(const std::string& path) {
 
 }  // namespace
 
-std::string index_error_code(int sqlite_code, std::string_view otherwise) {
+Code index_error_code(int sqlite_code, Code otherwise) {
   switch (sqlite_code & 0xff) {
     case SQLITE_CORRUPT:
-    case SQLITE_NOTADB: return "index.damaged";
+    case SQLITE_NOTADB: return Code::index_damaged;
     case SQLITE_BUSY:
-    case SQLITE_LOCKED: return "index.locked";
+    case SQLITE_LOCKED: return Code::index_locked;
     case SQLITE_IOERR:
     case SQLITE_FULL:
     case SQLITE_CANTOPEN:
     case SQLITE_READONLY:
     case SQLITE_PERM:
     case SQLITE_NOLFS:
-    case SQLITE_NOMEM: return "index.io";
-    default: return std::string(otherwise);
+    case SQLITE_NOMEM: return Code::index_io;
+    default: return otherwise;
   }
 }
 
@@ -103,12 +103,12 @@ int Connection::open(const std::string& name, int flags) {
 }
 
 Error damaged_error(const std::string& path, const std::string& what) {
-  return Error{"index.damaged", "index '" + path + "' is damaged (" + what + "): " +
+  return Error{Code::index_damaged, "index '" + path + "' is damaged (" + what + "): " +
                                     std::string(kRebuildAdvice)};
 }
 
 Error open_error(sqlite3* db, const std::string& path) {
-  return Error{db ? index_error_code(sqlite3_extended_errcode(db), "index.open") : "index.io",
+  return Error{db ? index_error_code(sqlite3_extended_errcode(db), Code::index_open) : Code::index_io,
                "cannot open index '" + path + "': " +
                    (db ? sqlite3_errmsg(db) : std::string("out of memory"))};
 }
@@ -116,7 +116,7 @@ Error open_error(sqlite3* db, const std::string& path) {
 Result<Connection> open_sqlite_read_only(const std::string& path, int busy_timeout_ms) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
-    return Error{"index.open", "index '" + path + "' does not exist"};
+    return Error{Code::index_open, "index '" + path + "' does not exist"};
   Connection db;
   const auto attempt = [&](const std::string& name, int flags) {
     int rc = db.open(name, flags);
@@ -136,8 +136,8 @@ Result<Connection> open_sqlite_read_only(const std::string& path, int busy_timeo
     if (rc == SQLITE_OK) return db;
   }
   if ((rc & 0xff) == SQLITE_NOTADB)
-    return Error{"index.not_sqlite", "'" + path + "' is not a SQLite database"};
-  if (index_error_code(rc) == "index.damaged")
+    return Error{Code::index_not_sqlite, "'" + path + "' is not a SQLite database"};
+  if (index_error_code(rc) == Code::index_damaged)
     return damaged_error(path, db ? sqlite3_errmsg(db.get()) : "unreadable");
   return open_error(db.get(), path);
 }

@@ -21,7 +21,7 @@ namespace mapindex::index {
 // (SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM,
 // SQLITE_NOLFS, SQLITE_NOMEM); any other code (a constraint, bad SQL,
 // misuse) gives `otherwise`.
-std::string index_error_code(int sqlite_code, std::string_view otherwise = "index.sql");
+Code index_error_code(int sqlite_code, Code otherwise = Code::index_sql);
 
 // A failure while writing or reading the index (SQLite error, misuse). The
 // message names the statement or value and includes SQLite's own message;
@@ -31,18 +31,15 @@ std::string index_error_code(int sqlite_code, std::string_view otherwise = "inde
 // sqlite_code() is SQLite's extended result code (0 for misuse).
 class IndexError : public std::runtime_error {
  public:
-  explicit IndexError(const std::string& message, std::string code = "index.sql",
+  explicit IndexError(const std::string& message, Code code = Code::index_sql,
                       std::string file = {}, int sqlite_code = 0)
-      : std::runtime_error(message),
-        code_(std::move(code)),
-        file_(std::move(file)),
-        sqlite_code_(sqlite_code) {}
-  const std::string& code() const { return code_; }
+      : std::runtime_error(message), code_(code), file_(std::move(file)), sqlite_code_(sqlite_code) {}
+  Code code() const { return code_; }
   const std::string& file() const { return file_; }
   int sqlite_code() const { return sqlite_code_; }
 
  private:
-  std::string code_;
+  Code code_;
   std::string file_;
   int sqlite_code_ = 0;
 };

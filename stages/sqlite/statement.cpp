@@ -152,7 +152,7 @@ int Statement::column_count() const { return sqlite3_column_count(stmt_); }
 void Statement::throw_unknown_value(std::string_view column, const std::string& text) const {
   throw IndexError(std::string(column) + " is '" + text +
                        "', a value this mapindex does not know (read by `" + sql() + "`)",
-                   "index.damaged", database_file(db_));
+                   Code::index_damaged, database_file(db_));
 }
 
 int Statement::column_type(int i) const { return sqlite3_column_type(stmt_, i); }

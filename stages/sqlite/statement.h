@@ -19,6 +19,8 @@
 
 #include "stages/sqlite/database.h"
 
+#include "stages/common/problem_codes.h"
+
 namespace mapindex::index {
 
 // Bytes bound as a BLOB (the original bytes of text that is not UTF-8).

@@ -76,7 +76,7 @@ std::string describe(const RunningRun& run) {
 }
 
 Error live_run_error(const std::string& path, const RunningRun& run) {
-  return Error{"index.locked",
+  return Error{Code::index_locked,
                "index '" + path + "' is being written by " + describe(run) +
                    ": wait for it to finish, or stop it (kill " + std::to_string(run.pid) +
                    ") and run again; a stopped run's work is kept"};
@@ -91,7 +91,7 @@ Error busy_error(sqlite3* db, const std::string& path, const std::string& what) 
   for (const auto& run : runs)
     if (run.host == host_name())
       message += "; " + describe(run) + " is marked running but its process no longer exists";
-  return Error{"index.locked", message + ": wait for the process holding it to finish or stop it "
+  return Error{Code::index_locked, message + ": wait for the process holding it to finish or stop it "
                                          "(`fuser -v " + path + "` names it), then run again"};
 }
 
@@ -115,7 +115,7 @@ std::optional<Error> quick_check(sqlite3* db, const std::string& path) {
 // read_schema_version, with the advice for a damaged index.
 Result<int> schema_version_of(sqlite3* db, const std::string& path) {
   auto version = read_schema_version(db, path);
-  if (!version && version.error().code == "index.damaged")
+  if (!version && version.error().code == Code::index_damaged)
     return damaged_error(path, version.error().message);
   return version;
 }
@@ -224,7 +224,7 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
       }
       Statement wal(impl->db.get(), "PRAGMA journal_mode = WAL");
       if (!wal.step() || wal.column_text(0) != "wal")
-        return Error{"index.open", "cannot switch index '" + path + "' to WAL mode"};
+        return Error{Code::index_open, "cannot switch index '" + path + "' to WAL mode"};
       wal.reset();
       auto migrated = migrate(impl->db.get(), path, options.migrations);
       if (!migrated) return migrated.error();
@@ -238,14 +238,14 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
       sync_tile_names(impl->db.get(), builtin_tile_names());
     } else {
       if (*version == 0)
-        return Error{"index.open", "'" + path + "' is not a mapindex index (no schema)"};
+        return Error{Code::index_open, "'" + path + "' is not a mapindex index (no schema)"};
       if (*version > latest)
-        return Error{"index.newer", "index '" + path + "' has schema version " +
+        return Error{Code::index_newer, "index '" + path + "' has schema version " +
                                         std::to_string(*version) +
                                         ", newer than this mapindex understands (" +
                                         std::to_string(latest) + "): use a newer mapindex"};
       if (*version < latest)
-        return Error{"index.older", "index '" + path + "' has schema version " +
+        return Error{Code::index_older, "index '" + path + "' has schema version " +
                                         std::to_string(*version) + ", older than this mapindex's " +
                                         std::to_string(latest) +
                                         ": run `mapindex index --db " + path +
@@ -254,9 +254,9 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
       exec_sql(impl->db.get(), "PRAGMA query_only = ON");
     }
   } catch (const IndexError& e) {
-    if (e.code() == "index.locked") return busy_error(impl->db.get(), path, e.what());
-    if (e.code() == "index.damaged") return damaged_error(path, e.what());
-    return Error{e.code() == "index.sql" ? "index.open" : e.code(),
+    if (e.code() == Code::index_locked) return busy_error(impl->db.get(), path, e.what());
+    if (e.code() == Code::index_damaged) return damaged_error(path, e.what());
+    return Error{e.code() == Code::index_sql ? Code::index_open : e.code(),
                  "cannot open index '" + path + "': " + e.what()};
   }
   impl->statements = std::make_unique<StatementCache>(impl->db.get());
@@ -270,11 +270,11 @@ Result<CheckReport> check_index(const std::string& path, int max_problems) {
   auto version = schema_version_of(db, path);
   if (!version) return version.error();
   if (*version == 0)
-    return Error{"index.foreign", "'" + path + "' is not a mapindex index (no schema)"};
+    return Error{Code::index_foreign, "'" + path + "' is not a mapindex index (no schema)"};
   const auto& migrations = default_migrations();
   const int latest = migrations.empty() ? 0 : migrations.back().version;
   if (*version > latest)
-    return Error{"index.newer", "index '" + path + "' has schema version " +
+    return Error{Code::index_newer, "index '" + path + "' has schema version " +
                                     std::to_string(*version) +
                                     ", newer than this mapindex understands (" +
                                     std::to_string(latest) + "): check it with a newer mapindex"};
@@ -288,7 +288,7 @@ Result<CheckReport> check_index(const std::string& path, int max_problems) {
       report.foreign_keys.push_back("row " + fk.column_text(1) + " of " + fk.column_text(0) +
                                     " refers to a missing row of " + fk.column_text(2));
   } catch (const IndexError& e) {
-    if (e.code() != "index.damaged")
+    if (e.code() != Code::index_damaged)
       return Error{e.code(), "cannot check index '" + path + "': " + e.what()};
     report.integrity.push_back(e.what());  // the check itself ran into damage
   }
@@ -336,7 +336,7 @@ std::int64_t IndexDb::begin_run(std::string_view command, std::string_view tool_
     }
   } catch (const IndexError& e) {
     rollback();
-    if (e.code() != "index.locked") throw;
+    if (e.code() != Code::index_locked) throw;
     refused = busy_error(d.db.get(), d.path, e.what());
   } catch (...) {
     rollback();
@@ -456,17 +456,17 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
   Problems problems = e.problems;
   if (!is_valid_utf8(e.entry_path))
     problems.push_back(Problem{
-        Severity::warning, "text.not_utf8",
+        Code::text_not_utf8,
         "entry path is not valid UTF-8 (bytes: " + hex_bytes(e.entry_path) + "); stored as '" +
             to_valid_utf8(e.entry_path) +
             "' with U+FFFD for the invalid bytes, the bytes in files.entry_path_raw",
-        ""});
+        Location::file()});
   if (occurrence > 1)
     problems.push_back(Problem{
-        Severity::warning, "read.duplicate_name",
+        Code::read_duplicate_name,
         "entry '" + e.entry_path + "' occurs more than once in its archive; this is occurrence " +
             std::to_string(occurrence),
-        ""});
+        Location::file()});
 
   auto& file_upsert = sql(
       "INSERT INTO files (source_id, entry_path, occurrence, entry_path_raw, name, kind, size, "
@@ -511,7 +511,7 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
   for (std::size_t i = 0; i < problems.size(); ++i) {
     const auto& p = problems[i];
     problem_insert
-        .bind_all(run_id, file_id, i, to_string(p.severity), p.code, p.message, p.location)
+        .bind_all(run_id, file_id, i, to_string(p.severity()), to_string(p.code), p.message, to_string(p.location))
         .run();
   }
   return file_id;

@@ -285,7 +285,7 @@ void write_children(StatementCache& st, std::int64_t run_id, std::int64_t map_id
   for (std::size_t i = 0; i < stats.problems.size(); ++i) {
     const auto& p = stats.problems[i];
     problem_insert
-        .bind_all(run_id, map_id, i, to_string(p.severity), p.code, p.message, p.location)
+        .bind_all(run_id, map_id, i, to_string(p.severity()), to_string(p.code), p.message, to_string(p.location))
         .run();
   }
 }
@@ -305,7 +305,7 @@ std::optional<StoredMap> find_map(StatementCache& statements, std::string_view s
 std::int64_t store_map(StatementCache& statements, std::int64_t run_id, int extractor_version,
                        const MapIdentity& identity, const MapStats& stats, bool replace) {
   std::int64_t errors = 0, warnings = 0;
-  for (const auto& p : stats.problems) (p.severity == Severity::error ? errors : warnings) += 1;
+  for (const auto& p : stats.problems) (p.severity() == Severity::error ? errors : warnings) += 1;
   std::int64_t quads = 0, sources = 0;
   for (const auto& l : stats.layers) {
     quads += l.num_quads;

@@ -74,10 +74,10 @@ const Migrations& default_migrations() {
 }
 
 Result<bool> check_migrations(const Migrations& migrations) {
-  if (migrations.empty()) return Error{"index.migrations", "no schema migrations are built in"};
+  if (migrations.empty()) return Error{Code::index_migrations, "no schema migrations are built in"};
   for (std::size_t i = 0; i < migrations.size(); ++i) {
     if (migrations[i].version != static_cast<int>(i) + 1)
-      return Error{"index.migrations", "migration " + migrations[i].name + " has version " +
+      return Error{Code::index_migrations, "migration " + migrations[i].name + " has version " +
                                            std::to_string(migrations[i].version) + ", expected " +
                                            std::to_string(i + 1) + " (versions run 1, 2, ...)"};
   }
@@ -92,25 +92,25 @@ Result<int> read_schema_version(sqlite3* db, const std::string& path) {
     Statement app(db, "PRAGMA application_id");
     const auto application_id = app.single_int().value_or(0);
     if (application_id != 0 && application_id != kApplicationId)
-      return Error{"index.foreign", with_path(path) + " is another program's SQLite database "
+      return Error{Code::index_foreign, with_path(path) + " is another program's SQLite database "
                                                       "(application_id " +
                                         std::to_string(application_id) + "), not a mapindex index"};
     if (user_version == 0) {
       Statement tables(db, "SELECT count(*) FROM sqlite_schema");
       if (tables.single_int().value_or(0) != 0)
-        return Error{"index.foreign", with_path(path) + " is a SQLite database with tables but "
+        return Error{Code::index_foreign, with_path(path) + " is a SQLite database with tables but "
                                                         "not a mapindex index (user_version 0): "
                                                         "choose another --db file"};
     } else if (application_id != kApplicationId) {
-      return Error{"index.foreign", with_path(path) + " has user_version " +
+      return Error{Code::index_foreign, with_path(path) + " has user_version " +
                                         std::to_string(user_version) +
                                         " but is not a mapindex index (no application_id)"};
     }
     return user_version;
   } catch (const IndexError& e) {
     if (sqlite3_errcode(db) == SQLITE_NOTADB)
-      return Error{"index.not_sqlite", with_path(path) + " is not a SQLite database"};
-    return Error{index_error_code(sqlite3_extended_errcode(db), "index.open"),
+      return Error{Code::index_not_sqlite, with_path(path) + " is not a SQLite database"};
+    return Error{index_error_code(sqlite3_extended_errcode(db), Code::index_open),
                  "cannot read " + with_path(path) + ": " + e.what()};
   }
 }
@@ -122,7 +122,7 @@ Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migr
   auto current = read_schema_version(db, path);
   if (!current) return current.error();
   if (*current > latest)
-    return Error{"index.newer",
+    return Error{Code::index_newer,
                  with_path(path) + " has schema version " + std::to_string(*current) +
                      ", newer than this mapindex understands (" + std::to_string(latest) +
                      "): use a newer mapindex, or write a new index with --db"};
@@ -141,7 +141,7 @@ Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migr
       }
       exec_sql(db, "BEGIN IMMEDIATE");
     } catch (const IndexError& e) {
-      return Error{e.code() == "index.locked" ? "index.locked" : "index.migration",
+      return Error{e.code() == Code::index_locked ? Code::index_locked : Code::index_migration,
                    "cannot start migrating " + with_path(path) + ": " + e.what()};
     }
     try {
@@ -169,7 +169,7 @@ Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migr
       *current = migration.version;
     } catch (const IndexError& e) {
       sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
-      return Error{"index.migration", "migrating " + with_path(path) + " to schema version " +
+      return Error{Code::index_migration, "migrating " + with_path(path) + " to schema version " +
                                           std::to_string(migration.version) + " (" +
                                           migration.name + ") failed, the index is unchanged at "
                                           "version " + std::to_string(*current) + ": " + e.what()};

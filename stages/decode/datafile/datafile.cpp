@@ -30,7 +30,7 @@ constexpr std::int64_t kMaxMetadata = std::int64_t{1} << 31;  // H8: 2 GiB
 
 using std::to_string;
 
-Error fail(const char* code, std::string message) { return Error{code, std::move(message)}; }
+Error fail(Code code, std::string message) { return Error{code, std::move(message)}; }
 
 std::string describe_magic(const std::uint8_t* p) {
   std::string printable;
@@ -86,7 +86,7 @@ struct Header {
 Result<Header> read_header(Bytes file) {
   // H1
   if (file.size() < kHeaderSize)
-    return fail("H1", "file is " + to_string(file.size()) +
+    return fail(Code::H1, "file is " + to_string(file.size()) +
                           " bytes, shorter than the 36-byte datafile header");
   const std::uint8_t* p = file.data();
   Header h;
@@ -98,13 +98,13 @@ Result<Header> read_header(Bytes file) {
   } else if (std::memcmp(p, kMagicReversed, 4) == 0) {
     reversed = true;
   } else {
-    return fail("H2", "magic " + describe_magic(p) + " is neither 'DATA' nor 'ATAD'");
+    return fail(Code::H2, "magic " + describe_magic(p) + " is neither 'DATA' nor 'ATAD'");
   }
 
   // H3
   const std::int32_t version = load_le_i32(p + kVersionAt);
   if (version != 3 && version != 4)
-    return fail("H3", "version " + to_string(version) + " is not 3 or 4");
+    return fail(Code::H3, "version " + to_string(version) + " is not 3 or 4");
 
   h.version = version;
   h.size = load_le_i32(p + kSizeAt);
@@ -119,13 +119,13 @@ Result<Header> read_header(Bytes file) {
                      item_size = h.item_size, data_size = h.data_size;
   // H4
   if (num_types < 0 || num_types > 65536)
-    return fail("H4", "num_item_types " + to_string(num_types) + " is outside [0, 65536]");
-  if (num_items < 0) return fail("H4", "num_items " + to_string(num_items) + " is negative");
-  if (num_data < 0) return fail("H4", "num_data " + to_string(num_data) + " is negative");
-  if (item_size < 0) return fail("H4", "item_size " + to_string(item_size) + " is negative");
+    return fail(Code::H4, "num_item_types " + to_string(num_types) + " is outside [0, 65536]");
+  if (num_items < 0) return fail(Code::H4, "num_items " + to_string(num_items) + " is negative");
+  if (num_data < 0) return fail(Code::H4, "num_data " + to_string(num_data) + " is negative");
+  if (item_size < 0) return fail(Code::H4, "item_size " + to_string(item_size) + " is negative");
   if (item_size % 4 != 0)
-    return fail("H4", "item_size " + to_string(item_size) + " is not a multiple of 4");
-  if (data_size < 0) return fail("H4", "data_size " + to_string(data_size) + " is negative");
+    return fail(Code::H4, "item_size " + to_string(item_size) + " is not a multiple of 4");
+  if (data_size < 0) return fail(Code::H4, "data_size " + to_string(data_size) + " is negative");
 
   return h;
 }
@@ -148,7 +148,7 @@ Result<Sizes> check_sizes(const Header& h, std::int64_t file_size) {
   const std::int64_t metadata = num_types * static_cast<std::int64_t>(kItemTypeSize) +
                                 num_items * 4 + num_data * 4 + size_table + item_size;
   if (metadata > kMaxMetadata)
-    return fail("H8", "metadata of " + to_string(metadata) + " bytes (" + to_string(num_types) +
+    return fail(Code::H8, "metadata of " + to_string(metadata) + " bytes (" + to_string(num_types) +
                           " item types, " + to_string(num_items) + " items, " +
                           to_string(num_data) + " data items, item_size " +
                           to_string(item_size) + ") exceeds the 2 GiB limit");
@@ -156,7 +156,7 @@ Result<Sizes> check_sizes(const Header& h, std::int64_t file_size) {
   // H5
   const std::int64_t expected_size = static_cast<std::int64_t>(kHeaderSize) + metadata + data_size;
   if (expected_size != file_size)
-    return fail("H5", "header describes a file of " + to_string(expected_size) + " bytes (" +
+    return fail(Code::H5, "header describes a file of " + to_string(expected_size) + " bytes (" +
                           to_string(num_types) + " item types, " + to_string(num_items) +
                           " items, " + to_string(num_data) + " data items, item_size " +
                           to_string(item_size) + ", data_size " + to_string(data_size) +
@@ -170,7 +170,7 @@ Result<Sizes> check_sizes(const Header& h, std::int64_t file_size) {
     } else {
       std::string expected = to_string(file_size - 16);
       if (v4) expected += " (or " + to_string(file_size - 16 - size_table) + " for a v4 crude header)";
-      return fail("H6", "size " + to_string(size) + " is not the file size " +
+      return fail(Code::H6, "size " + to_string(size) + " is not the file size " +
                             to_string(file_size) + " minus 16 = " + expected);
     }
   }
@@ -182,7 +182,7 @@ Result<Sizes> check_sizes(const Header& h, std::int64_t file_size) {
       if (v4)
         expected += " (or " + to_string(file_size - data_size - 16 - size_table) +
                     " for a v4 crude header)";
-      return fail("H7", "swaplen " + to_string(swaplen) + " is not the file size " +
+      return fail(Code::H7, "swaplen " + to_string(swaplen) + " is not the file size " +
                             to_string(file_size) + " minus data_size " + to_string(data_size) +
                             " minus 16 = " + expected);
     }
@@ -224,10 +224,10 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
   df.data_block_size_ = static_cast<std::uint32_t>(data_size);
   if (crude)
     df.warnings_.push_back(Problem{
-        Severity::warning, "H6.crude",
+        Code::H6_crude,
         "v4 crude header: size " + to_string(size) + " and swaplen " + to_string(swaplen) +
             " leave out the " + to_string(size_table) + "-byte table of uncompressed sizes",
-        ""});
+        Location::file()});
 
   if (auto e = check_item_types(df)) return *e;    // V1
   if (auto e = check_item_offsets(df)) return *e;  // V2
@@ -249,20 +249,20 @@ std::optional<Error> Datafile::check_item_types(const Datafile& df) {
     const std::int64_t num = load_le_i32(e + kTypeNumAt);
     auto label = [&] { return "item type " + to_string(t) + " (type " + to_string(type_id) + ")"; };
     if (type_id < 0 || type_id > 0xFFFF)
-      return fail("V1", label() + ": type id is outside [0, 65535]");
+      return fail(Code::V1, label() + ": type id is outside [0, 65535]");
     if (seen_types.test_and_set(static_cast<std::uint32_t>(type_id)))
-      return fail("V1", label() + ": type id " + to_string(type_id) + " appears twice");
-    if (num <= 0) return fail("V1", label() + ": num " + to_string(num) + " is not positive");
+      return fail(Code::V1, label() + ": type id " + to_string(type_id) + " appears twice");
+    if (num <= 0) return fail(Code::V1, label() + ": num " + to_string(num) + " is not positive");
     if (start != running)
-      return fail("V1", label() + ": start " + to_string(start) + " is not " + to_string(running) +
+      return fail(Code::V1, label() + ": start " + to_string(start) + " is not " + to_string(running) +
                             ", the number of items of the types before it");
     running += num;
     if (running > num_items)
-      return fail("V1", label() + ": num " + to_string(num) + " takes the item count to " +
+      return fail(Code::V1, label() + ": num " + to_string(num) + " takes the item count to " +
                             to_string(running) + ", above num_items " + to_string(num_items));
   }
   if (running != num_items)
-    return fail("V1", "item types hold " + to_string(running) + " items but num_items is " +
+    return fail(Code::V1, "item types hold " + to_string(running) + " items but num_items is " +
                           to_string(num_items));
 
   return std::nullopt;
@@ -276,12 +276,12 @@ std::optional<Error> Datafile::check_item_offsets(const Datafile& df) {
     const std::int64_t offset = load_le_i32(df.item_offsets_ + 4 * i);
     auto label = [&] { return "item " + to_string(i); };
     if (i == 0 && offset != 0)
-      return fail("V2", label() + ": offset " + to_string(offset) + " is not 0");
+      return fail(Code::V2, label() + ": offset " + to_string(offset) + " is not 0");
     if (i > 0 && offset <= previous)
-      return fail("V2", label() + ": offset " + to_string(offset) +
+      return fail(Code::V2, label() + ": offset " + to_string(offset) +
                             " is not above the previous item's offset " + to_string(previous));
     if (offset >= item_size)
-      return fail("V2", label() + ": offset " + to_string(offset) + " is not below item_size " +
+      return fail(Code::V2, label() + ": offset " + to_string(offset) + " is not below item_size " +
                             to_string(item_size));
     previous = offset;
   }
@@ -306,7 +306,7 @@ std::optional<Error> Datafile::check_items(const Datafile& df) {
           index + 1 < df.num_items_ ? load_le_i32(df.item_offsets_ + 4 * (index + 1)) : item_size;
       const std::int64_t span = end - offset;
       if (span < static_cast<std::int64_t>(kItemHeaderSize))
-        return fail("V3", "item " + to_string(index) + " (type " + to_string(type_id) +
+        return fail(Code::V3, "item " + to_string(index) + " (type " + to_string(type_id) +
                               "): its span of " + to_string(span) +
                               " bytes is shorter than the 8-byte item header");
       const std::uint8_t* h = df.items_ + offset;
@@ -316,21 +316,21 @@ std::optional<Error> Datafile::check_items(const Datafile& df) {
       const std::int64_t item_data_size = load_le_i32(h + kItemPayloadSizeAt);
       auto label = [&] { return item_label(index, header_type, id); };
       if (header_type != type_id)
-        return fail("V3", label() + ": its header says type " + to_string(header_type) +
+        return fail(Code::V3, label() + ": its header says type " + to_string(header_type) +
                               " but it lies in the items of item type " + to_string(t) +
                               " (type " + to_string(type_id) + ")");
       const std::int64_t payload = span - static_cast<std::int64_t>(kItemHeaderSize);
       if (item_data_size < 0)
-        return fail("V3", label() + ": size " + to_string(item_data_size) + " is negative");
+        return fail(Code::V3, label() + ": size " + to_string(item_data_size) + " is negative");
       if (item_data_size % 4 != 0)
-        return fail("V3", label() + ": size " + to_string(item_data_size) +
+        return fail(Code::V3, label() + ": size " + to_string(item_data_size) +
                               " is not a multiple of 4");
       if (item_data_size != payload)
-        return fail("V3", label() + ": size " + to_string(item_data_size) +
+        return fail(Code::V3, label() + ": size " + to_string(item_data_size) +
                               " is not the size of its span " + to_string(payload));
       if (type_id != kUuidIndexType && seen_ids.test_and_set(id)) {
         // Clean up is unnecessary: we return.
-        return fail("V3", label() + ": id " + to_string(id) + " appears twice in type " +
+        return fail(Code::V3, label() + ": id " + to_string(id) + " appears twice in type " +
                               to_string(type_id));
       }
       spans += span;
@@ -340,7 +340,7 @@ std::optional<Error> Datafile::check_items(const Datafile& df) {
         seen_ids.reset(load_le_u32(df.items_ + load_le_i32(df.item_offsets_ + 4 * i)) & 0xFFFF);
   }
   if (spans != item_size)
-    return fail("V4", "item spans add up to " + to_string(spans) + " bytes but item_size is " +
+    return fail(Code::V4, "item spans add up to " + to_string(spans) + " bytes but item_size is " +
                           to_string(item_size));
 
   return std::nullopt;
@@ -354,12 +354,12 @@ std::optional<Error> Datafile::check_data_offsets(const Datafile& df) {
     const std::int64_t offset = load_le_i32(df.data_offsets_ + 4 * i);
     auto label = [&] { return "data item " + to_string(i); };
     if (i == 0 && offset != 0)
-      return fail("V5", label() + ": offset " + to_string(offset) + " is not 0");
+      return fail(Code::V5, label() + ": offset " + to_string(offset) + " is not 0");
     if (i > 0 && offset <= previous)
-      return fail("V5", label() + ": offset " + to_string(offset) +
+      return fail(Code::V5, label() + ": offset " + to_string(offset) +
                             " is not above the previous data item's offset " + to_string(previous));
     if (offset >= data_size)
-      return fail("V5", label() + ": offset " + to_string(offset) + " is not below data_size " +
+      return fail(Code::V5, label() + ": offset " + to_string(offset) + " is not below data_size " +
                             to_string(data_size));
     previous = offset;
   }
@@ -375,13 +375,13 @@ std::optional<Error> Datafile::check_data_sizes(Datafile& df) {
     for (std::size_t i = 0; i < df.num_data_; ++i) {
       const std::int32_t declared = load_le_i32(df.data_sizes_ + 4 * i);
       if (declared < 0)
-        return fail("V6", "data item " + to_string(i) + ": uncompressed size " +
+        return fail(Code::V6, "data item " + to_string(i) + ": uncompressed size " +
                               to_string(declared) + " is negative");
       if (declared == 0)
-        df.warnings_.push_back(Problem{Severity::warning, "V6",
+        df.warnings_.push_back(Problem{Code::V6_zero_size,
                                        "data item " + to_string(i) +
                                            ": uncompressed size is 0 (loading it fails)",
-                                       "data item " + to_string(i)});
+                                       Location::data_item(i)});
       const auto wanted = static_cast<std::uint64_t>(declared);
       if (wanted <= df.options_.max_data_item_size &&
           wanted <= max_inflated_size(df.data_stored_size(i)))
@@ -484,7 +484,7 @@ std::int64_t Datafile::data_size(std::size_t index) const {
 Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scratch) const {
   auto label = [index] { return "data item " + to_string(index); };
   if (index >= num_data_)
-    return fail("D1", label() + " does not exist (the file has " + to_string(num_data_) +
+    return fail(Code::D1, label() + " does not exist (the file has " + to_string(num_data_) +
                           " data items)");
   const auto offset = static_cast<std::uint32_t>(load_le_i32(data_offsets_ + 4 * index));
   const std::uint32_t stored = data_stored_size(index);
@@ -493,18 +493,18 @@ Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scrat
 
   const std::int64_t declared = data_size(index);
   if (declared <= 0)
-    return fail("D2", label() + ": uncompressed size " + to_string(declared) + " is not positive");
+    return fail(Code::D2, label() + ": uncompressed size " + to_string(declared) + " is not positive");
   const auto wanted = static_cast<std::uint64_t>(declared);
   if (wanted > options_.max_data_item_size)
-    return fail("D.cap", label() + ": uncompressed size " + to_string(wanted) +
+    return fail(Code::D_cap, label() + ": uncompressed size " + to_string(wanted) +
                              " is above the limit of " + to_string(options_.max_data_item_size) +
                              " bytes per data item");
   if (wanted > max_inflated_size(stored))
-    return fail("D4", label() + ": uncompressed size " + to_string(wanted) +
+    return fail(Code::D4, label() + ": uncompressed size " + to_string(wanted) +
                           " is more than " + to_string(stored) +
                           " compressed bytes can hold (zlib expands at most 1032:1)");
   if (wanted > inflate_budget_ - std::min(inflated_, inflate_budget_))
-    return fail("D.budget", label() + ": not inflated: reading the file's data items has already "
+    return fail(Code::D_budget, label() + ": not inflated: reading the file's data items has already "
                                       "inflated " + to_string(inflated_) + " bytes and " +
                                 to_string(wanted) + " more would pass the limit of " +
                                 to_string(inflate_budget_) +
@@ -519,17 +519,17 @@ Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scrat
     case InflateStatus::ok:
       return Bytes(out.data(), out.size());
     case InflateStatus::too_short:
-      return fail("D4", label() + ": " + to_string(stored) + " compressed bytes inflate to " +
+      return fail(Code::D4, label() + ": " + to_string(stored) + " compressed bytes inflate to " +
                             to_string(outcome.produced) + " bytes, not the declared " +
                             to_string(wanted));
     case InflateStatus::too_long:
-      return fail("D4", label() + ": " + to_string(stored) +
+      return fail(Code::D4, label() + ": " + to_string(stored) +
                             " compressed bytes inflate to more than the declared " +
                             to_string(wanted) + " bytes");
     case InflateStatus::corrupt:
       break;
   }
-  return fail("D4", label() + ": " + to_string(stored) +
+  return fail(Code::D4, label() + ": " + to_string(stored) +
                         " compressed bytes are not a valid zlib stream (declared size " +
                         to_string(wanted) + ")");
 }
@@ -537,7 +537,7 @@ Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scrat
 Result<std::string> Datafile::string(std::size_t index) const {
   auto text = string_bytes(index);
   if (text && !is_valid_utf8(*text))
-    return fail("D7", "data item " + to_string(index) + ": string is not valid UTF-8");
+    return fail(Code::D7, "data item " + to_string(index) + ": string is not valid UTF-8");
   return text;
 }
 
@@ -547,13 +547,13 @@ Result<std::string> Datafile::string_bytes(std::size_t index) const {
   if (!bytes) return bytes.error();
   const Bytes b = *bytes;
   auto label = [index] { return "data item " + to_string(index); };
-  if (b.empty()) return fail("D7", label() + ": a string needs at least its terminating NUL");
+  if (b.empty()) return fail(Code::D7, label() + ": a string needs at least its terminating NUL");
   if (b.back() != 0)
-    return fail("D7", label() + ": string of " + to_string(b.size()) +
+    return fail(Code::D7, label() + ": string of " + to_string(b.size()) +
                           " bytes does not end with NUL");
   const std::string_view text(reinterpret_cast<const char*>(b.data()), b.size() - 1);
   if (const auto nul = text.find('\0'); nul != std::string_view::npos)
-    return fail("D7", label() + ": string has a NUL at byte " + to_string(nul) + " before its end " +
+    return fail(Code::D7, label() + ": string has a NUL at byte " + to_string(nul) + " before its end " +
                           to_string(b.size() - 1));
   return std::string(text);
 }

@@ -61,7 +61,7 @@ Result<KnownTags> find_known_tags(const std::vector<Tag>& tags) {
     const Tag& tag = tags[i];
     if (tag.name == kLayersTag) {
       if (known.lvlayrs) {
-        return Error{"st.lvlayrs.duplicate",
+        return Error{Code::st_lvlayrs_duplicate,
                      "tag " + std::to_string(i) + " is a second \"lvlayrs\" tag (offset " +
                          std::to_string(tag.offset) + ", first at offset " +
                          std::to_string(*known.lvlayrs) + "): expected exactly one"};
@@ -69,7 +69,7 @@ Result<KnownTags> find_known_tags(const std::vector<Tag>& tags) {
       known.lvlayrs = tag.offset;
     } else if (tag.name == kNumSetsTag) {
       if (known.numsets) {
-        return Error{"st.numsets.duplicate",
+        return Error{Code::st_numsets_duplicate,
                      "tag " + std::to_string(i) + " is a second \"numsets\" tag (offset " +
                          std::to_string(tag.offset) + ", first at offset " +
                          std::to_string(*known.numsets) + "): expected at most one"};
@@ -95,7 +95,7 @@ std::string tag_names(const std::vector<Tag>& tags) {
 std::optional<Error> check_tag_data(std::string_view name, std::int32_t offset, std::size_t size,
                                     std::size_t level_size) {
   if (offset < 0 || static_cast<std::uint64_t>(offset) + size > level_size) {
-    return Error{"st.tag.offset", "\"" + std::string(name) + "\" data at offset " +
+    return Error{Code::st_tag_offset, "\"" + std::string(name) + "\" data at offset " +
                                       std::to_string(offset) + " (" + std::to_string(size) +
                                       " bytes) lies outside the " + std::to_string(level_size) +
                                       "-byte level"};
@@ -108,7 +108,7 @@ Result<std::vector<Layer>> parse_layers(const Reader& in, std::size_t at, Proble
   const std::int32_t count = in.i32(at);
   at += 4;
   if (count < 0 || static_cast<std::uint64_t>(count) > (end - at) / kMinLayerSize) {
-    return Error{"st.layers.count",
+    return Error{Code::st_layers_count,
                  "layer count " + std::to_string(count) + " at offset " + std::to_string(at - 4) +
                      ": expected 0 to " + std::to_string((end - at) / kMinLayerSize) +
                      " (each layer takes at least " + std::to_string(kMinLayerSize) +
@@ -119,10 +119,10 @@ Result<std::vector<Layer>> parse_layers(const Reader& in, std::size_t at, Proble
   for (std::int32_t i = 0; i < count; ++i) {
     const auto index = static_cast<std::size_t>(i);
     if (end - at < kLayerHeaderSize) {
-      return Error{"st.layer.truncated",
+      return Error{Code::st_layer_truncated,
                    layer_prefix(index) + "header (" + std::to_string(kLayerHeaderSize) +
                        " bytes at offset " + std::to_string(at) + ") runs past the end of the " +
-                       std::to_string(end) + "-byte level"};
+                       std::to_string(end) + "-byte level", Location::layer(index)};
     }
     Layer layer;
     layer.tag = in.str(at, kTagNameSize);
@@ -139,26 +139,26 @@ Result<std::vector<Layer>> parse_layers(const Reader& in, std::size_t at, Proble
     at += kLayerHeaderSize;
 
     if (layer.tag != kLayerDataTag) {
-      warnings.push_back(Problem{Severity::warning, "st.layer.tag",
+      warnings.push_back(Problem{Code::st_layer_tag,
                                  "layer tag is \"" + tag_names({Tag{layer.tag, 0}}) +
                                      "\", expected \"lyrdata\"",
-                                 "layer " + std::to_string(index)});
+                                 Location::layer(index)});
     }
     if (layer.width < 1 || layer.height < 1) {
-      return Error{"st.layer.size", layer_prefix(index) + "width " + std::to_string(layer.width) +
+      return Error{Code::st_layer_size, layer_prefix(index) + "width " + std::to_string(layer.width) +
                                         " and height " + std::to_string(layer.height) +
-                                        ": both must be at least 1"};
+                                        ": both must be at least 1", Location::layer(index)};
     }
     // width * height < 2^62 in 64 bits; compare cells, not bytes, so that
     // nothing can wrap.
     const auto cells = static_cast<std::uint64_t>(layer.width) * static_cast<std::uint64_t>(layer.height);
     if (cells > (end - at) / kCellSize) {
-      return Error{"st.layer.size",
+      return Error{Code::st_layer_size,
                    layer_prefix(index) + std::to_string(layer.width) + " x " +
                        std::to_string(layer.height) + " = " + std::to_string(cells) +
                        " cells need " + std::to_string(cells) + " * 7 bytes from offset " +
                        std::to_string(at) + ", but only " + std::to_string(end - at) +
-                       " bytes remain in the level"};
+                       " bytes remain in the level", Location::layer(index)};
     }
     layer.cells_offset = at;
     at += static_cast<std::size_t>(cells) * kCellSize;
@@ -192,15 +192,15 @@ Result<Level> parse_level(ByteBuffer decompressed) {
   const Bytes bytes = decompressed.view();
   const std::size_t size = bytes.size();
   if (size < kMagic.size() || std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0) {
-    return Error{"st.magic", "the decompressed file does not start with \"SpriteTileLevel\""};
+    return Error{Code::st_magic, "the decompressed file does not start with \"SpriteTileLevel\""};
   }
   if (size < kHeaderSize) {
-    return Error{"st.header.truncated", "the level is " + std::to_string(size) +
+    return Error{Code::st_header_truncated, "the level is " + std::to_string(size) +
                                             " bytes, shorter than its 24-byte header"};
   }
   const std::uint8_t endian = bytes[15];
   if (endian > 1) {
-    return Error{"st.endian", "endianness byte is " + std::to_string(endian) +
+    return Error{Code::st_endian, "endianness byte is " + std::to_string(endian) +
                                   ", expected 0 (big endian) or 1 (little endian)"};
   }
   Level level;
@@ -208,13 +208,13 @@ Result<Level> parse_level(ByteBuffer decompressed) {
   const Reader in(bytes, level.big_endian);
   level.version = in.i32(16);
   if (level.version != 2 && level.version != 3) {
-    return Error{"st.version", "level version " + std::to_string(level.version) +
+    return Error{Code::st_version, "level version " + std::to_string(level.version) +
                                    " is not supported: expected 2 or 3"};
   }
   const std::int32_t num_tags = in.i32(20);
   const std::uint64_t max_tags = (size - kHeaderSize) / kTagEntrySize;
   if (num_tags < 1 || static_cast<std::uint64_t>(num_tags) > max_tags) {
-    return Error{"st.tags.count", "tag count " + std::to_string(num_tags) + ": expected 1 to " +
+    return Error{Code::st_tags_count, "tag count " + std::to_string(num_tags) + ": expected 1 to " +
                                       std::to_string(max_tags) + " (" +
                                       std::to_string(kTagEntrySize) +
                                       " bytes each after the header in a " +
@@ -230,10 +230,10 @@ Result<Level> parse_level(ByteBuffer decompressed) {
   if (!known) return known.error();
   if (!known->lvlayrs) {
     if (known->groups) {
-      return Error{"st.not_level", "no \"lvlayrs\" tag; tags " + tag_names(level.tags) +
+      return Error{Code::st_not_level, "no \"lvlayrs\" tag; tags " + tag_names(level.tags) +
                                        ": a SpriteTile groups file, not a level"};
     }
-    return Error{"st.lvlayrs.missing",
+    return Error{Code::st_lvlayrs_missing,
                  "no \"lvlayrs\" tag among the tags " + tag_names(level.tags)};
   }
   if (auto e = check_tag_data(kLayersTag, *known->lvlayrs, 4, size)) return *e;
@@ -241,7 +241,7 @@ Result<Level> parse_level(ByteBuffer decompressed) {
     if (auto e = check_tag_data(kNumSetsTag, *known->numsets, 4, size)) return *e;
     const std::int32_t numsets = in.i32(static_cast<std::size_t>(*known->numsets));
     if (numsets != 2 && numsets != 4 && numsets != 8 && numsets != 16 && numsets != 32) {
-      return Error{"st.numsets", "numsets is " + std::to_string(numsets) +
+      return Error{Code::st_numsets, "numsets is " + std::to_string(numsets) +
                                      ": expected 2, 4, 8, 16 or 32"};
     }
     level.numsets = numsets;

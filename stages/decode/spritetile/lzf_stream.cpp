@@ -56,7 +56,7 @@ inline Token next_token(Bytes in, std::size_t& ip) {
 }
 
 Error truncated(std::size_t token_at, std::size_t input_size, const std::string& what) {
-  return Error{"st.lzf.truncated", "LZF token at input offset " + std::to_string(token_at) +
+  return Error{Code::st_lzf_truncated, "LZF token at input offset " + std::to_string(token_at) +
                                        ": " + what + " past the end of the " +
                                        std::to_string(input_size) + "-byte stream"};
 }
@@ -65,7 +65,7 @@ Error truncated(std::size_t token_at, std::size_t input_size, const std::string&
 
 Result<std::size_t> lzf_decompressed_size(Bytes compressed, std::size_t cap) {
   const std::size_t n = compressed.size();
-  if (n == 0) return Error{"st.lzf.empty", "the file is empty: expected an LZF stream"};
+  if (n == 0) return Error{Code::st_lzf_empty, "the file is empty: expected an LZF stream"};
 
   std::size_t ip = 0;
   std::size_t out = 0;
@@ -81,7 +81,7 @@ Result<std::size_t> lzf_decompressed_size(Bytes compressed, std::size_t cap) {
         return truncated(token_at, n, "the back reference distance byte is");
       case Token::Kind::back_reference:
         if (t.distance > out) {
-          return Error{"st.lzf.backref",
+          return Error{Code::st_lzf_backref,
                        "LZF token at input offset " + std::to_string(token_at) +
                            ": back reference " + std::to_string(t.distance) +
                            " bytes back from output offset " + std::to_string(out) +
@@ -92,7 +92,7 @@ Result<std::size_t> lzf_decompressed_size(Bytes compressed, std::size_t cap) {
     }
     out += t.length;
     if (out > cap) {
-      return Error{"st.lzf.cap", "LZF stream decompresses to more than the limit of " +
+      return Error{Code::st_lzf_cap, "LZF stream decompresses to more than the limit of " +
                                      std::to_string(cap) + " bytes (" +
                                      std::to_string(n) + "-byte input)"};
     }
@@ -104,7 +104,7 @@ Result<ByteBuffer> lzf_decompress(Bytes compressed, std::size_t cap) {
   // liblzf takes unsigned int sizes.
   cap = std::min<std::size_t>(cap, UINT_MAX);
   if (compressed.size() > UINT_MAX) {
-    return Error{"st.lzf.cap", "LZF input of " + std::to_string(compressed.size()) +
+    return Error{Code::st_lzf_cap, "LZF input of " + std::to_string(compressed.size()) +
                                    " bytes is larger than liblzf accepts"};
   }
   auto size = lzf_decompressed_size(compressed, cap);
@@ -117,7 +117,7 @@ Result<ByteBuffer> lzf_decompress(Bytes compressed, std::size_t cap) {
       ::lzf_decompress(compressed.data(), static_cast<unsigned>(compressed.size()),
                        buffer.bytes.get(), static_cast<unsigned>(buffer.size));
   if (got != buffer.size) {
-    return Error{"st.lzf.failed", "liblzf produced " + std::to_string(got) + " bytes, expected " +
+    return Error{Code::st_lzf_failed, "liblzf produced " + std::to_string(got) + " bytes, expected " +
                                       std::to_string(buffer.size)};
   }
   return buffer;

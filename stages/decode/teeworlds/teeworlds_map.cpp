@@ -12,13 +12,13 @@ namespace {
 using datafile::Datafile;
 using datafile::Item;
 
-void add(Problems& out, Severity severity, std::string code, std::string message,
-         std::string location) {
-  out.push_back(Problem{severity, std::move(code), std::move(message), std::move(location)});
+void add(Problems& out, Code code, std::string message,
+         Location location) {
+  out.push_back(Problem{code, std::move(message), location});
 }
 
-void add(Problems& out, Severity severity, const Error& e, std::string location) {
-  add(out, severity, e.code, e.message, std::move(location));
+void add(Problems& out, const Error& e, Location location) {
+  add(out, e.code, e.message, location);
 }
 
 std::string uuid_type_name(const datafile::Uuid& uuid) {
@@ -28,7 +28,7 @@ std::string uuid_type_name(const datafile::Uuid& uuid) {
 }
 
 template <class T, class F>
-std::vector<std::optional<T>> decode_all(const Datafile& df, std::uint16_t type, const char* what,
+std::vector<std::optional<T>> decode_all(const Datafile& df, std::uint16_t type, Place what,
                                          F decode, Problems& problems) {
   const auto range = df.items_of_type(type);
   std::vector<std::optional<T>> out;
@@ -38,7 +38,7 @@ std::vector<std::optional<T>> decode_all(const Datafile& df, std::uint16_t type,
     if (r) {
       out.emplace_back(std::move(r.value()));
     } else {
-      add(problems, Severity::warning, r.error(), item_location(what, i));
+      add(problems, r.error(), Location::at(what, i));
       out.emplace_back(std::nullopt);
     }
   }
@@ -46,11 +46,11 @@ std::vector<std::optional<T>> decode_all(const Datafile& df, std::uint16_t type,
 }
 
 void decode_layer(const Item& item, DecodedLayer& layer, Problems& problems) {
-  const std::string where = item_location("layer", static_cast<std::size_t>(layer.index));
+  const Location where = Location::layer(static_cast<std::size_t>(layer.index));
   layer.item_ints = item.data.size();
   auto header = decode_layer_header(item.data);
   if (!header) {
-    add(problems, Severity::error, header.error(), where);
+    add(problems, header.error(), where);
     return;
   }
   layer.header = *header;
@@ -59,14 +59,14 @@ void decode_layer(const Item& item, DecodedLayer& layer, Problems& problems) {
       auto t = decode_tilemap(item.data);
       if (!t) {
         layer.type = LayerKind::tiles;
-        add(problems, Severity::error, t.error(), where);
+        add(problems, t.error(), where);
         return;
       }
       layer.type = t->kind;
       bool readable = true;
       for (const auto& e : validate_tilemap(*t, item.data.size())) {
-        if (e.code != "M8") readable = false;
-        add(problems, Severity::error, e, where);
+        if (e.code != Code::M8) readable = false;
+        add(problems, e, where);
       }
       layer.tiles_readable = readable;
       layer.tilemap = std::move(t.value());
@@ -76,7 +76,7 @@ void decode_layer(const Item& item, DecodedLayer& layer, Problems& problems) {
       layer.type = LayerKind::quads;
       auto q = decode_quads_layer(item.data);
       if (q) layer.quads = std::move(q.value());
-      else add(problems, Severity::warning, q.error(), where);
+      else add(problems, q.error(), where);
       return;
     }
     case kLayerSounds:
@@ -85,12 +85,12 @@ void decode_layer(const Item& item, DecodedLayer& layer, Problems& problems) {
       layer.type = deprecated ? LayerKind::sounds_deprecated : LayerKind::sounds;
       auto s = decode_sounds_layer(item.data, deprecated);
       if (s) layer.sounds = std::move(s.value());
-      else add(problems, Severity::warning, s.error(), where);
+      else add(problems, s.error(), where);
       return;
     }
     default:
       layer.type = LayerKind::unknown;
-      add(problems, Severity::warning, "layer.type",
+      add(problems, Code::layer_type,
           "layer type " + std::to_string(header->type) +
               " is unknown (expected 2 tilemap, 3 quads, 9 or 10 sounds)",
           where);
@@ -98,10 +98,6 @@ void decode_layer(const Item& item, DecodedLayer& layer, Problems& problems) {
 }
 
 }  // namespace
-
-std::string item_location(const char* what, std::size_t index) {
-  return std::string(what) + " " + std::to_string(index);
-}
 
 namespace {
 
@@ -111,9 +107,9 @@ void decode_version_item(const Datafile& df, TeeworldsMap& map) {
   if (auto v = df.find_item(kVersionType, 0)) {
     auto r = decode_version(v->data);
     if (r) map.version = *r;
-    else add(problems, Severity::error, r.error(), "");
+    else add(problems, r.error(), Location::file());
   } else {
-    add(problems, Severity::error, "M1", "no version item (type 0, id 0)", "");
+    add(problems, Code::M1, "no version item (type 0, id 0)", Location::file());
   }
 }
 
@@ -123,7 +119,7 @@ void decode_info_item(const Datafile& df, TeeworldsMap& map) {
   if (auto range = df.items_of_type(kInfoType); range.num > 0) {
     auto r = decode_info(df.item(range.start).data);
     if (r) map.info = *r;
-    else add(problems, Severity::warning, r.error(), "info");
+    else add(problems, r.error(), Location::info());
   }
 }
 
@@ -144,18 +140,18 @@ void decode_envelope_points(const Datafile& df, TeeworldsMap& map) {
   }
   map.points = EnvelopePoints(points, point_ints, bezier);
   if (map.points.trailing_ints() != 0) {
-    add(problems, Severity::warning, "envpoints.size",
+    add(problems, Code::envpoints_size,
         "envelope points item holds " + std::to_string(points.size()) +
             " ints, not a multiple of the point size " + std::to_string(point_ints),
-        "envelope points");
+        Location::envelope_points());
   }
   if (map.has_bezier_item && !v3 && !map.points.bezier_item_used() &&
       bezier.size() / kEnvPointBezierInts != map.points.size()) {
-    add(problems, Severity::warning, "envpoints.bezier_count",
+    add(problems, Code::envpoints_bezier_count,
         "bezier item holds " + std::to_string(bezier.size()) + " ints (" +
             std::to_string(bezier.size() / kEnvPointBezierInts) + " points of 16 ints), but " +
             std::to_string(map.points.size()) + " envelope points exist; it is ignored",
-        "envelope points");
+        Location::envelope_points());
   }
 }
 
@@ -169,7 +165,7 @@ void decode_groups(const Datafile& df, TeeworldsMap& map) {
     if (r) {
       map.groups.emplace_back(std::move(r.value()));
     } else {
-      add(problems, Severity::error, r.error(), item_location("group", i));
+      add(problems, r.error(), Location::group(i));
       map.groups.emplace_back(std::nullopt);
     }
   }
@@ -219,10 +215,10 @@ std::vector<std::vector<std::int32_t>> assign_layers_to_groups(TeeworldsMap& map
   for (std::size_t g = 0; g < map.groups.size(); ++g) {
     if (!map.groups[g]) continue;
     const GroupItem& group = *map.groups[g];
-    const std::string where = item_location("group", g);
+    const Location where = Location::group(g);
     if (group.start_layer < 0 || group.num_layers < 0 ||
         std::int64_t{group.start_layer} + group.num_layers > num_layers) {
-      add(problems, Severity::error, "M2",
+      add(problems, Code::M2,
           "group layers " + std::to_string(group.start_layer) + " + " +
               std::to_string(group.num_layers) + " are outside the " + std::to_string(num_layers) +
               " layers",
@@ -241,10 +237,10 @@ std::vector<std::vector<std::int32_t>> assign_layers_to_groups(TeeworldsMap& map
          l = skip(next_unreported, l + 1)) {
       const DecodedLayer& layer = map.layers[static_cast<std::size_t>(l)];
       if (layer.group == static_cast<std::int32_t>(g)) continue;
-      add(problems, Severity::error, "M3",
+      add(problems, Code::M3,
           "layer " + std::to_string(l) + " belongs to group " + std::to_string(layer.group) +
               " and group " + std::to_string(g),
-          item_location("layer", static_cast<std::size_t>(l)));
+          Location::layer(static_cast<std::size_t>(l)));
       next_unreported[static_cast<std::size_t>(l)] = l + 1;
     }
   }
@@ -266,20 +262,20 @@ void find_physics_layers(TeeworldsMap& map, const std::vector<std::vector<std::i
       if (!layer.tilemap || !is_physics(layer.type)) continue;
       auto& last = map.last_of_kind[index_of(layer.type)];
       if (last >= 0) {
-        add(problems, Severity::warning, "layer.duplicate_physics",
+        add(problems, Code::layer_duplicate_physics,
             std::string("more than one ") + layer_type_name(layer.type) + " layer: layer " +
                 std::to_string(last) + " is replaced by layer " + std::to_string(l) +
                 " (the game uses the last)",
-            item_location("layer", static_cast<std::size_t>(last)));
+            Location::layer(static_cast<std::size_t>(last)));
       }
       last = static_cast<std::int32_t>(l);
     }
   }
   if (map.game_layer() < 0) {
-    add(problems, Severity::error, "M10",
+    add(problems, Code::M10,
         ungrouped_game ? "no game layer in any group (a game layer exists outside the groups)"
                        : "no game layer",
-        "");
+        Location::file());
   }
 }
 
@@ -292,9 +288,9 @@ void check_tile_data_indices(const Datafile& df, TeeworldsMap& map) {
     const int slot = ddnet_data_slot(layer.type);
     if (slot >= 0 && layer.tilemap->num_ddnet_data <= slot) continue;  // M6 already
     const std::int32_t d = layer.tilemap->tile_data();
-    const std::string where = item_location("layer", static_cast<std::size_t>(layer.index));
+    const Location where = Location::layer(static_cast<std::size_t>(layer.index));
     if (d < 0 || static_cast<std::size_t>(d) >= df.num_data()) {
-      add(problems, Severity::error, "M11",
+      add(problems, Code::M11,
           std::string(layer_type_name(layer.type)) + " layer data index " + std::to_string(d) +
               " is outside the " + std::to_string(df.num_data()) + " data items",
           where);
@@ -303,7 +299,7 @@ void check_tile_data_indices(const Datafile& df, TeeworldsMap& map) {
     }
     auto& o = owner[static_cast<std::size_t>(d)];
     if (o >= 0) {
-      add(problems, Severity::error, "M11",
+      add(problems, Code::M11,
           "data item " + std::to_string(d) + " holds the tiles of layer " + std::to_string(o) +
               " and of layer " + std::to_string(layer.index),
           where);
@@ -323,16 +319,16 @@ void check_physics_layer_sizes(TeeworldsMap& map) {
     for (const auto& layer : map.layers) {
       if (!layer.tilemap || !is_physics(layer.type) || layer.type == LayerKind::game) continue;
       const TilemapLayer& t = *layer.tilemap;
-      const std::string where = item_location("layer", static_cast<std::size_t>(layer.index));
+      const Location where = Location::layer(static_cast<std::size_t>(layer.index));
       const std::int64_t tiles = std::int64_t{t.width} * t.height;
       const std::string sizes = std::string(layer_type_name(layer.type)) + " layer is " +
                                 std::to_string(t.width) + "x" + std::to_string(t.height) +
                                 ", game layer " + std::to_string(game) + " is " +
                                 std::to_string(g.width) + "x" + std::to_string(g.height);
       if (tiles < game_tiles) {
-        add(problems, Severity::error, "M13", sizes + ": fewer tiles than the game layer", where);
+        add(problems, Code::M13, sizes + ": fewer tiles than the game layer", where);
       } else if (t.width != g.width || t.height != g.height) {
-        add(problems, Severity::warning, "layer.size_mismatch", sizes, where);
+        add(problems, Code::layer_size_mismatch, sizes, where);
       }
     }
   }
@@ -346,7 +342,7 @@ void decode_automappers(const Datafile& df, TeeworldsMap& map) {
     for (std::uint32_t i = 0; i < range.num; ++i) {
       auto r = decode_automapper(df.item(range.start + i).data);
       if (r) map.automappers.push_back(*r);
-      else add(problems, Severity::warning, r.error(), item_location("automapper", i));
+      else add(problems, r.error(), Location::automapper(i));
     }
   }
 }
@@ -387,9 +383,9 @@ TeeworldsMap decode_map(const Datafile& df) {
   Problems& problems = map.problems;
   decode_version_item(df, map);  // M1
   decode_info_item(df, map);
-  map.images = decode_all<ImageItem>(df, kImageType, "image", decode_image, problems);
-  map.envelopes = decode_all<EnvelopeItem>(df, kEnvelopeType, "envelope", decode_envelope, problems);
-  map.sounds = decode_all<SoundItem>(df, kSoundType, "sound", decode_sound, problems);
+  map.images = decode_all<ImageItem>(df, kImageType, Place::image, decode_image, problems);
+  map.envelopes = decode_all<EnvelopeItem>(df, kEnvelopeType, Place::envelope, decode_envelope, problems);
+  map.sounds = decode_all<SoundItem>(df, kSoundType, Place::sound, decode_sound, problems);
 
   decode_envelope_points(df, map);
   decode_groups(df, map);  // M2 (item size)

@@ -68,9 +68,6 @@ struct TeeworldsMap {
   Problems problems;
 };
 
-// Location strings used in problems.
-std::string item_location(const char* what, std::size_t index);  // e.g. "layer 3"
-
 TeeworldsMap decode_map(const datafile::Datafile& df);
 
 }  // namespace mapindex::teeworlds
