@@ -441,7 +441,7 @@ TEST_CASE("audit: oversize entries and non-maps") {
   CHECK(exit_status(report, FailOn::warning) == 1);
 }
 
-TEST_CASE("audit: a reading cut short is never a baseline; its entries are not read, not removed") {
+TEST_CASE("audit: a reading cut short is never a baseline, its entries are not read, not removed") {
   AuditIndex index;
   const auto r1 = index.begin_run();
   const auto s1 = index.source(r1, "maps.zip");

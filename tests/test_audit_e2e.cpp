@@ -444,7 +444,7 @@ TEST_CASE("audit e2e: --accept a first night, --acknowledge a known-broken map")
   CHECK(run_cli({"audit", "--db", db.string(), "--note", "why"}).exit_code == 2);
 }
 
-TEST_CASE("audit e2e: --only-new fits a chat message and names every new item; the default report leads with it") {
+TEST_CASE("audit e2e: --only-new fits a chat message and names every new item, the default report leads with it") {
   TempDir dir;
   const fs::path db = dir / "index.sqlite";
   const fs::path archive = dir / "maps.zip";

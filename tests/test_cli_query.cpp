@@ -84,7 +84,7 @@ TEST_CASE("cli: a mistyped command prints one line with a suggestion and exits 2
   CHECK(count_lines(r.err) == 1);
 }
 
-TEST_CASE("cli: mapindex help COMMAND is mapindex COMMAND --help; -V is --version") {
+TEST_CASE("cli: mapindex help COMMAND is mapindex COMMAND --help, -V is --version") {
   for (const char* command : {"index", "query", "inspect", "audit", "check"}) {
     INFO(command);
     const auto help = run_mapindex({"help", command});
@@ -141,7 +141,7 @@ TEST_CASE("query: CSV and TSV are valid UTF-8: invalid bytes become U+FFFD") {
   CHECK(f.run(sql, {.format = QueryFormat::table}) == "s      k\n-----  ----\nA" + fffd + "B" + fffd + "C  Kühl\n(1 row)\n");
 }
 
-TEST_CASE("query: a table cell wider than the cap is cut with an ellipsis; other formats never") {
+TEST_CASE("query: a table cell wider than the cap is cut with an ellipsis, other formats never") {
   SmallIndex f;
   // 12 characters, two of them two bytes long; the cap is 8 code points.
   const std::string sql = "SELECT 'ääbbccddeeff' AS long, 'short' AS s";

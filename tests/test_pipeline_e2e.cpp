@@ -597,7 +597,7 @@ TEST_CASE("SpriteTile levels and Teeworlds maps are indexed together from one zi
   }
 }
 
-TEST_CASE("help lists every option with its default; usage errors exit 2") {
+TEST_CASE("help lists every option with its default, usage errors exit 2") {
   const auto r = run_mapindex({"index", "--help"});
   CHECK(r.exit_code == 0);
   for (const char* opt : {"--db", "--threads", "--memory", "--max-map-size", "--max-nesting", "--batch",

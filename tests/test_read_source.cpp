@@ -166,7 +166,7 @@ TEST_SUITE("read") {
     CHECK(plain[0].bytes == to_bytes("not an archive at all"));
   }
 
-  TEST_CASE("a single map file is one entry; an empty input file is a read.empty error") {
+  TEST_CASE("a single map file is one entry, an empty input file is a read.empty error") {
     TempDir dir;
     auto map = fake_map(7, 5000);
     write_file(dir / "ctf1.map", map);
@@ -186,7 +186,7 @@ TEST_SUITE("read") {
     CHECK(entries[1].error.message.find("empty (0 bytes)") != std::string::npos);
   }
 
-  TEST_CASE("links in archives get a not_read row naming the target; folders get none") {
+  TEST_CASE("links in archives get a not_read row naming the target, folders get none") {
     TempDir dir;
     std::vector<ArchiveMember> members = {
         {"d/", {}, MemberType::directory, ""},
@@ -218,7 +218,7 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("folders are walked recursively in sorted order; loops, broken links and FIFOs get a row") {
+  TEST_CASE("folders are walked recursively in sorted order, loops, broken links and FIFOs get a row") {
     TempDir dir;
     fs::path root = dir / "maps";
     fs::create_directories(root / "a" / "deep");
@@ -539,7 +539,7 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("progress counts input bytes and entries; stop ends the stream") {
+  TEST_CASE("progress counts input bytes and entries, stop ends the stream") {
     TempDir dir;
     fs::path a = dir / "a.tar.gz";
     fs::path b = dir / "b.map";

@@ -183,7 +183,7 @@ TEST_CASE("level: a big-endian file decodes to exactly what its little-endian tw
   CHECK(be->cells(3)[37 * 53 - 1].tile == 37 * 53 - 1);
 }
 
-TEST_CASE("level: tags are found by name in any order; payloads in any order") {
+TEST_CASE("level: tags are found by name in any order, payloads in any order") {
   SUBCASE("lvlayrs then numsets: level data at 46 (spec section 2)") {
     SpriteTileWriter w;
     w.layers({small_layer()}).numsets(16);

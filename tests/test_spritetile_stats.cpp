@@ -164,7 +164,7 @@ TEST_CASE("stats: per-layer counts, counted by hand") {
   CHECK(s.problems[0].message.find("largest 2047") != std::string::npos);
 }
 
-TEST_CASE("stats: a clean level is ok; an empty layer has no tiles and order 0..0") {
+TEST_CASE("stats: a clean level is ok, an empty layer has no tiles and order 0..0") {
   StLayer empty;
   empty.width = 20;
   empty.height = 10;
