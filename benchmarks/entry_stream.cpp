@@ -22,8 +22,9 @@ Error archive_error(archive* a, const std::string& path, const std::string& what
 
 }  // namespace
 
-Result<StreamTotals> for_each_entry(const std::string& archive_path,
-                                    const std::function<void(const std::string&, Bytes)>& on_entry) {
+Result<StreamTotals> for_each_entry(
+    const std::string& archive_path,
+    const std::function<void(const std::string&, Bytes)>& on_entry) {
   std::unique_ptr<archive, ArchiveDeleter> a(archive_read_new());
   archive_read_support_format_all(a.get());
   archive_read_support_filter_all(a.get());
@@ -36,7 +37,8 @@ Result<StreamTotals> for_each_entry(const std::string& archive_path,
   for (;;) {
     const int r = archive_read_next_header(a.get(), &entry);
     if (r == ARCHIVE_EOF) break;
-    if (r < ARCHIVE_WARN) return archive_error(a.get(), archive_path, "cannot read the next header");
+    if (r < ARCHIVE_WARN)
+      return archive_error(a.get(), archive_path, "cannot read the next header");
     if (archive_entry_filetype(entry) != AE_IFREG) continue;
     const std::string path = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
     // Read in whole: the declared size when the format has one, else grow.

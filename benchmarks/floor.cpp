@@ -96,10 +96,14 @@ int main(int argc, char** argv) {
     const std::string arg = argv[i];
     if (arg == "--inflate" && i + 1 < argc) {
       const std::string v = argv[++i];
-      if (v == "libdeflate") inflater = Inflater::libdeflate;
-      else if (v == "zlib") inflater = Inflater::zlib;
-      else if (v == "none") inflater = Inflater::none;
-      else return usage();
+      if (v == "libdeflate")
+        inflater = Inflater::libdeflate;
+      else if (v == "zlib")
+        inflater = Inflater::zlib;
+      else if (v == "none")
+        inflater = Inflater::none;
+      else
+        return usage();
     } else if (arg.starts_with("-")) {
       return usage();
     } else {
@@ -124,8 +128,10 @@ int main(int argc, char** argv) {
       if (!df) return;
       t.maps++;
       for (const std::size_t index : bench::tile_data_indices(*df)) {
-        if (inflater == Inflater::zlib) inflate_with_zlib(*df, index, scratch, t);
-        else inflate_with_libdeflate(*df, index, scratch, t);
+        if (inflater == Inflater::zlib)
+          inflate_with_zlib(*df, index, scratch, t);
+        else
+          inflate_with_libdeflate(*df, index, scratch, t);
       }
     });
     if (!r) {

@@ -32,22 +32,26 @@ namespace {
 
 using namespace mapindex;
 
-
 std::uint64_t parse_size(const std::string& s) {
   char* end = nullptr;
   double v = std::strtod(s.c_str(), &end);
   const std::string unit = end ? end : "";
-  if (unit == "K" || unit == "k") v *= 1024.0;
-  else if (unit == "M") v *= 1024.0 * 1024.0;
-  else if (unit == "G") v *= 1024.0 * 1024.0 * 1024.0;
-  else if (!unit.empty()) throw std::runtime_error("bad size '" + s + "' (a number, optionally K, M or G)");
+  if (unit == "K" || unit == "k")
+    v *= 1024.0;
+  else if (unit == "M")
+    v *= 1024.0 * 1024.0;
+  else if (unit == "G")
+    v *= 1024.0 * 1024.0 * 1024.0;
+  else if (!unit.empty())
+    throw std::runtime_error("bad size '" + s + "' (a number, optionally K, M or G)");
   return static_cast<std::uint64_t>(v);
 }
 
 int usage() {
-  std::fprintf(stderr,
-               "usage: mapindex-bench-synth --out FILE.tar|FILE.zip --bytes N[K|M|G] [--min-maps M]\n"
-               "       [--distinct D] [--size S] [--decoration L] [--seed K] [--store]\n");
+  std::fprintf(
+      stderr,
+      "usage: mapindex-bench-synth --out FILE.tar|FILE.zip --bytes N[K|M|G] [--min-maps M]\n"
+      "       [--distinct D] [--size S] [--decoration L] [--seed K] [--store]\n");
   return 2;
 }
 
@@ -67,15 +71,24 @@ int main(int argc, char** argv) {
         if (i + 1 >= argc) throw std::runtime_error(arg + " needs a value");
         return argv[++i];
       };
-      if (arg == "--out") out = value();
-      else if (arg == "--bytes") target_bytes = parse_size(value());
-      else if (arg == "--min-maps") min_maps = std::stoull(value());
-      else if (arg == "--distinct") distinct = static_cast<unsigned>(std::stoul(value()));
-      else if (arg == "--size") size = std::stoi(value());
-      else if (arg == "--decoration") decoration = static_cast<unsigned>(std::stoul(value()));
-      else if (arg == "--seed") seed = static_cast<std::uint32_t>(std::stoul(value()));
-      else if (arg == "--store") store = true;
-      else return usage();
+      if (arg == "--out")
+        out = value();
+      else if (arg == "--bytes")
+        target_bytes = parse_size(value());
+      else if (arg == "--min-maps")
+        min_maps = std::stoull(value());
+      else if (arg == "--distinct")
+        distinct = static_cast<unsigned>(std::stoul(value()));
+      else if (arg == "--size")
+        size = std::stoi(value());
+      else if (arg == "--decoration")
+        decoration = static_cast<unsigned>(std::stoul(value()));
+      else if (arg == "--seed")
+        seed = static_cast<std::uint32_t>(std::stoul(value()));
+      else if (arg == "--store")
+        store = true;
+      else
+        return usage();
     }
     if (out.empty() || (target_bytes == 0 && min_maps == 0) || distinct == 0 || decoration == 0)
       return usage();
@@ -102,21 +115,24 @@ int main(int argc, char** argv) {
     for (std::uint64_t n = 0; writer.bytes() < target_bytes || writer.members() < min_maps; ++n) {
       const testing::MapVariants& b = bases[n % bases.size()];
       char name_text[16];  // "v" + up to 10 digits fits the 11 bytes of a layer name
-      std::snprintf(name_text, sizeof name_text, "v%llu", static_cast<unsigned long long>(n % 10000000000ull));
+      std::snprintf(name_text, sizeof name_text, "v%llu",
+                    static_cast<unsigned long long>(n % 10000000000ull));
       const std::string name = name_text;
       copy = b.variant(name);
       char path[64];
       std::snprintf(path, sizeof path, "synthetic/%06llu_seed%u.map",
-                    static_cast<unsigned long long>(n), seed + static_cast<std::uint32_t>(n % bases.size()));
+                    static_cast<unsigned long long>(n),
+                    seed + static_cast<std::uint32_t>(n % bases.size()));
       writer.add(path, copy);
     }
     writer.close();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("entries=%llu bytes=%llu distinct=%u distinct_bytes=%llu build_seconds=%.1f seconds=%.1f\n",
-                static_cast<unsigned long long>(writer.members()),
-                static_cast<unsigned long long>(writer.bytes()), distinct,
-                static_cast<unsigned long long>(base_bytes), build_seconds, seconds);
+    std::printf(
+        "entries=%llu bytes=%llu distinct=%u distinct_bytes=%llu build_seconds=%.1f seconds=%.1f\n",
+        static_cast<unsigned long long>(writer.members()),
+        static_cast<unsigned long long>(writer.bytes()), distinct,
+        static_cast<unsigned long long>(base_bytes), build_seconds, seconds);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mapindex-bench-synth: %s\n", e.what());
     return 1;

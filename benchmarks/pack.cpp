@@ -21,12 +21,16 @@ int main(int argc, char** argv) {
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--suffix" && i + 1 < argc) suffix = argv[++i];
-    else if (arg == "--store") store = true;
-    else args.push_back(arg);
+    if (arg == "--suffix" && i + 1 < argc)
+      suffix = argv[++i];
+    else if (arg == "--store")
+      store = true;
+    else
+      args.push_back(arg);
   }
   if (args.size() != 2) {
-    std::fprintf(stderr, "usage: mapindex-bench-pack [--suffix .map] [--store] OUT.zip|OUT.tar FOLDER\n");
+    std::fprintf(stderr,
+                 "usage: mapindex-bench-pack [--suffix .map] [--store] OUT.zip|OUT.tar FOLDER\n");
     return 2;
   }
   try {
@@ -39,7 +43,8 @@ int main(int argc, char** argv) {
     for (const auto& f : files) {
       std::ifstream in(f, std::ios::binary);
       std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
-      if (!in.good() && !in.eof()) throw std::runtime_error(std::string("cannot read ") + f.string());
+      if (!in.good() && !in.eof())
+        throw std::runtime_error(std::string("cannot read ") + f.string());
       out.add(fs::relative(f, folder).generic_string(), bytes);
     }
     out.close();

@@ -32,8 +32,8 @@ Bytes stored_data(const datafile::Datafile& df, std::size_t index) {
   const std::uint8_t* file = df.file().data();
   const auto item_size = static_cast<std::size_t>(load_le_u32(file + 28));
   const std::size_t offsets = 36 + df.num_item_types() * 12 + df.num_items() * 4;
-  const std::size_t data_start = offsets + df.num_data() * 4 +
-                                 (df.version() == 4 ? df.num_data() * 4 : 0) + item_size;
+  const std::size_t data_start =
+      offsets + df.num_data() * 4 + (df.version() == 4 ? df.num_data() * 4 : 0) + item_size;
   const std::size_t offset = load_le_u32(file + offsets + 4 * index);
   return df.file().subspan(data_start + offset, df.data_stored_size(index));
 }

@@ -30,9 +30,13 @@ int main(int argc, char** argv) {
   int i = 1;
   for (; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--out" && i + 1 < argc) out = argv[++i];
-    else if (arg == "--") { ++i; break; }
-    else break;
+    if (arg == "--out" && i + 1 < argc)
+      out = argv[++i];
+    else if (arg == "--") {
+      ++i;
+      break;
+    } else
+      break;
   }
   if (i >= argc) {
     std::fprintf(stderr, "usage: mapindex-bench-time [--out FILE] -- COMMAND [ARG...]\n");
@@ -57,7 +61,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   char line[256];
   std::snprintf(line, sizeof line, "wall=%.3f user=%.3f sys=%.3f maxrss_kb=%ld status=%d\n", wall,

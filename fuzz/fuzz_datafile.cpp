@@ -58,8 +58,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto declared = df->data_size(i);
     auto bytes = df->data(i, scratch);
     if (bytes) {
-      if (df->version() == 3) check_inside(*bytes, file);
-      else if (static_cast<std::int64_t>(bytes->size()) != declared) std::abort();
+      if (df->version() == 3)
+        check_inside(*bytes, file);
+      else if (static_cast<std::int64_t>(bytes->size()) != declared)
+        std::abort();
     }
     (void)df->string(i);
   }

@@ -39,7 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::size_t n = lzf_decompress_prefix(body, prefix);
     if (n > sizeof prefix) std::abort();
     const auto m = measure_spritetile(body);
-    if (m.is_level && m.stats.status == MapStatus::rejected && m.stats.problems.empty()) std::abort();
+    if (m.is_level && m.stats.status == MapStatus::rejected && m.stats.problems.empty())
+      std::abort();
   } else {
     ByteBuffer buffer;
     buffer.size = body.size();

@@ -26,8 +26,12 @@ namespace {
 // Every kind of layer, envelope form, image, sound and automapper item.
 Blob kitchen_sink_map(EnvPointForm form, const WriterOptions& writer) {
   MapBuilder b;
-  b.info({.author = "fuzz", .version = "1", .credits = "seed", .license = "CC0",
-          .settings = {"sv_gametype race", "tune gravity 0.5"}, .raw_settings = std::nullopt});
+  b.info({.author = "fuzz",
+          .version = "1",
+          .credits = "seed",
+          .license = "CC0",
+          .settings = {"sv_gametype race", "tune gravity 0.5"},
+          .raw_settings = std::nullopt});
   b.envelope_point_form(form);
   const auto external = b.add_external_image("grass_main", 1024, 1024);
   const auto embedded = b.add_embedded_image("tiny", 4, 4, true, 2);
@@ -35,7 +39,8 @@ Blob kitchen_sink_map(EnvPointForm form, const WriterOptions& writer) {
   pos.points = {{.time = 0, .curve = 5, .values = {0, 0, 0, 0}, .bezier = {1, 2, 3, 4}},
                 {.time = 1000, .curve = 1, .values = {1024, 512, 0, 0}, .bezier = {}}};
   const auto pos_env = b.add_envelope(pos);
-  EnvelopeSpec color{.channels = mapindex::teeworlds::kEnvColor, .name = "fade", .synchronized = true};
+  EnvelopeSpec color{
+      .channels = mapindex::teeworlds::kEnvColor, .name = "fade", .synchronized = true};
   color.points = {{.time = 0, .curve = 0, .values = {1024, 1024, 1024, 1024}, .bezier = {}},
                   {.time = 500, .curve = 9, .values = {0, 0, 0, 512}, .bezier = {}}};
   const auto color_env = b.add_envelope(color);
@@ -44,10 +49,21 @@ Blob kitchen_sink_map(EnvPointForm form, const WriterOptions& writer) {
   const auto vol_env = b.add_envelope(sound_env);
   const auto sound = b.add_sound("wind", {'O', 'g', 'g', 'S', 0, 2});
 
-  b.add_group({.name = "Background", .parallax_x = 30, .parallax_y = 40, .clipping = true,
-               .clip_x = 0, .clip_y = 0, .clip_w = 800, .clip_h = 600, .parallax_zoom = 50});
+  b.add_group({.name = "Background",
+               .parallax_x = 30,
+               .parallax_y = 40,
+               .clipping = true,
+               .clip_x = 0,
+               .clip_y = 0,
+               .clip_w = 800,
+               .clip_h = 600,
+               .parallax_zoom = 50});
   QuadsLayerSpec quads{.name = "Sky", .image = external};
-  quads.quads = {{.x = -100, .y = -100, .w = 200, .h = 100, .position_envelope = pos_env,
+  quads.quads = {{.x = -100,
+                  .y = -100,
+                  .w = 200,
+                  .h = 100,
+                  .position_envelope = pos_env,
                   .color_envelope = color_env}};
   b.add_quads_layer(quads);
   SoundsLayerSpec sounds{.name = "Ambience", .sound = sound};
@@ -60,8 +76,14 @@ Blob kitchen_sink_map(EnvPointForm form, const WriterOptions& writer) {
   b.add_game_group();
   const int w = 24, h = 16;
   TileGrid game(LayerKind::game, w, h);
-  game.fill(0, h - 2, w, 2, 1).fill(0, 0, 1, h, 1).set(2, h - 3, 192).set(4, h - 3, 33)
-      .set(20, h - 3, 34).set(8, 5, 9).set(9, 5, 2).set(10, 5, 5, 8);
+  game.fill(0, h - 2, w, 2, 1)
+      .fill(0, 0, 1, h, 1)
+      .set(2, h - 3, 192)
+      .set(4, h - 3, 33)
+      .set(20, h - 3, 34)
+      .set(8, 5, 9)
+      .set(9, 5, 2)
+      .set(10, 5, 5, 8);
   b.add_tile_layer(game, {.name = "Game"});
   TileGrid front(LayerKind::front, w, h);
   front.set(3, 3, 64).set(4, 3, 95);
@@ -80,8 +102,8 @@ Blob kitchen_sink_map(EnvPointForm form, const WriterOptions& writer) {
   b.add_tile_layer(tune, {.name = "Tune"});
   TileGrid deco(LayerKind::tiles, w, h);
   deco.fill(0, h - 2, w, 2, 1, 8).set(1, 1, 17, 3);
-  const auto deco_layer = b.add_tile_layer(deco, {.name = "Deco", .color_envelope = color_env,
-                                                   .image = embedded});
+  const auto deco_layer =
+      b.add_tile_layer(deco, {.name = "Deco", .color_envelope = color_env, .image = embedded});
   b.add_automapper(1, deco_layer, 0, 7, 1);
   TileGrid skip(LayerKind::tiles, w, h);
   skip.fill(0, 0, w, 3, 2);
@@ -134,8 +156,14 @@ std::vector<SpriteTileWriter> spritetile_levels() {
     for (std::int32_t version : {2, 3}) {
       StLayer a{.width = 6, .height = 4};
       a.cells = cells(6, 4, version);
-      StLayer b{.tile_size_x = 0.5f, .tile_size_y = 2, .scroll_x = 1, .z = -3, .layer_lock = 3,
-                .add_border = 1, .width = 3, .height = 2};
+      StLayer b{.tile_size_x = 0.5f,
+                .tile_size_y = 2,
+                .scroll_x = 1,
+                .z = -3,
+                .layer_lock = 3,
+                .add_border = 1,
+                .width = 3,
+                .height = 2};
       b.cells = cells(3, 2, 1);
       SpriteTileWriter w(big, version);
       w.layers({a, b}).numsets(big ? 8 : 32).editor_tags();
@@ -180,15 +208,19 @@ int main(int argc, char** argv) {
       maps.emplace_back("bare_" + tag + ".map", bare_container(writer));
     }
     maps.emplace_back("sink_22ints.map", kitchen_sink_map(EnvPointForm::twenty_two_ints, {}));
-    maps.emplace_back("race.map", make_realistic_ddnet_map({.width = 60, .height = 40, .seed = 1,
-                                                            .decoration_layers = 1}));
-    maps.emplace_back("race7.map", make_realistic_ddnet_map({.width = 50, .height = 30, .seed = 2,
+    maps.emplace_back(
+        "race.map",
+        make_realistic_ddnet_map({.width = 60, .height = 40, .seed = 1, .decoration_layers = 1}));
+    maps.emplace_back("race7.map", make_realistic_ddnet_map({.width = 50,
+                                                             .height = 30,
+                                                             .seed = 2,
                                                              .decoration_layers = 1,
                                                              .skip_compressed = true,
                                                              .with_sounds = false}));
-    maps.emplace_back("race_v3.map", make_realistic_ddnet_map({.width = 40, .height = 30, .seed = 3,
-                                                               .decoration_layers = 0},
-                                                              {.version = 3}));
+    maps.emplace_back(
+        "race_v3.map",
+        make_realistic_ddnet_map({.width = 40, .height = 30, .seed = 3, .decoration_layers = 0},
+                                 {.version = 3}));
     for (const auto& [name, bytes] : maps) {
       write(out / "datafile", name, bytes);
       write(out / "teeworlds", name, bytes);
@@ -225,17 +257,19 @@ int main(int argc, char** argv) {
         {.path = "readme.txt", .bytes = to_bytes("not a map\n")},
         {.path = "packs/inner.zip", .bytes = build_archive(ArchiveFormat::zip, inner)},
     };
-    for (auto format : {ArchiveFormat::zip, ArchiveFormat::tar, ArchiveFormat::tar_gz,
-                        ArchiveFormat::tar_xz, ArchiveFormat::tar_zst, ArchiveFormat::tar_bz2,
-                        ArchiveFormat::seven_zip}) {
+    for (auto format :
+         {ArchiveFormat::zip, ArchiveFormat::tar, ArchiveFormat::tar_gz, ArchiveFormat::tar_xz,
+          ArchiveFormat::tar_zst, ArchiveFormat::tar_bz2, ArchiveFormat::seven_zip}) {
       write(out / "archive", "seed" + std::string(extension(format)),
             build_archive(format, members));
     }
     write(out / "archive", "stored.zip",
           build_archive(ArchiveFormat::zip, members, {.options = "zip:compression=store"}));
     const std::vector<ArchiveMember> deep = {
-        {.path = "mid.tar", .bytes = build_archive(ArchiveFormat::tar, {
-             {.path = "in.7z", .bytes = build_archive(ArchiveFormat::seven_zip, inner)}})}};
+        {.path = "mid.tar",
+         .bytes = build_archive(
+             ArchiveFormat::tar,
+             {{.path = "in.7z", .bytes = build_archive(ArchiveFormat::seven_zip, inner)}})}};
     write(out / "archive", "nested.zip", build_archive(ArchiveFormat::zip, deep));
     write(out / "archive", "plain.map", dm);
     write(out / "archive", "gzip.map.gz", gzip_bytes(dm));

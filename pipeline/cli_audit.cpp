@@ -47,9 +47,9 @@ int audit_command(const Args& args) {
       "new): its audit then exits 0. --acknowledge marks a map content as known: its\n"
       "problems and findings are listed as acknowledged and never fail the audit (a\n"
       "new upload under the same name is new content and is not acknowledged).\n\nOptions");
-  opts.add_options()
-      ("help,h", "show this help")
-      ("db", po::value(&db_path)->default_value(db_path), "the SQLite index to read (--accept and --acknowledge write to it)");
+  opts.add_options()("help,h", "show this help")(
+      "db", po::value(&db_path)->default_value(db_path),
+      "the SQLite index to read (--accept and --acknowledge write to it)");
   constexpr auto kAnyRun = std::numeric_limits<std::int64_t>::max();
   add_number_option(opts, "run", &run, std::int64_t{1}, kAnyRun,
                     "the run to audit (default: the latest complete run)");
@@ -60,24 +60,22 @@ int audit_command(const Args& args) {
                     "text and markdown list at most this many items per list (0: all)");
   Game game = Game::ddnet;
   add_game_option(opts, &game);
-  opts.add_options()
-      ("format", po::value(&format_name)->default_value(format_name),
-       "text, json (stable format, see the README) or markdown")
-      ("fail-on", po::value(&fail_on_name)->default_value(fail_on_name),
-       "exit 1 when something is newly broken (error), also on new warnings (warning), "
-       "or never")
-      ("only-new", po::bool_switch(&only_new),
-       "text and markdown: only what changed since the baseline, in at most 2000 "
-       "characters (5 items a list); json always has everything")
-      ("accept", po::bool_switch(&accept),
-       "accept the run (--run, default: the latest complete run) as it is: its audit exits 0; "
-       "prints nothing else")
-      ("acknowledge", po::value(&acknowledge),
-       "acknowledge a map content (by SHA-256, or by the path or name of a map the latest run "
-       "saw): its problems never fail the audit")
-      ("note", po::value(&note),
-       "with --accept or --acknowledge: why (stored in the index; an accepted run's note is "
-       "shown in its report)");
+  opts.add_options()("format", po::value(&format_name)->default_value(format_name),
+                     "text, json (stable format, see the README) or markdown")(
+      "fail-on", po::value(&fail_on_name)->default_value(fail_on_name),
+      "exit 1 when something is newly broken (error), also on new warnings (warning), "
+      "or never")("only-new", po::bool_switch(&only_new),
+                  "text and markdown: only what changed since the baseline, in at most 2000 "
+                  "characters (5 items a list); json always has everything")(
+      "accept", po::bool_switch(&accept),
+      "accept the run (--run, default: the latest complete run) as it is: its audit exits 0; "
+      "prints nothing else")(
+      "acknowledge", po::value(&acknowledge),
+      "acknowledge a map content (by SHA-256, or by the path or name of a map the latest run "
+      "saw): its problems never fail the audit")(
+      "note", po::value(&note),
+      "with --accept or --acknowledge: why (stored in the index; an accepted run's note is "
+      "shown in its report)");
 
   const auto parsed = parse_command_args("audit", args, opts);  // no positional arguments
   if (!parsed) return kExitUsage;
@@ -99,8 +97,8 @@ int audit_command(const Args& args) {
   }
   const auto fail_on = audit::parse_fail_on(fail_on_name);
   if (!fail_on) {
-    std::cerr << "mapindex audit: --fail-on must be error, warning or never, not '"
-              << fail_on_name << "'\n";
+    std::cerr << "mapindex audit: --fail-on must be error, warning or never, not '" << fail_on_name
+              << "'\n";
     return kExitUsage;
   }
   if (accept || !acknowledge.empty()) {

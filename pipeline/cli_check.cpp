@@ -19,9 +19,8 @@ int check_command(const Args& args) {
       "missing rows) and the schema version. Prints a verdict; writes nothing.\n"
       "`mapindex index` runs the cheaper PRAGMA quick_check itself when it opens an\n"
       "index of up to 256 MB.\n\nOptions");
-  opts.add_options()
-      ("help,h", "show this help")
-      ("db", po::value(&db_path)->default_value(db_path), "the SQLite index to check");
+  opts.add_options()("help,h", "show this help")("db", po::value(&db_path)->default_value(db_path),
+                                                 "the SQLite index to check");
   const auto vm = parse_command_args("check", args, opts);
   if (!vm) return kExitUsage;
   if (vm->count("help")) {

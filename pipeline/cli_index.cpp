@@ -45,10 +45,12 @@ bool inputs_readable(const std::vector<std::string>& inputs) {
     if (::stat(input.c_str(), &st) != 0) {
       error_number = errno;
     } else if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) {
-      const int fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC |
-                                               (S_ISDIR(st.st_mode) ? O_DIRECTORY : 0));
-      if (fd < 0) error_number = errno;
-      else ::close(fd);
+      const int fd =
+          ::open(input.c_str(), O_RDONLY | O_CLOEXEC | (S_ISDIR(st.st_mode) ? O_DIRECTORY : 0));
+      if (fd < 0)
+        error_number = errno;
+      else
+        ::close(fd);
     } else if (::access(input.c_str(), R_OK) != 0) {
       error_number = errno;
     }
@@ -72,25 +74,30 @@ void print_summary(const IndexOptions& o, const LiveCounters& c, const IndexSumm
   std::printf("  already known     %10llu  (same content indexed before: not decoded)\n",
               static_cast<unsigned long long>(c.maps_known.load() - c.maps_same_in_run.load()));
   if (c.maps_same_in_run.load())
-    std::printf("  same content      %10llu  (as an entry earlier in this run: not decoded again)\n",
-                static_cast<unsigned long long>(c.maps_same_in_run.load()));
-  std::printf("  rejected          %10llu  (%s)\n", static_cast<unsigned long long>(c.rejected.load()),
+    std::printf(
+        "  same content      %10llu  (as an entry earlier in this run: not decoded again)\n",
+        static_cast<unsigned long long>(c.maps_same_in_run.load()));
+  std::printf("  rejected          %10llu  (%s)\n",
+              static_cast<unsigned long long>(c.rejected.load()),
               o.game == Game::ddnet ? "DDNet would refuse them"
                                     : "neither Teeworlds 0.6 nor 0.7 would load them");
-  std::printf("  with warnings     %10llu\n", static_cast<unsigned long long>(c.with_warnings.load()));
+  std::printf("  with warnings     %10llu\n",
+              static_cast<unsigned long long>(c.with_warnings.load()));
   std::printf("  not maps          %10llu\n", static_cast<unsigned long long>(c.not_maps.load()));
   std::printf("  oversize          %10llu  (over --max-map-size, not read)\n",
               static_cast<unsigned long long>(c.oversize.load()));
   std::printf("  unreadable        %10llu\n", static_cast<unsigned long long>(c.unreadable.load()));
   if (c.not_written.load())
-    std::printf("  not written       %10llu  (the index refused their rows: see the messages above)\n",
-                static_cast<unsigned long long>(c.not_written.load()));
+    std::printf(
+        "  not written       %10llu  (the index refused their rows: see the messages above)\n",
+        static_cast<unsigned long long>(c.not_written.load()));
   std::printf("  time              %10.2f s  (%.1f maps/s, %.1f MB/s, CPU %.2f s)\n", s.seconds,
               s.seconds > 0 ? static_cast<double>(maps) / s.seconds : 0.0,
               s.seconds > 0 ? mb / s.seconds : 0.0, s.cpu_seconds);
   if (c.rejected.load() || c.unreadable.load() || c.oversize.load())
-    std::printf("  problems: mapindex query --db %s \"SELECT * FROM problems WHERE run_id = %lld\"\n",
-                o.db_path.c_str(), static_cast<long long>(s.run_id));
+    std::printf(
+        "  problems: mapindex query --db %s \"SELECT * FROM problems WHERE run_id = %lld\"\n",
+        o.db_path.c_str(), static_cast<long long>(s.run_id));
 }
 
 // --stats-json: the run's figures as one flat JSON object, for
@@ -140,9 +147,9 @@ int index_command(const Args& args) {
       "archive on standard input; archives inside archives are followed), decodes\n"
       "and measures them on all cores and writes the SQLite index. Content already\n"
       "indexed (same SHA-256) is not decoded again.\n\nOptions");
-  opts.add_options()
-      ("help,h", "show this help")
-      ("db", po::value(&o.db_path)->default_value(o.db_path), "the SQLite index to create or update");
+  opts.add_options()("help,h", "show this help")("db",
+                                                 po::value(&o.db_path)->default_value(o.db_path),
+                                                 "the SQLite index to create or update");
   add_number_option(opts, "threads,j", &o.threads, 0u, kMaxThreads,
                     "decode threads (0 = all cores); the results do not depend on it");
   add_number_option(opts, "memory", &memory_mb, 2u, 1024u * 1024u,
@@ -156,24 +163,24 @@ int index_command(const Args& args) {
   add_number_option(opts, "batch", &o.batch_size, 1u, 1000000u,
                     "entries per transaction (a transaction also ends every second)");
   add_game_option(opts, &o.game);
-  opts.add_options()
-      ("reindex", po::bool_switch(&o.reindex), "decode and measure even content already indexed")
-      ("progress", po::value(&progress)->default_value(progress),
-       "auto (a bar on a terminal, else nothing), bar, lines (a line every 5 s) or none")
-      ("quiet,q", po::bool_switch(&quiet), "no progress and no summary")
-      ("stats-json", po::value(&stats_json),
-       "also write the run's figures to this file as one JSON object: seconds, cpu_seconds, "
-       "writer_seconds (inside the SQLite writer), peak_in_flight_bytes (most entry bytes "
-       "held against --memory), counts (used by benchmarks/run.sh)")
-      ("audit", po::bool_switch(&audit),
-       "when the run is complete, print `mapindex audit` of it against the previous run; "
-       "the exit status is then the audit's (one command for cron)")
-      ("audit-format", po::value(&audit_format)->default_value(audit_format),
-       "with --audit: text, json or markdown (json: standard output holds only the JSON, "
-       "no run summary)")
-      ("fail-on", po::value(&fail_on)->default_value(fail_on),
-       "with --audit: exit 1 when something is newly broken (error), also on new warnings "
-       "(warning), or never");
+  opts.add_options()("reindex", po::bool_switch(&o.reindex),
+                     "decode and measure even content already indexed")(
+      "progress", po::value(&progress)->default_value(progress),
+      "auto (a bar on a terminal, else nothing), bar, lines (a line every 5 s) or none")(
+      "quiet,q", po::bool_switch(&quiet), "no progress and no summary")(
+      "stats-json", po::value(&stats_json),
+      "also write the run's figures to this file as one JSON object: seconds, cpu_seconds, "
+      "writer_seconds (inside the SQLite writer), peak_in_flight_bytes (most entry bytes "
+      "held against --memory), counts (used by benchmarks/run.sh)")(
+      "audit", po::bool_switch(&audit),
+      "when the run is complete, print `mapindex audit` of it against the previous run; "
+      "the exit status is then the audit's (one command for cron)")(
+      "audit-format", po::value(&audit_format)->default_value(audit_format),
+      "with --audit: text, json or markdown (json: standard output holds only the JSON, "
+      "no run summary)")(
+      "fail-on", po::value(&fail_on)->default_value(fail_on),
+      "with --audit: exit 1 when something is newly broken (error), also on new warnings "
+      "(warning), or never");
   const auto vm = parse_command_args("index", args, opts, &o.inputs);
   if (!vm) return kExitUsage;
   if (vm->count("help")) {
@@ -193,8 +200,8 @@ int index_command(const Args& args) {
   // An INPUT given twice is one source: it is read once (reading it again would
   // record every entry a second time, as a duplicate name).
   for (std::size_t i = 0; i < o.inputs.size(); ++i) {
-    const auto first = std::find(o.inputs.begin(), o.inputs.begin() + static_cast<std::ptrdiff_t>(i),
-                                 o.inputs[i]);
+    const auto first =
+        std::find(o.inputs.begin(), o.inputs.begin() + static_cast<std::ptrdiff_t>(i), o.inputs[i]);
     if (first == o.inputs.begin() + static_cast<std::ptrdiff_t>(i)) continue;
     std::cerr << "mapindex index: " << o.inputs[i] << " is given more than once: read once\n";
     o.inputs.erase(o.inputs.begin() + static_cast<std::ptrdiff_t>(i--));
@@ -210,10 +217,14 @@ int index_command(const Args& args) {
     }
   }
   ProgressMode mode;
-  if (quiet || progress == "none") mode = ProgressMode::none;
-  else if (progress == "auto") mode = ProgressMode::automatic;
-  else if (progress == "bar") mode = ProgressMode::bar;
-  else if (progress == "lines") mode = ProgressMode::lines;
+  if (quiet || progress == "none")
+    mode = ProgressMode::none;
+  else if (progress == "auto")
+    mode = ProgressMode::automatic;
+  else if (progress == "bar")
+    mode = ProgressMode::bar;
+  else if (progress == "lines")
+    mode = ProgressMode::lines;
   else {
     std::cerr << "mapindex index: --progress must be auto, bar, lines or none, not '" << progress
               << "'\n";

@@ -29,8 +29,8 @@ int inspect_command(const Args& args) {
       "store: info, layers with tile counts, images, envelopes, sounds, DDNet\n"
       "features, problems), valid UTF-8, for scripts and for diffing two maps.\n\nOptions");
   bool json_output = false;
-  opts.add_options()("help,h", "show this help")(
-      "json", po::bool_switch(&json_output), "print a JSON array, one object per file");
+  opts.add_options()("help,h", "show this help")("json", po::bool_switch(&json_output),
+                                                 "print a JSON array, one object per file");
   add_number_option(opts, "max-map-size", &max_map_mb, 1u, 4096u,
                     "entries larger than this many MB are skipped", "MB");
   Game game = Game::ddnet;
@@ -38,8 +38,10 @@ int inspect_command(const Args& args) {
   const auto vm = parse_command_args("inspect", args, opts, &inputs);
   if (!vm) return kExitUsage;
   if (vm->count("help")) {
-    std::cout << opts << "\nExit status: 0 all maps load (in the --game), 1 some map is rejected or unreadable,\n"
-              << "2 usage error.\n";
+    std::cout
+        << opts
+        << "\nExit status: 0 all maps load (in the --game), 1 some map is rejected or unreadable,\n"
+        << "2 usage error.\n";
     return kExitOk;
   }
   if (inputs.empty()) {
@@ -62,8 +64,9 @@ int inspect_command(const Args& args) {
     // its path; an entry of an archive or folder by both. Standard input read
     // as one plain file gives the entry "-".
     const read::SourceKind kind = kind_of.at(entry->source);
-    const bool single_file = entry->path.empty() || kind == read::SourceKind::file ||
-                             (kind == read::SourceKind::standard_input && entry->path == entry->source);
+    const bool single_file =
+        entry->path.empty() || kind == read::SourceKind::file ||
+        (kind == read::SourceKind::standard_input && entry->path == entry->source);
     const std::string name = single_file ? entry->source : entry->source + ": " + entry->path;
     if (json) {
       json->begin_object()
@@ -72,15 +75,20 @@ int inspect_command(const Args& args) {
           .field("entry", entry->path);
     }
     if (entry->kind == read::ReadOutcome::error) {
-      if (json) json->field("kind", "unreadable").field("error", entry->error.to_string()).end_object();
-      else std::cout << name << "\n  unreadable: " << entry->error.to_string() << "\n\n";
+      if (json)
+        json->field("kind", "unreadable").field("error", entry->error.to_string()).end_object();
+      else
+        std::cout << name << "\n  unreadable: " << entry->error.to_string() << "\n\n";
       status = kExitFindings;
       continue;
     }
     if (entry->kind == read::ReadOutcome::oversize) {
       if (json)
-        json->field("kind", "oversize").field("size", static_cast<std::int64_t>(entry->size)).end_object();
-      else std::cout << name << "\n  skipped: " << entry->size << " bytes, over --max-map-size\n\n";
+        json->field("kind", "oversize")
+            .field("size", static_cast<std::int64_t>(entry->size))
+            .end_object();
+      else
+        std::cout << name << "\n  skipped: " << entry->size << " bytes, over --max-map-size\n\n";
       continue;
     }
     const auto digest = read::digest(entry->bytes);

@@ -32,8 +32,8 @@ std::optional<po::variables_map> parse_command_args(const std::string& command, 
 }
 
 int exit_status_for(const Error& error) {
-  if (error.code == Code::index_damaged || error.code == Code::index_locked || error.code == Code::index_io ||
-      error.code == Code::index_failed)
+  if (error.code == Code::index_damaged || error.code == Code::index_locked ||
+      error.code == Code::index_io || error.code == Code::index_failed)
     return kExitIndex;
   if (error.code == Code::query_interrupted) return kExitInterrupted;
   if (error.code == Code::internal) return kExitInternal;
@@ -49,7 +49,8 @@ int run_guarded(const std::string& command, const std::function<int()>& run) {
     if (!e.file().empty() && message.find(e.file()) == std::string::npos)
       message = "index '" + e.file() + "': " + message;
     std::cerr << "mapindex " << command << ": " << message << "\n";
-    return exit_status_for(Error{e.code() == Code::index_sql ? Code::index_failed : e.code(), message});
+    return exit_status_for(
+        Error{e.code() == Code::index_sql ? Code::index_failed : e.code(), message});
   } catch (const std::exception& e) {
     std::cerr << "mapindex " << command << ": internal error: " << e.what()
               << " (a bug in mapindex: please report it)\n";
@@ -103,21 +104,21 @@ std::string range_text(std::int64_t min, std::int64_t max) {
   return std::to_string(min) + ".." + std::to_string(max);
 }
 
-void add_number_option(po::options_description& options, const std::string& name,
-                       std::int64_t min, std::int64_t max,
-                       std::optional<std::int64_t> default_value,
+void add_number_option(po::options_description& options, const std::string& name, std::int64_t min,
+                       std::int64_t max, std::optional<std::int64_t> default_value,
                        std::function<void(std::int64_t)> store, const std::string& help,
                        const std::string& value_name) {
   const std::string long_name = "--" + name.substr(0, name.find(','));
   const std::string range = range_text(min, max);
-  auto* value = po::value<std::string>()->value_name(value_name)->notifier(
-      [long_name, range, min, max, store](const std::string& text) {
-        const auto number = parse_whole_number(text);
-        if (!number || *number < min || *number > max)
-          throw po::error(long_name + " must be a whole number in " + range + ", not '" + text +
-                          "'");
-        store(*number);
-      });
+  auto* value = po::value<std::string>()
+                    ->value_name(value_name)
+                    ->notifier([long_name, range, min, max, store](const std::string& text) {
+                      const auto number = parse_whole_number(text);
+                      if (!number || *number < min || *number > max)
+                        throw po::error(long_name + " must be a whole number in " + range +
+                                        ", not '" + text + "'");
+                      store(*number);
+                    });
   if (default_value) value->default_value(std::to_string(*default_value));
   options.add_options()(name.c_str(), value, (help + " (range " + range + ")").c_str());
 }

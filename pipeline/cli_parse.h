@@ -60,13 +60,13 @@ void add_number_option(boost::program_options::options_description& options,
 // Typed front ends: the default is *target's current value.
 template <class T>
 void add_number_option(boost::program_options::options_description& options,
-                       const std::string& name, T* target, T min, T max,
-                       const std::string& help, const std::string& value_name = "N") {
+                       const std::string& name, T* target, T min, T max, const std::string& help,
+                       const std::string& value_name = "N") {
   static_assert(std::numeric_limits<T>::is_integer);
   add_number_option(
       options, name, static_cast<std::int64_t>(min), static_cast<std::int64_t>(max),
-      static_cast<std::int64_t>(*target),
-      [target](std::int64_t v) { *target = static_cast<T>(v); }, help, value_name);
+      static_cast<std::int64_t>(*target), [target](std::int64_t v) { *target = static_cast<T>(v); },
+      help, value_name);
 }
 
 // An optional number without a default: *target stays nullopt unless given.
@@ -76,8 +76,8 @@ void add_number_option(boost::program_options::options_description& options,
                        const std::string& help) {
   static_assert(std::numeric_limits<T>::is_integer);
   add_number_option(
-      options, name, static_cast<std::int64_t>(min), static_cast<std::int64_t>(max),
-      std::nullopt, [target](std::int64_t v) { *target = static_cast<T>(v); }, help);
+      options, name, static_cast<std::int64_t>(min), static_cast<std::int64_t>(max), std::nullopt,
+      [target](std::int64_t v) { *target = static_cast<T>(v); }, help);
 }
 
 // Adds `--game ddnet|teeworlds` (default ddnet): whose verdict on the maps the

@@ -25,8 +25,8 @@ namespace {
 constexpr std::size_t kTerminalCellWidth = 60;
 
 // "-p name=value": the value is an integer when it is a whole decimal number
-// without leading zeros ("12", "-3"; "007" stays text), a real when it is a finite decimal number in full ("1.5",
-// "2e3"), else text. The name may carry the SQL's prefix (:name, @name, $name).
+// without leading zeros ("12", "-3"; "007" stays text), a real when it is a finite decimal number
+// in full ("1.5", "2e3"), else text. The name may carry the SQL's prefix (:name, @name, $name).
 std::optional<index::QueryParameter> parse_parameter(const std::string& text) {
   const auto equals = text.find('=');
   if (equals == std::string::npos || equals == 0) return std::nullopt;
@@ -86,18 +86,18 @@ int query_command(const Args& args) {
       "Output is valid UTF-8 (invalid bytes become U+FFFD); BLOBs print as hex.\n"
       "On a terminal, table cells longer than 60 characters are cut with '…'\n"
       "(--wide: never); other formats are never cut.\n\nOptions");
-  opts.add_options()
-      ("help,h", "show this help")
-      ("db", po::value(&db)->default_value(db), "the SQLite index")
-      ("file,f", po::value(&sql_file)->value_name("FILE"), "read the SQL from FILE (- for standard input)")
-      ("param,p", po::value(&parameter_texts)->value_name("NAME=VALUE"),
-       "bind :NAME to VALUE (repeatable)")
-      ("csv", po::bool_switch(&csv), "print CSV (RFC 4180: a header line, then one line per row)")
-      ("tsv", po::bool_switch(&tsv),
-       "print TSV (a header line, tab-separated; \\t \\n \\r \\\\ escaped)")
-      ("json", po::bool_switch(&json), "print a JSON array of objects")
-      ("ndjson", po::bool_switch(&ndjson), "print one JSON object per line")
-      ("wide", po::bool_switch(&wide), "never cut table cells on a terminal");
+  opts.add_options()("help,h", "show this help")("db", po::value(&db)->default_value(db),
+                                                 "the SQLite index")(
+      "file,f", po::value(&sql_file)->value_name("FILE"),
+      "read the SQL from FILE (- for standard input)")(
+      "param,p", po::value(&parameter_texts)->value_name("NAME=VALUE"),
+      "bind :NAME to VALUE (repeatable)")(
+      "csv", po::bool_switch(&csv), "print CSV (RFC 4180: a header line, then one line per row)")(
+      "tsv", po::bool_switch(&tsv),
+      "print TSV (a header line, tab-separated; \\t \\n \\r \\\\ escaped)")(
+      "json", po::bool_switch(&json), "print a JSON array of objects")(
+      "ndjson", po::bool_switch(&ndjson), "print one JSON object per line")(
+      "wide", po::bool_switch(&wide), "never cut table cells on a terminal");
   const auto vm = parse_command_args("query", args, opts, &sql_parts);
   if (!vm) return kExitUsage;
   if (vm->count("help")) {

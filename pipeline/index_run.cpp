@@ -17,8 +17,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <cstring>
+#include <ctime>
 #include <exception>
 #include <filesystem>
 #include <future>
@@ -59,8 +59,8 @@ using MeasuredPtr = std::shared_ptr<const Measured>;
 class RunContents {
  public:
   struct Claim {
-    bool first = false;                       // this entry measures and must fulfil()
-    std::shared_future<MeasuredPtr> result;   // otherwise: wait on this
+    bool first = false;                      // this entry measures and must fulfil()
+    std::shared_future<MeasuredPtr> result;  // otherwise: wait on this
   };
   Claim claim(const read::FileDigest& digest) {
     std::lock_guard lock(mutex_);
@@ -151,7 +151,8 @@ index::SourceKind stored_kind(read::SourceKind kind) {
 index::EntryKind entry_kind(const WorkItem& w) {
   switch (w.entry.kind) {
     case read::ReadOutcome::error: return index::EntryKind::unreadable;
-    case read::ReadOutcome::not_read: return index::EntryKind::other;  // a link, a special file, an empty inner archive
+    case read::ReadOutcome::not_read:
+      return index::EntryKind::other;  // a link, a special file, an empty inner archive
     case read::ReadOutcome::oversize: return index::EntryKind::oversize;
     case read::ReadOutcome::file:
       if (w.known) return index::EntryKind::map;
@@ -202,8 +203,8 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
     m->measurement = measure_content(w.entry.bytes, mo);
     if (m->measurement.kind == ContentKind::map) counters.maps_measured++;
   } catch (const std::exception& e) {
-    m->failure = Problem{Code::internal,
-                         std::string("measuring failed: ") + e.what(), Location::file()};
+    m->failure =
+        Problem{Code::internal, std::string("measuring failed: ") + e.what(), Location::file()};
   } catch (...) {
     m->failure = Problem{Code::internal, "measuring failed", Location::file()};
   }
@@ -222,15 +223,21 @@ class EntryWriter {
   EntryWriter(index::IndexDb& db, std::int64_t run_id, const IndexOptions& options,
               std::unordered_map<std::string, std::int64_t> source_ids, RunContents& contents,
               ByteBudget& budget, LiveCounters& counters)
-      : db_(db), run_id_(run_id), options_(options), source_ids_(std::move(source_ids)),
-        contents_(contents), budget_(budget), counters_(counters) {}
+      : db_(db),
+        run_id_(run_id),
+        options_(options),
+        source_ids_(std::move(source_ids)),
+        contents_(contents),
+        budget_(budget),
+        counters_(counters) {}
 
   void write(WorkItem& w) {
     const auto t0 = std::chrono::steady_clock::now();
     if (w.entry.kind == read::ReadOutcome::file) recognise_written_in_run(w);
     const index::EntryRecord rec = record(w);
     note_reading(rec.source_id, w.entry);
-    const MapStats* stats = rec.kind == index::EntryKind::map && !w.known ? &w.measured->measurement.stats : nullptr;
+    const MapStats* stats =
+        rec.kind == index::EntryKind::map && !w.known ? &w.measured->measurement.stats : nullptr;
     count(w, rec.kind, stats);
     store(w, rec, stats);
     commit_when_due();
@@ -245,9 +252,10 @@ class EntryWriter {
   void record_readings() {
     for (const auto& [source_id, reading] : readings_)
       if (reading.reading_errors > 0)
-        db_.set_source_reading(run_id_, source_id, reading.entries > 0 ? index::SourceReading::partial : index::SourceReading::unreadable,
-                               reading.entries > 0 ? std::optional<std::string>(reading.last_entry)
-                                                   : std::nullopt);
+        db_.set_source_reading(
+            run_id_, source_id,
+            reading.entries > 0 ? index::SourceReading::partial : index::SourceReading::unreadable,
+            reading.entries > 0 ? std::optional<std::string>(reading.last_entry) : std::nullopt);
   }
 
   double seconds() const { return seconds_; }
@@ -279,11 +287,11 @@ class EntryWriter {
         rec.problems.push_back({w.entry.error.code, w.entry.error.message, Location::file()});
         break;
       case read::ReadOutcome::oversize:
-        rec.problems.push_back(
-            {Code::entry_oversize,
-             "entry is " + std::to_string(w.entry.size) + " bytes, over --max-map-size " +
-                 std::to_string(options_.max_map_size) + "; not read",
-             Location::file()});
+        rec.problems.push_back({Code::entry_oversize,
+                                "entry is " + std::to_string(w.entry.size) +
+                                    " bytes, over --max-map-size " +
+                                    std::to_string(options_.max_map_size) + "; not read",
+                                Location::file()});
         break;
       case read::ReadOutcome::file:
         rec.sha256 = w.digest.sha256_hex();
@@ -316,9 +324,12 @@ class EntryWriter {
       case index::EntryKind::map: break;
     }
     // The verdict of the game the archive is for (--game).
-    const MapStatus status = stats ? status_for(*stats, options_.game) : w.known->status_for(options_.game);
-    if (stats) counters_.maps_indexed++;
-    else counters_.maps_known++;
+    const MapStatus status =
+        stats ? status_for(*stats, options_.game) : w.known->status_for(options_.game);
+    if (stats)
+      counters_.maps_indexed++;
+    else
+      counters_.maps_known++;
     if (status == MapStatus::rejected) counters_.rejected++;
     if (status == MapStatus::warnings) counters_.with_warnings++;
   }
@@ -338,7 +349,8 @@ class EntryWriter {
                    w.entry.source.c_str(), w.entry.path.c_str(), e.what());
       // A damaged index or an I/O error (disk full) fails every entry: stop now.
       const auto* index_error = dynamic_cast<const index::IndexError*>(&e);
-      if (index_error && (index_error->code() == Code::index_damaged || index_error->code() == Code::index_io))
+      if (index_error &&
+          (index_error->code() == Code::index_damaged || index_error->code() == Code::index_io))
         throw;
       if (++consecutive_write_failures_ >= 20) throw;
     }
@@ -403,7 +415,8 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   // Each input as the reader found it (a FIFO is opened here, to be told).
   std::unordered_map<std::string, std::int64_t> source_ids;
   for (const auto& source : reader.sources())
-    source_ids[source.input] = db->source_id(summary.run_id, source.input, stored_kind(source.kind));
+    source_ids[source.input] =
+        db->source_id(summary.run_id, source.input, stored_kind(source.kind));
   const auto known = db->known_maps();
   RunContents contents;
 
@@ -415,7 +428,8 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
                                           threads + 1);
   ByteBudget budget(options.memory_budget, options.max_map_size + ByteBudget::kEntryOverhead);
   const auto stop = [] { return interrupt_requested(); };
-  EntryWriter writer(*db, summary.run_id, options, std::move(source_ids), contents, budget, counters);
+  EntryWriter writer(*db, summary.run_id, options, std::move(source_ids), contents, budget,
+                     counters);
 
   std::uint64_t next_seq = 0;
 
@@ -468,20 +482,24 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     failure = e.what();
     if (e.code() != Code::index_sql) failure_code = e.code();
   } catch (const std::exception& e) {
-    failure = e.what(); failure_code = Code::internal;  // not the index's fault: a bug
+    failure = e.what();
+    failure_code = Code::internal;  // not the index's fault: a bug
   }
 
   summary.interrupted = interrupt_requested();
   if (failure.empty()) writer.record_readings();
   db->commit_batch();
-  const auto status = !failure.empty() ? index::RunStatus::failed : summary.interrupted ? index::RunStatus::interrupted : index::RunStatus::complete;
+  const auto status = !failure.empty()      ? index::RunStatus::failed
+                      : summary.interrupted ? index::RunStatus::interrupted
+                                            : index::RunStatus::complete;
   db->finish_run(summary.run_id, status, run_counters(counters));
   if (!failure.empty()) {
     const bool damaged = failure_code == Code::index_damaged;
-    return Error{failure_code, "index run " + std::to_string(summary.run_id) + " of '" + options.db_path + "' failed: " + failure +
-                                   (damaged ? ": the index is damaged: " +
-                                                  std::string(index::kRebuildAdvice)
-                                            : "")};
+    return Error{
+        failure_code,
+        "index run " + std::to_string(summary.run_id) + " of '" + options.db_path +
+            "' failed: " + failure +
+            (damaged ? ": the index is damaged: " + std::string(index::kRebuildAdvice) : "")};
   }
 
   summary.seconds =

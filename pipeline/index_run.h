@@ -16,15 +16,15 @@ namespace mapindex {
 struct IndexOptions {
   std::string db_path = "mapindex.sqlite";
   std::vector<std::string> inputs;
-  unsigned threads = 0;                          // 0: all cores
-  std::uint64_t memory_budget = 1024ull << 20;   // bytes of entries in flight
-  std::uint64_t max_map_size = 64ull << 20;      // larger entries are skipped with a problem
+  unsigned threads = 0;                         // 0: all cores
+  std::uint64_t memory_budget = 1024ull << 20;  // bytes of entries in flight
+  std::uint64_t max_map_size = 64ull << 20;     // larger entries are skipped with a problem
   std::uint64_t max_data_item_size = 256ull << 20;
   int max_nesting = 4;
-  std::uint32_t batch_size = 500;                // entries per transaction (also every second)
-  bool reindex = false;                          // decode even content already indexed
-  Game game = Game::ddnet;                       // whose verdict the counters give
-  std::string command_line;                      // stored in runs.command
+  std::uint32_t batch_size = 500;  // entries per transaction (also every second)
+  bool reindex = false;            // decode even content already indexed
+  Game game = Game::ddnet;         // whose verdict the counters give
+  std::string command_line;        // stored in runs.command
 };
 
 struct IndexSummary {
@@ -32,10 +32,10 @@ struct IndexSummary {
   bool interrupted = false;
   double seconds = 0;
   double cpu_seconds = 0;
-  std::uint64_t peak_in_flight = 0;   // most bytes held between reader and writer
+  std::uint64_t peak_in_flight = 0;          // most bytes held between reader and writer
   std::uint64_t peak_in_flight_entries = 0;  // most entries held (at most ByteBudget's cap)
-  std::uint64_t peak_run_contents = 0;  // most contents tracked at once for in-run dedup
-  double writer_seconds = 0;          // time spent inside the writer node
+  std::uint64_t peak_run_contents = 0;       // most contents tracked at once for in-run dedup
+  double writer_seconds = 0;                 // time spent inside the writer node
 };
 
 // Runs the whole index job. Errors opening the index (newer schema, not a

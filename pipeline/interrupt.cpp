@@ -1,8 +1,8 @@
 #include "pipeline/interrupt.h"
 
-#include <csignal>
-#include <atomic>
 #include <unistd.h>
+#include <atomic>
+#include <csignal>
 
 #include <cstdint>
 

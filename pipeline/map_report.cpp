@@ -23,17 +23,17 @@ void print_map_report(std::ostream& out, const std::string& name, const read::Fi
       << to_string(s.status) << "\n";
   if (s.teeworlds)
     out << "  loads in Teeworlds 0.6: " << (s.teeworlds->loads_06 ? "yes" : "no")
-        << ", 0.7: " << (s.teeworlds->loads_07 ? "yes" : "no") << "  (status for --game teeworlds: "
-        << to_string(status_for(s, Game::teeworlds)) << ")\n";
+        << ", 0.7: " << (s.teeworlds->loads_07 ? "yes" : "no")
+        << "  (status for --game teeworlds: " << to_string(status_for(s, Game::teeworlds)) << ")\n";
   if (s.format == MapFormat::teeworlds) {
     out << "  container: " << (s.reversed_magic ? "ATAD" : "DATA")
         << (s.crude_header ? ", crude v4 header" : "") << ", " << s.num_items << " items, "
         << s.num_data << " data items";
     for (const auto& u : s.uuid_types) out << ", uuid " << u;
     out << "\n";
-    out << "  info: author " << opt(s.author) << ", version " << opt(s.map_version)
-        << ", credits " << opt(s.credits) << ", license " << opt(s.license) << ", "
-        << s.settings.size() << " settings\n";
+    out << "  info: author " << opt(s.author) << ", version " << opt(s.map_version) << ", credits "
+        << opt(s.credits) << ", license " << opt(s.license) << ", " << s.settings.size()
+        << " settings\n";
     out << "  game layer " << s.game_width << "x" << s.game_height << ", " << s.groups.size()
         << " groups, " << s.layers.size() << " layers, " << s.images.size() << " images, "
         << s.envelopes.size() << " envelopes (" << s.num_envelope_points << " points), "
@@ -59,7 +59,8 @@ void print_map_report(std::ostream& out, const std::string& name, const read::Fi
   }
   for (const auto& p : s.problems) {
     out << "  " << to_string(p.severity()) << " " << to_string(p.code);
-    if (const std::string where = to_string(p.location); !where.empty()) out << " (" << where << ")";
+    if (const std::string where = to_string(p.location); !where.empty())
+      out << " (" << where << ")";
     out << ": " << p.message << "\n";
   }
   out << "\n";

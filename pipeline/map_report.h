@@ -4,8 +4,8 @@
 #include <ostream>
 #include <string>
 
-#include "stages/extract/measure.h"
 #include "stages/common/json_writer.h"
+#include "stages/extract/measure.h"
 #include "stages/read/digest.h"
 
 namespace mapindex {

@@ -10,7 +10,8 @@
 
 namespace mapindex {
 
-std::string format_progress(const LiveCounters& c, double elapsed, bool with_bar, std::size_t width) {
+std::string format_progress(const LiveCounters& c, double elapsed, bool with_bar,
+                            std::size_t width) {
   const auto total = c.input_bytes_total.load();
   const auto done = std::min(c.input_bytes_finished.load(), total);
   // The writer counts a map just before writing its entry: the entry in the
@@ -38,7 +39,8 @@ std::string format_progress(const LiveCounters& c, double elapsed, bool with_bar
   fields.emplace_back(buf);
   if (total > 0 && done > 0 && done < total && elapsed > 1.0) {
     const double eta = elapsed * static_cast<double>(total - done) / static_cast<double>(done);
-    std::snprintf(buf, sizeof buf, "ETA %d:%02d", static_cast<int>(eta) / 60, static_cast<int>(eta) % 60);
+    std::snprintf(buf, sizeof buf, "ETA %d:%02d", static_cast<int>(eta) / 60,
+                  static_cast<int>(eta) % 60);
     fields.emplace_back(buf);
   }
   std::snprintf(buf, sizeof buf, "%.1f MB", mb);
@@ -117,8 +119,8 @@ void ProgressReporter::draw(bool final_line) {
 }
 
 void ProgressReporter::loop() {
-  const auto period = mode_ == ProgressMode::bar ? std::chrono::milliseconds(200)
-                                                 : std::chrono::milliseconds(5000);
+  const auto period =
+      mode_ == ProgressMode::bar ? std::chrono::milliseconds(200) : std::chrono::milliseconds(5000);
   std::unique_lock lock(mutex_);
   while (!wake_.wait_for(lock, period, [this] { return stopping_; })) draw(false);
 }

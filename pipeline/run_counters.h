@@ -8,12 +8,13 @@
 namespace mapindex {
 
 struct LiveCounters {
-  std::atomic<std::uint64_t> entries{0};        // entries delivered by the reader
-  std::atomic<std::uint64_t> bytes{0};          // bytes of entries read
-  std::atomic<std::uint64_t> maps_indexed{0};   // maps decoded and written
-  std::atomic<std::uint64_t> maps_known{0};     // maps skipped: content indexed before or
-                                                // earlier in this run (not decoded again)
-  std::atomic<std::uint64_t> maps_same_in_run{0};  // of maps_known: same content earlier in this run
+  std::atomic<std::uint64_t> entries{0};       // entries delivered by the reader
+  std::atomic<std::uint64_t> bytes{0};         // bytes of entries read
+  std::atomic<std::uint64_t> maps_indexed{0};  // maps decoded and written
+  std::atomic<std::uint64_t> maps_known{0};    // maps skipped: content indexed before or
+                                               // earlier in this run (not decoded again)
+  std::atomic<std::uint64_t> maps_same_in_run{
+      0};                                       // of maps_known: same content earlier in this run
   std::atomic<std::uint64_t> maps_measured{0};  // maps decoded and measured (content that is a map)
   std::atomic<std::uint64_t> rejected{0};       // maps with an error
   std::atomic<std::uint64_t> with_warnings{0};  // maps with warnings only
@@ -22,12 +23,12 @@ struct LiveCounters {
   std::atomic<std::uint64_t> unreadable{0};     // read errors (truncated, corrupt, missing)
   std::atomic<std::uint64_t> input_bytes_total{0};  // sum of input sizes (0 if unknown)
   std::atomic<std::uint64_t> input_bytes_done{0};
-  std::atomic<std::uint64_t> written{0};        // entries written by the writer node
+  std::atomic<std::uint64_t> written{0};  // entries written by the writer node
   // Work finished: what the progress display's percentage and ETA follow.
-  std::atomic<std::uint64_t> bytes_finished{0};  // bytes of entries the writer is done with
+  std::atomic<std::uint64_t> bytes_finished{0};        // bytes of entries the writer is done with
   std::atomic<std::uint64_t> input_bytes_finished{0};  // input position read up to the last
                                                        // entry the writer is done with
-  std::atomic<std::uint64_t> not_written{0};    // entries whose rows the index refused
+  std::atomic<std::uint64_t> not_written{0};           // entries whose rows the index refused
 };
 
 }  // namespace mapindex

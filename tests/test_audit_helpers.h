@@ -74,9 +74,7 @@ inline MapStats map_stats(std::vector<Problem> problems = {},
 }
 
 inline MapStats ok_map() { return map_stats(); }
-inline MapStats warning_map(Code code = Code::image_unused) {
-  return map_stats({warning(code)});
-}
+inline MapStats warning_map(Code code = Code::image_unused) { return map_stats({warning(code)}); }
 inline MapStats rejected_map(Code code = Code::M10) { return map_stats({error(code)}); }
 
 // Adds a layer of `kind` with these tile counts (index after the others).
@@ -189,8 +187,10 @@ template <class T>
 std::vector<std::string> paths_of(const std::vector<T>& items) {
   std::vector<std::string> paths;
   for (const auto& item : items) {
-    if constexpr (std::is_same_v<T, EntryChange>) paths.push_back(item.before.path + " -> " + item.after.path);
-    else paths.push_back(item.path);
+    if constexpr (std::is_same_v<T, EntryChange>)
+      paths.push_back(item.before.path + " -> " + item.after.path);
+    else
+      paths.push_back(item.path);
   }
   return paths;
 }
@@ -245,7 +245,8 @@ class JsonParser {
     throw std::runtime_error("JSON: " + what + " at offset " + std::to_string(i_));
   }
   void skip_space() {
-    while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\n' || t_[i_] == '\r' || t_[i_] == '\t')) ++i_;
+    while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\n' || t_[i_] == '\r' || t_[i_] == '\t'))
+      ++i_;
   }
   bool take(char c) {
     skip_space();
@@ -265,9 +266,18 @@ class JsonParser {
     if (c == '{') return parse_object();
     if (c == '[') return parse_array();
     if (c == '"') return Json{parse_string()};
-    if (t_.substr(i_, 4) == "null") { i_ += 4; return Json{nullptr}; }
-    if (t_.substr(i_, 4) == "true") { i_ += 4; return Json{true}; }
-    if (t_.substr(i_, 5) == "false") { i_ += 5; return Json{false}; }
+    if (t_.substr(i_, 4) == "null") {
+      i_ += 4;
+      return Json{nullptr};
+    }
+    if (t_.substr(i_, 4) == "true") {
+      i_ += 4;
+      return Json{true};
+    }
+    if (t_.substr(i_, 5) == "false") {
+      i_ += 5;
+      return Json{false};
+    }
     return parse_number();
   }
   Json parse_object() {
@@ -319,7 +329,8 @@ class JsonParser {
         case 't': out += '\t'; break;
         case 'u': {
           if (i_ + 4 > t_.size()) fail("short \\u escape");
-          const unsigned code = static_cast<unsigned>(std::stoul(std::string(t_.substr(i_, 4)), nullptr, 16));
+          const unsigned code =
+              static_cast<unsigned>(std::stoul(std::string(t_.substr(i_, 4)), nullptr, 16));
           i_ += 4;
           if (code >= 0xD800 && code <= 0xDFFF) fail("surrogate escapes are not expected here");
           if (code < 0x80) {

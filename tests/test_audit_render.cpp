@@ -6,8 +6,8 @@
 
 #include <sstream>
 
-#include "stages/common/json_writer.h"
 #include "stages/audit/render.h"
+#include "stages/common/json_writer.h"
 #include "tests/support/process.h"
 #include "tests/test_audit_helpers.h"
 
@@ -40,7 +40,8 @@ AuditReport small_report() {
   AuditReport r;
   r.run = {3, index::RunStatus::complete, "2026-01-31T02:00:00.000Z", "2026-01-31T02:05:00.000Z",
            "mapindex index maps.zip"};
-  r.baselines = {{2, index::RunStatus::complete, "2026-01-30T02:00:00.000Z", "", "mapindex index maps.zip"}};
+  r.baselines = {
+      {2, index::RunStatus::complete, "2026-01-30T02:00:00.000Z", "", "mapindex index maps.zip"}};
   SourceAudit s;
   s.source_id = 1;
   s.path = "maps.zip";
@@ -49,7 +50,8 @@ AuditReport small_report() {
   s.now = {.entries = 3, .bytes = 3010, .maps = 3, .distinct_maps = 3, .ok = 2, .rejected = 1};
   s.before = Totals{.entries = 2, .bytes = 2000, .maps = 2, .distinct_maps = 2, .ok = 2};
   s.unchanged = 1;
-  s.added = {{"maps/new.map", index::EntryKind::map, Health::rejected, 1010, std::string(64, 'c'), 9}};
+  s.added = {
+      {"maps/new.map", index::EntryKind::map, Health::rejected, 1010, std::string(64, 'c'), 9}};
   s.moved = {{{"a.map", index::EntryKind::map, Health::ok, 1000, std::string(64, 'a'), 4},
               {"b.map", index::EntryKind::map, Health::ok, 1000, std::string(64, 'a'), 4}}};
   s.newly_broken = {{"maps/new.map", std::nullopt, Health::rejected, {"M10"}, "no game layer"}};
@@ -65,48 +67,48 @@ AuditReport small_report() {
 }  // namespace
 
 TEST_SUITE("audit") {
+  TEST_CASE("audit json: strings are escaped and made valid UTF-8") {
+    CHECK(json_string("plain") == "\"plain\"");
+    CHECK(json_string("a\"b\\c") == "\"a\\\"b\\\\c\"");
+    CHECK(json_string("line\nnext\ttab\r") == "\"line\\nnext\\ttab\\r\"");
+    CHECK(json_string(std::string("nul\0x", 5)) == "\"nul\\u0000x\"");
+    CHECK(json_string("\x1f") == "\"\\u001f\"");
+    CHECK(json_string("Caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80") ==
+          "\"Caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\"");
+    // Invalid: a lone continuation byte, a truncated sequence, an overlong form,
+    // a surrogate, Latin-1.
+    CHECK(json_string("\x80") == "\"\xEF\xBF\xBD\"");
+    CHECK(json_string("a\xC3") == "\"a\xEF\xBF\xBD\"");
+    CHECK(json_string("\xC0\xAF") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");
+    CHECK(json_string("\xED\xA0\x80") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");
+    CHECK(json_string("Kobra \xE9") == "\"Kobra \xEF\xBF\xBD\"");
+  }
 
-TEST_CASE("audit json: strings are escaped and made valid UTF-8") {
-  CHECK(json_string("plain") == "\"plain\"");
-  CHECK(json_string("a\"b\\c") == "\"a\\\"b\\\\c\"");
-  CHECK(json_string("line\nnext\ttab\r") == "\"line\\nnext\\ttab\\r\"");
-  CHECK(json_string(std::string("nul\0x", 5)) == "\"nul\\u0000x\"");
-  CHECK(json_string("\x1f") == "\"\\u001f\"");
-  CHECK(json_string("Caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80") == "\"Caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\"");
-  // Invalid: a lone continuation byte, a truncated sequence, an overlong form,
-  // a surrogate, Latin-1.
-  CHECK(json_string("\x80") == "\"\xEF\xBF\xBD\"");
-  CHECK(json_string("a\xC3") == "\"a\xEF\xBF\xBD\"");
-  CHECK(json_string("\xC0\xAF") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");
-  CHECK(json_string("\xED\xA0\x80") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");
-  CHECK(json_string("Kobra \xE9") == "\"Kobra \xEF\xBF\xBD\"");
-}
+  TEST_CASE("audit json: the writer nests, separates and indents") {
+    std::ostringstream out;
+    JsonWriter j(out);
+    j.begin_object().field("a", 1).key("b").begin_array().value("x").null().value(true).end_array();
+    j.key("c").begin_object().end_object().key("d").begin_array().end_array();
+    j.field("e", std::optional<std::int64_t>{}).field("f", std::optional<std::int64_t>{-5});
+    j.end_object();
+    CHECK(out.str() ==
+          "{\n"
+          "  \"a\": 1,\n"
+          "  \"b\": [\n"
+          "    \"x\",\n"
+          "    null,\n"
+          "    true\n"
+          "  ],\n"
+          "  \"c\": {},\n"
+          "  \"d\": [],\n"
+          "  \"e\": null,\n"
+          "  \"f\": -5\n"
+          "}\n");
+  }
 
-TEST_CASE("audit json: the writer nests, separates and indents") {
-  std::ostringstream out;
-  JsonWriter j(out);
-  j.begin_object().field("a", 1).key("b").begin_array().value("x").null().value(true).end_array();
-  j.key("c").begin_object().end_object().key("d").begin_array().end_array();
-  j.field("e", std::optional<std::int64_t>{}).field("f", std::optional<std::int64_t>{-5});
-  j.end_object();
-  CHECK(out.str() ==
-        "{\n"
-        "  \"a\": 1,\n"
-        "  \"b\": [\n"
-        "    \"x\",\n"
-        "    null,\n"
-        "    true\n"
-        "  ],\n"
-        "  \"c\": {},\n"
-        "  \"d\": [],\n"
-        "  \"e\": null,\n"
-        "  \"f\": -5\n"
-        "}\n");
-}
-
-TEST_CASE("audit json: a small report, exactly as documented") {
-  const std::string a64(64, 'a'), c64(64, 'c');
-  const std::string expected = R"({
+  TEST_CASE("audit json: a small report, exactly as documented") {
+    const std::string a64(64, 'a'), c64(64, 'c');
+    const std::string expected = R"({
   "format_version": 1,
   "generator": "mapindex )" MAPINDEX_VERSION R"(",
   "run": {
@@ -270,255 +272,276 @@ TEST_CASE("audit json: a small report, exactly as documented") {
   ]
 }
 )";
-  std::string wanted = expected;
-  for (const auto& [placeholder, sha] : {std::pair{"AAA", a64}, std::pair{"CCC", c64}})
-    for (auto at = wanted.find(placeholder); at != std::string::npos; at = wanted.find(placeholder))
-      wanted.replace(at, 3, sha);
-  CHECK(json_of(small_report()) == wanted);
-}
-
-TEST_CASE("audit json: a report from an index has every documented field") {
-  AuditIndex index;
-  const auto r1 = index.begin_run();
-  auto src = index.source(r1, "maps.zip");
-  index.map(r1, src, "a.map", 1, ok_map());
-  index.map(r1, src, "b.map", 2, rejected_map(Code::H5));
-  index.map(r1, src, "c.map", 3, ok_map());
-  index.map(r1, src, "gone.map", 4, ok_map());
-  index.finish(r1);
-  const auto r2 = index.begin_run();
-  src = index.source(r2, "maps.zip");
-  index.map(r2, src, "a.map", 5, rejected_map(Code::M10));  // changed, newly broken
-  index.map(r2, src, "b.map", 6, ok_map());             // fixed
-  index.map(r2, src, "c2.map", 3, ok_map());            // moved
-  index.map(r2, src, "c3.map", 3, ok_map());            // a copy: duplicate
-  index.map(r2, src, "w.map", 7, warning_map());        // gained problems
-  index.unreadable(r2, src, "cut.map");
-  index.finish(r2);
-
-  const auto report = index.audit();
-  const Json j = parse_json(json_of(report));
-  REQUIRE(j.is_object());
-  CHECK(j.keys() == Strings{"accepted", "baseline_given", "baselines", "format_version",
-                            "generator", "new", "run", "sources", "sources_not_read", "totals"});
-  CHECK(j["accepted"].is_null());
-  CHECK(j["new"].keys() == Strings{"errors", "unread_sources", "warnings"});
-  CHECK(j["new"]["unread_sources"].integer() == 0);
-  CHECK(j["sources_not_read"].array().empty());
-  CHECK(j["format_version"].integer() == kAuditFormatVersion);
-  CHECK(j["run"]["run_id"].integer() == r2);
-  CHECK(j["run"]["status"].str() == "complete");
-  CHECK(j["run"]["finished_at"].is_string());
-  CHECK(j["run"].keys() == Strings{"command", "finished_at", "run_id", "started_at", "status"});
-  CHECK(j["baseline_given"].boolean() == false);
-  REQUIRE(j["baselines"].array().size() == 1);
-  CHECK(j["baselines"][0]["run_id"].integer() == r1);
-  CHECK(j["new"]["errors"].integer() == 2);    // a.map, cut.map
-  CHECK(j["new"]["warnings"].integer() == 1);  // w.map
-  const Strings totals_keys{"bytes", "distinct_maps", "entries", "maps", "ok", "other",
-                            "oversize", "rejected", "unreadable", "warnings"};
-  CHECK(j["totals"]["now"].keys() == totals_keys);
-  CHECK(j["totals"]["before"].keys() == totals_keys);
-  CHECK(j["totals"]["now"]["entries"].integer() == 6);
-  CHECK(j["totals"]["before"]["entries"].integer() == 4);
-
-  REQUIRE(j["sources"].array().size() == 1);
-  const Json& s = j["sources"][0];
-  CHECK(s.keys() == Strings{"added", "baseline_run_id", "changed", "duplicates", "findings",
-                            "fixed", "gained_problems", "kind", "last_entry_read", "moved",
-                            "new_warnings", "newly_broken", "not_read", "path", "problem_counts", "reading",
-                            "reading_errors", "removed", "source_id", "totals", "unchanged"});
-  CHECK(s["reading"].str() == "complete");
-  CHECK(s["reading_errors"].array().empty());
-  CHECK(s["not_read"].array().empty());
-  REQUIRE(s["new_warnings"].array().size() == 1);
-  CHECK(s["new_warnings"][0].keys() == Strings{"path", "what"});
-  CHECK(s["new_warnings"][0]["path"].str() == "w.map");
-  CHECK(s["path"].str() == "maps.zip");
-  CHECK(s["kind"].str() == "archive");
-  CHECK(s["baseline_run_id"].integer() == r1);
-  CHECK(s["unchanged"].integer() == 0);
-
-  const Strings entry_keys{"kind", "map_id", "path", "sha256", "size", "status"};
-  const auto paths = [](const Json& list) {
-    Strings out;
-    for (const auto& e : list.array()) out.push_back(e["path"].str());
-    return out;
-  };
-  CHECK(paths(s["added"]) == Strings{"c3.map", "cut.map", "w.map"});
-  for (const auto& e : s["added"].array()) CHECK(e.keys() == entry_keys);
-  const Json& cut = s["added"][1];
-  CHECK(cut["kind"].str() == "unreadable");
-  CHECK(cut["status"].str() == "unreadable");
-  CHECK(cut["sha256"].is_null());
-  CHECK(cut["map_id"].is_null());
-  CHECK(paths(s["removed"]) == Strings{"gone.map"});
-  CHECK(s["removed"][0]["sha256"].str() == content_sha(4));
-  CHECK(s["removed"][0]["map_id"].is_int());
-  REQUIRE(s["changed"].array().size() == 2);
-  CHECK(s["changed"][0].keys() == Strings{"after", "before"});
-  CHECK(s["changed"][0]["before"]["status"].str() == "ok");
-  CHECK(s["changed"][0]["after"]["status"].str() == "rejected");
-  REQUIRE(s["moved"].array().size() == 1);
-  CHECK(s["moved"][0]["before"]["path"].str() == "c.map");
-  CHECK(s["moved"][0]["after"]["path"].str() == "c2.map");
-  REQUIRE(s["duplicates"].array().size() == 1);
-  const Json& dup = s["duplicates"][0];
-  CHECK(dup.keys() == Strings{"map_id", "new", "paths", "sha256"});
-  CHECK(dup["paths"].array().size() == 2);
-  CHECK(dup["new"].boolean());
-
-  const Strings health_keys{"acknowledged", "after", "before", "codes", "message", "path", "sha256"};
-  CHECK(paths(s["newly_broken"]) == Strings{"a.map", "cut.map"});
-  for (const auto& h : s["newly_broken"].array()) CHECK(h.keys() == health_keys);
-  CHECK(s["newly_broken"][0]["before"].str() == "ok");
-  CHECK(s["newly_broken"][0]["codes"][0].str() == "M10");
-  CHECK(s["newly_broken"][1]["before"].is_null());
-  CHECK(s["newly_broken"][0]["sha256"].str() == content_sha(5));
-  CHECK(s["newly_broken"][1]["sha256"].is_null());  // unreadable: not read
-  CHECK_FALSE(s["newly_broken"][0]["acknowledged"].boolean());
-  CHECK(paths(s["gained_problems"]) == Strings{"w.map"});
-  CHECK(paths(s["fixed"]) == Strings{"b.map"});
-  CHECK(s["fixed"][0]["codes"][0].str() == "H5");
-
-  REQUIRE(!s["problem_counts"].array().empty());
-  for (const auto& c : s["problem_counts"].array()) {
-    CHECK(c.keys() == Strings{"before", "code", "entries", "new", "severity"});
-    CHECK((c["severity"].str() == "error" || c["severity"].str() == "warning"));
+    std::string wanted = expected;
+    for (const auto& [placeholder, sha] : {std::pair{"AAA", a64}, std::pair{"CCC", c64}})
+      for (auto at = wanted.find(placeholder); at != std::string::npos;
+           at = wanted.find(placeholder))
+        wanted.replace(at, 3, sha);
+    CHECK(json_of(small_report()) == wanted);
   }
-  REQUIRE(!s["findings"].array().empty());
-  for (const auto& f : s["findings"].array())
-    CHECK(f.keys() == Strings{"acknowledged", "map_id", "message", "new", "path", "rule",
-                              "severity", "subject"});
-}
 
-TEST_CASE("audit text and markdown: the lines a reader looks for") {
-  const auto report = small_report();
-  const auto text = text_of(report);
-  CHECK(has_line(text, "mapindex audit of run 3 (complete, started 2026-01-31T02:00:00.000Z)"));
-  CHECK(has_line(text, "against run 2 (complete, started 2026-01-30T02:00:00.000Z)"));
-  CHECK(has_line(text, "result: 1 entry newly broken, 0 entries with new warnings"));
-  CHECK(has_line(text, "== maps.zip (archive) against run 2"));
-  CHECK(has_line(text, "  newly broken (1):"));
-  CHECK(has_line(text, "    ! maps/new.map  (new) -> rejected  [M10] no game layer"));
-  CHECK(has_line(text, "  added (1):"));
-  CHECK(has_line(text, "    + maps/new.map  rejected, 1010 B"));
-  CHECK(has_line(text, "  moved (1):"));
-  CHECK(has_line(text, "    > a.map -> b.map  ok, 1000 B"));
-  CHECK(has_line(text, "  release checks (1, 1 new):"));
-  CHECK(has_line(text, "    new error map.rejected  maps/new.map: DDNet would refuse it (M10): no game layer"));
-  CHECK(has_line(text, "  unchanged: 1 entry"));
-  CHECK_FALSE(contains(text, "removed"));  // empty lists are left out
+  TEST_CASE("audit json: a report from an index has every documented field") {
+    AuditIndex index;
+    const auto r1 = index.begin_run();
+    auto src = index.source(r1, "maps.zip");
+    index.map(r1, src, "a.map", 1, ok_map());
+    index.map(r1, src, "b.map", 2, rejected_map(Code::H5));
+    index.map(r1, src, "c.map", 3, ok_map());
+    index.map(r1, src, "gone.map", 4, ok_map());
+    index.finish(r1);
+    const auto r2 = index.begin_run();
+    src = index.source(r2, "maps.zip");
+    index.map(r2, src, "a.map", 5, rejected_map(Code::M10));  // changed, newly broken
+    index.map(r2, src, "b.map", 6, ok_map());                 // fixed
+    index.map(r2, src, "c2.map", 3, ok_map());                // moved
+    index.map(r2, src, "c3.map", 3, ok_map());                // a copy: duplicate
+    index.map(r2, src, "w.map", 7, warning_map());            // gained problems
+    index.unreadable(r2, src, "cut.map");
+    index.finish(r2);
 
-  const auto md = markdown_of(report);
-  CHECK(has_line(md, "## mapindex audit: run 3"));
-  CHECK(has_line(md, "**1 entry newly broken, 0 entries with new warnings.**"));
-  CHECK(has_line(md, "### maps.zip (archive)"));
-  CHECK(has_line(md, "| | now | before | change |"));
-  CHECK(has_line(md, "| entries | 3 | 2 | +1 |"));
-  CHECK(has_line(md, "| rejected | 1 | 0 | +1 |"));
-  CHECK(has_line(md, "**Newly broken (1)**"));
-  CHECK(has_line(md, "- `maps/new.map`: (new) → rejected (`M10`): no game layer"));
-  CHECK(has_line(md, "- `a.map` → `b.map`"));
-  CHECK(has_line(md, "| `M10` | error | 1 | 0 | **new** |"));
-  CHECK(has_line(md, "| **new** | error | `map.rejected` | `maps/new.map` | DDNet would refuse it (M10): no game layer |"));
-}
+    const auto report = index.audit();
+    const Json j = parse_json(json_of(report));
+    REQUIRE(j.is_object());
+    CHECK(j.keys() == Strings{"accepted", "baseline_given", "baselines", "format_version",
+                              "generator", "new", "run", "sources", "sources_not_read", "totals"});
+    CHECK(j["accepted"].is_null());
+    CHECK(j["new"].keys() == Strings{"errors", "unread_sources", "warnings"});
+    CHECK(j["new"]["unread_sources"].integer() == 0);
+    CHECK(j["sources_not_read"].array().empty());
+    CHECK(j["format_version"].integer() == kAuditFormatVersion);
+    CHECK(j["run"]["run_id"].integer() == r2);
+    CHECK(j["run"]["status"].str() == "complete");
+    CHECK(j["run"]["finished_at"].is_string());
+    CHECK(j["run"].keys() == Strings{"command", "finished_at", "run_id", "started_at", "status"});
+    CHECK(j["baseline_given"].boolean() == false);
+    REQUIRE(j["baselines"].array().size() == 1);
+    CHECK(j["baselines"][0]["run_id"].integer() == r1);
+    CHECK(j["new"]["errors"].integer() == 2);    // a.map, cut.map
+    CHECK(j["new"]["warnings"].integer() == 1);  // w.map
+    const Strings totals_keys{"bytes", "distinct_maps", "entries",  "maps",       "ok",
+                              "other", "oversize",      "rejected", "unreadable", "warnings"};
+    CHECK(j["totals"]["now"].keys() == totals_keys);
+    CHECK(j["totals"]["before"].keys() == totals_keys);
+    CHECK(j["totals"]["now"]["entries"].integer() == 6);
+    CHECK(j["totals"]["before"]["entries"].integer() == 4);
 
-TEST_CASE("audit text: the totals table lines up") {
-  const auto text = text_of(small_report());
-  CHECK(has_line(text, "                      now    before  change"));
-  CHECK(has_line(text, "  entries               3         2  +1"));
-  CHECK(has_line(text, "  bytes          2.94 KiB  1.95 KiB  +1010 B"));
-  CHECK(has_line(text, "  rejected              1         0  +1"));
-  CHECK(has_line(text, "  ok                    2         2"));
-}
+    REQUIRE(j["sources"].array().size() == 1);
+    const Json& s = j["sources"][0];
+    CHECK(s.keys() == Strings{"added",           "baseline_run_id",
+                              "changed",         "duplicates",
+                              "findings",        "fixed",
+                              "gained_problems", "kind",
+                              "last_entry_read", "moved",
+                              "new_warnings",    "newly_broken",
+                              "not_read",        "path",
+                              "problem_counts",  "reading",
+                              "reading_errors",  "removed",
+                              "source_id",       "totals",
+                              "unchanged"});
+    CHECK(s["reading"].str() == "complete");
+    CHECK(s["reading_errors"].array().empty());
+    CHECK(s["not_read"].array().empty());
+    REQUIRE(s["new_warnings"].array().size() == 1);
+    CHECK(s["new_warnings"][0].keys() == Strings{"path", "what"});
+    CHECK(s["new_warnings"][0]["path"].str() == "w.map");
+    CHECK(s["path"].str() == "maps.zip");
+    CHECK(s["kind"].str() == "archive");
+    CHECK(s["baseline_run_id"].integer() == r1);
+    CHECK(s["unchanged"].integer() == 0);
 
-TEST_CASE("audit text and markdown: hostile entry paths stay on their line") {
-  auto report = small_report();
-  report.sources[0].added[0].path = "maps/evil\nresult: nothing newly broken|`x`.map";
-  const auto text = text_of(report);
-  CHECK_FALSE(has_line(text, "result: nothing newly broken|`x`.map  rejected, 1010 B"));
-  CHECK(contains(text, "+ maps/evil\\nresult: nothing newly broken|`x`.map  rejected, 1010 B"));
-  const auto md = markdown_of(report);
-  CHECK(contains(md, "- `` maps/evil\\nresult: nothing newly broken\\|`x`.map `` (rejected, 1010 B)"));
-  const Json j = parse_json(json_of(report));
-  CHECK(j["sources"][0]["added"][0]["path"].str() == "maps/evil\nresult: nothing newly broken|`x`.map");
-}
+    const Strings entry_keys{"kind", "map_id", "path", "sha256", "size", "status"};
+    const auto paths = [](const Json& list) {
+      Strings out;
+      for (const auto& e : list.array()) out.push_back(e["path"].str());
+      return out;
+    };
+    CHECK(paths(s["added"]) == Strings{"c3.map", "cut.map", "w.map"});
+    for (const auto& e : s["added"].array()) CHECK(e.keys() == entry_keys);
+    const Json& cut = s["added"][1];
+    CHECK(cut["kind"].str() == "unreadable");
+    CHECK(cut["status"].str() == "unreadable");
+    CHECK(cut["sha256"].is_null());
+    CHECK(cut["map_id"].is_null());
+    CHECK(paths(s["removed"]) == Strings{"gone.map"});
+    CHECK(s["removed"][0]["sha256"].str() == content_sha(4));
+    CHECK(s["removed"][0]["map_id"].is_int());
+    REQUIRE(s["changed"].array().size() == 2);
+    CHECK(s["changed"][0].keys() == Strings{"after", "before"});
+    CHECK(s["changed"][0]["before"]["status"].str() == "ok");
+    CHECK(s["changed"][0]["after"]["status"].str() == "rejected");
+    REQUIRE(s["moved"].array().size() == 1);
+    CHECK(s["moved"][0]["before"]["path"].str() == "c.map");
+    CHECK(s["moved"][0]["after"]["path"].str() == "c2.map");
+    REQUIRE(s["duplicates"].array().size() == 1);
+    const Json& dup = s["duplicates"][0];
+    CHECK(dup.keys() == Strings{"map_id", "new", "paths", "sha256"});
+    CHECK(dup["paths"].array().size() == 2);
+    CHECK(dup["new"].boolean());
 
-TEST_CASE("audit text and markdown: long lists are cut at --limit, JSON is not") {
-  AuditIndex index;
-  const auto run = index.begin_run();
-  const auto src = index.source(run, "maps");
-  for (int i = 0; i < 7; ++i) index.map(run, src, "m" + std::to_string(i) + ".map", i + 1, ok_map());
-  index.finish(run);
-  const auto report = index.audit();
-  const auto text = text_of(report, 3);
-  CHECK(has_line(text, "  added (7):"));
-  CHECK(has_line(text, "    + m2.map  ok, 1000 B"));
-  CHECK_FALSE(contains(text, "m3.map"));
-  CHECK(has_line(text, "    ... and 4 more (--limit 0 lists all; --format json has everything)"));
-  CHECK(contains(text_of(report, 0), "+ m6.map"));
-  const auto md = markdown_of(report, 3);
-  CHECK(has_line(md, "- ... and 4 more (see the JSON report)"));
-  CHECK(parse_json(json_of(report))["sources"][0]["added"].array().size() == 7);
-}
+    const Strings health_keys{"acknowledged", "after", "before", "codes",
+                              "message",      "path",  "sha256"};
+    CHECK(paths(s["newly_broken"]) == Strings{"a.map", "cut.map"});
+    for (const auto& h : s["newly_broken"].array()) CHECK(h.keys() == health_keys);
+    CHECK(s["newly_broken"][0]["before"].str() == "ok");
+    CHECK(s["newly_broken"][0]["codes"][0].str() == "M10");
+    CHECK(s["newly_broken"][1]["before"].is_null());
+    CHECK(s["newly_broken"][0]["sha256"].str() == content_sha(5));
+    CHECK(s["newly_broken"][1]["sha256"].is_null());  // unreadable: not read
+    CHECK_FALSE(s["newly_broken"][0]["acknowledged"].boolean());
+    CHECK(paths(s["gained_problems"]) == Strings{"w.map"});
+    CHECK(paths(s["fixed"]) == Strings{"b.map"});
+    CHECK(s["fixed"][0]["codes"][0].str() == "H5");
 
-TEST_CASE("audit text: the first run and several sources") {
-  AuditIndex index;
-  const auto run = index.begin_run();
-  index.map(run, index.source(run, "a.zip"), "x.map", 1, ok_map(), 100);
-  index.map(run, index.source(run, "b.zip"), "y.map", 2, rejected_map(), 200);
-  index.finish(run);
-  const auto text = text_of(index.audit());
-  CHECK(has_line(text, "no baseline: no earlier complete run read these sources, so everything counts as new"));
-  CHECK(has_line(text, "result: 1 entry newly broken, 0 entries with new warnings"));
-  CHECK(has_line(text, "totals over 2 sources:"));
-  CHECK(has_line(text, "== a.zip (archive): no baseline run, everything counts as new"));
-  CHECK(has_line(text, "== b.zip (archive): no baseline run, everything counts as new"));
-  CHECK(has_line(text, "  bytes          300 B"));
-}
-
-TEST_CASE("audit text: the short report stays within 2000 characters on a very bad night") {
-  // 12 sources, each with 40 newly broken maps under long paths, 40 added and
-  // 40 removed: far more than fits; what does not fit is counted, not cut mid-line.
-  AuditReport r = small_report();
-  r.sources.clear();
-  for (int k = 0; k < 12; ++k) {
-    SourceAudit s;
-    s.source_id = k + 1;
-    s.path = "/srv/maps/archive-" + std::to_string(k) + ".zip";
-    s.kind = index::SourceKind::archive;
-    s.baseline_run = 2;
-    for (int i = 0; i < 40; ++i) {
-      const std::string path = "maps/" + std::string(150, 'x') + std::to_string(i) + ".map";
-      s.newly_broken.push_back({path, Health::ok, Health::rejected, {"H5"}, std::string(300, 'm')});
-      s.added.push_back({path, index::EntryKind::map, Health::rejected, 1000, std::string(64, 'c'), 9});
-      s.removed.push_back({"old/" + path, index::EntryKind::map, Health::ok, 1000, std::string(64, 'd'), 8});
+    REQUIRE(!s["problem_counts"].array().empty());
+    for (const auto& c : s["problem_counts"].array()) {
+      CHECK(c.keys() == Strings{"before", "code", "entries", "new", "severity"});
+      CHECK((c["severity"].str() == "error" || c["severity"].str() == "warning"));
     }
-    r.sources.push_back(s);
+    REQUIRE(!s["findings"].array().empty());
+    for (const auto& f : s["findings"].array())
+      CHECK(f.keys() == Strings{"acknowledged", "map_id", "message", "new", "path", "rule",
+                                "severity", "subject"});
   }
-  std::ostringstream out;
-  render_short(r, out);
-  const auto text = out.str();
-  INFO(text);
-  CHECK(text.size() <= kShortReportChars);
-  CHECK(contains(text, "result: 480 entries newly broken, 0 entries with new warnings"));
-  CHECK(contains(text, "  newly broken (40):"));
-  CHECK(contains(text, "    ... and 35 more (without --only-new: all)"));
-  CHECK(contains(text, " more lines (`mapindex audit` without --only-new has everything)"));
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) CHECK(line.size() <= 120);
 
-  // A source with nothing new is left out of the short report.
-  AuditReport quiet = small_report();
-  quiet.sources[0].newly_broken.clear();
-  quiet.sources[0].added.clear();
-  quiet.sources[0].moved.clear();
-  quiet.sources[0].findings.clear();
-  std::ostringstream q;
-  render_short(quiet, q);
-  CHECK_FALSE(contains(q.str(), "== maps.zip"));
-  CHECK(contains(q.str(), "result: nothing newly broken and no new warnings"));
-}
+  TEST_CASE("audit text and markdown: the lines a reader looks for") {
+    const auto report = small_report();
+    const auto text = text_of(report);
+    CHECK(has_line(text, "mapindex audit of run 3 (complete, started 2026-01-31T02:00:00.000Z)"));
+    CHECK(has_line(text, "against run 2 (complete, started 2026-01-30T02:00:00.000Z)"));
+    CHECK(has_line(text, "result: 1 entry newly broken, 0 entries with new warnings"));
+    CHECK(has_line(text, "== maps.zip (archive) against run 2"));
+    CHECK(has_line(text, "  newly broken (1):"));
+    CHECK(has_line(text, "    ! maps/new.map  (new) -> rejected  [M10] no game layer"));
+    CHECK(has_line(text, "  added (1):"));
+    CHECK(has_line(text, "    + maps/new.map  rejected, 1010 B"));
+    CHECK(has_line(text, "  moved (1):"));
+    CHECK(has_line(text, "    > a.map -> b.map  ok, 1000 B"));
+    CHECK(has_line(text, "  release checks (1, 1 new):"));
+    CHECK(has_line(
+        text,
+        "    new error map.rejected  maps/new.map: DDNet would refuse it (M10): no game layer"));
+    CHECK(has_line(text, "  unchanged: 1 entry"));
+    CHECK_FALSE(contains(text, "removed"));  // empty lists are left out
+
+    const auto md = markdown_of(report);
+    CHECK(has_line(md, "## mapindex audit: run 3"));
+    CHECK(has_line(md, "**1 entry newly broken, 0 entries with new warnings.**"));
+    CHECK(has_line(md, "### maps.zip (archive)"));
+    CHECK(has_line(md, "| | now | before | change |"));
+    CHECK(has_line(md, "| entries | 3 | 2 | +1 |"));
+    CHECK(has_line(md, "| rejected | 1 | 0 | +1 |"));
+    CHECK(has_line(md, "**Newly broken (1)**"));
+    CHECK(has_line(md, "- `maps/new.map`: (new) → rejected (`M10`): no game layer"));
+    CHECK(has_line(md, "- `a.map` → `b.map`"));
+    CHECK(has_line(md, "| `M10` | error | 1 | 0 | **new** |"));
+    CHECK(has_line(
+        md,
+        "| **new** | error | `map.rejected` | `maps/new.map` | DDNet would refuse it (M10): no game layer |"));
+  }
+
+  TEST_CASE("audit text: the totals table lines up") {
+    const auto text = text_of(small_report());
+    CHECK(has_line(text, "                      now    before  change"));
+    CHECK(has_line(text, "  entries               3         2  +1"));
+    CHECK(has_line(text, "  bytes          2.94 KiB  1.95 KiB  +1010 B"));
+    CHECK(has_line(text, "  rejected              1         0  +1"));
+    CHECK(has_line(text, "  ok                    2         2"));
+  }
+
+  TEST_CASE("audit text and markdown: hostile entry paths stay on their line") {
+    auto report = small_report();
+    report.sources[0].added[0].path = "maps/evil\nresult: nothing newly broken|`x`.map";
+    const auto text = text_of(report);
+    CHECK_FALSE(has_line(text, "result: nothing newly broken|`x`.map  rejected, 1010 B"));
+    CHECK(contains(text, "+ maps/evil\\nresult: nothing newly broken|`x`.map  rejected, 1010 B"));
+    const auto md = markdown_of(report);
+    CHECK(contains(
+        md, "- `` maps/evil\\nresult: nothing newly broken\\|`x`.map `` (rejected, 1010 B)"));
+    const Json j = parse_json(json_of(report));
+    CHECK(j["sources"][0]["added"][0]["path"].str() ==
+          "maps/evil\nresult: nothing newly broken|`x`.map");
+  }
+
+  TEST_CASE("audit text and markdown: long lists are cut at --limit, JSON is not") {
+    AuditIndex index;
+    const auto run = index.begin_run();
+    const auto src = index.source(run, "maps");
+    for (int i = 0; i < 7; ++i)
+      index.map(run, src, "m" + std::to_string(i) + ".map", i + 1, ok_map());
+    index.finish(run);
+    const auto report = index.audit();
+    const auto text = text_of(report, 3);
+    CHECK(has_line(text, "  added (7):"));
+    CHECK(has_line(text, "    + m2.map  ok, 1000 B"));
+    CHECK_FALSE(contains(text, "m3.map"));
+    CHECK(has_line(text, "    ... and 4 more (--limit 0 lists all; --format json has everything)"));
+    CHECK(contains(text_of(report, 0), "+ m6.map"));
+    const auto md = markdown_of(report, 3);
+    CHECK(has_line(md, "- ... and 4 more (see the JSON report)"));
+    CHECK(parse_json(json_of(report))["sources"][0]["added"].array().size() == 7);
+  }
+
+  TEST_CASE("audit text: the first run and several sources") {
+    AuditIndex index;
+    const auto run = index.begin_run();
+    index.map(run, index.source(run, "a.zip"), "x.map", 1, ok_map(), 100);
+    index.map(run, index.source(run, "b.zip"), "y.map", 2, rejected_map(), 200);
+    index.finish(run);
+    const auto text = text_of(index.audit());
+    CHECK(has_line(
+        text,
+        "no baseline: no earlier complete run read these sources, so everything counts as new"));
+    CHECK(has_line(text, "result: 1 entry newly broken, 0 entries with new warnings"));
+    CHECK(has_line(text, "totals over 2 sources:"));
+    CHECK(has_line(text, "== a.zip (archive): no baseline run, everything counts as new"));
+    CHECK(has_line(text, "== b.zip (archive): no baseline run, everything counts as new"));
+    CHECK(has_line(text, "  bytes          300 B"));
+  }
+
+  TEST_CASE("audit text: the short report stays within 2000 characters on a very bad night") {
+    // 12 sources, each with 40 newly broken maps under long paths, 40 added and
+    // 40 removed: far more than fits; what does not fit is counted, not cut mid-line.
+    AuditReport r = small_report();
+    r.sources.clear();
+    for (int k = 0; k < 12; ++k) {
+      SourceAudit s;
+      s.source_id = k + 1;
+      s.path = "/srv/maps/archive-" + std::to_string(k) + ".zip";
+      s.kind = index::SourceKind::archive;
+      s.baseline_run = 2;
+      for (int i = 0; i < 40; ++i) {
+        const std::string path = "maps/" + std::string(150, 'x') + std::to_string(i) + ".map";
+        s.newly_broken.push_back(
+            {path, Health::ok, Health::rejected, {"H5"}, std::string(300, 'm')});
+        s.added.push_back(
+            {path, index::EntryKind::map, Health::rejected, 1000, std::string(64, 'c'), 9});
+        s.removed.push_back(
+            {"old/" + path, index::EntryKind::map, Health::ok, 1000, std::string(64, 'd'), 8});
+      }
+      r.sources.push_back(s);
+    }
+    std::ostringstream out;
+    render_short(r, out);
+    const auto text = out.str();
+    INFO(text);
+    CHECK(text.size() <= kShortReportChars);
+    CHECK(contains(text, "result: 480 entries newly broken, 0 entries with new warnings"));
+    CHECK(contains(text, "  newly broken (40):"));
+    CHECK(contains(text, "    ... and 35 more (without --only-new: all)"));
+    CHECK(contains(text, " more lines (`mapindex audit` without --only-new has everything)"));
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) CHECK(line.size() <= 120);
+
+    // A source with nothing new is left out of the short report.
+    AuditReport quiet = small_report();
+    quiet.sources[0].newly_broken.clear();
+    quiet.sources[0].added.clear();
+    quiet.sources[0].moved.clear();
+    quiet.sources[0].findings.clear();
+    std::ostringstream q;
+    render_short(quiet, q);
+    CHECK_FALSE(contains(q.str(), "== maps.zip"));
+    CHECK(contains(q.str(), "result: nothing newly broken and no new warnings"));
+  }
 
 }  // TEST_SUITE

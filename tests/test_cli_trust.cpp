@@ -20,10 +20,10 @@
 
 #include "stages/write/index_db.h"
 #include "tests/support/archive_builder.h"
+#include "tests/support/codes.h"
 #include "tests/support/map_builder.h"
 #include "tests/support/process.h"
 #include "tests/support/sqlite_probe.h"
-#include "tests/support/codes.h"
 
 namespace fs = std::filesystem;
 using namespace mapindex::testing;
@@ -89,7 +89,8 @@ void damage_copy(const fs::path& db, const fs::path& copy, const std::vector<std
   std::fstream file(copy, std::ios::in | std::ios::out | std::ios::binary);
   std::mt19937 random(11);
   for (const auto& table : tables) {
-    const auto root = sql_int(db, "SELECT rootpage FROM sqlite_master WHERE name = '" + table + "'");
+    const auto root =
+        sql_int(db, "SELECT rootpage FROM sqlite_master WHERE name = '" + table + "'");
     REQUIRE(root > 1);
     std::string noise(static_cast<std::size_t>(page_size), '\0');
     for (auto& c : noise) c = static_cast<char>(random());
@@ -102,413 +103,453 @@ void damage_copy(const fs::path& db, const fs::path& copy, const std::vector<std
 }  // namespace
 
 TEST_SUITE("cli") {
-
-TEST_CASE("cli: an INPUT that does not exist or cannot be opened is a usage error, before any run") {
-  TempDir tmp;
-  write_file(tmp / "a.map", tiny_map(1));
-  const auto db = tmp / "x.sqlite";
-  const std::string missing = (tmp / "no" / "such.zip").string();
-  auto r = run_mapindex({"index", "--db", db.string(), "--quiet", (tmp / "a.map").string(), missing});
-  CHECK(r.exit_code == 2);
-  CHECK_MESSAGE(contains(r.err, "mapindex index: " + missing + ": No such file or directory"), r.err);
-  CHECK_FALSE(fs::exists(db));  // nothing written, not even a run row
-
-  // A path that exists in part but cannot be opened: through a regular file.
-  const std::string through_file = (tmp / "a.map" / "inner.map").string();
-  r = run_mapindex({"index", "--db", db.string(), "--quiet", through_file});
-  CHECK(r.exit_code == 2);
-  CHECK_MESSAGE(contains(r.err, through_file + ": Not a directory"), r.err);
-  CHECK_FALSE(fs::exists(db));
-
-  // A file this user may not read. Root reads anything, so as root the
-  // binary runs as nobody (setpriv), the file staying root's.
-  write_file(tmp / "secret.map", tiny_map(2));
-  fs::permissions(tmp / "secret.map", fs::perms::owner_read | fs::perms::owner_write);
-  fs::permissions(tmp.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                  fs::perms::others_read | fs::perms::others_exec);
-  std::vector<std::string> secret_args = {"index", "--db", db.string(), "--quiet", (tmp / "secret.map").string()};
-  std::optional<ProcessResult> secret;
-  if (geteuid() != 0) {
-    secret = run_mapindex(secret_args);
-  } else if (fs::exists("/usr/bin/setpriv")) {
-    std::vector<std::string> as_nobody = {"--reuid=65534", "--regid=65534", "--clear-groups", mapindex_binary()};
-    as_nobody.insert(as_nobody.end(), secret_args.begin(), secret_args.end());
-    secret = run_process("/usr/bin/setpriv", as_nobody);
-  } else {
-    MESSAGE("running as root without setpriv: an unreadable INPUT is not tested");
-  }
-  if (secret) {
-    CHECK(secret->exit_code == 2);
-    CHECK_MESSAGE(contains(secret->err, "mapindex index: " + (tmp / "secret.map").string() + ": Permission denied"),
-                  secret->err);
-    CHECK_FALSE(fs::exists(db));
-  }
-
-  // A --db in a folder that does not exist is a usage error as well.
-  const auto nowhere = tmp / "no-folder" / "x.sqlite";
-  r = run_mapindex({"index", "--db", nowhere.string(), "--quiet", (tmp / "a.map").string()});
-  CHECK(r.exit_code == 2);
-  CHECK_MESSAGE(contains(r.err, "--db " + nowhere.string() + ": folder " + (tmp / "no-folder").string() +
-                                    " does not exist"),
-                r.err);
-
-  // The existing inputs alone are indexed.
-  r = run_mapindex({"index", "--db", db.string(), "--quiet", (tmp / "a.map").string()});
-  CHECK_MESSAGE(r.exit_code == 0, r.err);
-  CHECK(sql_int(db, "SELECT count(*) FROM runs") == 1);
-}
-
-TEST_CASE("cli: an INPUT given twice is read once, not as duplicate entries") {
-  IndexedFolder f(3);
-  const auto db2 = f.tmp / "twice.sqlite";
-  const auto r = run_mapindex({"index", "--db", db2.string(), "--quiet", f.maps.string(), f.maps.string()});
-  CHECK_MESSAGE(r.exit_code == 0, r.err);
-  CHECK_MESSAGE(contains(r.err, f.maps.string() + " is given more than once: read once"), r.err);
-  CHECK(sql_int(db2, "SELECT count(*) FROM files") == 3);
-  CHECK(sql_int(db2, "SELECT count(*) FROM problems") == 0);
-  CHECK(sql_int(db2, "SELECT entries FROM runs") == 3);
-}
-
-TEST_CASE("cli: every numeric option is range-checked, naming the option, the value and the range") {
-  TempDir tmp;
-  write_file(tmp / "a.map", tiny_map(1));
-  const auto db = (tmp / "x.sqlite").string();
-  const auto map = (tmp / "a.map").string();
-  struct Bad {
-    std::vector<std::string> command;  // command and options before the bad one
-    std::string option, value, range;
-  };
-  const std::vector<std::string> index_cmd = {"index", "--db", db, "--quiet"};
-  const std::vector<Bad> bad = {
-      {index_cmd, "--threads", "-1", "0..256"},    {index_cmd, "--threads", "-2", "0..256"},
-      {index_cmd, "--threads", "257", "0..256"},   {index_cmd, "--threads", "12x", "0..256"},
-      {index_cmd, "--threads", "+1", "0..256"},    {index_cmd, "--threads", "1.5", "0..256"},
-      {index_cmd, "--memory", "-1", "2..1048576"},  {index_cmd, "--memory", "1", "2..1048576"},
-      {index_cmd, "--memory", "1048577", "2..1048576"},
-      {index_cmd, "--memory", "99999999999999999999", "2..1048576"},
-      {index_cmd, "--max-map-size", "0", "1..4096"}, {index_cmd, "--max-map-size", "4097", "1..4096"},
-      {index_cmd, "--max-nesting", "-1", "0..32"}, {index_cmd, "--max-nesting", "33", "0..32"},
-      {index_cmd, "--batch", "-1", "1..1000000"},  {index_cmd, "--batch", "0", "1..1000000"},
-      {index_cmd, "--batch", "1000001", "1..1000000"},
-      {{"inspect"}, "--max-map-size", "-1", "1..4096"},
-      {{"audit", "--db", db}, "--run", "0", "1 or more"},
-      {{"audit", "--db", db}, "--against", "x", "1 or more"},
-      {{"audit", "--db", db}, "--limit", "-1", "0..1000000"},
-  };
-  for (const auto& b : bad) {
-    auto args = b.command;
-    args.push_back(b.option + "=" + b.value);
-    if (b.command[0] != "audit") args.push_back(map);
-    INFO(b.command[0] << " " << b.option << "=" << b.value);
-    const auto r = run_mapindex(args);
+  TEST_CASE(
+      "cli: an INPUT that does not exist or cannot be opened is a usage error, before any run") {
+    TempDir tmp;
+    write_file(tmp / "a.map", tiny_map(1));
+    const auto db = tmp / "x.sqlite";
+    const std::string missing = (tmp / "no" / "such.zip").string();
+    auto r =
+        run_mapindex({"index", "--db", db.string(), "--quiet", (tmp / "a.map").string(), missing});
     CHECK(r.exit_code == 2);
-    CHECK_MESSAGE(contains(r.err, "mapindex " + b.command[0] + ": " + b.option +
-                                      " must be a whole number in " + b.range + ", not '" +
-                                      b.value + "'"),
+    CHECK_MESSAGE(contains(r.err, "mapindex index: " + missing + ": No such file or directory"),
                   r.err);
-    CHECK_FALSE(fs::exists(db));
-  }
-  // The separate-word form parses the same way (a negative number is a value).
-  auto r = run_mapindex({"index", "--db", db, "--quiet", "--threads", "-1", map});
-  CHECK(r.exit_code == 2);
-  CHECK_MESSAGE(contains(r.err, "--threads must be a whole number in 0..256, not '-1'"), r.err);
-  CHECK_FALSE(fs::exists(db));
+    CHECK_FALSE(fs::exists(db));  // nothing written, not even a run row
 
-  // The help shows the ranges (wherever the help's line wrapping puts them).
-  r = run_mapindex({"index", "--help"});
-  std::string help;
-  for (const char c : r.out) {
-    const bool space = c == ' ' || c == '\n';
-    if (!space) help += c;
-    else if (!help.empty() && help.back() != ' ') help += ' ';
-  }
-  for (const char* range : {"(range 0..256)", "(range 2..1048576)", "(range 1..4096)", "(range 0..32)",
-                            "(range 1..1000000)"})
-    CHECK_MESSAGE(contains(help, range), range);
-
-  // The bounds themselves are accepted.
-  r = run_mapindex({"index", "--db", db, "--quiet", "--threads", "256", "--memory", "2", "--max-map-size", "1",
-                "--max-nesting", "0", "--batch", "1000000", map});
-  CHECK_MESSAGE(r.exit_code == 0, r.err);
-  r = run_mapindex({"index", "--db", db, "--quiet", "--threads", "0", "--memory", "1048576", "--max-map-size",
-                "4096", "--max-nesting", "32", "--batch", "1", map});
-  CHECK_MESSAGE(r.exit_code == 0, r.err);
-  CHECK(sql_value(db, "SELECT group_concat(status) FROM runs") == "complete,complete");
-}
-
-TEST_CASE("cli: Ctrl-C stops a runaway query promptly with exit 130") {
-  IndexedFolder f(1);
-  // Started as from a shell script's background job, SIGINT ignored: mapindex
-  // must still take Ctrl-C (the test fails, killed by the watchdog, otherwise).
-  struct sigaction ignore {}, previous {};
-  ignore.sa_handler = SIG_IGN;
-  sigemptyset(&ignore.sa_mask);
-  sigaction(SIGINT, &ignore, &previous);
-  BackgroundProcess p(mapindex_binary(),
-                      {"query", "--db", f.db.string(),
-                       "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
-                       "SELECT count(*) FROM c"},
-                      f.tmp.path());
-  sigaction(SIGINT, &previous, nullptr);
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  const auto sent = std::chrono::steady_clock::now();
-  p.signal(SIGINT);  // once: the first signal must be enough
-  const auto [r, seconds] = wait_at_most(p, std::chrono::seconds(10), sent);
-  CHECK_MESSAGE(r.exit_code == 130, r.err);
-  CHECK(seconds < 3.0);
-  CHECK_MESSAGE(contains(r.err, "mapindex query: interrupted"), r.err);
-}
-
-TEST_CASE("cli: a query that would write is refused before it runs: VACUUM INTO leaves no file") {
-  IndexedFolder f(1);
-  const auto copy = f.tmp / "copy.sqlite";
-  const auto before = sql_int(f.db, "SELECT count(*) FROM maps");
-  for (const std::string& sql : {"VACUUM INTO '" + copy.string() + "'", std::string("PRAGMA user_version = 7"),
-                                std::string("SELECT 1; DELETE FROM maps")}) {
-    INFO(sql);
-    const auto r = run_mapindex({"query", "--db", f.db.string(), sql});
+    // A path that exists in part but cannot be opened: through a regular file.
+    const std::string through_file = (tmp / "a.map" / "inner.map").string();
+    r = run_mapindex({"index", "--db", db.string(), "--quiet", through_file});
     CHECK(r.exit_code == 2);
-    CHECK_MESSAGE(contains(r.err, "would write: mapindex query only reads the index"), r.err);
+    CHECK_MESSAGE(contains(r.err, through_file + ": Not a directory"), r.err);
+    CHECK_FALSE(fs::exists(db));
+
+    // A file this user may not read. Root reads anything, so as root the
+    // binary runs as nobody (setpriv), the file staying root's.
+    write_file(tmp / "secret.map", tiny_map(2));
+    fs::permissions(tmp / "secret.map", fs::perms::owner_read | fs::perms::owner_write);
+    fs::permissions(tmp.path(), fs::perms::owner_all | fs::perms::group_read |
+                                    fs::perms::group_exec | fs::perms::others_read |
+                                    fs::perms::others_exec);
+    std::vector<std::string> secret_args = {"index", "--db", db.string(), "--quiet",
+                                            (tmp / "secret.map").string()};
+    std::optional<ProcessResult> secret;
+    if (geteuid() != 0) {
+      secret = run_mapindex(secret_args);
+    } else if (fs::exists("/usr/bin/setpriv")) {
+      std::vector<std::string> as_nobody = {"--reuid=65534", "--regid=65534", "--clear-groups",
+                                            mapindex_binary()};
+      as_nobody.insert(as_nobody.end(), secret_args.begin(), secret_args.end());
+      secret = run_process("/usr/bin/setpriv", as_nobody);
+    } else {
+      MESSAGE("running as root without setpriv: an unreadable INPUT is not tested");
+    }
+    if (secret) {
+      CHECK(secret->exit_code == 2);
+      CHECK_MESSAGE(contains(secret->err, "mapindex index: " + (tmp / "secret.map").string() +
+                                              ": Permission denied"),
+                    secret->err);
+      CHECK_FALSE(fs::exists(db));
+    }
+
+    // A --db in a folder that does not exist is a usage error as well.
+    const auto nowhere = tmp / "no-folder" / "x.sqlite";
+    r = run_mapindex({"index", "--db", nowhere.string(), "--quiet", (tmp / "a.map").string()});
+    CHECK(r.exit_code == 2);
+    CHECK_MESSAGE(contains(r.err, "--db " + nowhere.string() + ": folder " +
+                                      (tmp / "no-folder").string() + " does not exist"),
+                  r.err);
+
+    // The existing inputs alone are indexed.
+    r = run_mapindex({"index", "--db", db.string(), "--quiet", (tmp / "a.map").string()});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(sql_int(db, "SELECT count(*) FROM runs") == 1);
   }
-  CHECK_FALSE(fs::exists(copy));
-  CHECK(sql_int(f.db, "SELECT count(*) FROM maps") == before);
-  CHECK(sql_value(f.db, "PRAGMA user_version") != "7");
-  // Reading PRAGMAs still work.
-  const auto r = run_mapindex({"query", "--db", f.db.string(), "--csv", "PRAGMA quick_check"});
-  CHECK(r.exit_code == 0);
-  CHECK(r.out == "quick_check\nok\n");
-}
 
-TEST_CASE("cli: a damaged index is refused by index (exit 3, nothing written) and reported by check") {
-  IndexedFolder f(8);
-  CHECK(sql_value(f.db, "PRAGMA journal_mode") == "wal");
-  // A sound index.
-  auto r = run_mapindex({"check", "--db", f.db.string()});
-  CHECK_MESSAGE(r.exit_code == 0, r.err);
-  CHECK(contains(r.out, "verdict: sound"));
-
-  const auto damaged = f.tmp / "damaged.sqlite";
-  damage_copy(f.db, damaged, {"maps", "files"});
-  const auto runs_before = sql_int(f.db, "SELECT count(*) FROM runs");
-
-  r = run_mapindex({"index", "--db", damaged.string(), "--quiet", f.maps.string()});
-  CHECK(r.exit_code == 3);
-  CHECK_MESSAGE(contains(r.err, "index '" + damaged.string() + "' is damaged ("), r.err);
-  CHECK_MESSAGE(contains(r.err, "quick_check"), r.err);
-  CHECK_MESSAGE(contains(r.err, "rebuild it: move it away and run mapindex index again over your archives"), r.err);
-  CHECK(sql_int(damaged, "SELECT count(*) FROM runs") == runs_before);
-
-  r = run_mapindex({"check", "--db", damaged.string()});
-  CHECK(r.exit_code == 3);
-  CHECK(contains(r.out, "integrity_check    FAILED"));
-  CHECK(contains(r.out, "verdict: damaged: rebuild it"));
-
-  r = run_mapindex({"audit", "--db", damaged.string()});
-  CHECK_MESSAGE(r.exit_code == 3, r.err);
-
-  // Not an index: usage errors, not damage.
-  r = run_mapindex({"check", "--db", (f.tmp / "none.sqlite").string()});
-  CHECK(r.exit_code == 2);
-  r = run_mapindex({"check", "--db", (f.maps / "m0.map").string()});
-  CHECK(r.exit_code == 2);
-}
-
-TEST_CASE("cli: a damaged page under query and audit is exit 3 with a message naming the index") {
-  IndexedFolder f(4);
-  const auto damaged = f.tmp / "damaged.sqlite";
-  damage_copy(f.db, damaged, {"maps", "files"});
-  const auto file = fs::canonical(damaged).string();
-  auto r = run_mapindex({"query", "--db", damaged.string(), "SELECT * FROM maps"});
-  CHECK_MESSAGE(r.exit_code == 3, r.err);
-  CHECK_MESSAGE(contains(r.err, "index '" + damaged.string() + "': "), r.err);
-  r = run_mapindex({"audit", "--db", damaged.string()});
-  CHECK_MESSAGE(r.exit_code == 3, r.err);
-  CHECK_MESSAGE(contains(r.err, "reading index '" + file + "' failed: "), r.err);
-}
-
-TEST_CASE("index: damage beyond the quick_check size limit fails the first statement that touches it as index.damaged") {
-  using namespace mapindex::index;
-  IndexedFolder f(4);
-  const auto damaged = f.tmp / "damaged.sqlite";
-  damage_copy(f.db, damaged, {"maps"});
-  // Within the limit: refused at open.
-  auto checked = IndexDb::open(damaged.string(), OpenMode::read_write);
-  REQUIRE_FALSE(checked.ok());
-  CHECK(checked.error().code == Code::index_damaged);
-  CHECK(contains(checked.error().message, std::string(kRebuildAdvice)));
-  // Over it (a limit of 0 bytes): opened, and reading the damaged table
-  // throws with the code the CLI turns into exit status 3.
-  OpenOptions big;
-  big.quick_check_max_bytes = 0;
-  auto unchecked = IndexDb::open(damaged.string(), OpenMode::read_write, big);
-  REQUIRE_MESSAGE(unchecked.ok(), unchecked.error().message);
-  try {
-    (void)unchecked->known_maps();
-    FAIL("reading a damaged table must throw");
-  } catch (const IndexError& e) {
-    CHECK_MESSAGE(e.code() == Code::index_damaged, e.what());
+  TEST_CASE("cli: an INPUT given twice is read once, not as duplicate entries") {
+    IndexedFolder f(3);
+    const auto db2 = f.tmp / "twice.sqlite";
+    const auto r =
+        run_mapindex({"index", "--db", db2.string(), "--quiet", f.maps.string(), f.maps.string()});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    CHECK_MESSAGE(contains(r.err, f.maps.string() + " is given more than once: read once"), r.err);
+    CHECK(sql_int(db2, "SELECT count(*) FROM files") == 3);
+    CHECK(sql_int(db2, "SELECT count(*) FROM problems") == 0);
+    CHECK(sql_int(db2, "SELECT entries FROM runs") == 3);
   }
-}
 
-TEST_CASE("cli: a second index run on an index another run is writing exits 3 naming that run") {
-  TempDir tmp;
-  // A run slow enough to overlap: copies of one large map, decoded one by one.
-  const auto big = make_realistic_ddnet_map({.width = 1000, .height = 700, .seed = 5, .decoration_layers = 4});
-  fs::create_directories(tmp / "maps");
-  write_file(tmp / "small.map", tiny_map(3));
-  const auto db = tmp / "busy.sqlite";
-  int copies = 0;
-  bool overlapped = false;
-  for (int attempt = 0; attempt < 4 && !overlapped; ++attempt) {
-    for (int i = 0; i < 100 << attempt; ++i, ++copies)
-      write_file(tmp / "maps" / ("copy" + std::to_string(copies) + ".map"), big);
-    fs::remove(db);
-    BackgroundProcess first(mapindex_binary(),
-                            {"index", "--db", db.string(), "--progress", "none", "--threads", "1",
-                             "--batch", "2", (tmp / "maps").string()},
-                            tmp.path());
-    std::int64_t running = 0;
-    for (int i = 0; i < 2000 && running == 0; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      try {
-        running = sql_int(db, "SELECT count(*) FROM runs WHERE status = 'running'");
-      } catch (const std::exception&) {
+  TEST_CASE(
+      "cli: every numeric option is range-checked, naming the option, the value and the range") {
+    TempDir tmp;
+    write_file(tmp / "a.map", tiny_map(1));
+    const auto db = (tmp / "x.sqlite").string();
+    const auto map = (tmp / "a.map").string();
+    struct Bad {
+      std::vector<std::string> command;  // command and options before the bad one
+      std::string option, value, range;
+    };
+    const std::vector<std::string> index_cmd = {"index", "--db", db, "--quiet"};
+    const std::vector<Bad> bad = {
+        {index_cmd, "--threads", "-1", "0..256"},
+        {index_cmd, "--threads", "-2", "0..256"},
+        {index_cmd, "--threads", "257", "0..256"},
+        {index_cmd, "--threads", "12x", "0..256"},
+        {index_cmd, "--threads", "+1", "0..256"},
+        {index_cmd, "--threads", "1.5", "0..256"},
+        {index_cmd, "--memory", "-1", "2..1048576"},
+        {index_cmd, "--memory", "1", "2..1048576"},
+        {index_cmd, "--memory", "1048577", "2..1048576"},
+        {index_cmd, "--memory", "99999999999999999999", "2..1048576"},
+        {index_cmd, "--max-map-size", "0", "1..4096"},
+        {index_cmd, "--max-map-size", "4097", "1..4096"},
+        {index_cmd, "--max-nesting", "-1", "0..32"},
+        {index_cmd, "--max-nesting", "33", "0..32"},
+        {index_cmd, "--batch", "-1", "1..1000000"},
+        {index_cmd, "--batch", "0", "1..1000000"},
+        {index_cmd, "--batch", "1000001", "1..1000000"},
+        {{"inspect"}, "--max-map-size", "-1", "1..4096"},
+        {{"audit", "--db", db}, "--run", "0", "1 or more"},
+        {{"audit", "--db", db}, "--against", "x", "1 or more"},
+        {{"audit", "--db", db}, "--limit", "-1", "0..1000000"},
+    };
+    for (const auto& b : bad) {
+      auto args = b.command;
+      args.push_back(b.option + "=" + b.value);
+      if (b.command[0] != "audit") args.push_back(map);
+      INFO(b.command[0] << " " << b.option << "=" << b.value);
+      const auto r = run_mapindex(args);
+      CHECK(r.exit_code == 2);
+      CHECK_MESSAGE(
+          contains(r.err, "mapindex " + b.command[0] + ": " + b.option +
+                              " must be a whole number in " + b.range + ", not '" + b.value + "'"),
+          r.err);
+      CHECK_FALSE(fs::exists(db));
+    }
+    // The separate-word form parses the same way (a negative number is a value).
+    auto r = run_mapindex({"index", "--db", db, "--quiet", "--threads", "-1", map});
+    CHECK(r.exit_code == 2);
+    CHECK_MESSAGE(contains(r.err, "--threads must be a whole number in 0..256, not '-1'"), r.err);
+    CHECK_FALSE(fs::exists(db));
+
+    // The help shows the ranges (wherever the help's line wrapping puts them).
+    r = run_mapindex({"index", "--help"});
+    std::string help;
+    for (const char c : r.out) {
+      const bool space = c == ' ' || c == '\n';
+      if (!space)
+        help += c;
+      else if (!help.empty() && help.back() != ' ')
+        help += ' ';
+    }
+    for (const char* range : {"(range 0..256)", "(range 2..1048576)", "(range 1..4096)",
+                              "(range 0..32)", "(range 1..1000000)"})
+      CHECK_MESSAGE(contains(help, range), range);
+
+    // The bounds themselves are accepted.
+    r = run_mapindex({"index", "--db", db, "--quiet", "--threads", "256", "--memory", "2",
+                      "--max-map-size", "1", "--max-nesting", "0", "--batch", "1000000", map});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    r = run_mapindex({"index", "--db", db, "--quiet", "--threads", "0", "--memory", "1048576",
+                      "--max-map-size", "4096", "--max-nesting", "32", "--batch", "1", map});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(sql_value(db, "SELECT group_concat(status) FROM runs") == "complete,complete");
+  }
+
+  TEST_CASE("cli: Ctrl-C stops a runaway query promptly with exit 130") {
+    IndexedFolder f(1);
+    // Started as from a shell script's background job, SIGINT ignored: mapindex
+    // must still take Ctrl-C (the test fails, killed by the watchdog, otherwise).
+    struct sigaction ignore {
+    }, previous{};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGINT, &ignore, &previous);
+    BackgroundProcess p(mapindex_binary(),
+                        {"query", "--db", f.db.string(),
+                         "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+                         "SELECT count(*) FROM c"},
+                        f.tmp.path());
+    sigaction(SIGINT, &previous, nullptr);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    const auto sent = std::chrono::steady_clock::now();
+    p.signal(SIGINT);  // once: the first signal must be enough
+    const auto [r, seconds] = wait_at_most(p, std::chrono::seconds(10), sent);
+    CHECK_MESSAGE(r.exit_code == 130, r.err);
+    CHECK(seconds < 3.0);
+    CHECK_MESSAGE(contains(r.err, "mapindex query: interrupted"), r.err);
+  }
+
+  TEST_CASE("cli: a query that would write is refused before it runs: VACUUM INTO leaves no file") {
+    IndexedFolder f(1);
+    const auto copy = f.tmp / "copy.sqlite";
+    const auto before = sql_int(f.db, "SELECT count(*) FROM maps");
+    for (const std::string& sql :
+         {"VACUUM INTO '" + copy.string() + "'", std::string("PRAGMA user_version = 7"),
+          std::string("SELECT 1; DELETE FROM maps")}) {
+      INFO(sql);
+      const auto r = run_mapindex({"query", "--db", f.db.string(), sql});
+      CHECK(r.exit_code == 2);
+      CHECK_MESSAGE(contains(r.err, "would write: mapindex query only reads the index"), r.err);
+    }
+    CHECK_FALSE(fs::exists(copy));
+    CHECK(sql_int(f.db, "SELECT count(*) FROM maps") == before);
+    CHECK(sql_value(f.db, "PRAGMA user_version") != "7");
+    // Reading PRAGMAs still work.
+    const auto r = run_mapindex({"query", "--db", f.db.string(), "--csv", "PRAGMA quick_check"});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out == "quick_check\nok\n");
+  }
+
+  TEST_CASE(
+      "cli: a damaged index is refused by index (exit 3, nothing written) and reported by check") {
+    IndexedFolder f(8);
+    CHECK(sql_value(f.db, "PRAGMA journal_mode") == "wal");
+    // A sound index.
+    auto r = run_mapindex({"check", "--db", f.db.string()});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(contains(r.out, "verdict: sound"));
+
+    const auto damaged = f.tmp / "damaged.sqlite";
+    damage_copy(f.db, damaged, {"maps", "files"});
+    const auto runs_before = sql_int(f.db, "SELECT count(*) FROM runs");
+
+    r = run_mapindex({"index", "--db", damaged.string(), "--quiet", f.maps.string()});
+    CHECK(r.exit_code == 3);
+    CHECK_MESSAGE(contains(r.err, "index '" + damaged.string() + "' is damaged ("), r.err);
+    CHECK_MESSAGE(contains(r.err, "quick_check"), r.err);
+    CHECK_MESSAGE(
+        contains(r.err, "rebuild it: move it away and run mapindex index again over your archives"),
+        r.err);
+    CHECK(sql_int(damaged, "SELECT count(*) FROM runs") == runs_before);
+
+    r = run_mapindex({"check", "--db", damaged.string()});
+    CHECK(r.exit_code == 3);
+    CHECK(contains(r.out, "integrity_check    FAILED"));
+    CHECK(contains(r.out, "verdict: damaged: rebuild it"));
+
+    r = run_mapindex({"audit", "--db", damaged.string()});
+    CHECK_MESSAGE(r.exit_code == 3, r.err);
+
+    // Not an index: usage errors, not damage.
+    r = run_mapindex({"check", "--db", (f.tmp / "none.sqlite").string()});
+    CHECK(r.exit_code == 2);
+    r = run_mapindex({"check", "--db", (f.maps / "m0.map").string()});
+    CHECK(r.exit_code == 2);
+  }
+
+  TEST_CASE("cli: a damaged page under query and audit is exit 3 with a message naming the index") {
+    IndexedFolder f(4);
+    const auto damaged = f.tmp / "damaged.sqlite";
+    damage_copy(f.db, damaged, {"maps", "files"});
+    const auto file = fs::canonical(damaged).string();
+    auto r = run_mapindex({"query", "--db", damaged.string(), "SELECT * FROM maps"});
+    CHECK_MESSAGE(r.exit_code == 3, r.err);
+    CHECK_MESSAGE(contains(r.err, "index '" + damaged.string() + "': "), r.err);
+    r = run_mapindex({"audit", "--db", damaged.string()});
+    CHECK_MESSAGE(r.exit_code == 3, r.err);
+    CHECK_MESSAGE(contains(r.err, "reading index '" + file + "' failed: "), r.err);
+  }
+
+  TEST_CASE(
+      "index: damage beyond the quick_check size limit fails the first statement that touches it as index.damaged") {
+    using namespace mapindex::index;
+    IndexedFolder f(4);
+    const auto damaged = f.tmp / "damaged.sqlite";
+    damage_copy(f.db, damaged, {"maps"});
+    // Within the limit: refused at open.
+    auto checked = IndexDb::open(damaged.string(), OpenMode::read_write);
+    REQUIRE_FALSE(checked.ok());
+    CHECK(checked.error().code == Code::index_damaged);
+    CHECK(contains(checked.error().message, std::string(kRebuildAdvice)));
+    // Over it (a limit of 0 bytes): opened, and reading the damaged table
+    // throws with the code the CLI turns into exit status 3.
+    OpenOptions big;
+    big.quick_check_max_bytes = 0;
+    auto unchecked = IndexDb::open(damaged.string(), OpenMode::read_write, big);
+    REQUIRE_MESSAGE(unchecked.ok(), unchecked.error().message);
+    try {
+      (void)unchecked->known_maps();
+      FAIL("reading a damaged table must throw");
+    } catch (const IndexError& e) {
+      CHECK_MESSAGE(e.code() == Code::index_damaged, e.what());
+    }
+  }
+
+  TEST_CASE("cli: a second index run on an index another run is writing exits 3 naming that run") {
+    TempDir tmp;
+    // A run slow enough to overlap: copies of one large map, decoded one by one.
+    const auto big =
+        make_realistic_ddnet_map({.width = 1000, .height = 700, .seed = 5, .decoration_layers = 4});
+    fs::create_directories(tmp / "maps");
+    write_file(tmp / "small.map", tiny_map(3));
+    const auto db = tmp / "busy.sqlite";
+    int copies = 0;
+    bool overlapped = false;
+    for (int attempt = 0; attempt < 4 && !overlapped; ++attempt) {
+      for (int i = 0; i < 100 << attempt; ++i, ++copies)
+        write_file(tmp / "maps" / ("copy" + std::to_string(copies) + ".map"), big);
+      fs::remove(db);
+      BackgroundProcess first(mapindex_binary(),
+                              {"index", "--db", db.string(), "--progress", "none", "--threads", "1",
+                               "--batch", "2", (tmp / "maps").string()},
+                              tmp.path());
+      std::int64_t running = 0;
+      for (int i = 0; i < 2000 && running == 0; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        try {
+          running = sql_int(db, "SELECT count(*) FROM runs WHERE status = 'running'");
+        } catch (const std::exception&) {
+        }
       }
+      REQUIRE(running == 1);
+      const auto started = std::chrono::steady_clock::now();
+      const auto second =
+          run_mapindex({"index", "--db", db.string(), "--quiet", (tmp / "small.map").string()});
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      const auto still_running =
+          sql_int(db, "SELECT count(*) FROM runs WHERE run_id = 1 AND status = 'running'");
+      first.signal(SIGINT);
+      const auto r1 = first.wait();
+      if (!still_running) {
+        MESSAGE("the first run ended before the second one was refused; growing the input");
+        continue;
+      }
+      overlapped = true;
+      CHECK(r1.exit_code == 130);
+      CHECK(second.exit_code == 3);
+      const auto started_at = sql_value(
+          db, "SELECT replace(substr(started_at, 1, 19), 'T', ' ') FROM runs WHERE run_id = 1");
+      CHECK_MESSAGE(
+          contains(second.err, "index '" + db.string() + "' is being written by run 1 (pid " +
+                                   std::to_string(first.pid()) + " on host " + host_name() +
+                                   ", started " + started_at + " UTC): wait for it to finish"),
+          second.err);
+      CHECK(seconds < 5.0);  // refused at once, not after the busy timeout
+      CHECK(sql_int(db, "SELECT count(*) FROM runs") == 1);  // the second run wrote no run row
     }
-    REQUIRE(running == 1);
-    const auto started = std::chrono::steady_clock::now();
-    const auto second = run_mapindex({"index", "--db", db.string(), "--quiet", (tmp / "small.map").string()});
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    const auto still_running = sql_int(db, "SELECT count(*) FROM runs WHERE run_id = 1 AND status = 'running'");
-    first.signal(SIGINT);
-    const auto r1 = first.wait();
-    if (!still_running) {
-      MESSAGE("the first run ended before the second one was refused; growing the input");
-      continue;
+    REQUIRE_MESSAGE(overlapped, "the first run never overlapped the second");
+    // Once the first run is stopped, the next one proceeds.
+    const auto again =
+        run_mapindex({"index", "--db", db.string(), "--quiet", (tmp / "small.map").string()});
+    CHECK_MESSAGE(again.exit_code == 0, again.err);
+  }
+
+  TEST_CASE(
+      "cli: a write lock held past the busy timeout exits 3, naming a run whose process is gone") {
+    IndexedFolder f(1);
+    // A run marked running by a process that no longer exists (a reaped child),
+    // and another connection holding the write lock.
+    const pid_t child = fork();
+    if (child == 0) _exit(0);
+    REQUIRE(child > 0);
+    waitpid(child, nullptr, 0);
+    mapindex::index::Connection holder;
+    REQUIRE(holder.open(f.db.string(), SQLITE_OPEN_READWRITE) == SQLITE_OK);
+    REQUIRE(
+        sqlite3_exec(
+            holder.get(),
+            ("INSERT INTO runs (started_at, status, tool_version, extractor_version, command, host, pid) "
+             "VALUES ('2026-01-02T03:04:05.000Z', 'running', 'x', 1, 'gone', '" +
+             host_name() + "', " + std::to_string(child) + ")")
+                .c_str(),
+            nullptr, nullptr, nullptr) == SQLITE_OK);
+    const auto gone = sqlite3_last_insert_rowid(holder.get());
+    REQUIRE(sqlite3_exec(holder.get(), "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
+    const auto r = run_mapindex({"index", "--db", f.db.string(), "--quiet", f.maps.string()});
+    sqlite3_exec(holder.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+    holder = mapindex::index::Connection();  // closed
+    CHECK(r.exit_code == 3);
+    CHECK_MESSAGE(contains(r.err, "is locked by another process"), r.err);
+    CHECK_MESSAGE(contains(r.err, "run " + std::to_string(gone) + " (pid " + std::to_string(child) +
+                                      " on host " + host_name() +
+                                      ", started 2026-01-02 03:04:05 UTC) is marked running but "
+                                      "its process no longer exists"),
+                  r.err);
+    CHECK_FALSE(contains(r.err, "database is locked\n"));
+  }
+
+  TEST_CASE("cli: query and audit work on an index on a read-only file system") {
+    IndexedFolder f(3);
+    const auto maps = sql_value(f.db, "SELECT count(*) FROM maps");
+    REQUIRE(sql_value(f.db, "PRAGMA journal_mode") == "wal");
+    // As copied onto read-only media: no -wal (the last writer checkpointed it)
+    // and no -shm (our read-only probe above left one behind).
+    if (fs::exists(f.db.string() + "-wal")) REQUIRE(fs::file_size(f.db.string() + "-wal") == 0);
+    fs::remove(f.db.string() + "-wal");
+    fs::remove(f.db.string() + "-shm");
+    // A private mount namespace with the folder bind-mounted read-only; exit
+    // 97/98 when that cannot be set up here.
+    const std::string dir = f.tmp.path().string();
+    const std::string script =
+        "mount --bind \"$D\" \"$D\" 2>/dev/null && mount -o remount,bind,ro \"$D\" 2>/dev/null || exit 97; "
+        "touch \"$D/probe\" 2>/dev/null && exit 98; shift; exec \"$@\"";
+    const auto in_read_only = [&](std::vector<std::string> args) {
+      std::vector<std::string> full = {"-m", "env", "D=" + dir,       "sh", "-c", script,
+                                       "sh", "x",   mapindex_binary()};
+      full.insert(full.end(), args.begin(), args.end());
+      return run_process("/usr/bin/unshare", full);
+    };
+    const auto probe = in_read_only({"--version"});
+    if (probe.exit_code != 0 || !fs::exists("/usr/bin/unshare")) {
+      MESSAGE("cannot mount read-only here (unshare -m exit "
+              << probe.exit_code << ": " << probe.err << "); read-only media not tested");
+      return;
     }
-    overlapped = true;
-    CHECK(r1.exit_code == 130);
-    CHECK(second.exit_code == 3);
-    const auto started_at = sql_value(db, "SELECT replace(substr(started_at, 1, 19), 'T', ' ') FROM runs WHERE run_id = 1");
-    CHECK_MESSAGE(contains(second.err, "index '" + db.string() + "' is being written by run 1 (pid " +
-                                           std::to_string(first.pid()) + " on host " + host_name() +
-                                           ", started " + started_at + " UTC): wait for it to finish"),
-                  second.err);
-    CHECK(seconds < 5.0);  // refused at once, not after the busy timeout
-    CHECK(sql_int(db, "SELECT count(*) FROM runs") == 1);  // the second run wrote no run row
+    auto r =
+        in_read_only({"query", "--db", f.db.string(), "--csv", "SELECT count(*) AS n FROM maps"});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.out == "n\n" + maps + "\n");
+    r = in_read_only({"audit", "--db", f.db.string()});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(contains(r.out, "run 1"));
+    r = in_read_only({"check", "--db", f.db.string()});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    // Writing there is an I/O failure of the index (3), not a usage error.
+    r = in_read_only({"index", "--db", f.db.string(), "--quiet", f.maps.string()});
+    CHECK_MESSAGE(r.exit_code == 3, r.err);
+    CHECK_FALSE(fs::exists(f.db.string() + "-shm"));
   }
-  REQUIRE_MESSAGE(overlapped, "the first run never overlapped the second");
-  // Once the first run is stopped, the next one proceeds.
-  const auto again = run_mapindex({"index", "--db", db.string(), "--quiet", (tmp / "small.map").string()});
-  CHECK_MESSAGE(again.exit_code == 0, again.err);
-}
 
-TEST_CASE("cli: a write lock held past the busy timeout exits 3, naming a run whose process is gone") {
-  IndexedFolder f(1);
-  // A run marked running by a process that no longer exists (a reaped child),
-  // and another connection holding the write lock.
-  const pid_t child = fork();
-  if (child == 0) _exit(0);
-  REQUIRE(child > 0);
-  waitpid(child, nullptr, 0);
-  mapindex::index::Connection holder;
-  REQUIRE(holder.open(f.db.string(), SQLITE_OPEN_READWRITE) == SQLITE_OK);
-  REQUIRE(sqlite3_exec(holder.get(),
-                       ("INSERT INTO runs (started_at, status, tool_version, extractor_version, command, host, pid) "
-                        "VALUES ('2026-01-02T03:04:05.000Z', 'running', 'x', 1, 'gone', '" + host_name() + "', " +
-                        std::to_string(child) + ")").c_str(),
-                       nullptr, nullptr, nullptr) == SQLITE_OK);
-  const auto gone = sqlite3_last_insert_rowid(holder.get());
-  REQUIRE(sqlite3_exec(holder.get(), "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
-  const auto r = run_mapindex({"index", "--db", f.db.string(), "--quiet", f.maps.string()});
-  sqlite3_exec(holder.get(), "ROLLBACK", nullptr, nullptr, nullptr);
-  holder = mapindex::index::Connection();  // closed
-  CHECK(r.exit_code == 3);
-  CHECK_MESSAGE(contains(r.err, "is locked by another process"), r.err);
-  CHECK_MESSAGE(contains(r.err, "run " + std::to_string(gone) + " (pid " + std::to_string(child) + " on host " +
-                                    host_name() + ", started 2026-01-02 03:04:05 UTC) is marked running but "
-                                    "its process no longer exists"),
-                r.err);
-  CHECK_FALSE(contains(r.err, "database is locked\n"));
-}
-
-TEST_CASE("cli: query and audit work on an index on a read-only file system") {
-  IndexedFolder f(3);
-  const auto maps = sql_value(f.db, "SELECT count(*) FROM maps");
-  REQUIRE(sql_value(f.db, "PRAGMA journal_mode") == "wal");
-  // As copied onto read-only media: no -wal (the last writer checkpointed it)
-  // and no -shm (our read-only probe above left one behind).
-  if (fs::exists(f.db.string() + "-wal")) REQUIRE(fs::file_size(f.db.string() + "-wal") == 0);
-  fs::remove(f.db.string() + "-wal");
-  fs::remove(f.db.string() + "-shm");
-  // A private mount namespace with the folder bind-mounted read-only; exit
-  // 97/98 when that cannot be set up here.
-  const std::string dir = f.tmp.path().string();
-  const std::string script =
-      "mount --bind \"$D\" \"$D\" 2>/dev/null && mount -o remount,bind,ro \"$D\" 2>/dev/null || exit 97; "
-      "touch \"$D/probe\" 2>/dev/null && exit 98; shift; exec \"$@\"";
-  const auto in_read_only = [&](std::vector<std::string> args) {
-    std::vector<std::string> full = {"-m", "env", "D=" + dir, "sh", "-c", script, "sh", "x", mapindex_binary()};
-    full.insert(full.end(), args.begin(), args.end());
-    return run_process("/usr/bin/unshare", full);
-  };
-  const auto probe = in_read_only({"--version"});
-  if (probe.exit_code != 0 || !fs::exists("/usr/bin/unshare")) {
-    MESSAGE("cannot mount read-only here (unshare -m exit " << probe.exit_code << ": " << probe.err
-                                                            << "); read-only media not tested");
-    return;
+  TEST_CASE("cli: a full disk under the index stops the run with exit 3 and SQLite's reason") {
+    TempDir tmp;
+    fs::create_directories(tmp / "maps");
+    fs::create_directories(tmp / "small");
+    for (int i = 0; i < 400; ++i)
+      write_file(tmp / "maps" / ("m" + std::to_string(i) + ".map"),
+                 make_realistic_ddnet_map({.width = 60 + i,
+                                           .height = 40,
+                                           .seed = static_cast<std::uint32_t>(i),
+                                           .decoration_layers = 1}));
+    // A private mount namespace with a 1 MB tmpfs for the index.
+    const std::string script =
+        "mount -t tmpfs -o size=1m none \"$D\" 2>/dev/null || exit 97; shift; exec \"$@\"";
+    const auto on_small_disk = [&](std::vector<std::string> args) {
+      std::vector<std::string> full = {"-m", "env", "D=" + (tmp / "small").string(),
+                                       "sh", "-c",  script,
+                                       "sh", "x",   mapindex_binary()};
+      full.insert(full.end(), args.begin(), args.end());
+      return run_process("/usr/bin/unshare", full);
+    };
+    if (!fs::exists("/usr/bin/unshare") || on_small_disk({"--version"}).exit_code != 0) {
+      MESSAGE("cannot mount a small tmpfs here; a full disk is not tested");
+      return;
+    }
+    const auto r = on_small_disk({"index", "--db", (tmp / "small" / "x.sqlite").string(), "--quiet",
+                                  (tmp / "maps").string()});
+    CHECK(r.exit_code == 3);
+    CHECK_MESSAGE(contains(r.err, "database or disk is full"), r.err);
   }
-  auto r = in_read_only({"query", "--db", f.db.string(), "--csv", "SELECT count(*) AS n FROM maps"});
-  CHECK_MESSAGE(r.exit_code == 0, r.err);
-  CHECK(r.out == "n\n" + maps + "\n");
-  r = in_read_only({"audit", "--db", f.db.string()});
-  CHECK_MESSAGE(r.exit_code == 0, r.err);
-  CHECK(contains(r.out, "run 1"));
-  r = in_read_only({"check", "--db", f.db.string()});
-  CHECK_MESSAGE(r.exit_code == 0, r.err);
-  // Writing there is an I/O failure of the index (3), not a usage error.
-  r = in_read_only({"index", "--db", f.db.string(), "--quiet", f.maps.string()});
-  CHECK_MESSAGE(r.exit_code == 3, r.err);
-  CHECK_FALSE(fs::exists(f.db.string() + "-shm"));
-}
 
-TEST_CASE("cli: a full disk under the index stops the run with exit 3 and SQLite's reason") {
-  TempDir tmp;
-  fs::create_directories(tmp / "maps");
-  fs::create_directories(tmp / "small");
-  for (int i = 0; i < 400; ++i)
-    write_file(tmp / "maps" / ("m" + std::to_string(i) + ".map"),
-               make_realistic_ddnet_map({.width = 60 + i, .height = 40, .seed = static_cast<std::uint32_t>(i),
-                                         .decoration_layers = 1}));
-  // A private mount namespace with a 1 MB tmpfs for the index.
-  const std::string script =
-      "mount -t tmpfs -o size=1m none \"$D\" 2>/dev/null || exit 97; shift; exec \"$@\"";
-  const auto on_small_disk = [&](std::vector<std::string> args) {
-    std::vector<std::string> full = {"-m", "env", "D=" + (tmp / "small").string(), "sh", "-c", script, "sh", "x",
-                                     mapindex_binary()};
-    full.insert(full.end(), args.begin(), args.end());
-    return run_process("/usr/bin/unshare", full);
-  };
-  if (!fs::exists("/usr/bin/unshare") || on_small_disk({"--version"}).exit_code != 0) {
-    MESSAGE("cannot mount a small tmpfs here; a full disk is not tested");
-    return;
+  TEST_CASE("cli: the help documents every exit status") {
+    const auto r = run_mapindex({"--help"});
+    for (const char* status : {"0 clean", "1 finished with findings", "2 usage error",
+                               "3 the index is damaged", "130 interrupted"})
+      CHECK_MESSAGE(contains(r.out, status), status);
+    for (const char* command : {"index", "query", "audit", "check"}) {
+      const auto help = run_mapindex({command, "--help"});
+      CHECK(help.exit_code == 0);
+      CHECK_MESSAGE(contains(help.out, "3 the index is damaged"), command);
+    }
   }
-  const auto r = on_small_disk({"index", "--db", (tmp / "small" / "x.sqlite").string(), "--quiet",
-                                (tmp / "maps").string()});
-  CHECK(r.exit_code == 3);
-  CHECK_MESSAGE(contains(r.err, "database or disk is full"), r.err);
-}
-
-TEST_CASE("cli: the help documents every exit status") {
-  const auto r = run_mapindex({"--help"});
-  for (const char* status : {"0 clean", "1 finished with findings", "2 usage error", "3 the index is damaged",
-                             "130 interrupted"})
-    CHECK_MESSAGE(contains(r.out, status), status);
-  for (const char* command : {"index", "query", "audit", "check"}) {
-    const auto help = run_mapindex({command, "--help"});
-    CHECK(help.exit_code == 0);
-    CHECK_MESSAGE(contains(help.out, "3 the index is damaged"), command);
-  }
-}
 
 }  // TEST_SUITE

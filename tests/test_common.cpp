@@ -29,86 +29,97 @@ std::string all_bytes() {
 }  // namespace
 
 TEST_SUITE("common") {
-
-TEST_CASE("hex: every byte as two digits, lower and upper case, like printf %02x/%02X") {
-  std::string lower, upper;
-  for (int b = 0; b < 256; ++b) {
-    char buffer[8];
-    std::snprintf(buffer, sizeof buffer, "%02x", b);
-    lower += buffer;
-    std::snprintf(buffer, sizeof buffer, "%02X", b);
-    upper += buffer;
+  TEST_CASE("hex: every byte as two digits, lower and upper case, like printf %02x/%02X") {
+    std::string lower, upper;
+    for (int b = 0; b < 256; ++b) {
+      char buffer[8];
+      std::snprintf(buffer, sizeof buffer, "%02x", b);
+      lower += buffer;
+      std::snprintf(buffer, sizeof buffer, "%02X", b);
+      upper += buffer;
+    }
+    CHECK(to_hex(all_bytes()) == lower);
+    CHECK(to_hex(all_bytes(), HexCase::upper) == upper);
+    const std::vector<std::uint8_t> bytes = {0x00, 0x7f, 0x80, 0xff};
+    CHECK(to_hex(bytes) == "007f80ff");
+    std::string appended = "%";
+    append_hex(appended, 0xab, HexCase::upper);
+    CHECK(appended == "%AB");
+    CHECK(hex_digit(10) == 'a');
+    CHECK(hex_digit(0x1f) == 'f');  // only the low nibble counts
+    CHECK(hex_bytes("A\xFF") == "41 ff");
+    CHECK(hex_bytes("abc", 2) == "61 62 ...");
   }
-  CHECK(to_hex(all_bytes()) == lower);
-  CHECK(to_hex(all_bytes(), HexCase::upper) == upper);
-  const std::vector<std::uint8_t> bytes = {0x00, 0x7f, 0x80, 0xff};
-  CHECK(to_hex(bytes) == "007f80ff");
-  std::string appended = "%";
-  append_hex(appended, 0xab, HexCase::upper);
-  CHECK(appended == "%AB");
-  CHECK(hex_digit(10) == 'a');
-  CHECK(hex_digit(0x1f) == 'f');  // only the low nibble counts
-  CHECK(hex_bytes("A\xFF") == "41 ff");
-  CHECK(hex_bytes("abc", 2) == "61 62 ...");
-}
 
-TEST_CASE("hex: the digest and UUID texts are the bytes through to_hex") {
-  const std::string abc = "abc";
-  const auto d = read::digest(Bytes(reinterpret_cast<const std::uint8_t*>(abc.data()), abc.size()));
-  CHECK(d.sha256_hex() == to_hex(d.sha256));
-  // The CRC's four bytes, most significant first (0x352441c2 for "abc").
-  CHECK(d.crc32_hex() == "352441c2");
-  const auto uuid = datafile::uuid_from_name("mapitem-test@ddnet.tw");
-  std::string dashed = to_hex(uuid.bytes);
-  for (const std::size_t at : {20, 16, 12, 8}) dashed.insert(at, "-");
-  CHECK(uuid.to_string() == dashed);
-}
+  TEST_CASE("hex: the digest and UUID texts are the bytes through to_hex") {
+    const std::string abc = "abc";
+    const auto d =
+        read::digest(Bytes(reinterpret_cast<const std::uint8_t*>(abc.data()), abc.size()));
+    CHECK(d.sha256_hex() == to_hex(d.sha256));
+    // The CRC's four bytes, most significant first (0x352441c2 for "abc").
+    CHECK(d.crc32_hex() == "352441c2");
+    const auto uuid = datafile::uuid_from_name("mapitem-test@ddnet.tw");
+    std::string dashed = to_hex(uuid.bytes);
+    for (const std::size_t at : {20, 16, 12, 8}) dashed.insert(at, "-");
+    CHECK(uuid.to_string() == dashed);
+  }
 
-TEST_CASE("printable: control characters escaped, everything else kept") {
-  CHECK(printable("a\nb\tc\rd") == "a\\nb\\tc\\rd");
-  CHECK(printable(std::string("\x00\x1f\x7f", 3)) == "\\x00\\x1f\\x7f");
-  CHECK(printable("Caf\xC3\xA9 \xFF") == "Caf\xC3\xA9 \xFF");  // bytes >= 0x80 untouched
-}
+  TEST_CASE("printable: control characters escaped, everything else kept") {
+    CHECK(printable("a\nb\tc\rd") == "a\\nb\\tc\\rd");
+    CHECK(printable(std::string("\x00\x1f\x7f", 3)) == "\\x00\\x1f\\x7f");
+    CHECK(printable("Caf\xC3\xA9 \xFF") == "Caf\xC3\xA9 \xFF");  // bytes >= 0x80 untouched
+  }
 
-TEST_CASE("json: strings escaped, valid UTF-8 kept, one U+FFFD per maximal invalid subpart") {
-  CHECK(json_string("a\"b\\c\n\t\r\b\f") == "\"a\\\"b\\\\c\\n\\t\\r\\b\\f\"");
-  CHECK(json_string(std::string("\x00\x01\x1f\x7f", 4)) == "\"\\u0000\\u0001\\u001f\x7f\"");
-  CHECK(json_string("Caf\xC3\xA9 \xF0\x9F\x98\x80") == "\"Caf\xC3\xA9 \xF0\x9F\x98\x80\"");
-  // ff: one; e2 82 (cut short): one; c0 af (overlong): two; ed a0 80 (surrogate): three.
-  CHECK(json_string("\xFF|\xE2\x82|\xC0\xAF|\xED\xA0\x80") ==
-        "\"" + kFffd + "|" + kFffd + "|" + kFffd + kFffd + "|" + kFffd + kFffd + kFffd + "\"");
-  // The same rule as the text stored in the index.
-  const std::string mixed = "x\xE2\x82y\xF0\x9F\x98z";
-  CHECK(json_string(mixed) == "\"" + to_valid_utf8(mixed) + "\"");
-}
+  TEST_CASE("json: strings escaped, valid UTF-8 kept, one U+FFFD per maximal invalid subpart") {
+    CHECK(json_string("a\"b\\c\n\t\r\b\f") == "\"a\\\"b\\\\c\\n\\t\\r\\b\\f\"");
+    CHECK(json_string(std::string("\x00\x01\x1f\x7f", 4)) == "\"\\u0000\\u0001\\u001f\x7f\"");
+    CHECK(json_string("Caf\xC3\xA9 \xF0\x9F\x98\x80") == "\"Caf\xC3\xA9 \xF0\x9F\x98\x80\"");
+    // ff: one; e2 82 (cut short): one; c0 af (overlong): two; ed a0 80 (surrogate): three.
+    CHECK(json_string("\xFF|\xE2\x82|\xC0\xAF|\xED\xA0\x80") ==
+          "\"" + kFffd + "|" + kFffd + "|" + kFffd + kFffd + "|" + kFffd + kFffd + kFffd + "\"");
+    // The same rule as the text stored in the index.
+    const std::string mixed = "x\xE2\x82y\xF0\x9F\x98z";
+    CHECK(json_string(mixed) == "\"" + to_valid_utf8(mixed) + "\"");
+  }
 
-TEST_CASE("json: one writer, three layouts") {
-  const auto write = [](JsonLayout layout) {
+  TEST_CASE("json: one writer, three layouts") {
+    const auto write = [](JsonLayout layout) {
+      std::ostringstream out;
+      JsonWriter j(out, layout);
+      j.begin_array();
+      j.begin_object()
+          .field("a", 1)
+          .field("b", std::uint64_t{18446744073709551615ull})
+          .end_object();
+      j.begin_object()
+          .field("s", "x\xFF")
+          .key("n")
+          .null()
+          .field("d", 0.25)
+          .key("e")
+          .begin_array()
+          .end_array();
+      j.key("t").number_text("1.5e3").field("f", false).end_object();
+      j.end_array();
+      return out.str();
+    };
+    CHECK(write(JsonLayout::compact()) ==
+          "[{\"a\":1,\"b\":18446744073709551615},{\"s\":\"x" + kFffd +
+              "\",\"n\":null,\"d\":0.25,\"e\":[],\"t\":1.5e3,\"f\":false}]\n");
+    CHECK(write(JsonLayout::rows()) ==
+          "[\n{\"a\":1,\"b\":18446744073709551615},\n{\"s\":\"x" + kFffd +
+              "\",\"n\":null,\"d\":0.25,\"e\":[],\"t\":1.5e3,\"f\":false}\n]\n");
+    CHECK(write(JsonLayout::pretty()) ==
+          "[\n  {\n    \"a\": 1,\n    \"b\": 18446744073709551615\n  },\n  {\n    \"s\": \"x" +
+              kFffd +
+              "\",\n    \"n\": null,\n    \"d\": 0.25,\n    \"e\": [],\n    \"t\": 1.5e3,\n"
+              "    \"f\": false\n  }\n]\n");
+    // Top-level values follow each other one per line (NDJSON).
     std::ostringstream out;
-    JsonWriter j(out, layout);
-    j.begin_array();
-    j.begin_object().field("a", 1).field("b", std::uint64_t{18446744073709551615ull}).end_object();
-    j.begin_object().field("s", "x\xFF").key("n").null().field("d", 0.25).key("e").begin_array().end_array();
-    j.key("t").number_text("1.5e3").field("f", false).end_object();
-    j.end_array();
-    return out.str();
-  };
-  CHECK(write(JsonLayout::compact()) ==
-        "[{\"a\":1,\"b\":18446744073709551615},{\"s\":\"x" + kFffd +
-            "\",\"n\":null,\"d\":0.25,\"e\":[],\"t\":1.5e3,\"f\":false}]\n");
-  CHECK(write(JsonLayout::rows()) ==
-        "[\n{\"a\":1,\"b\":18446744073709551615},\n{\"s\":\"x" + kFffd +
-            "\",\"n\":null,\"d\":0.25,\"e\":[],\"t\":1.5e3,\"f\":false}\n]\n");
-  CHECK(write(JsonLayout::pretty()) ==
-        "[\n  {\n    \"a\": 1,\n    \"b\": 18446744073709551615\n  },\n  {\n    \"s\": \"x" + kFffd +
-            "\",\n    \"n\": null,\n    \"d\": 0.25,\n    \"e\": [],\n    \"t\": 1.5e3,\n"
-            "    \"f\": false\n  }\n]\n");
-  // Top-level values follow each other one per line (NDJSON).
-  std::ostringstream out;
-  JsonWriter lines(out, JsonLayout::compact());
-  lines.begin_object().field("a", 1).end_object();
-  lines.begin_object().end_object();
-  CHECK(out.str() == "{\"a\":1}\n{}\n");
-}
+    JsonWriter lines(out, JsonLayout::compact());
+    lines.begin_object().field("a", 1).end_object();
+    lines.begin_object().end_object();
+    CHECK(out.str() == "{\"a\":1}\n{}\n");
+  }
 
 }  // TEST_SUITE

@@ -6,17 +6,17 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
-#include <string>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "stages/common/bytes.h"
 #include "stages/decode/datafile/datafile.h"
 #include "stages/decode/datafile/uuid.h"
 #include "stages/extract/teeworlds_measure.h"
+#include "tests/support/codes.h"
 #include "tests/support/datafile_writer.h"
 #include "tests/support/map_builder.h"
-#include "tests/support/codes.h"
 
 using namespace mapindex;
 using namespace mapindex::datafile;
@@ -176,7 +176,8 @@ TEST_CASE("fuzz regression: overlapping envelope point ranges are measured in li
   mapindex::testing::EnvelopeSpec first;
   first.points.resize(points);
   for (int i = 0; i < points; ++i) {
-    first.points[static_cast<std::size_t>(i)].time = i == 70000 ? 5 : i;  // goes back at point 70000
+    first.points[static_cast<std::size_t>(i)].time =
+        i == 70000 ? 5 : i;  // goes back at point 70000
     first.points[static_cast<std::size_t>(i)].curve = i % 3 == 0 ? 0 : (i % 3 == 1 ? 1 : 9);
   }
   b.add_envelope(first);
@@ -189,7 +190,8 @@ TEST_CASE("fuzz regression: overlapping envelope point ranges are measured in li
   const auto file = b.build();
   const auto t0 = std::chrono::steady_clock::now();
   const MapStats stats = measure_teeworlds(Bytes(file));
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // 4 * 10^9 point visits before the fix (several seconds optimized, far more
   // under the sanitizers); 220000 steps now.
   MESSAGE("measured in " << seconds << " s");
@@ -242,12 +244,16 @@ TEST_CASE("fuzz regression: UUID types are resolved in one pass over the index i
   const auto file = w.finish();
   const auto t0 = std::chrono::steady_clock::now();
   const MapStats stats = measure_teeworlds(Bytes(file));
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   MESSAGE("measured in " << seconds << " s");
   CHECK(seconds < 3.0);  // about 12 s optimized before the fix
   REQUIRE(stats.uuid_types.size() == static_cast<std::size_t>(types));
   Uuid first;
-  for (std::size_t k = 0; k < 16; ++k) first.bytes[k] = k % 4 == 3 ? static_cast<std::uint8_t>(k / 4 + 1) : 0;
+  for (std::size_t k = 0; k < 16; ++k)
+    first.bytes[k] = k % 4 == 3 ? static_cast<std::uint8_t>(k / 4 + 1) : 0;
   CHECK(stats.uuid_types[0] == first.to_string());
-  for (int i = 1; i < types; ++i) CHECK(stats.uuid_types[static_cast<std::size_t>(i)] == uuids[static_cast<std::size_t>(i)].to_string());
+  for (int i = 1; i < types; ++i)
+    CHECK(stats.uuid_types[static_cast<std::size_t>(i)] ==
+          uuids[static_cast<std::size_t>(i)].to_string());
 }

@@ -65,7 +65,8 @@ std::vector<std::uint8_t> no_version_item() {
 // A skip-compressed (version 4) game layer: DDNet and 0.7 read it, 0.6 reads
 // it as plain tiles and runs past its end.
 std::vector<std::uint8_t> skip_compressed_game_layer() {
-  return map_with([](MapBuilder& b) { b.add_tile_layer(game_grid(), {.name = "Game", .version = 4}); });
+  return map_with(
+      [](MapBuilder& b) { b.add_tile_layer(game_grid(), {.name = "Game", .version = 4}); });
 }
 
 // M14 at a switch layer: its DDNet data is short. 0.6/0.7 ignore that data.
@@ -82,7 +83,8 @@ std::vector<std::uint8_t> short_switch_data() {
 std::vector<std::uint8_t> short_game_data() {
   return map_with([](MapBuilder& b) {
     const TileGrid game = game_grid();
-    std::vector<std::uint8_t> half(game.bytes().begin(), game.bytes().begin() + game.bytes().size() / 2);
+    std::vector<std::uint8_t> half(game.bytes().begin(),
+                                   game.bytes().begin() + game.bytes().size() / 2);
     b.add_tile_layer(game, {.name = "Game", .data_override = half});
   });
 }
@@ -113,85 +115,91 @@ const Expected kCases[] = {
 }  // namespace
 
 TEST_SUITE("map") {
-
-TEST_CASE("game verdict: whether Teeworlds 0.6 and 0.7 load a map, per rule") {
-  for (const auto& c : kCases) {
-    CAPTURE(c.name);
-    const MapStats s = measure_teeworlds(Bytes(c.make()));
-    if (*c.code) CHECK(has_error(s, c.code));
-    CHECK(has_errors(s.problems) == (*c.code != '\0'));
-    REQUIRE(s.teeworlds.has_value());
-    CHECK(s.teeworlds->loads_06 == c.loads_06);
-    CHECK(s.teeworlds->loads_07 == c.loads_07);
-    // --game teeworlds: rejected only when no Teeworlds loads it; DDNet's own
-    // verdict is unchanged.
-    const MapStatus tw = status_for(s, Game::teeworlds);
-    CHECK(status_for(s, Game::ddnet) == s.status);
-    if (!c.loads_06 && !c.loads_07) CHECK(tw == MapStatus::rejected);
-    else CHECK(tw == (s.status == MapStatus::ok ? MapStatus::ok : MapStatus::warnings));
+  TEST_CASE("game verdict: whether Teeworlds 0.6 and 0.7 load a map, per rule") {
+    for (const auto& c : kCases) {
+      CAPTURE(c.name);
+      const MapStats s = measure_teeworlds(Bytes(c.make()));
+      if (*c.code) CHECK(has_error(s, c.code));
+      CHECK(has_errors(s.problems) == (*c.code != '\0'));
+      REQUIRE(s.teeworlds.has_value());
+      CHECK(s.teeworlds->loads_06 == c.loads_06);
+      CHECK(s.teeworlds->loads_07 == c.loads_07);
+      // --game teeworlds: rejected only when no Teeworlds loads it; DDNet's own
+      // verdict is unchanged.
+      const MapStatus tw = status_for(s, Game::teeworlds);
+      CHECK(status_for(s, Game::ddnet) == s.status);
+      if (!c.loads_06 && !c.loads_07)
+        CHECK(tw == MapStatus::rejected);
+      else
+        CHECK(tw == (s.status == MapStatus::ok ? MapStatus::ok : MapStatus::warnings));
+    }
   }
-}
 
-TEST_CASE("game verdict: --game names") {
-  CHECK(parse_game("teeworlds") == Game::teeworlds);
-  CHECK(parse_game("ddnet") == Game::ddnet);
-  CHECK_FALSE(parse_game("tw").has_value());
-  CHECK(to_string(Game::teeworlds) == "teeworlds");
-}
+  TEST_CASE("game verdict: --game names") {
+    CHECK(parse_game("teeworlds") == Game::teeworlds);
+    CHECK(parse_game("ddnet") == Game::ddnet);
+    CHECK_FALSE(parse_game("tw").has_value());
+    CHECK(to_string(Game::teeworlds) == "teeworlds");
+  }
 
 }  // TEST_SUITE
 
 TEST_SUITE("pipeline") {
+  TEST_CASE("--game teeworlds: index, inspect and audit speak of Teeworlds' verdict") {
+    TempDir tmp;
+    const fs::path maps = tmp / "maps";
+    fs::create_directories(maps);
+    write_file(maps / "legacy.map", tele_without_ddnet_index());  // DDNet refuses, Teeworlds loads
+    write_file(maps / "clean.map", clean_map());
+    const fs::path ddnet_db = tmp / "ddnet.sqlite", tw_db = tmp / "tw.sqlite";
 
-TEST_CASE("--game teeworlds: index, inspect and audit speak of Teeworlds' verdict") {
-  TempDir tmp;
-  const fs::path maps = tmp / "maps";
-  fs::create_directories(maps);
-  write_file(maps / "legacy.map", tele_without_ddnet_index());  // DDNet refuses, Teeworlds loads
-  write_file(maps / "clean.map", clean_map());
-  const fs::path ddnet_db = tmp / "ddnet.sqlite", tw_db = tmp / "tw.sqlite";
+    const auto ddnet =
+        run_process(mapindex_binary(), {"index", "--db", ddnet_db.string(), maps.string()});
+    CHECK_MESSAGE(ddnet.exit_code == 1, ddnet.err);  // a rejected map
+    const auto tw = run_process(
+        mapindex_binary(), {"index", "--game", "teeworlds", "--db", tw_db.string(), maps.string()});
+    CHECK_MESSAGE(tw.exit_code == 0, tw.err);
+    CHECK(tw.out.find("neither Teeworlds 0.6 nor 0.7") != std::string::npos);
 
-  const auto ddnet = run_process(mapindex_binary(), {"index", "--db", ddnet_db.string(), maps.string()});
-  CHECK_MESSAGE(ddnet.exit_code == 1, ddnet.err);  // a rejected map
-  const auto tw = run_process(mapindex_binary(),
-                              {"index", "--game", "teeworlds", "--db", tw_db.string(), maps.string()});
-  CHECK_MESSAGE(tw.exit_code == 0, tw.err);
-  CHECK(tw.out.find("neither Teeworlds 0.6 nor 0.7") != std::string::npos);
+    // Both verdicts are stored whatever --game was.
+    for (const auto& db : {ddnet_db, tw_db}) {
+      CHECK(sql_rows(db,
+                     "SELECT status, teeworlds_status, loads_teeworlds_06, loads_teeworlds_07 "
+                     "FROM maps ORDER BY status") ==
+            std::vector<Row>{{"ok", "ok", "1", "1"}, {"rejected", "warnings", "1", "1"}});
+    }
 
-  // Both verdicts are stored whatever --game was.
-  for (const auto& db : {ddnet_db, tw_db}) {
-    CHECK(sql_rows(db, "SELECT status, teeworlds_status, loads_teeworlds_06, loads_teeworlds_07 "
-                       "FROM maps ORDER BY status") ==
-          std::vector<Row>{{"ok", "ok", "1", "1"}, {"rejected", "warnings", "1", "1"}});
+    const auto inspect_dd =
+        run_process(mapindex_binary(), {"inspect", (maps / "legacy.map").string()});
+    CHECK(inspect_dd.exit_code == 1);
+    const auto inspect_tw = run_process(
+        mapindex_binary(), {"inspect", "--game", "teeworlds", (maps / "legacy.map").string()});
+    CHECK(inspect_tw.exit_code == 0);
+    CHECK(inspect_tw.out.find("loads in Teeworlds 0.6: yes, 0.7: yes") != std::string::npos);
+
+    // A second night adds a map no Teeworlds loads: newly broken for both games;
+    // the legacy map is broken only for DDNet.
+    write_file(maps / "nogame.map", no_game_layer());
+    for (const auto& [db, game] : {std::pair{ddnet_db, "ddnet"}, std::pair{tw_db, "teeworlds"}}) {
+      CAPTURE(game);
+      const auto r =
+          run_process(mapindex_binary(), {"index", "--game", game, "--db", db.string(), "--quiet",
+                                          maps.string(), "--audit", "--audit-format", "json"});
+      CHECK(r.exit_code == 1);
+      CHECK(r.out.find("nogame.map") != std::string::npos);
+    }
+    const auto first_dd =
+        run_process(mapindex_binary(), {"audit", "--db", ddnet_db.string(), "--run", "1"});
+    CHECK(first_dd.exit_code == 1);  // the legacy map: DDNet would refuse it
+    const auto first_tw = run_process(
+        mapindex_binary(), {"audit", "--game", "teeworlds", "--db", tw_db.string(), "--run", "1"});
+    CHECK_MESSAGE(first_tw.exit_code == 0, first_tw.out);
+
+    const auto bad =
+        run_process(mapindex_binary(), {"audit", "--game", "quake", "--db", tw_db.string()});
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("--game must be ddnet or teeworlds, not 'quake'") != std::string::npos);
   }
-
-  const auto inspect_dd = run_process(mapindex_binary(), {"inspect", (maps / "legacy.map").string()});
-  CHECK(inspect_dd.exit_code == 1);
-  const auto inspect_tw =
-      run_process(mapindex_binary(), {"inspect", "--game", "teeworlds", (maps / "legacy.map").string()});
-  CHECK(inspect_tw.exit_code == 0);
-  CHECK(inspect_tw.out.find("loads in Teeworlds 0.6: yes, 0.7: yes") != std::string::npos);
-
-  // A second night adds a map no Teeworlds loads: newly broken for both games;
-  // the legacy map is broken only for DDNet.
-  write_file(maps / "nogame.map", no_game_layer());
-  for (const auto& [db, game] : {std::pair{ddnet_db, "ddnet"}, std::pair{tw_db, "teeworlds"}}) {
-    CAPTURE(game);
-    const auto r = run_process(mapindex_binary(), {"index", "--game", game, "--db", db.string(), "--quiet",
-                                                    maps.string(), "--audit", "--audit-format", "json"});
-    CHECK(r.exit_code == 1);
-    CHECK(r.out.find("nogame.map") != std::string::npos);
-  }
-  const auto first_dd = run_process(mapindex_binary(), {"audit", "--db", ddnet_db.string(), "--run", "1"});
-  CHECK(first_dd.exit_code == 1);  // the legacy map: DDNet would refuse it
-  const auto first_tw = run_process(mapindex_binary(),
-                                    {"audit", "--game", "teeworlds", "--db", tw_db.string(), "--run", "1"});
-  CHECK_MESSAGE(first_tw.exit_code == 0, first_tw.out);
-
-  const auto bad = run_process(mapindex_binary(), {"audit", "--game", "quake", "--db", tw_db.string()});
-  CHECK(bad.exit_code == 2);
-  CHECK(bad.err.find("--game must be ddnet or teeworlds, not 'quake'") != std::string::npos);
-}
 
 }  // TEST_SUITE
 

@@ -13,8 +13,8 @@
 #include "stages/write/index_db.h"
 #include "stages/write/migrations.h"
 #include "stages/write/tile_names.h"
-#include "tests/test_index_helpers.h"
 #include "tests/support/codes.h"
+#include "tests/test_index_helpers.h"
 
 using namespace mapindex;
 using namespace mapindex::index;
@@ -48,772 +48,860 @@ std::int64_t index_one_map(IndexDb& db, int content = 1) {
 }  // namespace
 
 TEST_SUITE("index") {
+  TEST_CASE("a new index has the latest schema version, WAL mode and every table") {
+    TempDir dir;
+    auto db = open_index(dir.file("new.sqlite"));
+    // The latest version is the number of migrations in schema/ (NNN_*.sql, from 001 on).
+    int migrations = 0;
+    for (const auto& f :
+         std::filesystem::directory_iterator(std::string(MAPINDEX_SOURCE_DIR) + "/schema"))
+      if (f.path().extension() == ".sql") ++migrations;
+    CHECK(migrations >= 4);
+    CHECK(latest_schema_version() == migrations);
+    CHECK(db.schema_version() == migrations);
+    CHECK(query_int(db.handle(), "PRAGMA user_version") == migrations);
+    CHECK(query_int(db.handle(), "PRAGMA application_id") == kApplicationId);
+    CHECK(query_text(db.handle(), "PRAGMA journal_mode") == "wal");
+    CHECK(query_int(db.handle(), "PRAGMA foreign_keys") == 1);
 
-TEST_CASE("a new index has the latest schema version, WAL mode and every table") {
-  TempDir dir;
-  auto db = open_index(dir.file("new.sqlite"));
-  // The latest version is the number of migrations in schema/ (NNN_*.sql, from 001 on).
-  int migrations = 0;
-  for (const auto& f : std::filesystem::directory_iterator(std::string(MAPINDEX_SOURCE_DIR) + "/schema"))
-    if (f.path().extension() == ".sql") ++migrations;
-  CHECK(migrations >= 4);
-  CHECK(latest_schema_version() == migrations);
-  CHECK(db.schema_version() == migrations);
-  CHECK(query_int(db.handle(), "PRAGMA user_version") == migrations);
-  CHECK(query_int(db.handle(), "PRAGMA application_id") == kApplicationId);
-  CHECK(query_text(db.handle(), "PRAGMA journal_mode") == "wal");
-  CHECK(query_int(db.handle(), "PRAGMA foreign_keys") == 1);
+    // The tables the README's schema reference documents, by name.
+    const auto tables = table_names(db.handle());
+    for (const char* required :
+         {"runs", "sources", "files", "maps", "settings", "groups", "layers", "tile_counts",
+          "entities", "images", "envelopes", "sounds", "problems", "tile_names"})
+      CHECK_MESSAGE(std::find(tables.begin(), tables.end(), required) != tables.end(), required);
+    const auto views =
+        query_rows(db.handle(), "SELECT name FROM sqlite_schema WHERE type = 'view'");
+    for (const char* required :
+         {"file_overview", "ddnet_mapinfo", "unused_images", "maps_with_errors"})
+      CHECK_MESSAGE(std::find(views.begin(), views.end(), required) != views.end(), required);
+  }
 
-  // The tables the README's schema reference documents, by name.
-  const auto tables = table_names(db.handle());
-  for (const char* required :
-       {"runs", "sources", "files", "maps", "settings", "groups", "layers", "tile_counts",
-        "entities", "images", "envelopes", "sounds", "problems", "tile_names"})
-    CHECK_MESSAGE(std::find(tables.begin(), tables.end(), required) != tables.end(), required);
-  const auto views = query_rows(db.handle(), "SELECT name FROM sqlite_schema WHERE type = 'view'");
-  for (const char* required : {"file_overview", "ddnet_mapinfo", "unused_images", "maps_with_errors"})
-    CHECK_MESSAGE(std::find(views.begin(), views.end(), required) != views.end(), required);
-}
+  TEST_CASE("tile_names is filled from the built-in CSV") {
+    TempDir dir;
+    auto db = open_index(dir.file("names.sqlite"));
+    // One row per data line of schema/tile_names.csv (read from the source tree).
+    std::ifstream csv(std::string(MAPINDEX_SOURCE_DIR) + "/schema/tile_names.csv");
+    std::int64_t lines = -1;  // the header
+    for (std::string line; std::getline(csv, line);) lines += !line.empty() && line.front() != '#';
+    REQUIRE(lines > 300);
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM tile_names") == lines);
+    // Facts from DDNet's src/game/mapitems.h.
+    CHECK(query_text(db.handle(),
+                     "SELECT name FROM tile_names WHERE layer_kind = 'game' AND tile = 9") ==
+          "FREEZE");
+    CHECK(query_text(db.handle(),
+                     "SELECT name FROM tile_names WHERE layer_kind = 'tele' AND tile = 26") ==
+          "TELEIN");
+    CHECK(
+        query_text(
+            db.handle(),
+            "SELECT name || ',' || category FROM tile_names WHERE layer_kind = 'game' AND tile = 192") ==
+        "SPAWN,entity");
+    // Time checkpoints 35..59 are numbered from 0 (DDNet: index - TILE_TIME_CHECKPOINT_FIRST).
+    CHECK(query_text(db.handle(),
+                     "SELECT name FROM tile_names WHERE layer_kind = 'front' AND tile = 40") ==
+          "TIME_CHECKPOINT_5");
 
-TEST_CASE("tile_names is filled from the built-in CSV") {
-  TempDir dir;
-  auto db = open_index(dir.file("names.sqlite"));
-  // One row per data line of schema/tile_names.csv (read from the source tree).
-  std::ifstream csv(std::string(MAPINDEX_SOURCE_DIR) + "/schema/tile_names.csv");
-  std::int64_t lines = -1;  // the header
-  for (std::string line; std::getline(csv, line);) lines += !line.empty() && line.front() != '#';
-  REQUIRE(lines > 300);
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM tile_names") == lines);
-  // Facts from DDNet's src/game/mapitems.h.
-  CHECK(query_text(db.handle(), "SELECT name FROM tile_names WHERE layer_kind = 'game' AND tile = 9") == "FREEZE");
-  CHECK(query_text(db.handle(), "SELECT name FROM tile_names WHERE layer_kind = 'tele' AND tile = 26") == "TELEIN");
-  CHECK(query_text(db.handle(), "SELECT name || ',' || category FROM tile_names WHERE layer_kind = 'game' AND tile = 192") == "SPAWN,entity");
-  // Time checkpoints 35..59 are numbered from 0 (DDNet: index - TILE_TIME_CHECKPOINT_FIRST).
-  CHECK(query_text(db.handle(), "SELECT name FROM tile_names WHERE layer_kind = 'front' AND tile = 40") == "TIME_CHECKPOINT_5");
+    // A tampered table is repaired on the next writing open; an intact one is left alone.
+    REQUIRE(sqlite3_exec(db.handle(), "DELETE FROM tile_names WHERE tile = 9", nullptr, nullptr,
+                         nullptr) == SQLITE_OK);
+    auto reopened = open_index(dir.file("names.sqlite"));
+    CHECK(query_int(reopened.handle(), "SELECT count(*) FROM tile_names") == lines);
+  }
 
-  // A tampered table is repaired on the next writing open; an intact one is left alone.
-  REQUIRE(sqlite3_exec(db.handle(), "DELETE FROM tile_names WHERE tile = 9", nullptr, nullptr, nullptr) == SQLITE_OK);
-  auto reopened = open_index(dir.file("names.sqlite"));
-  CHECK(query_int(reopened.handle(), "SELECT count(*) FROM tile_names") == lines);
-}
+  TEST_CASE("the tile names CSV parser names bad lines") {
+    CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,9,FREEZE,tile\n").ok());
+    auto bad_header = parse_tile_names_csv("kind,tile,name\n");
+    REQUIRE_FALSE(bad_header.ok());
+    CHECK(bad_header.error().message.find("line 1") != std::string::npos);
+    auto bad_number = parse_tile_names_csv("layer_kind,tile,name,category\ngame,x9,FREEZE,tile\n");
+    REQUIRE_FALSE(bad_number.ok());
+    CHECK(bad_number.error().message.find("line 2: tile 'x9'") != std::string::npos);
+    auto duplicate = parse_tile_names_csv(
+        "layer_kind,tile,name,category\ngame,9,FREEZE,tile\ngame,9,OTHER,tile\n");
+    REQUIRE_FALSE(duplicate.ok());
+    CHECK(duplicate.error().code == Code::tile_names_duplicate);
+    auto short_line = parse_tile_names_csv("layer_kind,tile,name,category\ngame,9,FREEZE\n");
+    REQUIRE_FALSE(short_line.ok());
+    CHECK(short_line.error().message.find("3 fields, expected 4") != std::string::npos);
+    CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,256,X,tile\n").error().code ==
+          Code::tile_names_tile);
+    CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ntiles,1,X,tile\n").error().code ==
+          Code::tile_names_kind);
+    CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,1,X,wall\n").error().code ==
+          Code::tile_names_category);
+    CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,1,\"X,tile\n").error().code ==
+          Code::tile_names_quote);
+    CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,1,X\"Y,tile\n").error().code ==
+          Code::tile_names_quote);
+    CHECK(parse_tile_names_csv("# only a comment\n").error().code == Code::tile_names_header);
+  }
 
-TEST_CASE("the tile names CSV parser names bad lines") {
-  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,9,FREEZE,tile\n").ok());
-  auto bad_header = parse_tile_names_csv("kind,tile,name\n");
-  REQUIRE_FALSE(bad_header.ok());
-  CHECK(bad_header.error().message.find("line 1") != std::string::npos);
-  auto bad_number = parse_tile_names_csv("layer_kind,tile,name,category\ngame,x9,FREEZE,tile\n");
-  REQUIRE_FALSE(bad_number.ok());
-  CHECK(bad_number.error().message.find("line 2: tile 'x9'") != std::string::npos);
-  auto duplicate = parse_tile_names_csv(
-      "layer_kind,tile,name,category\ngame,9,FREEZE,tile\ngame,9,OTHER,tile\n");
-  REQUIRE_FALSE(duplicate.ok());
-  CHECK(duplicate.error().code == Code::tile_names_duplicate);
-  auto short_line = parse_tile_names_csv("layer_kind,tile,name,category\ngame,9,FREEZE\n");
-  REQUIRE_FALSE(short_line.ok());
-  CHECK(short_line.error().message.find("3 fields, expected 4") != std::string::npos);
-  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,256,X,tile\n").error().code == Code::tile_names_tile);
-  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ntiles,1,X,tile\n").error().code == Code::tile_names_kind);
-  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,1,X,wall\n").error().code ==
-        Code::tile_names_category);
-  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,1,\"X,tile\n").error().code == Code::tile_names_quote);
-  CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,1,X\"Y,tile\n").error().code == Code::tile_names_quote);
-  CHECK(parse_tile_names_csv("# only a comment\n").error().code == Code::tile_names_header);
-}
+  TEST_CASE(
+      "tile names: comments, blank lines, quotes and CRLF reach the index and the measuring alike") {
+    // One parser for both users: the rows the writer puts in tile_names and
+    // the tables tile.invalid and the entities counts use.
+    const std::string csv =
+        "# DDNet's tile names\r\n"
+        "\r\n"
+        "layer_kind,tile,name,category\r\n"
+        "# game layer\n"
+        "game,9,\"FREEZE\",tile\n"
+        "\n"
+        "\"tele\",26,\"TELE\"\"IN\",entity\n"
+        "#game,10,NOT_A_ROW,tile\n";
+    auto rows = parse_tile_names_csv(csv);
+    REQUIRE_MESSAGE(rows.ok(), rows.error().to_string());
+    CHECK(*rows ==
+          std::vector<TileName>{{"game", 9, "FREEZE", "tile"}, {"tele", 26, "TELE\"IN", "entity"}});
 
-TEST_CASE("tile names: comments, blank lines, quotes and CRLF reach the index and the measuring alike") {
-  // One parser for both users: the rows the writer puts in tile_names and
-  // the tables tile.invalid and the entities counts use.
-  const std::string csv =
-      "# DDNet's tile names\r\n"
-      "\r\n"
-      "layer_kind,tile,name,category\r\n"
-      "# game layer\n"
-      "game,9,\"FREEZE\",tile\n"
-      "\n"
-      "\"tele\",26,\"TELE\"\"IN\",entity\n"
-      "#game,10,NOT_A_ROW,tile\n";
-  auto rows = parse_tile_names_csv(csv);
-  REQUIRE_MESSAGE(rows.ok(), rows.error().to_string());
-  CHECK(*rows == std::vector<TileName>{{"game", 9, "FREEZE", "tile"}, {"tele", 26, "TELE\"IN", "entity"}});
-
-  TempDir dir;
-  auto db = open_index(dir.file("names.sqlite"));
-  sync_tile_names(db.handle(), *rows);
-  CHECK(query_text(db.handle(), "SELECT group_concat(layer_kind || ':' || tile || ':' || name || ':' || category, ' ') "
-                                "FROM (SELECT * FROM tile_names ORDER BY layer_kind, tile)") ==
+    TempDir dir;
+    auto db = open_index(dir.file("names.sqlite"));
+    sync_tile_names(db.handle(), *rows);
+    CHECK(
+        query_text(
+            db.handle(),
+            "SELECT group_concat(layer_kind || ':' || tile || ':' || name || ':' || category, ' ') "
+            "FROM (SELECT * FROM tile_names ORDER BY layer_kind, tile)") ==
         "game:9:FREEZE:tile tele:26:TELE\"IN:entity");
 
-  const auto tables = teeworlds::tile_name_tables(*rows);
-  const auto& game = tables[static_cast<std::size_t>(LayerKind::game)];
-  const auto& tele = tables[static_cast<std::size_t>(LayerKind::tele)];
-  CHECK(game.name[9] == "FREEZE");
-  CHECK(game.category[9] == teeworlds::TileCategory::tile);
-  CHECK(game.category[10] == teeworlds::TileCategory::invalid);  // the commented-out row
-  CHECK(tele.name[26] == "TELE\"IN");
-  CHECK(tele.category[26] == teeworlds::TileCategory::entity);
-  std::size_t defined = 0;
-  for (const auto& table : tables)
-    for (const auto c : table.category) defined += c != teeworlds::TileCategory::invalid;
-  CHECK(defined == rows->size());
-}
-
-TEST_CASE("tile names: every key of the builtin tables has its own row") {
-  // Ranges such as TIME_CHECKPOINT_FIRST..TIME_CHECKPOINT_LAST (35..59) are
-  // spelled out key by key in the CSV; the tables hold exactly its rows.
-  const auto& rows = teeworlds::builtin_tile_names();
-  std::size_t defined = 0;
-  for (const auto kind : {LayerKind::game, LayerKind::front, LayerKind::tele,
-                          LayerKind::speedup, LayerKind::switch_layer,
-                          LayerKind::tune}) {
-    const auto* table = teeworlds::tile_names(kind);
-    REQUIRE(table != nullptr);
-    for (const auto c : table->category) defined += c != teeworlds::TileCategory::invalid;
-  }
-  CHECK(defined == rows.size());
-  for (int k = 35; k <= 59; ++k) {
-    CAPTURE(k);
-    CHECK(teeworlds::tile_names(LayerKind::game)->category[static_cast<std::size_t>(k)] ==
-          teeworlds::TileCategory::tile);
-  }
-  CHECK(teeworlds::tile_names(LayerKind::tiles) == nullptr);
-}
-
-TEST_CASE("an index from a newer mapindex is refused, unchanged") {
-  TempDir dir;
-  const auto path = dir.file("newer.sqlite");
-  { auto db = open_index(path); index_one_map(db); }
-  set_user_version(path, latest_schema_version() + 1);
-
-  auto rw = IndexDb::open(path, OpenMode::read_write);
-  REQUIRE_FALSE(rw.ok());
-  CHECK(rw.error().code == Code::index_newer);
-  const auto latest = std::to_string(latest_schema_version());
-  CHECK(rw.error().message.find("schema version " + std::to_string(latest_schema_version() + 1) +
-                                ", newer than this mapindex understands (" + latest + ")") !=
-        std::string::npos);
-  auto ro = IndexDb::open(path, OpenMode::read_only);
-  REQUIRE_FALSE(ro.ok());
-  CHECK(ro.error().code == Code::index_newer);
-
-  set_user_version(path, latest_schema_version());
-  auto again = open_index(path);
-  CHECK(query_int(again.handle(), "SELECT count(*) FROM maps") == 1);
-}
-
-TEST_CASE("an older index is migrated in place, keeping its rows") {
-  TempDir dir;
-  const auto path = dir.file("older.sqlite");
-  { auto db = open_index(path); index_one_map(db); }
-  const int next = latest_schema_version() + 1;
-
-  // Pretend the next version exists: it adds a column with a default and a table.
-  OpenOptions later;
-  later.migrations = with_test_migration(
-      "ALTER TABLE maps ADD COLUMN note TEXT NOT NULL DEFAULT 'migrated';"
-      "CREATE TABLE extra (x INTEGER);");
-
-  // A read-only open does not migrate; it says what to do.
-  auto ro = IndexDb::open(path, OpenMode::read_only, later);
-  REQUIRE_FALSE(ro.ok());
-  CHECK(ro.error().code == Code::index_older);
-  CHECK(ro.error().message.find("migrate it in place") != std::string::npos);
-
-  {
-    auto db = open_index(path, later);
-    CHECK(db.schema_version() == next);
-    CHECK(query_int(db.handle(), "PRAGMA user_version") == next);
-    CHECK(query_text(db.handle(), "SELECT note FROM maps") == "migrated");
-    CHECK(query_int(db.handle(), "SELECT count(*) FROM layers") == 6);
-    CHECK(query_int(db.handle(), "SELECT count(*) FROM extra") == 0);
-    // Writing goes on at the new version.
-    index_one_map(db, 2);
-    CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 2);
-  }
-  // Reopening runs nothing again; a build that does not know the version refuses it.
-  { auto db = open_index(path, later); CHECK(db.schema_version() == next); }
-  auto old_build = IndexDb::open(path, OpenMode::read_write);
-  REQUIRE_FALSE(old_build.ok());
-  CHECK(old_build.error().code == Code::index_newer);
-}
-
-// Schema 1 -> 2 (schema/002_text_and_occurrences.sql) on an index written by
-// schema 1: rows written by hand in the version 1 layout, since the writer
-// writes version 2 columns.
-TEST_CASE("an index of schema version 1 migrates to version 2 with its rows, views and keys") {
-  TempDir dir;
-  const auto path = dir.file("v1.sqlite");
-  OpenOptions v1;
-  v1.migrations = {default_migrations().front()};
-  { auto db = open_index(path, v1); CHECK(db.schema_version() == 1); }
-  {
-    Connection raw;
-    REQUIRE(raw.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
-    const std::string sha = sha_of(1);
-    const std::string sql =
-        "INSERT INTO runs (run_id, started_at, status, tool_version, extractor_version, command) "
-        "VALUES (1, '2026-01-01T00:00:00Z', 'complete', 'old', 1, 'index');"
-        "INSERT INTO sources VALUES (1, '/srv/maps', 'folder', 1, 1);"
-        "INSERT INTO run_sources VALUES (1, 1);"
-        "INSERT INTO maps (map_id, sha256, crc32, size, extractor_version, first_run_id, "
-        "measured_run_id, format, format_version, status, errors, warnings, game_width, "
-        "game_height, author, crude_header, reversed_magic, num_items, num_data, uuid_types, "
-        "tiles_per_set, num_groups, num_layers, num_images, num_envelopes, num_envelope_points, "
-        "num_sounds, num_settings, num_automappers, num_quads, num_sound_sources) VALUES "
-        "(7, '" + sha + "', 1, 100, 1, 1, 1, 'teeworlds', 4, 'ok', 0, 0, 10, 10, 'me', 0, 0, "
-        "1, 1, '', 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0);"
-        "INSERT INTO layers (map_id, layer_index, group_index, kind, item_type, version, name, "
-        "width, height, detail, color_r, color_g, color_b, color_a, skip_compressed, non_empty, "
-        "flip_x, flip_y, rotate, num_quads, num_sources) VALUES "
-        "(7, 0, 0, 'game', 2, 3, 'Game', 10, 10, 0, 255, 255, 255, 255, 0, 5, 0, 0, 0, 0, 0),"
-        "(7, 1, 0, 'tiles', 2, 3, CAST(x'4CE979' AS TEXT), 10, 10, 0, 255, 255, 255, 255, 0, 5, "
-        "0, 0, 0, 0, 0);"
-        "INSERT INTO settings VALUES (7, 0, CAST(x'7376FF' AS TEXT));"
-        "INSERT INTO files VALUES (42, 1, 'maps/a.map', 'a', 'map', 100, '" + sha + "', 1, 7, "
-        "1, 1, 1);"
-        "INSERT INTO file_versions VALUES (5, 42, 'map', 100, '" + sha + "', 1, 7, 1);"
-        "INSERT INTO file_sightings VALUES (1, 42, 5);"
-        "INSERT INTO problems VALUES (1, NULL, 42, 0, 'warning', 'read.x', 'note', '');"
-        // Version 1 stored text that is not UTF-8 as is; two such paths differ
-        // only in their invalid byte (E9, E8).
-        "INSERT INTO files VALUES (43, 1, CAST(x'636166E92E747874' AS TEXT), "
-        "CAST(x'636166E9' AS TEXT), 'other', 1, NULL, NULL, NULL, 1, 1, 1);"
-        "INSERT INTO files VALUES (44, 1, CAST(x'636166E82E747874' AS TEXT), 'b', 'other', 1, "
-        "NULL, NULL, NULL, 1, 1, 1);"
-        "UPDATE maps SET author = CAST(x'61FF' AS TEXT);"
-        "INSERT INTO problems VALUES (1, 7, NULL, 0, 'warning', 'envelope.unused', "
-        "CAST(x'656E76FF' AS TEXT), 'envelope 0');";
-    exec_sql(raw.get(), sql);
+    const auto tables = teeworlds::tile_name_tables(*rows);
+    const auto& game = tables[static_cast<std::size_t>(LayerKind::game)];
+    const auto& tele = tables[static_cast<std::size_t>(LayerKind::tele)];
+    CHECK(game.name[9] == "FREEZE");
+    CHECK(game.category[9] == teeworlds::TileCategory::tile);
+    CHECK(game.category[10] == teeworlds::TileCategory::invalid);  // the commented-out row
+    CHECK(tele.name[26] == "TELE\"IN");
+    CHECK(tele.category[26] == teeworlds::TileCategory::entity);
+    std::size_t defined = 0;
+    for (const auto& table : tables)
+      for (const auto c : table.category) defined += c != teeworlds::TileCategory::invalid;
+    CHECK(defined == rows->size());
   }
 
-  auto db = open_index(path);
-  auto* h = db.handle();
-  CHECK(db.schema_version() == latest_schema_version());  // 1 -> 2 -> 3
-  CHECK(query_int(h, "PRAGMA user_version") == latest_schema_version());
-  CHECK(query_int(h, "PRAGMA foreign_keys") == 1);
-  CHECK(query_rows(h, "PRAGMA foreign_key_check").empty());
-  CHECK(query_text(h, "PRAGMA integrity_check") == "ok");
-  // The file keeps its id and columns; it is the first occurrence of its path.
-  CHECK(query_text(h, "SELECT file_id || ',' || source_id || ',' || entry_path || ',' || "
-                      "occurrence || ',' || ifnull(entry_path_raw, 'NULL') || ',' || name || ',' "
-                      "|| kind || ',' || map_id FROM files WHERE file_id = 42") ==
-        "42,1,maps/a.map,1,NULL,a,map,7");
-  // Text that is not UTF-8 is repaired, its bytes kept; paths that became
-  // equal are occurrences 1 and 2 in file_id order.
-  const std::string fffd = "\xEF\xBF\xBD";
-  CHECK(query_rows(h, "SELECT file_id || ',' || entry_path || ',' || occurrence || ',' || "
-                      "hex(entry_path_raw) || ',' || name FROM files WHERE file_id > 42 "
-                      "ORDER BY file_id") ==
-        std::vector<std::string>{"43,caf" + fffd + ".txt,1,636166E92E747874,caf" + fffd,
-                                 "44,caf" + fffd + ".txt,2,636166E82E747874,b"});
-  CHECK(query_text(h, "SELECT name || ',' || hex(name_raw) FROM layers WHERE layer_index = 1") ==
-        "L" + fffd + "y,4CE979");
-  CHECK(query_text(h, "SELECT command || ',' || hex(command_raw) FROM settings") ==
-        "sv" + fffd + ",7376FF");
-  CHECK(query_text(h, "SELECT author || ',' || hex(author_raw) FROM maps") == "a" + fffd + ",61FF");
-  CHECK(query_text(h, "SELECT message FROM problems WHERE map_id = 7") == "env" + fffd);
-  CHECK(query_int(h, "SELECT count(*) FROM files WHERE NOT mapindex_is_utf8(entry_path)") == 0);
-  CHECK(query_text(h, "SELECT entry_path || ',' || occurrence || ',' || status FROM file_overview "
-                      "WHERE file_id = 42") == "maps/a.map,1,ok");
-  CHECK(query_text(h, "SELECT name FROM map_names") == "a");
-  CHECK(query_text(h, "SELECT entry_path || ',' || occurrence FROM file_history") == "maps/a.map,1");
-  CHECK(query_text(h, "SELECT code || ',' || entry_path FROM problem_list WHERE file_id = 42") ==
-        "read.x,maps/a.map");
-  CHECK(query_int(h, "SELECT count(*) FROM ddnet_mapinfo") == 1);
-  CHECK(query_text(h, "SELECT ifnull(name_raw, 'NULL') FROM layers WHERE layer_index = 0") ==
-        "NULL");
-  // The old UNIQUE (source_id, entry_path) is gone, the new one holds.
-  CHECK(sqlite3_exec(h, "INSERT INTO files (source_id, entry_path, occurrence, name, kind, size, "
-                        "first_run_id, last_run_id, changed_run_id) "
-                        "VALUES (1, 'maps/a.map', 2, 'a', 'other', 1, 1, 1, 1)",
-                     nullptr, nullptr, nullptr) == SQLITE_OK);
-  CHECK(sqlite3_exec(h, "INSERT INTO files (source_id, entry_path, occurrence, name, kind, size, "
-                        "first_run_id, last_run_id, changed_run_id) "
-                        "VALUES (1, 'maps/a.map', 2, 'a', 'other', 1, 1, 1, 1)",
-                     nullptr, nullptr, nullptr) == SQLITE_CONSTRAINT_UNIQUE);
-  REQUIRE(sqlite3_exec(h, "DELETE FROM files WHERE entry_path = 'maps/a.map' AND occurrence = 2",
-                       nullptr, nullptr, nullptr) ==
-          SQLITE_OK);
-  // Foreign keys refer to the rebuilt table.
-  CHECK(sqlite3_exec(h, "INSERT INTO file_sightings VALUES (1, 999, 5)", nullptr, nullptr,
-                     nullptr) != SQLITE_OK);
-
-  // The next run writes the same entry into the same row; the map measured by
-  // extractor version 1 is measured again.
-  CHECK(db.known_maps().empty());
-  const auto run = db.begin_run("test", "0.0-test");
-  const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
-  CHECK(source == 1);
-  const auto stats = race_map();
-  CHECK(db.write_entry(run, map_entry(source, "maps/a.map", 1), &stats) == 42);
-  db.finish_run(run, index::RunStatus::complete, {});
-  CHECK(query_int(h, "SELECT count(*) FROM files") == 3);
-  CHECK(query_int(h, "SELECT extractor_version FROM maps WHERE map_id = 7") == kExtractorVersion);
-}
-
-TEST_CASE("a failing migration leaves the index at its previous version") {
-  TempDir dir;
-  const auto path = dir.file("failing.sqlite");
-  { auto db = open_index(path); index_one_map(db); }
-  OpenOptions broken;
-  broken.migrations = with_test_migration(
-      "CREATE TABLE extra (x INTEGER); INSERT INTO no_such_table VALUES (1);");
-  auto db = IndexDb::open(path, OpenMode::read_write, broken);
-  REQUIRE_FALSE(db.ok());
-  CHECK(db.error().code == Code::index_migration);
-  CHECK(db.error().message.find("999_test.sql") != std::string::npos);
-  CHECK(db.error().message.find("no such table: no_such_table") != std::string::npos);
-
-  auto intact = open_index(path);
-  CHECK(intact.schema_version() == latest_schema_version());
-  CHECK(query_int(intact.handle(), "SELECT count(*) FROM sqlite_schema WHERE name = 'extra'") == 0);
-  CHECK(query_int(intact.handle(), "SELECT count(*) FROM maps") == 1);
-}
-
-TEST_CASE("migrations are numbered 1, 2, ... without gaps") {
-  CHECK(check_migrations(default_migrations()).ok());
-  CHECK(default_migrations().front().name == "001_initial.sql");
-  CHECK(default_migrations().at(1).name == "002_text_and_occurrences.sql");
-  Migrations gap = default_migrations();
-  const int skipped = latest_schema_version() + 1;
-  gap.push_back({skipped + 1, "00" + std::to_string(skipped + 1) + "_gap.sql", "SELECT 1;"});
-  auto checked = check_migrations(gap);
-  REQUIRE_FALSE(checked.ok());
-  CHECK(checked.error().message.find("expected " + std::to_string(skipped)) != std::string::npos);
-}
-
-TEST_CASE("files that are not mapindex indexes are refused") {
-  TempDir dir;
-  const auto text = dir.file("notes.txt");
-  std::ofstream(text) << "these are not the maps you are looking for, not a database at all\n";
-  auto not_db = IndexDb::open(text, OpenMode::read_write);
-  REQUIRE_FALSE(not_db.ok());
-  CHECK(not_db.error().code == Code::index_not_sqlite);
-
-  const auto other = dir.file("other.sqlite");
-  {
-    Connection raw;
-    REQUIRE(raw.open(other, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) == SQLITE_OK);
-    exec_sql(raw.get(), "CREATE TABLE mine (x)");
+  TEST_CASE("tile names: every key of the builtin tables has its own row") {
+    // Ranges such as TIME_CHECKPOINT_FIRST..TIME_CHECKPOINT_LAST (35..59) are
+    // spelled out key by key in the CSV; the tables hold exactly its rows.
+    const auto& rows = teeworlds::builtin_tile_names();
+    std::size_t defined = 0;
+    for (const auto kind : {LayerKind::game, LayerKind::front, LayerKind::tele, LayerKind::speedup,
+                            LayerKind::switch_layer, LayerKind::tune}) {
+      const auto* table = teeworlds::tile_names(kind);
+      REQUIRE(table != nullptr);
+      for (const auto c : table->category) defined += c != teeworlds::TileCategory::invalid;
+    }
+    CHECK(defined == rows.size());
+    for (int k = 35; k <= 59; ++k) {
+      CAPTURE(k);
+      CHECK(teeworlds::tile_names(LayerKind::game)->category[static_cast<std::size_t>(k)] ==
+            teeworlds::TileCategory::tile);
+    }
+    CHECK(teeworlds::tile_names(LayerKind::tiles) == nullptr);
   }
-  auto foreign = IndexDb::open(other, OpenMode::read_write);
-  REQUIRE_FALSE(foreign.ok());
-  CHECK(foreign.error().code == Code::index_foreign);
 
-  auto missing = IndexDb::open(dir.file("missing.sqlite"), OpenMode::read_only);
-  REQUIRE_FALSE(missing.ok());
-  CHECK(missing.error().code == Code::index_open);
-  CHECK_FALSE(std::filesystem::exists(dir.file("missing.sqlite")));
-}
+  TEST_CASE("an index from a newer mapindex is refused, unchanged") {
+    TempDir dir;
+    const auto path = dir.file("newer.sqlite");
+    {
+      auto db = open_index(path);
+      index_one_map(db);
+    }
+    set_user_version(path, latest_schema_version() + 1);
 
-// An archive may hold the same path twice: each occurrence is an entry of its
-// own (files.occurrence), so writing the entries twice in one run adds a second
-// occurrence of each, leaves the first ones as they were, and warns on each
-// second one.
-TEST_CASE("writing the same entries twice in a run gives each a second occurrence") {
-  TempDir dir;
-  auto db = open_index(dir.file("idem.sqlite"));
-  const auto run = db.begin_run("test", "0.0-test");
-  const auto folder = db.source_id(run, "/srv/maps", index::SourceKind::folder);
-  const auto stats = race_map();
-  const auto broken = broken_map();
-  const auto level = spritetile_level();
-  EntryRecord junk;
-  junk.source_id = folder;
-  junk.entry_path = "readme.txt";
-  junk.size = 12;
-  junk.sha256 = sha_of(99);
-  EntryRecord lost;
-  lost.source_id = folder;
-  lost.entry_path = "lost.map";
-  lost.kind = EntryKind::unreadable;
-  lost.size = 4000;
-  lost.problems = {{Code::read_truncated, "archive ends inside 'lost.map'", Location::file()}};
+    auto rw = IndexDb::open(path, OpenMode::read_write);
+    REQUIRE_FALSE(rw.ok());
+    CHECK(rw.error().code == Code::index_newer);
+    const auto latest = std::to_string(latest_schema_version());
+    CHECK(rw.error().message.find("schema version " + std::to_string(latest_schema_version() + 1) +
+                                  ", newer than this mapindex understands (" + latest + ")") !=
+          std::string::npos);
+    auto ro = IndexDb::open(path, OpenMode::read_only);
+    REQUIRE_FALSE(ro.ok());
+    CHECK(ro.error().code == Code::index_newer);
 
-  auto write_all = [&] {
-    db.write_entry(run, map_entry(folder, "a.map", 1), &stats);
-    db.write_entry(run, map_entry(folder, "b.map", 2), &broken);
-    db.write_entry(run, map_entry(folder, "levels/c.bytes", 3), &level);
-    db.write_entry(run, junk, nullptr);
-    db.write_entry(run, lost, nullptr);
-    db.commit_batch();
-  };
-
-  write_all();
-  const auto maps_before = table_rows(db.handle(), "maps");
-  const auto files_before = query_rows(db.handle(), "SELECT * FROM files ORDER BY file_id");
-  const auto problems_before = query_rows(db.handle(), "SELECT * FROM problems ORDER BY rowid");
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 3);
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 5);
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM files WHERE occurrence = 1") == 5);
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM problems") == 5);
-  write_all();
-  CHECK(table_rows(db.handle(), "maps") == maps_before);
-  CHECK(query_rows(db.handle(), "SELECT * FROM files WHERE occurrence = 1 ORDER BY file_id") ==
-        files_before);
-  CHECK(query_rows(db.handle(),
-                   "SELECT * FROM problems WHERE file_id IS NULL "
-                   "OR file_id IN (SELECT file_id FROM files WHERE occurrence = 1) ORDER BY rowid") ==
-        problems_before);
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 10);
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM files WHERE occurrence = 2") == 5);
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM file_sightings WHERE run_id = " +
-                                   std::to_string(run)) == 10);
-  // Each second occurrence: its own problems (lost.map's read.truncated) and the warning.
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM problems p JOIN files f USING (file_id) "
-                               "WHERE f.occurrence = 2 AND p.code = 'read.duplicate_name' "
-                               "AND p.severity = 'warning' AND p.message LIKE '%this is occurrence 2'") == 5);
-  CHECK(query_text(db.handle(), "SELECT p.message FROM problems p JOIN files f USING (file_id) "
-                                "WHERE f.entry_path = 'a.map' AND p.code = 'read.duplicate_name'") ==
-        "entry 'a.map' occurs more than once in its archive; this is occurrence 2");
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM problems p JOIN files f USING (file_id) "
-                               "WHERE f.occurrence = 1 AND p.code = 'read.duplicate_name'") == 0);
-}
-
-TEST_CASE("a second run over the same entries changes only run bookkeeping") {
-  TempDir dir;
-  auto db = open_index(dir.file("rerun.sqlite"));
-  const auto stats = race_map();
-  EntryRecord lost;
-  lost.entry_path = "lost.map";
-  lost.kind = EntryKind::unreadable;
-  lost.problems = {{Code::read_corrupt, "bad zip entry", Location::file()}};
-
-  auto run_once = [&] {
-    const auto run = db.begin_run("test", "0.0-test");
-    const auto source = db.source_id(run, "/srv/maps.zip", index::SourceKind::archive);
-    db.write_entry(run, map_entry(source, "a.map", 1), &stats);
-    lost.source_id = source;
-    db.write_entry(run, lost, nullptr);
-    db.finish_run(run, index::RunStatus::complete, {});
-    return run;
-  };
-  const auto first_run = run_once();
-  std::vector<std::vector<std::string>> before;
-  const std::vector<std::string> bookkeeping = {"last_run_id", "run_id"};
-  for (const auto& table : table_names(db.handle()))
-    if (table != "runs" && table != "file_sightings" && table != "run_sources")
-      before.push_back(table_rows(db.handle(), table, bookkeeping));
-
-  const auto second_run = run_once();
-  std::vector<std::vector<std::string>> after;
-  for (const auto& table : table_names(db.handle()))
-    if (table != "runs" && table != "file_sightings" && table != "run_sources")
-      after.push_back(table_rows(db.handle(), table, bookkeeping));
-  CHECK(after == before);
-
-  CHECK(query_text(db.handle(), "SELECT first_run_id || ',' || last_run_id || ',' || changed_run_id "
-                                "FROM files WHERE entry_path = 'a.map'") ==
-        std::to_string(first_run) + "," + std::to_string(second_run) + "," +
-            std::to_string(first_run));
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM file_sightings") == 4);
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM file_versions") == 2);
-  CHECK(query_int(db.handle(), "SELECT measured_run_id FROM maps") == first_run);
-  // The entry problem is that of the latest sighting.
-  CHECK(query_int(db.handle(), "SELECT run_id FROM problems WHERE file_id IS NOT NULL") == second_run);
-}
-
-TEST_CASE("the same content in two sources is one map and two files") {
-  TempDir dir;
-  auto db = open_index(dir.file("content.sqlite"));
-  const auto run = db.begin_run("test", "0.0-test");
-  const auto zip = db.source_id(run, "/srv/a.zip", index::SourceKind::archive);
-  const auto folder = db.source_id(run, "/srv/maps", index::SourceKind::folder);
-  const auto stats = race_map();
-  db.write_entry(run, map_entry(zip, "maps/Kobra.map", 7), &stats);
-  db.commit_batch();
-  const auto known = db.known_maps();
-  REQUIRE(known.count(sha_of(7)) == 1);
-  // The pipeline skips decoding known content and passes no statistics.
-  db.write_entry(run, map_entry(folder, "Kobra copy.map", 7), nullptr);
-  db.finish_run(run, index::RunStatus::complete, {});
-
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 1);
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 2);
-  CHECK(query_int(db.handle(), "SELECT count(DISTINCT map_id) FROM files") == 1);
-  CHECK(query_int(db.handle(), "SELECT map_id FROM files WHERE entry_path = 'Kobra copy.map'") ==
-        known.at(sha_of(7)).map_id);
-  CHECK(query_rows(db.handle(), "SELECT name FROM files ORDER BY name") ==
-        std::vector<std::string>{"Kobra", "Kobra copy"});
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM layers") == 6);
-}
-
-TEST_CASE("a map with an unknown sha256 and no statistics is refused, leaving no rows") {
-  TempDir dir;
-  auto db = open_index(dir.file("unknown.sqlite"));
-  const auto run = db.begin_run("test", "0.0-test");
-  const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
-  CHECK_THROWS_AS(db.write_entry(run, map_entry(source, "ghost.map", 5), nullptr), IndexError);
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 0);
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM file_versions") == 0);
-
-  // Bad input is refused before anything is written.
-  auto bad_sha = map_entry(source, "bad.map", 5);
-  bad_sha.sha256 = "ABC";
-  CHECK_THROWS_AS(db.write_entry(run, bad_sha, nullptr), IndexError);
-  EntryRecord text;
-  text.source_id = source;
-  text.entry_path = "x.txt";
-  const auto stats = race_map();
-  CHECK_THROWS_AS(db.write_entry(run, text, &stats), IndexError);
-
-  // The batch is still usable.
-  db.write_entry(run, map_entry(source, "real.map", 6), &stats);
-  db.finish_run(run, index::RunStatus::complete, {});
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 1);
-  CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 1);
-}
-
-TEST_CASE("a map measured by an older extractor version is measured again, its rows replaced") {
-  TempDir dir;
-  const auto path = dir.file("extractor.sqlite");
-  OpenOptions v1, v2;
-  v1.extractor_version = 1;
-  v2.extractor_version = 2;
-  std::int64_t map_id = 0;
-  {
-    auto db = open_index(path, v1);
-    index_one_map(db, 3);
-    REQUIRE(db.known_maps().count(sha_of(3)) == 1);
-    map_id = db.known_maps().at(sha_of(3)).map_id;
+    set_user_version(path, latest_schema_version());
+    auto again = open_index(path);
+    CHECK(query_int(again.handle(), "SELECT count(*) FROM maps") == 1);
   }
-  auto db = open_index(path, v2);
-  CHECK(db.known_maps().empty());
 
-  // The new extractor finds something else: fewer layers, other problems.
-  MapStats remeasured = broken_map();
-  remeasured.layers = {layer(0, 0, LayerKind::game, "Game")};
-  remeasured.layers[0].tile_counts = {{2, 3}};
-  remeasured.ddnet_features = {"DEATH"};
-  const auto run = db.begin_run("test", "0.0-test");
-  const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
-  db.write_entry(run, map_entry(source, "maps/a.map", 3), &remeasured);
-  db.finish_run(run, index::RunStatus::complete, {});
+  TEST_CASE("an older index is migrated in place, keeping its rows") {
+    TempDir dir;
+    const auto path = dir.file("older.sqlite");
+    {
+      auto db = open_index(path);
+      index_one_map(db);
+    }
+    const int next = latest_schema_version() + 1;
 
-  sqlite3* h = db.handle();
-  CHECK(query_int(h, "SELECT count(*) FROM maps") == 1);
-  CHECK(query_int(h, "SELECT map_id FROM maps") == map_id);
-  CHECK(query_text(h, "SELECT extractor_version || ',' || measured_run_id || ',' || first_run_id || ',' || status FROM maps") ==
-        "2," + std::to_string(run) + ",1,rejected");
-  CHECK(query_int(h, "SELECT count(*) FROM layers") == 1);
-  CHECK(query_rows(h, "SELECT tile || ':' || count FROM tile_counts") == std::vector<std::string>{"2:3"});
-  CHECK(query_int(h, "SELECT count(*) FROM images") == 0);
-  CHECK(query_int(h, "SELECT count(*) FROM image_users") == 0);
-  CHECK(query_int(h, "SELECT count(*) FROM envelopes") == 0);
-  CHECK(query_int(h, "SELECT count(*) FROM envelope_users") == 0);
-  CHECK(query_int(h, "SELECT count(*) FROM sounds") == 0);
-  CHECK(query_int(h, "SELECT count(*) FROM settings") == 0);
-  CHECK(query_int(h, "SELECT count(*) FROM groups") == 0);
-  CHECK(query_int(h, "SELECT count(*) FROM entities") == 0);
-  CHECK(query_int(h, "SELECT count(*) FROM layer_numbers") == 0);
-  CHECK(query_rows(h, "SELECT feature FROM ddnet_features") == std::vector<std::string>{"DEATH"});
-  CHECK(query_rows(h, "SELECT code || ':' || run_id FROM problems ORDER BY position") ==
-        std::vector<std::string>{"M10:" + std::to_string(run), "envelope.unused:" + std::to_string(run),
-                                 "H5:" + std::to_string(run)});
-  CHECK(db.known_maps().count(sha_of(3)) == 1);
+    // Pretend the next version exists: it adds a column with a default and a table.
+    OpenOptions later;
+    later.migrations = with_test_migration(
+        "ALTER TABLE maps ADD COLUMN note TEXT NOT NULL DEFAULT 'migrated';"
+        "CREATE TABLE extra (x INTEGER);");
 
-  // An older mapindex (extractor 1) does not overwrite the newer measurement.
-  {
-    auto old = open_index(path, v1);
-    CHECK(old.known_maps().count(sha_of(3)) == 1);
-    const auto old_run = old.begin_run("test", "0.0-old");
-    const auto old_source = old.source_id(old_run, "/srv/maps", index::SourceKind::folder);
-    const auto stats = race_map();
-    old.write_entry(old_run, map_entry(old_source, "maps/a.map", 3), &stats);
-    old.finish_run(old_run, index::RunStatus::complete, {});
+    // A read-only open does not migrate; it says what to do.
+    auto ro = IndexDb::open(path, OpenMode::read_only, later);
+    REQUIRE_FALSE(ro.ok());
+    CHECK(ro.error().code == Code::index_older);
+    CHECK(ro.error().message.find("migrate it in place") != std::string::npos);
+
+    {
+      auto db = open_index(path, later);
+      CHECK(db.schema_version() == next);
+      CHECK(query_int(db.handle(), "PRAGMA user_version") == next);
+      CHECK(query_text(db.handle(), "SELECT note FROM maps") == "migrated");
+      CHECK(query_int(db.handle(), "SELECT count(*) FROM layers") == 6);
+      CHECK(query_int(db.handle(), "SELECT count(*) FROM extra") == 0);
+      // Writing goes on at the new version.
+      index_one_map(db, 2);
+      CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 2);
+    }
+    // Reopening runs nothing again; a build that does not know the version refuses it.
+    {
+      auto db = open_index(path, later);
+      CHECK(db.schema_version() == next);
+    }
+    auto old_build = IndexDb::open(path, OpenMode::read_write);
+    REQUIRE_FALSE(old_build.ok());
+    CHECK(old_build.error().code == Code::index_newer);
   }
-  CHECK(query_int(h, "SELECT extractor_version FROM maps") == 2);
-  CHECK(query_int(h, "SELECT count(*) FROM layers") == 1);
-}
 
-TEST_CASE("an entry whose content changes keeps its history") {
-  TempDir dir;
-  auto db = open_index(dir.file("history.sqlite"));
-  const auto stats = race_map();
-  const auto run1 = db.begin_run("test", "0.0-test");
-  auto source = db.source_id(run1, "/srv/maps.zip", index::SourceKind::archive);
-  db.write_entry(run1, map_entry(source, "a.map", 1), &stats);
-  db.finish_run(run1, index::RunStatus::complete, {});
-  const auto run2 = db.begin_run("test", "0.0-test");
-  source = db.source_id(run2, "/srv/maps.zip", index::SourceKind::archive);
-  const auto fixed = race_map(1);
-  db.write_entry(run2, map_entry(source, "a.map", 2, 1200), &fixed);
-  db.finish_run(run2, index::RunStatus::complete, {});
+  // Schema 1 -> 2 (schema/002_text_and_occurrences.sql) on an index written by
+  // schema 1: rows written by hand in the version 1 layout, since the writer
+  // writes version 2 columns.
+  TEST_CASE("an index of schema version 1 migrates to version 2 with its rows, views and keys") {
+    TempDir dir;
+    const auto path = dir.file("v1.sqlite");
+    OpenOptions v1;
+    v1.migrations = {default_migrations().front()};
+    {
+      auto db = open_index(path, v1);
+      CHECK(db.schema_version() == 1);
+    }
+    {
+      Connection raw;
+      REQUIRE(raw.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
+      const std::string sha = sha_of(1);
+      const std::string sql =
+          "INSERT INTO runs (run_id, started_at, status, tool_version, extractor_version, command) "
+          "VALUES (1, '2026-01-01T00:00:00Z', 'complete', 'old', 1, 'index');"
+          "INSERT INTO sources VALUES (1, '/srv/maps', 'folder', 1, 1);"
+          "INSERT INTO run_sources VALUES (1, 1);"
+          "INSERT INTO maps (map_id, sha256, crc32, size, extractor_version, first_run_id, "
+          "measured_run_id, format, format_version, status, errors, warnings, game_width, "
+          "game_height, author, crude_header, reversed_magic, num_items, num_data, uuid_types, "
+          "tiles_per_set, num_groups, num_layers, num_images, num_envelopes, num_envelope_points, "
+          "num_sounds, num_settings, num_automappers, num_quads, num_sound_sources) VALUES "
+          "(7, '" +
+          sha +
+          "', 1, 100, 1, 1, 1, 'teeworlds', 4, 'ok', 0, 0, 10, 10, 'me', 0, 0, "
+          "1, 1, '', 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0);"
+          "INSERT INTO layers (map_id, layer_index, group_index, kind, item_type, version, name, "
+          "width, height, detail, color_r, color_g, color_b, color_a, skip_compressed, non_empty, "
+          "flip_x, flip_y, rotate, num_quads, num_sources) VALUES "
+          "(7, 0, 0, 'game', 2, 3, 'Game', 10, 10, 0, 255, 255, 255, 255, 0, 5, 0, 0, 0, 0, 0),"
+          "(7, 1, 0, 'tiles', 2, 3, CAST(x'4CE979' AS TEXT), 10, 10, 0, 255, 255, 255, 255, 0, 5, "
+          "0, 0, 0, 0, 0);"
+          "INSERT INTO settings VALUES (7, 0, CAST(x'7376FF' AS TEXT));"
+          "INSERT INTO files VALUES (42, 1, 'maps/a.map', 'a', 'map', 100, '" +
+          sha +
+          "', 1, 7, "
+          "1, 1, 1);"
+          "INSERT INTO file_versions VALUES (5, 42, 'map', 100, '" +
+          sha +
+          "', 1, 7, 1);"
+          "INSERT INTO file_sightings VALUES (1, 42, 5);"
+          "INSERT INTO problems VALUES (1, NULL, 42, 0, 'warning', 'read.x', 'note', '');"
+          // Version 1 stored text that is not UTF-8 as is; two such paths differ
+          // only in their invalid byte (E9, E8).
+          "INSERT INTO files VALUES (43, 1, CAST(x'636166E92E747874' AS TEXT), "
+          "CAST(x'636166E9' AS TEXT), 'other', 1, NULL, NULL, NULL, 1, 1, 1);"
+          "INSERT INTO files VALUES (44, 1, CAST(x'636166E82E747874' AS TEXT), 'b', 'other', 1, "
+          "NULL, NULL, NULL, 1, 1, 1);"
+          "UPDATE maps SET author = CAST(x'61FF' AS TEXT);"
+          "INSERT INTO problems VALUES (1, 7, NULL, 0, 'warning', 'envelope.unused', "
+          "CAST(x'656E76FF' AS TEXT), 'envelope 0');";
+      exec_sql(raw.get(), sql);
+    }
 
-  sqlite3* h = db.handle();
-  CHECK(query_int(h, "SELECT count(*) FROM files") == 1);
-  CHECK(query_int(h, "SELECT count(*) FROM maps") == 2);  // the old content stays indexed
-  CHECK(query_text(h, "SELECT sha256 || ',' || size || ',' || changed_run_id FROM files") ==
-        sha_of(2) + ",1200," + std::to_string(run2));
-  CHECK(query_rows(h, "SELECT run_id || ':' || sha256 FROM file_history ORDER BY run_id") ==
-        std::vector<std::string>{std::to_string(run1) + ":" + sha_of(1),
-                                 std::to_string(run2) + ":" + sha_of(2)});
-}
-
-TEST_CASE("entry problems belong to the file and follow its latest sighting") {
-  TempDir dir;
-  auto db = open_index(dir.file("entry.sqlite"));
-  EntryRecord big;
-  big.entry_path = "huge.map";
-  big.kind = EntryKind::oversize;
-  big.size = 100ull << 20;
-  big.problems = {{Code::entry_oversize, "100 MiB is over --max-map-size 64 MiB", Location::file()}};
-  const auto run1 = db.begin_run("test", "0.0-test");
-  big.source_id = db.source_id(run1, "/srv/maps", index::SourceKind::folder);
-  db.write_entry(run1, big, nullptr);
-  db.finish_run(run1, index::RunStatus::complete, {});
-  sqlite3* h = db.handle();
-  CHECK(query_text(h, "SELECT kind || ',' || ifnull(sha256, 'NULL') || ',' || ifnull(crc32, 'NULL') FROM files") ==
-        "oversize,NULL,NULL");
-  CHECK(query_text(h, "SELECT code || ',' || run_id || ',' || ifnull(map_id, 'NULL') FROM problems") ==
-        "entry.oversize," + std::to_string(run1) + ",NULL");
-
-  // Next run the entry is smaller and readable (not a map): its problem is gone.
-  const auto run2 = db.begin_run("test", "0.0-test");
-  EntryRecord small = big;
-  small.source_id = db.source_id(run2, "/srv/maps", index::SourceKind::folder);
-  small.kind = EntryKind::other;
-  small.size = 10;
-  small.sha256 = sha_of(10);
-  small.problems.clear();
-  db.write_entry(run2, small, nullptr);
-  db.finish_run(run2, index::RunStatus::complete, {});
-  CHECK(query_int(h, "SELECT count(*) FROM problems") == 0);
-  CHECK(query_rows(h, "SELECT kind FROM file_history ORDER BY run_id") ==
-        std::vector<std::string>{"oversize", "other"});
-}
-
-TEST_CASE("runs: counters, status, and runs left running by a dead process") {
-  TempDir dir;
-  const auto path = dir.file("runs.sqlite");
-  std::int64_t abandoned = 0;
-  {
     auto db = open_index(path);
-    abandoned = db.begin_run("mapindex index a.zip", "0.1.0");
-    // Destroyed without finish_run: like a process that died.
-  }
-  auto db = open_index(path);
-  sqlite3* h = db.handle();
-  CHECK(query_text(h, "SELECT status FROM runs WHERE run_id = " + std::to_string(abandoned)) == "running");
-  // A run of another live process on this host stays running.
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  REQUIRE(sqlite3_exec(h, ("INSERT INTO runs (started_at, tool_version, extractor_version, command, host, pid) "
-                           "VALUES ('2026-01-01T00:00:00.000Z', 'x', 1, 'other', '" + std::string(host) +
-                           "', " + std::to_string(getppid()) + ")").c_str(),
+    auto* h = db.handle();
+    CHECK(db.schema_version() == latest_schema_version());  // 1 -> 2 -> 3
+    CHECK(query_int(h, "PRAGMA user_version") == latest_schema_version());
+    CHECK(query_int(h, "PRAGMA foreign_keys") == 1);
+    CHECK(query_rows(h, "PRAGMA foreign_key_check").empty());
+    CHECK(query_text(h, "PRAGMA integrity_check") == "ok");
+    // The file keeps its id and columns; it is the first occurrence of its path.
+    CHECK(query_text(h,
+                     "SELECT file_id || ',' || source_id || ',' || entry_path || ',' || "
+                     "occurrence || ',' || ifnull(entry_path_raw, 'NULL') || ',' || name || ',' "
+                     "|| kind || ',' || map_id FROM files WHERE file_id = 42") ==
+          "42,1,maps/a.map,1,NULL,a,map,7");
+    // Text that is not UTF-8 is repaired, its bytes kept; paths that became
+    // equal are occurrences 1 and 2 in file_id order.
+    const std::string fffd = "\xEF\xBF\xBD";
+    CHECK(query_rows(h,
+                     "SELECT file_id || ',' || entry_path || ',' || occurrence || ',' || "
+                     "hex(entry_path_raw) || ',' || name FROM files WHERE file_id > 42 "
+                     "ORDER BY file_id") ==
+          std::vector<std::string>{"43,caf" + fffd + ".txt,1,636166E92E747874,caf" + fffd,
+                                   "44,caf" + fffd + ".txt,2,636166E82E747874,b"});
+    CHECK(query_text(h, "SELECT name || ',' || hex(name_raw) FROM layers WHERE layer_index = 1") ==
+          "L" + fffd + "y,4CE979");
+    CHECK(query_text(h, "SELECT command || ',' || hex(command_raw) FROM settings") ==
+          "sv" + fffd + ",7376FF");
+    CHECK(query_text(h, "SELECT author || ',' || hex(author_raw) FROM maps") ==
+          "a" + fffd + ",61FF");
+    CHECK(query_text(h, "SELECT message FROM problems WHERE map_id = 7") == "env" + fffd);
+    CHECK(query_int(h, "SELECT count(*) FROM files WHERE NOT mapindex_is_utf8(entry_path)") == 0);
+    CHECK(query_text(h,
+                     "SELECT entry_path || ',' || occurrence || ',' || status FROM file_overview "
+                     "WHERE file_id = 42") == "maps/a.map,1,ok");
+    CHECK(query_text(h, "SELECT name FROM map_names") == "a");
+    CHECK(query_text(h, "SELECT entry_path || ',' || occurrence FROM file_history") ==
+          "maps/a.map,1");
+    CHECK(query_text(h, "SELECT code || ',' || entry_path FROM problem_list WHERE file_id = 42") ==
+          "read.x,maps/a.map");
+    CHECK(query_int(h, "SELECT count(*) FROM ddnet_mapinfo") == 1);
+    CHECK(query_text(h, "SELECT ifnull(name_raw, 'NULL') FROM layers WHERE layer_index = 0") ==
+          "NULL");
+    // The old UNIQUE (source_id, entry_path) is gone, the new one holds.
+    CHECK(sqlite3_exec(h,
+                       "INSERT INTO files (source_id, entry_path, occurrence, name, kind, size, "
+                       "first_run_id, last_run_id, changed_run_id) "
+                       "VALUES (1, 'maps/a.map', 2, 'a', 'other', 1, 1, 1, 1)",
                        nullptr, nullptr, nullptr) == SQLITE_OK);
-  const auto live = query_int(h, "SELECT max(run_id) FROM runs");
-  // ... and no new run starts beside it: the refusal names the run.
-  try {
-    (void)db.begin_run("mapindex index b.zip", "0.1.0");
-    FAIL("begin_run beside a live run must throw");
-  } catch (const IndexError& e) {
-    CHECK(e.code() == Code::index_locked);
-    CHECK_MESSAGE(std::string(e.what()).find("is being written by run " + std::to_string(live) + " (pid " +
-                                             std::to_string(getppid()) + " on host " + host +
-                                             ", started 2026-01-01 00:00:00 UTC)") != std::string::npos,
-                  e.what());
-  }
-  CHECK(query_text(h, "SELECT status FROM runs WHERE run_id = " + std::to_string(live)) == "running");
-  CHECK(query_int(h, "SELECT count(*) FROM runs") == 2);
-  REQUIRE(sqlite3_exec(h, ("UPDATE runs SET status = 'complete' WHERE run_id = " + std::to_string(live)).c_str(),
-                       nullptr, nullptr, nullptr) == SQLITE_OK);
+    CHECK(sqlite3_exec(h,
+                       "INSERT INTO files (source_id, entry_path, occurrence, name, kind, size, "
+                       "first_run_id, last_run_id, changed_run_id) "
+                       "VALUES (1, 'maps/a.map', 2, 'a', 'other', 1, 1, 1, 1)",
+                       nullptr, nullptr, nullptr) == SQLITE_CONSTRAINT_UNIQUE);
+    REQUIRE(sqlite3_exec(h, "DELETE FROM files WHERE entry_path = 'maps/a.map' AND occurrence = 2",
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    // Foreign keys refer to the rebuilt table.
+    CHECK(sqlite3_exec(h, "INSERT INTO file_sightings VALUES (1, 999, 5)", nullptr, nullptr,
+                       nullptr) != SQLITE_OK);
 
-  const auto run = db.begin_run("mapindex index b.zip", "0.1.0");
-  CHECK(query_text(h, "SELECT status FROM runs WHERE run_id = " + std::to_string(abandoned)) == "interrupted");
-  CHECK(query_text(h, "SELECT status || ',' || command || ',' || tool_version || ',' || pid FROM runs WHERE run_id = " +
-                          std::to_string(run)) ==
+    // The next run writes the same entry into the same row; the map measured by
+    // extractor version 1 is measured again.
+    CHECK(db.known_maps().empty());
+    const auto run = db.begin_run("test", "0.0-test");
+    const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
+    CHECK(source == 1);
+    const auto stats = race_map();
+    CHECK(db.write_entry(run, map_entry(source, "maps/a.map", 1), &stats) == 42);
+    db.finish_run(run, index::RunStatus::complete, {});
+    CHECK(query_int(h, "SELECT count(*) FROM files") == 3);
+    CHECK(query_int(h, "SELECT extractor_version FROM maps WHERE map_id = 7") == kExtractorVersion);
+  }
+
+  TEST_CASE("a failing migration leaves the index at its previous version") {
+    TempDir dir;
+    const auto path = dir.file("failing.sqlite");
+    {
+      auto db = open_index(path);
+      index_one_map(db);
+    }
+    OpenOptions broken;
+    broken.migrations = with_test_migration(
+        "CREATE TABLE extra (x INTEGER); INSERT INTO no_such_table VALUES (1);");
+    auto db = IndexDb::open(path, OpenMode::read_write, broken);
+    REQUIRE_FALSE(db.ok());
+    CHECK(db.error().code == Code::index_migration);
+    CHECK(db.error().message.find("999_test.sql") != std::string::npos);
+    CHECK(db.error().message.find("no such table: no_such_table") != std::string::npos);
+
+    auto intact = open_index(path);
+    CHECK(intact.schema_version() == latest_schema_version());
+    CHECK(query_int(intact.handle(), "SELECT count(*) FROM sqlite_schema WHERE name = 'extra'") ==
+          0);
+    CHECK(query_int(intact.handle(), "SELECT count(*) FROM maps") == 1);
+  }
+
+  TEST_CASE("migrations are numbered 1, 2, ... without gaps") {
+    CHECK(check_migrations(default_migrations()).ok());
+    CHECK(default_migrations().front().name == "001_initial.sql");
+    CHECK(default_migrations().at(1).name == "002_text_and_occurrences.sql");
+    Migrations gap = default_migrations();
+    const int skipped = latest_schema_version() + 1;
+    gap.push_back({skipped + 1, "00" + std::to_string(skipped + 1) + "_gap.sql", "SELECT 1;"});
+    auto checked = check_migrations(gap);
+    REQUIRE_FALSE(checked.ok());
+    CHECK(checked.error().message.find("expected " + std::to_string(skipped)) != std::string::npos);
+  }
+
+  TEST_CASE("files that are not mapindex indexes are refused") {
+    TempDir dir;
+    const auto text = dir.file("notes.txt");
+    std::ofstream(text) << "these are not the maps you are looking for, not a database at all\n";
+    auto not_db = IndexDb::open(text, OpenMode::read_write);
+    REQUIRE_FALSE(not_db.ok());
+    CHECK(not_db.error().code == Code::index_not_sqlite);
+
+    const auto other = dir.file("other.sqlite");
+    {
+      Connection raw;
+      REQUIRE(raw.open(other, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) == SQLITE_OK);
+      exec_sql(raw.get(), "CREATE TABLE mine (x)");
+    }
+    auto foreign = IndexDb::open(other, OpenMode::read_write);
+    REQUIRE_FALSE(foreign.ok());
+    CHECK(foreign.error().code == Code::index_foreign);
+
+    auto missing = IndexDb::open(dir.file("missing.sqlite"), OpenMode::read_only);
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().code == Code::index_open);
+    CHECK_FALSE(std::filesystem::exists(dir.file("missing.sqlite")));
+  }
+
+  // An archive may hold the same path twice: each occurrence is an entry of its
+  // own (files.occurrence), so writing the entries twice in one run adds a second
+  // occurrence of each, leaves the first ones as they were, and warns on each
+  // second one.
+  TEST_CASE("writing the same entries twice in a run gives each a second occurrence") {
+    TempDir dir;
+    auto db = open_index(dir.file("idem.sqlite"));
+    const auto run = db.begin_run("test", "0.0-test");
+    const auto folder = db.source_id(run, "/srv/maps", index::SourceKind::folder);
+    const auto stats = race_map();
+    const auto broken = broken_map();
+    const auto level = spritetile_level();
+    EntryRecord junk;
+    junk.source_id = folder;
+    junk.entry_path = "readme.txt";
+    junk.size = 12;
+    junk.sha256 = sha_of(99);
+    EntryRecord lost;
+    lost.source_id = folder;
+    lost.entry_path = "lost.map";
+    lost.kind = EntryKind::unreadable;
+    lost.size = 4000;
+    lost.problems = {{Code::read_truncated, "archive ends inside 'lost.map'", Location::file()}};
+
+    auto write_all = [&] {
+      db.write_entry(run, map_entry(folder, "a.map", 1), &stats);
+      db.write_entry(run, map_entry(folder, "b.map", 2), &broken);
+      db.write_entry(run, map_entry(folder, "levels/c.bytes", 3), &level);
+      db.write_entry(run, junk, nullptr);
+      db.write_entry(run, lost, nullptr);
+      db.commit_batch();
+    };
+
+    write_all();
+    const auto maps_before = table_rows(db.handle(), "maps");
+    const auto files_before = query_rows(db.handle(), "SELECT * FROM files ORDER BY file_id");
+    const auto problems_before = query_rows(db.handle(), "SELECT * FROM problems ORDER BY rowid");
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 3);
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 5);
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM files WHERE occurrence = 1") == 5);
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM problems") == 5);
+    write_all();
+    CHECK(table_rows(db.handle(), "maps") == maps_before);
+    CHECK(query_rows(db.handle(), "SELECT * FROM files WHERE occurrence = 1 ORDER BY file_id") ==
+          files_before);
+    CHECK(query_rows(
+              db.handle(),
+              "SELECT * FROM problems WHERE file_id IS NULL "
+              "OR file_id IN (SELECT file_id FROM files WHERE occurrence = 1) ORDER BY rowid") ==
+          problems_before);
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 10);
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM files WHERE occurrence = 2") == 5);
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM file_sightings WHERE run_id = " +
+                                     std::to_string(run)) == 10);
+    // Each second occurrence: its own problems (lost.map's read.truncated) and the warning.
+    CHECK(query_int(db.handle(),
+                    "SELECT count(*) FROM problems p JOIN files f USING (file_id) "
+                    "WHERE f.occurrence = 2 AND p.code = 'read.duplicate_name' "
+                    "AND p.severity = 'warning' AND p.message LIKE '%this is occurrence 2'") == 5);
+    CHECK(query_text(db.handle(),
+                     "SELECT p.message FROM problems p JOIN files f USING (file_id) "
+                     "WHERE f.entry_path = 'a.map' AND p.code = 'read.duplicate_name'") ==
+          "entry 'a.map' occurs more than once in its archive; this is occurrence 2");
+    CHECK(query_int(db.handle(),
+                    "SELECT count(*) FROM problems p JOIN files f USING (file_id) "
+                    "WHERE f.occurrence = 1 AND p.code = 'read.duplicate_name'") == 0);
+  }
+
+  TEST_CASE("a second run over the same entries changes only run bookkeeping") {
+    TempDir dir;
+    auto db = open_index(dir.file("rerun.sqlite"));
+    const auto stats = race_map();
+    EntryRecord lost;
+    lost.entry_path = "lost.map";
+    lost.kind = EntryKind::unreadable;
+    lost.problems = {{Code::read_corrupt, "bad zip entry", Location::file()}};
+
+    auto run_once = [&] {
+      const auto run = db.begin_run("test", "0.0-test");
+      const auto source = db.source_id(run, "/srv/maps.zip", index::SourceKind::archive);
+      db.write_entry(run, map_entry(source, "a.map", 1), &stats);
+      lost.source_id = source;
+      db.write_entry(run, lost, nullptr);
+      db.finish_run(run, index::RunStatus::complete, {});
+      return run;
+    };
+    const auto first_run = run_once();
+    std::vector<std::vector<std::string>> before;
+    const std::vector<std::string> bookkeeping = {"last_run_id", "run_id"};
+    for (const auto& table : table_names(db.handle()))
+      if (table != "runs" && table != "file_sightings" && table != "run_sources")
+        before.push_back(table_rows(db.handle(), table, bookkeeping));
+
+    const auto second_run = run_once();
+    std::vector<std::vector<std::string>> after;
+    for (const auto& table : table_names(db.handle()))
+      if (table != "runs" && table != "file_sightings" && table != "run_sources")
+        after.push_back(table_rows(db.handle(), table, bookkeeping));
+    CHECK(after == before);
+
+    CHECK(query_text(db.handle(),
+                     "SELECT first_run_id || ',' || last_run_id || ',' || changed_run_id "
+                     "FROM files WHERE entry_path = 'a.map'") ==
+          std::to_string(first_run) + "," + std::to_string(second_run) + "," +
+              std::to_string(first_run));
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM file_sightings") == 4);
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM file_versions") == 2);
+    CHECK(query_int(db.handle(), "SELECT measured_run_id FROM maps") == first_run);
+    // The entry problem is that of the latest sighting.
+    CHECK(query_int(db.handle(), "SELECT run_id FROM problems WHERE file_id IS NOT NULL") ==
+          second_run);
+  }
+
+  TEST_CASE("the same content in two sources is one map and two files") {
+    TempDir dir;
+    auto db = open_index(dir.file("content.sqlite"));
+    const auto run = db.begin_run("test", "0.0-test");
+    const auto zip = db.source_id(run, "/srv/a.zip", index::SourceKind::archive);
+    const auto folder = db.source_id(run, "/srv/maps", index::SourceKind::folder);
+    const auto stats = race_map();
+    db.write_entry(run, map_entry(zip, "maps/Kobra.map", 7), &stats);
+    db.commit_batch();
+    const auto known = db.known_maps();
+    REQUIRE(known.count(sha_of(7)) == 1);
+    // The pipeline skips decoding known content and passes no statistics.
+    db.write_entry(run, map_entry(folder, "Kobra copy.map", 7), nullptr);
+    db.finish_run(run, index::RunStatus::complete, {});
+
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 1);
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 2);
+    CHECK(query_int(db.handle(), "SELECT count(DISTINCT map_id) FROM files") == 1);
+    CHECK(query_int(db.handle(), "SELECT map_id FROM files WHERE entry_path = 'Kobra copy.map'") ==
+          known.at(sha_of(7)).map_id);
+    CHECK(query_rows(db.handle(), "SELECT name FROM files ORDER BY name") ==
+          std::vector<std::string>{"Kobra", "Kobra copy"});
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM layers") == 6);
+  }
+
+  TEST_CASE("a map with an unknown sha256 and no statistics is refused, leaving no rows") {
+    TempDir dir;
+    auto db = open_index(dir.file("unknown.sqlite"));
+    const auto run = db.begin_run("test", "0.0-test");
+    const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
+    CHECK_THROWS_AS(db.write_entry(run, map_entry(source, "ghost.map", 5), nullptr), IndexError);
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 0);
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM file_versions") == 0);
+
+    // Bad input is refused before anything is written.
+    auto bad_sha = map_entry(source, "bad.map", 5);
+    bad_sha.sha256 = "ABC";
+    CHECK_THROWS_AS(db.write_entry(run, bad_sha, nullptr), IndexError);
+    EntryRecord text;
+    text.source_id = source;
+    text.entry_path = "x.txt";
+    const auto stats = race_map();
+    CHECK_THROWS_AS(db.write_entry(run, text, &stats), IndexError);
+
+    // The batch is still usable.
+    db.write_entry(run, map_entry(source, "real.map", 6), &stats);
+    db.finish_run(run, index::RunStatus::complete, {});
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 1);
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 1);
+  }
+
+  TEST_CASE("a map measured by an older extractor version is measured again, its rows replaced") {
+    TempDir dir;
+    const auto path = dir.file("extractor.sqlite");
+    OpenOptions v1, v2;
+    v1.extractor_version = 1;
+    v2.extractor_version = 2;
+    std::int64_t map_id = 0;
+    {
+      auto db = open_index(path, v1);
+      index_one_map(db, 3);
+      REQUIRE(db.known_maps().count(sha_of(3)) == 1);
+      map_id = db.known_maps().at(sha_of(3)).map_id;
+    }
+    auto db = open_index(path, v2);
+    CHECK(db.known_maps().empty());
+
+    // The new extractor finds something else: fewer layers, other problems.
+    MapStats remeasured = broken_map();
+    remeasured.layers = {layer(0, 0, LayerKind::game, "Game")};
+    remeasured.layers[0].tile_counts = {{2, 3}};
+    remeasured.ddnet_features = {"DEATH"};
+    const auto run = db.begin_run("test", "0.0-test");
+    const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
+    db.write_entry(run, map_entry(source, "maps/a.map", 3), &remeasured);
+    db.finish_run(run, index::RunStatus::complete, {});
+
+    sqlite3* h = db.handle();
+    CHECK(query_int(h, "SELECT count(*) FROM maps") == 1);
+    CHECK(query_int(h, "SELECT map_id FROM maps") == map_id);
+    CHECK(
+        query_text(
+            h,
+            "SELECT extractor_version || ',' || measured_run_id || ',' || first_run_id || ',' || status FROM maps") ==
+        "2," + std::to_string(run) + ",1,rejected");
+    CHECK(query_int(h, "SELECT count(*) FROM layers") == 1);
+    CHECK(query_rows(h, "SELECT tile || ':' || count FROM tile_counts") ==
+          std::vector<std::string>{"2:3"});
+    CHECK(query_int(h, "SELECT count(*) FROM images") == 0);
+    CHECK(query_int(h, "SELECT count(*) FROM image_users") == 0);
+    CHECK(query_int(h, "SELECT count(*) FROM envelopes") == 0);
+    CHECK(query_int(h, "SELECT count(*) FROM envelope_users") == 0);
+    CHECK(query_int(h, "SELECT count(*) FROM sounds") == 0);
+    CHECK(query_int(h, "SELECT count(*) FROM settings") == 0);
+    CHECK(query_int(h, "SELECT count(*) FROM groups") == 0);
+    CHECK(query_int(h, "SELECT count(*) FROM entities") == 0);
+    CHECK(query_int(h, "SELECT count(*) FROM layer_numbers") == 0);
+    CHECK(query_rows(h, "SELECT feature FROM ddnet_features") == std::vector<std::string>{"DEATH"});
+    CHECK(query_rows(h, "SELECT code || ':' || run_id FROM problems ORDER BY position") ==
+          std::vector<std::string>{"M10:" + std::to_string(run),
+                                   "envelope.unused:" + std::to_string(run),
+                                   "H5:" + std::to_string(run)});
+    CHECK(db.known_maps().count(sha_of(3)) == 1);
+
+    // An older mapindex (extractor 1) does not overwrite the newer measurement.
+    {
+      auto old = open_index(path, v1);
+      CHECK(old.known_maps().count(sha_of(3)) == 1);
+      const auto old_run = old.begin_run("test", "0.0-old");
+      const auto old_source = old.source_id(old_run, "/srv/maps", index::SourceKind::folder);
+      const auto stats = race_map();
+      old.write_entry(old_run, map_entry(old_source, "maps/a.map", 3), &stats);
+      old.finish_run(old_run, index::RunStatus::complete, {});
+    }
+    CHECK(query_int(h, "SELECT extractor_version FROM maps") == 2);
+    CHECK(query_int(h, "SELECT count(*) FROM layers") == 1);
+  }
+
+  TEST_CASE("an entry whose content changes keeps its history") {
+    TempDir dir;
+    auto db = open_index(dir.file("history.sqlite"));
+    const auto stats = race_map();
+    const auto run1 = db.begin_run("test", "0.0-test");
+    auto source = db.source_id(run1, "/srv/maps.zip", index::SourceKind::archive);
+    db.write_entry(run1, map_entry(source, "a.map", 1), &stats);
+    db.finish_run(run1, index::RunStatus::complete, {});
+    const auto run2 = db.begin_run("test", "0.0-test");
+    source = db.source_id(run2, "/srv/maps.zip", index::SourceKind::archive);
+    const auto fixed = race_map(1);
+    db.write_entry(run2, map_entry(source, "a.map", 2, 1200), &fixed);
+    db.finish_run(run2, index::RunStatus::complete, {});
+
+    sqlite3* h = db.handle();
+    CHECK(query_int(h, "SELECT count(*) FROM files") == 1);
+    CHECK(query_int(h, "SELECT count(*) FROM maps") == 2);  // the old content stays indexed
+    CHECK(query_text(h, "SELECT sha256 || ',' || size || ',' || changed_run_id FROM files") ==
+          sha_of(2) + ",1200," + std::to_string(run2));
+    CHECK(query_rows(h, "SELECT run_id || ':' || sha256 FROM file_history ORDER BY run_id") ==
+          std::vector<std::string>{std::to_string(run1) + ":" + sha_of(1),
+                                   std::to_string(run2) + ":" + sha_of(2)});
+  }
+
+  TEST_CASE("entry problems belong to the file and follow its latest sighting") {
+    TempDir dir;
+    auto db = open_index(dir.file("entry.sqlite"));
+    EntryRecord big;
+    big.entry_path = "huge.map";
+    big.kind = EntryKind::oversize;
+    big.size = 100ull << 20;
+    big.problems = {
+        {Code::entry_oversize, "100 MiB is over --max-map-size 64 MiB", Location::file()}};
+    const auto run1 = db.begin_run("test", "0.0-test");
+    big.source_id = db.source_id(run1, "/srv/maps", index::SourceKind::folder);
+    db.write_entry(run1, big, nullptr);
+    db.finish_run(run1, index::RunStatus::complete, {});
+    sqlite3* h = db.handle();
+    CHECK(
+        query_text(
+            h,
+            "SELECT kind || ',' || ifnull(sha256, 'NULL') || ',' || ifnull(crc32, 'NULL') FROM files") ==
+        "oversize,NULL,NULL");
+    CHECK(query_text(
+              h, "SELECT code || ',' || run_id || ',' || ifnull(map_id, 'NULL') FROM problems") ==
+          "entry.oversize," + std::to_string(run1) + ",NULL");
+
+    // Next run the entry is smaller and readable (not a map): its problem is gone.
+    const auto run2 = db.begin_run("test", "0.0-test");
+    EntryRecord small = big;
+    small.source_id = db.source_id(run2, "/srv/maps", index::SourceKind::folder);
+    small.kind = EntryKind::other;
+    small.size = 10;
+    small.sha256 = sha_of(10);
+    small.problems.clear();
+    db.write_entry(run2, small, nullptr);
+    db.finish_run(run2, index::RunStatus::complete, {});
+    CHECK(query_int(h, "SELECT count(*) FROM problems") == 0);
+    CHECK(query_rows(h, "SELECT kind FROM file_history ORDER BY run_id") ==
+          std::vector<std::string>{"oversize", "other"});
+  }
+
+  TEST_CASE("runs: counters, status, and runs left running by a dead process") {
+    TempDir dir;
+    const auto path = dir.file("runs.sqlite");
+    std::int64_t abandoned = 0;
+    {
+      auto db = open_index(path);
+      abandoned = db.begin_run("mapindex index a.zip", "0.1.0");
+      // Destroyed without finish_run: like a process that died.
+    }
+    auto db = open_index(path);
+    sqlite3* h = db.handle();
+    CHECK(query_text(h, "SELECT status FROM runs WHERE run_id = " + std::to_string(abandoned)) ==
+          "running");
+    // A run of another live process on this host stays running.
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    REQUIRE(
+        sqlite3_exec(
+            h,
+            ("INSERT INTO runs (started_at, tool_version, extractor_version, command, host, pid) "
+             "VALUES ('2026-01-01T00:00:00.000Z', 'x', 1, 'other', '" +
+             std::string(host) + "', " + std::to_string(getppid()) + ")")
+                .c_str(),
+            nullptr, nullptr, nullptr) == SQLITE_OK);
+    const auto live = query_int(h, "SELECT max(run_id) FROM runs");
+    // ... and no new run starts beside it: the refusal names the run.
+    try {
+      (void)db.begin_run("mapindex index b.zip", "0.1.0");
+      FAIL("begin_run beside a live run must throw");
+    } catch (const IndexError& e) {
+      CHECK(e.code() == Code::index_locked);
+      CHECK_MESSAGE(
+          std::string(e.what()).find("is being written by run " + std::to_string(live) + " (pid " +
+                                     std::to_string(getppid()) + " on host " + host +
+                                     ", started 2026-01-01 00:00:00 UTC)") != std::string::npos,
+          e.what());
+    }
+    CHECK(query_text(h, "SELECT status FROM runs WHERE run_id = " + std::to_string(live)) ==
+          "running");
+    CHECK(query_int(h, "SELECT count(*) FROM runs") == 2);
+    REQUIRE(
+        sqlite3_exec(
+            h,
+            ("UPDATE runs SET status = 'complete' WHERE run_id = " + std::to_string(live)).c_str(),
+            nullptr, nullptr, nullptr) == SQLITE_OK);
+
+    const auto run = db.begin_run("mapindex index b.zip", "0.1.0");
+    CHECK(query_text(h, "SELECT status FROM runs WHERE run_id = " + std::to_string(abandoned)) ==
+          "interrupted");
+    CHECK(
+        query_text(
+            h,
+            "SELECT status || ',' || command || ',' || tool_version || ',' || pid FROM runs WHERE run_id = " +
+                std::to_string(run)) ==
         "running,mapindex index b.zip,0.1.0," + std::to_string(getpid()));
 
-  RunCounters counters;
-  counters.entries = 10;
-  counters.maps_indexed = 6;
-  counters.maps_known = 1;
-  counters.rejected = 2;
-  counters.with_warnings = 3;
-  counters.not_maps = 1;
-  counters.unreadable = 1;
-  counters.oversize = 1;
-  counters.bytes = 123456;
-  db.update_run(run, counters);
-  db.commit_batch();
-  CHECK(query_int(h, "SELECT bytes FROM runs WHERE run_id = " + std::to_string(run)) == 123456);
-  counters.bytes = 200000;
-  db.finish_run(run, index::RunStatus::interrupted, counters);
-  CHECK(query_text(h, "SELECT status || ',' || entries || ',' || maps_indexed || ',' || maps_known || ',' || "
-                      "rejected || ',' || with_warnings || ',' || not_maps || ',' || unreadable || ',' || "
-                      "oversize || ',' || bytes || ',' || (finished_at >= started_at) FROM runs WHERE run_id = " +
-                          std::to_string(run)) == "interrupted,10,6,1,2,3,1,1,1,200000,1");
-  CHECK_THROWS_AS(db.finish_run(run, RunStatus::running, counters), IndexError);
-}
-
-TEST_CASE("the enumerated TEXT columns are read back through the to_string of their enum") {
-  // Each value's text parses back to it; any other text is none.
-  for (const auto kind : {EntryKind::map, EntryKind::other, EntryKind::oversize, EntryKind::unreadable})
-    CHECK(parse_entry_kind(to_string(kind)) == kind);
-  for (const auto kind : {SourceKind::archive, SourceKind::folder, SourceKind::file,
-                          SourceKind::standard_input})
-    CHECK(parse_source_kind(to_string(kind)) == kind);
-  for (const auto reading : {SourceReading::complete, SourceReading::partial, SourceReading::unreadable})
-    CHECK(parse_source_reading(to_string(reading)) == reading);
-  for (const auto status : {RunStatus::running, RunStatus::complete, RunStatus::interrupted,
-                            RunStatus::failed})
-    CHECK(parse_run_status(to_string(status)) == status);
-  for (const auto status : {MapStatus::ok, MapStatus::warnings, MapStatus::rejected})
-    CHECK(parse_map_status(to_string(status)) == status);
-  CHECK(to_string(SourceKind::standard_input) == "stdin");
-  CHECK_FALSE(parse_source_kind("tarball"));
-  CHECK_FALSE(parse_run_status("done"));
-  CHECK_FALSE(parse_map_status("OK"));
-  CHECK_FALSE(parse_entry_kind(""));
-  CHECK_FALSE(parse_source_reading("partly"));
-
-  // A value the schema's CHECK does not allow, read by the writer: an error
-  // naming the column and the value, not a silent default.
-  TempDir dir;
-  const auto path = dir.file("odd.sqlite");
-  {
-    auto db = open_index(path);
-    index_one_map(db);
+    RunCounters counters;
+    counters.entries = 10;
+    counters.maps_indexed = 6;
+    counters.maps_known = 1;
+    counters.rejected = 2;
+    counters.with_warnings = 3;
+    counters.not_maps = 1;
+    counters.unreadable = 1;
+    counters.oversize = 1;
+    counters.bytes = 123456;
+    db.update_run(run, counters);
+    db.commit_batch();
+    CHECK(query_int(h, "SELECT bytes FROM runs WHERE run_id = " + std::to_string(run)) == 123456);
+    counters.bytes = 200000;
+    db.finish_run(run, index::RunStatus::interrupted, counters);
+    CHECK(
+        query_text(
+            h,
+            "SELECT status || ',' || entries || ',' || maps_indexed || ',' || maps_known || ',' || "
+            "rejected || ',' || with_warnings || ',' || not_maps || ',' || unreadable || ',' || "
+            "oversize || ',' || bytes || ',' || (finished_at >= started_at) FROM runs WHERE run_id = " +
+                std::to_string(run)) == "interrupted,10,6,1,2,3,1,1,1,200000,1");
+    CHECK_THROWS_AS(db.finish_run(run, RunStatus::running, counters), IndexError);
   }
-  {
-    Connection raw;
-    REQUIRE(raw.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
-    exec_sql(raw.get(), "PRAGMA ignore_check_constraints = ON; UPDATE maps SET status = 'great'");
-  }
-  // (PRAGMA quick_check on opening finds it too: skipped here.)
-  OpenOptions unchecked;
-  unchecked.quick_check_max_bytes = 0;
-  auto db = open_index(path, unchecked);
-  try {
-    (void)db.known_maps();
-    FAIL("an unknown maps.status must throw");
-  } catch (const IndexError& e) {
-    CHECK(e.code() == Code::index_damaged);
-    CHECK_MESSAGE(std::string(e.what()).find("maps.status is 'great'") != std::string::npos, e.what());
-  }
-}
 
-TEST_CASE("a read-only index refuses to write") {
-  TempDir dir;
-  const auto path = dir.file("ro.sqlite");
-  { auto db = open_index(path); index_one_map(db); }
-  auto ro = IndexDb::open(path, OpenMode::read_only);
-  REQUIRE(ro.ok());
-  CHECK(ro->known_maps().size() == 1);
-  CHECK_THROWS_AS(ro->begin_run("x", "y"), IndexError);
-  CHECK(sqlite3_exec(ro->handle(), "DELETE FROM maps", nullptr, nullptr, nullptr) != SQLITE_OK);
-  CHECK(query_int(ro->handle(), "SELECT count(*) FROM maps") == 1);
-}
+  TEST_CASE("the enumerated TEXT columns are read back through the to_string of their enum") {
+    // Each value's text parses back to it; any other text is none.
+    for (const auto kind :
+         {EntryKind::map, EntryKind::other, EntryKind::oversize, EntryKind::unreadable})
+      CHECK(parse_entry_kind(to_string(kind)) == kind);
+    for (const auto kind :
+         {SourceKind::archive, SourceKind::folder, SourceKind::file, SourceKind::standard_input})
+      CHECK(parse_source_kind(to_string(kind)) == kind);
+    for (const auto reading :
+         {SourceReading::complete, SourceReading::partial, SourceReading::unreadable})
+      CHECK(parse_source_reading(to_string(reading)) == reading);
+    for (const auto status :
+         {RunStatus::running, RunStatus::complete, RunStatus::interrupted, RunStatus::failed})
+      CHECK(parse_run_status(to_string(status)) == status);
+    for (const auto status : {MapStatus::ok, MapStatus::warnings, MapStatus::rejected})
+      CHECK(parse_map_status(to_string(status)) == status);
+    CHECK(to_string(SourceKind::standard_input) == "stdin");
+    CHECK_FALSE(parse_source_kind("tarball"));
+    CHECK_FALSE(parse_run_status("done"));
+    CHECK_FALSE(parse_map_status("OK"));
+    CHECK_FALSE(parse_entry_kind(""));
+    CHECK_FALSE(parse_source_reading("partly"));
 
-TEST_CASE("entry names are file names without folder and extension") {
-  CHECK(entry_name("maps/Kobra 4.map") == "Kobra 4");
-  CHECK(entry_name("Kobra.map") == "Kobra");
-  CHECK(entry_name("packs/inner.zip/maps/a.b.map") == "a.b");
-  CHECK(entry_name("win\\style\\x.map") == "x");
-  CHECK(entry_name(".hidden") == ".hidden");
-  CHECK(entry_name("noext") == "noext");
-  CHECK(entry_name("-") == "-");
-}
+    // A value the schema's CHECK does not allow, read by the writer: an error
+    // naming the column and the value, not a silent default.
+    TempDir dir;
+    const auto path = dir.file("odd.sqlite");
+    {
+      auto db = open_index(path);
+      index_one_map(db);
+    }
+    {
+      Connection raw;
+      REQUIRE(raw.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
+      exec_sql(raw.get(), "PRAGMA ignore_check_constraints = ON; UPDATE maps SET status = 'great'");
+    }
+    // (PRAGMA quick_check on opening finds it too: skipped here.)
+    OpenOptions unchecked;
+    unchecked.quick_check_max_bytes = 0;
+    auto db = open_index(path, unchecked);
+    try {
+      (void)db.known_maps();
+      FAIL("an unknown maps.status must throw");
+    } catch (const IndexError& e) {
+      CHECK(e.code() == Code::index_damaged);
+      CHECK_MESSAGE(std::string(e.what()).find("maps.status is 'great'") != std::string::npos,
+                    e.what());
+    }
+  }
+
+  TEST_CASE("a read-only index refuses to write") {
+    TempDir dir;
+    const auto path = dir.file("ro.sqlite");
+    {
+      auto db = open_index(path);
+      index_one_map(db);
+    }
+    auto ro = IndexDb::open(path, OpenMode::read_only);
+    REQUIRE(ro.ok());
+    CHECK(ro->known_maps().size() == 1);
+    CHECK_THROWS_AS(ro->begin_run("x", "y"), IndexError);
+    CHECK(sqlite3_exec(ro->handle(), "DELETE FROM maps", nullptr, nullptr, nullptr) != SQLITE_OK);
+    CHECK(query_int(ro->handle(), "SELECT count(*) FROM maps") == 1);
+  }
+
+  TEST_CASE("entry names are file names without folder and extension") {
+    CHECK(entry_name("maps/Kobra 4.map") == "Kobra 4");
+    CHECK(entry_name("Kobra.map") == "Kobra");
+    CHECK(entry_name("packs/inner.zip/maps/a.b.map") == "a.b");
+    CHECK(entry_name("win\\style\\x.map") == "x");
+    CHECK(entry_name(".hidden") == ".hidden");
+    CHECK(entry_name("noext") == "noext");
+    CHECK(entry_name("-") == "-");
+  }
 
 }  // TEST_SUITE

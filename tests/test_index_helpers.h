@@ -257,8 +257,9 @@ inline std::string query_text(sqlite3* db, const std::string& sql) {
 
 // Names of the tables of the index (not views, not SQLite's own).
 inline std::vector<std::string> table_names(sqlite3* db) {
-  return query_rows(db, "SELECT name FROM sqlite_schema WHERE type = 'table' "
-                        "AND name NOT LIKE 'sqlite_%' ORDER BY name");
+  return query_rows(db,
+                    "SELECT name FROM sqlite_schema WHERE type = 'table' "
+                    "AND name NOT LIKE 'sqlite_%' ORDER BY name");
 }
 
 // All rows of a table, sorted, with the given columns blanked out.

@@ -45,7 +45,8 @@ struct ViewFixture {
       lost.entry_path = "lost/Lost.map";
       lost.kind = EntryKind::unreadable;
       lost.size = 300;
-      lost.problems = {{Code::read_truncated, "the archive ends inside this entry", Location::file()}};
+      lost.problems = {
+          {Code::read_truncated, "the archive ends inside this entry", Location::file()}};
       db.write_entry(run, lost, nullptr);
       EntryRecord huge;
       huge.source_id = zip;
@@ -67,15 +68,16 @@ std::vector<std::string> column_names(sqlite3* db, const std::string& view) {
 }  // namespace
 
 TEST_SUITE("index") {
-
-TEST_CASE("file_overview: one row per entry with status, sizes and counts") {
-  ViewFixture f;
-  CHECK(query_rows(f.h(),
-                   "SELECT name || '|' || kind || '|' || status || '|' || size || '|' || "
-                   "ifnull(game_width, '-') || 'x' || ifnull(game_height, '-') || '|' || "
-                   "ifnull(layers, '-') || '|' || ifnull(images, '-') || '|' || ifnull(errors, '-') || '|' || "
-                   "entry_problems || '|' || in_latest_run || '|' || source "
-                   "FROM file_overview ORDER BY entry_path") ==
+  TEST_CASE("file_overview: one row per entry with status, sizes and counts") {
+    ViewFixture f;
+    CHECK(
+        query_rows(
+            f.h(),
+            "SELECT name || '|' || kind || '|' || status || '|' || size || '|' || "
+            "ifnull(game_width, '-') || 'x' || ifnull(game_height, '-') || '|' || "
+            "ifnull(layers, '-') || '|' || ifnull(images, '-') || '|' || ifnull(errors, '-') || '|' || "
+            "entry_problems || '|' || in_latest_run || '|' || source "
+            "FROM file_overview ORDER BY entry_path") ==
         std::vector<std::string>{
             "README|other|other|20|-x-|-|-|-|0|0|/srv/maps.zip",
             "Broken|map|rejected|100|0x0|0|0|2|0|1|/srv/maps.zip",
@@ -84,121 +86,159 @@ TEST_CASE("file_overview: one row per entry with status, sizes and counts") {
             "Lost|unreadable|unreadable|300|-x-|-|-|-|1|1|/srv/maps.zip",
             "Sunny Race|map|warnings|4096|100x50|6|2|0|0|1|/srv/maps.zip",
         });
-  CHECK(query_text(f.h(), "SELECT format || ',' || format_version || ',' || envelopes || ',' || sounds || ',' || "
-                          "quads || ',' || warnings || ',' || author FROM file_overview WHERE name = 'Sunny Race'") ==
+    CHECK(
+        query_text(
+            f.h(),
+            "SELECT format || ',' || format_version || ',' || envelopes || ',' || sounds || ',' || "
+            "quads || ',' || warnings || ',' || author FROM file_overview WHERE name = 'Sunny Race'") ==
         "teeworlds,4,1,1,3,1,Author 0");
-}
+  }
 
-TEST_CASE("ddnet_mapinfo: ddnet.org's mapinfo columns, one row per Teeworlds map") {
-  ViewFixture f;
-  // ddnet.org's record_mapinfo: Map, Width, Height, then the 40 flags in this order.
-  const std::vector<std::string> ddnet_columns = {
-      "Map", "Width", "Height", "DEATH", "THROUGH", "JUMP", "DFREEZE", "EHOOK_START", "HIT_END",
-      "SOLO_START", "TELE_GUN", "TELE_GRENADE", "TELE_LASER", "NPC_START", "SUPER_START",
-      "JETPACK_START", "WALLJUMP", "NPH_START", "WEAPON_SHOTGUN", "WEAPON_GRENADE",
-      "POWERUP_NINJA", "WEAPON_RIFLE", "LASER_STOP", "CRAZY_SHOTGUN", "DRAGGER", "DOOR",
-      "SWITCH_TIMED", "SWITCH", "STOP", "THROUGH_ALL", "TUNE", "OLDLASER", "TELEINEVIL",
-      "TELEIN", "TELECHECK", "TELEINWEAPON", "TELEINHOOK", "CHECKPOINT_FIRST", "BONUS", "BOOST",
-      "PLASMAF", "PLASMAE", "PLASMAU"};
-  auto columns = column_names(f.h(), "ddnet_mapinfo");
-  REQUIRE(columns.size() == ddnet_columns.size() + 3);
-  CHECK(std::vector<std::string>(columns.begin(), columns.begin() + 43) == ddnet_columns);
-  CHECK(std::vector<std::string>(columns.begin() + 43, columns.end()) ==
-        std::vector<std::string>{"map_id", "sha256", "status"});
+  TEST_CASE("ddnet_mapinfo: ddnet.org's mapinfo columns, one row per Teeworlds map") {
+    ViewFixture f;
+    // ddnet.org's record_mapinfo: Map, Width, Height, then the 40 flags in this order.
+    const std::vector<std::string> ddnet_columns = {
+        "Map",           "Width",        "Height",           "DEATH",          "THROUGH",
+        "JUMP",          "DFREEZE",      "EHOOK_START",      "HIT_END",        "SOLO_START",
+        "TELE_GUN",      "TELE_GRENADE", "TELE_LASER",       "NPC_START",      "SUPER_START",
+        "JETPACK_START", "WALLJUMP",     "NPH_START",        "WEAPON_SHOTGUN", "WEAPON_GRENADE",
+        "POWERUP_NINJA", "WEAPON_RIFLE", "LASER_STOP",       "CRAZY_SHOTGUN",  "DRAGGER",
+        "DOOR",          "SWITCH_TIMED", "SWITCH",           "STOP",           "THROUGH_ALL",
+        "TUNE",          "OLDLASER",     "TELEINEVIL",       "TELEIN",         "TELECHECK",
+        "TELEINWEAPON",  "TELEINHOOK",   "CHECKPOINT_FIRST", "BONUS",          "BOOST",
+        "PLASMAF",       "PLASMAE",      "PLASMAU"};
+    auto columns = column_names(f.h(), "ddnet_mapinfo");
+    REQUIRE(columns.size() == ddnet_columns.size() + 3);
+    CHECK(std::vector<std::string>(columns.begin(), columns.begin() + 43) == ddnet_columns);
+    CHECK(std::vector<std::string>(columns.begin() + 43, columns.end()) ==
+          std::vector<std::string>{"map_id", "sha256", "status"});
 
-  // The race map has DEATH, TELE_GUN and TELEIN; the broken map none; the level is not listed.
-  CHECK(query_rows(f.h(), "SELECT Map || ',' || Width || ',' || Height || ',' || status FROM ddnet_mapinfo ORDER BY Map") ==
+    // The race map has DEATH, TELE_GUN and TELEIN; the broken map none; the level is not listed.
+    CHECK(
+        query_rows(
+            f.h(),
+            "SELECT Map || ',' || Width || ',' || Height || ',' || status FROM ddnet_mapinfo ORDER BY Map") ==
         std::vector<std::string>{"Broken,0,0,rejected", "Sunny Race,100,50,warnings"});
-  std::string sum_all;
-  for (std::size_t i = 3; i < ddnet_columns.size(); ++i)
-    sum_all += (sum_all.empty() ? "" : " + ") + ddnet_columns[i];
-  CHECK(query_int(f.h(), "SELECT " + sum_all + " FROM ddnet_mapinfo WHERE Map = 'Sunny Race'") == 3);
-  CHECK(query_int(f.h(), "SELECT " + sum_all + " FROM ddnet_mapinfo WHERE Map = 'Broken'") == 0);
-  CHECK(query_text(f.h(), "SELECT DEATH || TELE_GUN || TELEIN || TELECHECK || BOOST FROM ddnet_mapinfo WHERE Map = 'Sunny Race'") ==
+    std::string sum_all;
+    for (std::size_t i = 3; i < ddnet_columns.size(); ++i)
+      sum_all += (sum_all.empty() ? "" : " + ") + ddnet_columns[i];
+    CHECK(query_int(f.h(), "SELECT " + sum_all + " FROM ddnet_mapinfo WHERE Map = 'Sunny Race'") ==
+          3);
+    CHECK(query_int(f.h(), "SELECT " + sum_all + " FROM ddnet_mapinfo WHERE Map = 'Broken'") == 0);
+    CHECK(
+        query_text(
+            f.h(),
+            "SELECT DEATH || TELE_GUN || TELEIN || TELECHECK || BOOST FROM ddnet_mapinfo WHERE Map = 'Sunny Race'") ==
         "11100");
-  CHECK(query_rows(f.h(), "SELECT Map FROM ddnet_mapinfo WHERE TELE_GUN = 1") ==
-        std::vector<std::string>{"Sunny Race"});
-}
+    CHECK(query_rows(f.h(), "SELECT Map FROM ddnet_mapinfo WHERE TELE_GUN = 1") ==
+          std::vector<std::string>{"Sunny Race"});
+  }
 
-TEST_CASE("unused_images: images no layer uses") {
-  ViewFixture f;
-  CHECK(query_rows(f.h(), "SELECT map_name || ',' || image_index || ',' || image_name || ',' || external || ',' || "
-                          "width || 'x' || height || ',' || data_stored_size FROM unused_images") ==
+  TEST_CASE("unused_images: images no layer uses") {
+    ViewFixture f;
+    CHECK(
+        query_rows(
+            f.h(),
+            "SELECT map_name || ',' || image_index || ',' || image_name || ',' || external || ',' || "
+            "width || 'x' || height || ',' || data_stored_size FROM unused_images") ==
         std::vector<std::string>{"Sunny Race,1,leftover,0,64x32,900"});
-}
+  }
 
-TEST_CASE("maps_with_errors: maps DDNet refuses, with their error codes") {
-  ViewFixture f;
-  const auto rows = query_rows(f.h(), "SELECT map_name, status, errors, warnings, error_codes, first_error, files FROM maps_with_errors");
-  REQUIRE(rows.size() == 1);
-  CHECK(rows[0].rfind("Broken|rejected|2|1|", 0) == 0);
-  // Codes of the errors only (not the warning), each once.
-  const auto codes = query_text(f.h(), "SELECT error_codes FROM maps_with_errors");
-  CHECK((codes == "M10,H5" || codes == "H5,M10"));
-  CHECK(query_text(f.h(), "SELECT first_error || '|' || files FROM maps_with_errors") ==
-        "no game layer, expected at least one|1");
-}
+  TEST_CASE("maps_with_errors: maps DDNet refuses, with their error codes") {
+    ViewFixture f;
+    const auto rows = query_rows(
+        f.h(),
+        "SELECT map_name, status, errors, warnings, error_codes, first_error, files FROM maps_with_errors");
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].rfind("Broken|rejected|2|1|", 0) == 0);
+    // Codes of the errors only (not the warning), each once.
+    const auto codes = query_text(f.h(), "SELECT error_codes FROM maps_with_errors");
+    CHECK((codes == "M10,H5" || codes == "H5,M10"));
+    CHECK(query_text(f.h(), "SELECT first_error || '|' || files FROM maps_with_errors") ==
+          "no game layer, expected at least one|1");
+  }
 
-TEST_CASE("map_names, problem_list and map_tiles") {
-  ViewFixture f;
-  CHECK(query_rows(f.h(), "SELECT name || ',' || files FROM map_names ORDER BY name") ==
-        std::vector<std::string>{"Broken,1", "Level1,1", "Sunny Race,1"});
+  TEST_CASE("map_names, problem_list and map_tiles") {
+    ViewFixture f;
+    CHECK(query_rows(f.h(), "SELECT name || ',' || files FROM map_names ORDER BY name") ==
+          std::vector<std::string>{"Broken,1", "Level1,1", "Sunny Race,1"});
 
-  CHECK(query_rows(f.h(), "SELECT name || ',' || severity || ',' || code || ',' || ifnull(source, '-') || ',' || "
-                          "ifnull(entry_path, '-') FROM problem_list ORDER BY code") ==
+    CHECK(
+        query_rows(
+            f.h(),
+            "SELECT name || ',' || severity || ',' || code || ',' || ifnull(source, '-') || ',' || "
+            "ifnull(entry_path, '-') FROM problem_list ORDER BY code") ==
         std::vector<std::string>{"Broken,error,H5,-,-", "Broken,error,M10,-,-",
                                  "Broken,warning,envelope.unused,-,-",
                                  "Sunny Race,warning,image.unused,-,-",
                                  "Lost,error,read.truncated,/srv/maps.zip,lost/Lost.map"});
 
-  // Tiles per layer kind with names; the visual layer's tile 9 is not counted as FREEZE.
-  CHECK(query_rows(f.h(), "SELECT layer_kind || ',' || tile || ',' || ifnull(t.name, '-') || ',' || count "
-                          "FROM map_tiles t JOIN map_names n USING (map_id) WHERE n.name = 'Sunny Race' "
-                          "ORDER BY layer_kind, tile") ==
+    // Tiles per layer kind with names; the visual layer's tile 9 is not counted as FREEZE.
+    CHECK(
+        query_rows(f.h(),
+                   "SELECT layer_kind || ',' || tile || ',' || ifnull(t.name, '-') || ',' || count "
+                   "FROM map_tiles t JOIN map_names n USING (map_id) WHERE n.name = 'Sunny Race' "
+                   "ORDER BY layer_kind, tile") ==
         std::vector<std::string>{"front,9,FREEZE,5", "game,1,SOLID,500", "game,2,DEATH,20",
                                  "game,9,FREEZE,600", "game,192,SPAWN,1",
                                  "game,199,WEAPON_SHOTGUN,2", "tele,26,TELEIN,2",
                                  "tele,27,TELEOUT,2"});
-  // A typical question: the tele gun and more than 500 freeze tiles.
-  CHECK(query_rows(f.h(), "SELECT m.Map FROM ddnet_mapinfo m JOIN tile_counts t USING (map_id) "
-                          "WHERE m.TELE_GUN = 1 AND t.layer_kind = 'game' AND t.tile = 9 AND t.count > 500") ==
-        std::vector<std::string>{"Sunny Race"});
-  // SpriteTile layer info and trigger numbers.
-  CHECK(query_text(f.h(), "SELECT st_tile_size_x || ',' || st_tile_size_y || ',' || st_colliders || ',' || "
-                          "st_order_max || ',' || ifnull(group_index, 'NULL') FROM layers WHERE kind = 'spritetile'") ==
+    // A typical question: the tele gun and more than 500 freeze tiles.
+    CHECK(query_rows(
+              f.h(),
+              "SELECT m.Map FROM ddnet_mapinfo m JOIN tile_counts t USING (map_id) "
+              "WHERE m.TELE_GUN = 1 AND t.layer_kind = 'game' AND t.tile = 9 AND t.count > 500") ==
+          std::vector<std::string>{"Sunny Race"});
+    // SpriteTile layer info and trigger numbers.
+    CHECK(
+        query_text(
+            f.h(),
+            "SELECT st_tile_size_x || ',' || st_tile_size_y || ',' || st_colliders || ',' || "
+            "st_order_max || ',' || ifnull(group_index, 'NULL') FROM layers WHERE kind = 'spritetile'") ==
         "1.0,0.5,12,3,NULL");
-  CHECK(query_rows(f.h(), "SELECT number FROM layer_numbers n JOIN layers l USING (map_id, layer_index) "
-                          "WHERE l.kind = 'spritetile' ORDER BY number") ==
-        std::vector<std::string>{"4", "9"});
-}
+    CHECK(query_rows(f.h(),
+                     "SELECT number FROM layer_numbers n JOIN layers l USING (map_id, layer_index) "
+                     "WHERE l.kind = 'spritetile' ORDER BY number") ==
+          std::vector<std::string>{"4", "9"});
+  }
 
-TEST_CASE("file_history and in_latest_run show entries gone from a source") {
-  ViewFixture f;
-  CHECK(query_rows(f.h(), "SELECT run_id || ',' || count(*) FROM file_history GROUP BY run_id ORDER BY run_id") ==
+  TEST_CASE("file_history and in_latest_run show entries gone from a source") {
+    ViewFixture f;
+    CHECK(
+        query_rows(
+            f.h(),
+            "SELECT run_id || ',' || count(*) FROM file_history GROUP BY run_id ORDER BY run_id") ==
         std::vector<std::string>{std::to_string(f.run1) + ",6", std::to_string(f.run2) + ",5"});
-  // Removed between the runs: in run 1's sightings, not in run 2's.
-  CHECK(query_rows(f.h(), "SELECT a.entry_path FROM file_history a WHERE a.run_id = " + std::to_string(f.run1) +
-                          " AND NOT EXISTS (SELECT 1 FROM file_history b WHERE b.run_id = " +
-                          std::to_string(f.run2) + " AND b.file_id = a.file_id)") ==
-        std::vector<std::string>{"README.txt"});
-  CHECK(query_rows(f.h(), "SELECT entry_path FROM file_overview WHERE in_latest_run = 0") ==
-        std::vector<std::string>{"README.txt"});
-}
+    // Removed between the runs: in run 1's sightings, not in run 2's.
+    CHECK(query_rows(f.h(), "SELECT a.entry_path FROM file_history a WHERE a.run_id = " +
+                                std::to_string(f.run1) +
+                                " AND NOT EXISTS (SELECT 1 FROM file_history b WHERE b.run_id = " +
+                                std::to_string(f.run2) + " AND b.file_id = a.file_id)") ==
+          std::vector<std::string>{"README.txt"});
+    CHECK(query_rows(f.h(), "SELECT entry_path FROM file_overview WHERE in_latest_run = 0") ==
+          std::vector<std::string>{"README.txt"});
+  }
 
-TEST_CASE("typical queries use indexes") {
-  ViewFixture f;
-  auto plan = [&](const std::string& sql) {
-    std::string all;
-    for (const auto& row : query_rows(f.h(), "EXPLAIN QUERY PLAN " + sql)) all += row + "\n";
-    return all;
-  };
-  CHECK(plan("SELECT map_id FROM tile_counts WHERE layer_kind = 'game' AND tile = 9 AND count > 500")
-            .find("INDEX tile_counts_by_tile (layer_kind=? AND tile=? AND count>?)") != std::string::npos);
-  CHECK(plan("SELECT map_id FROM files WHERE sha256 = 'x'").find("files_by_sha256") != std::string::npos);
-  CHECK(plan("SELECT * FROM problems WHERE code = 'M10'").find("problems_by_code") != std::string::npos);
-  CHECK(plan("SELECT * FROM ddnet_features WHERE feature = 'TELE_GUN'").find("ddnet_features_by_feature") !=
+  TEST_CASE("typical queries use indexes") {
+    ViewFixture f;
+    auto plan = [&](const std::string& sql) {
+      std::string all;
+      for (const auto& row : query_rows(f.h(), "EXPLAIN QUERY PLAN " + sql)) all += row + "\n";
+      return all;
+    };
+    CHECK(
+        plan(
+            "SELECT map_id FROM tile_counts WHERE layer_kind = 'game' AND tile = 9 AND count > 500")
+            .find("INDEX tile_counts_by_tile (layer_kind=? AND tile=? AND count>?)") !=
         std::string::npos);
-  CHECK(plan("SELECT * FROM problems WHERE map_id = 1").find("problems_of_map") != std::string::npos);
-}
+    CHECK(plan("SELECT map_id FROM files WHERE sha256 = 'x'").find("files_by_sha256") !=
+          std::string::npos);
+    CHECK(plan("SELECT * FROM problems WHERE code = 'M10'").find("problems_by_code") !=
+          std::string::npos);
+    CHECK(plan("SELECT * FROM ddnet_features WHERE feature = 'TELE_GUN'")
+              .find("ddnet_features_by_feature") != std::string::npos);
+    CHECK(plan("SELECT * FROM problems WHERE map_id = 1").find("problems_of_map") !=
+          std::string::npos);
+  }
 
 }  // TEST_SUITE

@@ -27,7 +27,8 @@ struct Payload {
   std::vector<std::uint8_t> bytes;
   Payload(std::size_t words, std::size_t version_at, std::int32_t version) {
     for (std::size_t i = 0; i < words; ++i) {
-      const auto v = static_cast<std::uint32_t>(i == version_at ? version : 1000 + static_cast<std::int32_t>(i));
+      const auto v = static_cast<std::uint32_t>(
+          i == version_at ? version : 1000 + static_cast<std::int32_t>(i));
       for (int b = 0; b < 4; ++b) bytes.push_back(static_cast<std::uint8_t>(v >> (8 * b)));
     }
   }
@@ -104,7 +105,8 @@ TEST_CASE("layout: image variant only from version 2") {
   CHECK_FALSE(v2->rgba());
 }
 
-TEST_CASE("layout: tilemap fields, the name from version 3, DDNet's indices after it (or after data in version 2)") {
+TEST_CASE(
+    "layout: tilemap fields, the name from version 3, DDNet's indices after it (or after data in version 2)") {
   auto v3 = decode_tilemap(Payload(23, 3, 3).view());
   REQUIRE(v3);
   CHECK(v3->width == 1004);
@@ -126,7 +128,8 @@ TEST_CASE("layout: tilemap fields, the name from version 3, DDNet's indices afte
   CHECK_FALSE(decode_tilemap(Payload(14, 3, 3).view()));  // M5: 15 words
 }
 
-TEST_CASE("layout: quads and sounds layers (the quads name from version 2, the sounds name at any version)") {
+TEST_CASE(
+    "layout: quads and sounds layers (the quads name from version 2, the sounds name at any version)") {
   auto q1 = decode_quads_layer(Payload(10, 3, 1).view());
   REQUIRE(q1);
   CHECK(q1->num_quads == 1004);
@@ -146,7 +149,7 @@ TEST_CASE("layout: quads and sounds layers (the quads name from version 2, the s
 TEST_CASE("layout: quads and sound sources in data items") {
   const Payload quad(38, 99, 0);
   const Quad q = decode_quad(quad.bytes.data());
-  CHECK(q.points[4].x == 1008);      // the pivot: the fifth point
+  CHECK(q.points[4].x == 1008);  // the pivot: the fifth point
   CHECK(q.colors[0][0] == 1010);
   CHECK(q.texture[0].x == 1026);
   CHECK(q.position_envelope == 1034);
@@ -196,40 +199,62 @@ TEST_CASE("tiles.h: every named tile number has that name in schema/tile_names.c
   };
   using namespace game_tile;
   const Named named[] = {
-      {LayerKind::game, kDeath, "DEATH"}, {LayerKind::game, kThroughCut, "THROUGH_CUT"},
-      {LayerKind::game, kThrough, "THROUGH"}, {LayerKind::game, kJump, "JUMP"},
-      {LayerKind::game, kDfreeze, "DFREEZE"}, {LayerKind::game, kWalljump, "WALLJUMP"},
-      {LayerKind::game, kEhookEnable, "EHOOK_ENABLE"}, {LayerKind::game, kHitDisable, "HIT_DISABLE"},
+      {LayerKind::game, kDeath, "DEATH"},
+      {LayerKind::game, kThroughCut, "THROUGH_CUT"},
+      {LayerKind::game, kThrough, "THROUGH"},
+      {LayerKind::game, kJump, "JUMP"},
+      {LayerKind::game, kDfreeze, "DFREEZE"},
+      {LayerKind::game, kWalljump, "WALLJUMP"},
+      {LayerKind::game, kEhookEnable, "EHOOK_ENABLE"},
+      {LayerKind::game, kHitDisable, "HIT_DISABLE"},
       {LayerKind::game, kSoloEnable, "SOLO_ENABLE"},
       {LayerKind::game, kTimeCheckpointFirst, "TIME_CHECKPOINT_FIRST"},
-      {LayerKind::game, kTimeCheckpointLast, "TIME_CHECKPOINT_LAST"}, {LayerKind::game, kStop, "STOP"},
-      {LayerKind::game, kStopa, "STOPA"}, {LayerKind::game, kThroughAll, "THROUGH_ALL"},
-      {LayerKind::game, kThroughDir, "THROUGH_DIR"}, {LayerKind::game, kOldlaser, "OLDLASER"},
-      {LayerKind::game, kNpc, "NPC"}, {LayerKind::game, kEhook, "EHOOK"}, {LayerKind::game, kNohit, "NOHIT"},
-      {LayerKind::game, kNph, "NPH"}, {LayerKind::game, kAddTime, "ADD_TIME"},
-      {LayerKind::game, kSubtractTime, "SUBTRACT_TIME"}, {LayerKind::game, kTeleGunEnable, "TELE_GUN_ENABLE"},
+      {LayerKind::game, kTimeCheckpointLast, "TIME_CHECKPOINT_LAST"},
+      {LayerKind::game, kStop, "STOP"},
+      {LayerKind::game, kStopa, "STOPA"},
+      {LayerKind::game, kThroughAll, "THROUGH_ALL"},
+      {LayerKind::game, kThroughDir, "THROUGH_DIR"},
+      {LayerKind::game, kOldlaser, "OLDLASER"},
+      {LayerKind::game, kNpc, "NPC"},
+      {LayerKind::game, kEhook, "EHOOK"},
+      {LayerKind::game, kNohit, "NOHIT"},
+      {LayerKind::game, kNph, "NPH"},
+      {LayerKind::game, kAddTime, "ADD_TIME"},
+      {LayerKind::game, kSubtractTime, "SUBTRACT_TIME"},
+      {LayerKind::game, kTeleGunEnable, "TELE_GUN_ENABLE"},
       {LayerKind::game, kNpcEnable, "NPC_ENABLE"},
       {LayerKind::game, kUnlimitedJumpsEnable, "UNLIMITED_JUMPS_ENABLE"},
-      {LayerKind::game, kJetpackEnable, "JETPACK_ENABLE"}, {LayerKind::game, kNphEnable, "NPH_ENABLE"},
+      {LayerKind::game, kJetpackEnable, "JETPACK_ENABLE"},
+      {LayerKind::game, kNphEnable, "NPH_ENABLE"},
       {LayerKind::game, kTeleGrenadeEnable, "TELE_GRENADE_ENABLE"},
       {LayerKind::game, kTeleLaserEnable, "TELE_LASER_ENABLE"},
-      {LayerKind::front, kWeaponShotgun, "WEAPON_SHOTGUN"}, {LayerKind::front, kWeaponGrenade, "WEAPON_GRENADE"},
-      {LayerKind::front, kPowerupNinja, "POWERUP_NINJA"}, {LayerKind::front, kWeaponLaser, "WEAPON_LASER"},
-      {LayerKind::front, kLaserFastCcw, "LASER_FAST_CCW"}, {LayerKind::front, kLaserFastCw, "LASER_FAST_CW"},
-      {LayerKind::game, kPlasmaE, "PLASMAE"}, {LayerKind::game, kPlasmaF, "PLASMAF"},
-      {LayerKind::game, kPlasma, "PLASMA"}, {LayerKind::game, kPlasmaU, "PLASMAU"},
-      {LayerKind::game, kCrazyShotgunEx, "CRAZY_SHOTGUN_EX"}, {LayerKind::game, kCrazyShotgun, "CRAZY_SHOTGUN"},
+      {LayerKind::front, kWeaponShotgun, "WEAPON_SHOTGUN"},
+      {LayerKind::front, kWeaponGrenade, "WEAPON_GRENADE"},
+      {LayerKind::front, kPowerupNinja, "POWERUP_NINJA"},
+      {LayerKind::front, kWeaponLaser, "WEAPON_LASER"},
+      {LayerKind::front, kLaserFastCcw, "LASER_FAST_CCW"},
+      {LayerKind::front, kLaserFastCw, "LASER_FAST_CW"},
+      {LayerKind::game, kPlasmaE, "PLASMAE"},
+      {LayerKind::game, kPlasmaF, "PLASMAF"},
+      {LayerKind::game, kPlasma, "PLASMA"},
+      {LayerKind::game, kPlasmaU, "PLASMAU"},
+      {LayerKind::game, kCrazyShotgunEx, "CRAZY_SHOTGUN_EX"},
+      {LayerKind::game, kCrazyShotgun, "CRAZY_SHOTGUN"},
       {LayerKind::switch_layer, kDraggerWeak, "DRAGGER_WEAK"},
-      {LayerKind::switch_layer, kDraggerStrongNw, "DRAGGER_STRONG_NW"}, {LayerKind::game, kDoor, "DOOR"},
+      {LayerKind::switch_layer, kDraggerStrongNw, "DRAGGER_STRONG_NW"},
+      {LayerKind::game, kDoor, "DOOR"},
       {LayerKind::switch_layer, switch_tile::kTimedOpen, "SWITCHTIMEDOPEN"},
       {LayerKind::switch_layer, switch_tile::kTimedClose, "SWITCHTIMEDCLOSE"},
       {LayerKind::switch_layer, switch_tile::kOpen, "SWITCHOPEN"},
       {LayerKind::switch_layer, switch_tile::kClose, "SWITCHCLOSE"},
-      {LayerKind::tele, tele_tile::kInEvil, "TELEINEVIL"}, {LayerKind::tele, tele_tile::kInWeapon, "TELEINWEAPON"},
-      {LayerKind::tele, tele_tile::kInHook, "TELEINHOOK"}, {LayerKind::tele, tele_tile::kIn, "TELEIN"},
+      {LayerKind::tele, tele_tile::kInEvil, "TELEINEVIL"},
+      {LayerKind::tele, tele_tile::kInWeapon, "TELEINWEAPON"},
+      {LayerKind::tele, tele_tile::kInHook, "TELEINHOOK"},
+      {LayerKind::tele, tele_tile::kIn, "TELEIN"},
       {LayerKind::tele, tele_tile::kCheck, "TELECHECK"},
       {LayerKind::speedup, speedup_tile::kBoostOld, "SPEED_BOOST_OLD"},
-      {LayerKind::speedup, speedup_tile::kBoost, "SPEED_BOOST"}, {LayerKind::tune, tune_tile::kTune, "TUNE"},
+      {LayerKind::speedup, speedup_tile::kBoost, "SPEED_BOOST"},
+      {LayerKind::tune, tune_tile::kTune, "TUNE"},
   };
   for (const Named& n : named) {
     INFO(to_string(n.kind) << " " << n.key << " " << n.name);
@@ -253,7 +278,8 @@ TEST_CASE("LayerKind: one name per kind the README's schema lists, tilemap kinds
   CHECK(is_physics(LayerKind::tune));
 }
 
-TEST_CASE("LayerKind: tilemap flag bit b is the kind at index b + 1, and DDNet's data slots follow the same order") {
+TEST_CASE(
+    "LayerKind: tilemap flag bit b is the kind at index b + 1, and DDNet's data slots follow the same order") {
   // Flag bits (docs/formats/map-items.md): 1 game, 2 tele, 4 speedup, 8 front, 16 switch, 32 tune;
   // DDNet's extra data indices: tele, speedup, front, switch, tune.
   const char* by_bit[] = {"game", "tele", "speedup", "front", "switch", "tune"};

@@ -47,7 +47,9 @@ Codes problem_codes(const Problems& problems) {
   return out;
 }
 
-Codes map_codes(const Bytes8& file) { return problem_codes(measure_teeworlds(Bytes(file)).problems); }
+Codes map_codes(const Bytes8& file) {
+  return problem_codes(measure_teeworlds(Bytes(file)).problems);
+}
 
 // A map that opens and has no problem: the game group and an 8x8 game layer.
 MapBuilder base_map() {
@@ -63,7 +65,9 @@ std::int32_t read_i32(const Bytes8& f, std::size_t at) {
   return static_cast<std::int32_t>(f[at] | f[at + 1] << 8 | f[at + 2] << 16 |
                                    static_cast<std::uint32_t>(f[at + 3]) << 24);
 }
-void add_i32(Bytes8& f, std::size_t at, std::int32_t delta) { patch_i32(f, at, read_i32(f, at) + delta); }
+void add_i32(Bytes8& f, std::size_t at, std::int32_t delta) {
+  patch_i32(f, at, read_i32(f, at) + delta);
+}
 
 // The map with one header or table field patched.
 Fixture patched(std::function<void(Bytes8&)> patch) {
@@ -124,7 +128,8 @@ Codes indexed_codes(const fs::path& input, const std::vector<std::string>& optio
   args.push_back(input.string());
   run_process(mapindex_binary(), args);
   Codes out;
-  const std::string rows = sql_value(db, "SELECT group_concat(code || ' ' || severity, ',') FROM problems");
+  const std::string rows =
+      sql_value(db, "SELECT group_concat(code || ' ' || severity, ',') FROM problems");
   for (const auto& c : code_table()) {
     const std::string row = std::string(c.string) + " " + std::string(to_string(c.severity));
     if (("," + rows + ",").find("," + row + ",") != std::string::npos) out.push_back(c.code);
@@ -152,7 +157,8 @@ std::multimap<Code, Fixture> fixtures() {
   add(Code::V2, patched([](Bytes8& b) { patch_i32(b, file_layout(b).item_offsets, 4); }));
   add(Code::V3, patched([](Bytes8& b) {
         const auto layout = file_layout(b);
-        add_i32(b, layout.items + static_cast<std::size_t>(read_i32(b, layout.item_offsets)) + 4, 4);
+        add_i32(b, layout.items + static_cast<std::size_t>(read_i32(b, layout.item_offsets)) + 4,
+                4);
       }));
   add(Code::V4, [] {
     // No items, but 8 bytes of item area.
@@ -216,13 +222,17 @@ std::multimap<Code, Fixture> fixtures() {
       return map_codes(b.build());
     };
   };
-  add(Code::info_item_size, map_with([](MapBuilder& b) { b.add_raw_item(teeworlds::kInfoType, 0, {}); }));
-  add(Code::image_item_size,
-      map_with([](MapBuilder& b) { b.add_raw_item(teeworlds::kImageType, 0, {1, 0, 0, 0, 0}); }));
-  add(Code::envelope_item_size,
-      map_with([](MapBuilder& b) { b.add_raw_item(teeworlds::kEnvelopeType, 0, {1, 4, 0}); }));
-  add(Code::sound_item_size,
-      map_with([](MapBuilder& b) { b.add_raw_item(teeworlds::kSoundType, 0, {1, 0, 0}); }));
+  add(Code::info_item_size,
+      map_with([](MapBuilder& b) { b.add_raw_item(teeworlds::kInfoType, 0, {}); }));
+  add(Code::image_item_size, map_with([](MapBuilder& b) {
+        b.add_raw_item(teeworlds::kImageType, 0, {1, 0, 0, 0, 0});
+      }));
+  add(Code::envelope_item_size, map_with([](MapBuilder& b) {
+        b.add_raw_item(teeworlds::kEnvelopeType, 0, {1, 4, 0});
+      }));
+  add(Code::sound_item_size, map_with([](MapBuilder& b) {
+        b.add_raw_item(teeworlds::kSoundType, 0, {1, 0, 0});
+      }));
   add(Code::quads_item_size, map_with([](MapBuilder& b) {
         b.add_raw_item(teeworlds::kLayerType, 1, {0, teeworlds::kLayerQuads, 0, 2});
       }));
@@ -256,8 +266,8 @@ std::multimap<Code, Fixture> fixtures() {
       }));
   add(Code::group_ex_item_size, [] {
     const std::int32_t one_int[] = {1};
-    auto r = teeworlds::decode_group_ex(datafile::Int32View(
-        Bytes(reinterpret_cast<const std::uint8_t*>(one_int), sizeof one_int)));
+    auto r = teeworlds::decode_group_ex(
+        datafile::Int32View(Bytes(reinterpret_cast<const std::uint8_t*>(one_int), sizeof one_int)));
     return r ? Codes{} : Codes{r.error().code};
   });
 
@@ -268,7 +278,8 @@ std::multimap<Code, Fixture> fixtures() {
     b.pop_back();
     return level_codes(b);
   });
-  add(Code::st_lzf_backref, [] { return level_codes(SpriteTileWriter().layers({small_layer()}).raw()); });
+  add(Code::st_lzf_backref,
+      [] { return level_codes(SpriteTileWriter().layers({small_layer()}).raw()); });
   add(Code::st_lzf_cap, [] {
     SpriteTileWriter w;
     w.layers({small_layer()});
@@ -276,27 +287,36 @@ std::multimap<Code, Fixture> fixtures() {
     small.max_decompressed_size = w.raw().size() - 1;
     return level_codes(w.compressed(), small);
   });
-  add(Code::st_magic, [] { return level_codes(lzf_compress_bytes(to_bytes("some other Unity asset"))); });
+  add(Code::st_magic,
+      [] { return level_codes(lzf_compress_bytes(to_bytes("some other Unity asset"))); });
   add(Code::st_header_truncated,
       [] { return level_codes(lzf_literal_stream(to_bytes("SpriteTileLevel\x01\x02"))); });
-  add(Code::st_endian,
-      [] { return level_codes(SpriteTileWriter().layers({small_layer()}).endian_byte(2).compressed()); });
-  add(Code::st_version, [] { return level_codes(SpriteTileWriter(false, 4).layers({small_layer()}).compressed()); });
-  add(Code::st_tags_count, [] { return level_codes(SpriteTileWriter().layers({}).tag_count(0).compressed()); });
+  add(Code::st_endian, [] {
+    return level_codes(SpriteTileWriter().layers({small_layer()}).endian_byte(2).compressed());
+  });
+  add(Code::st_version,
+      [] { return level_codes(SpriteTileWriter(false, 4).layers({small_layer()}).compressed()); });
+  add(Code::st_tags_count,
+      [] { return level_codes(SpriteTileWriter().layers({}).tag_count(0).compressed()); });
   add(Code::st_lvlayrs_duplicate, [] {
-    return level_codes(SpriteTileWriter().layers({small_layer()}).layers({small_layer()}).compressed());
+    return level_codes(
+        SpriteTileWriter().layers({small_layer()}).layers({small_layer()}).compressed());
   });
   add(Code::st_numsets_duplicate, [] {
-    return level_codes(SpriteTileWriter().numsets(32).layers({small_layer()}).numsets(32).compressed());
+    return level_codes(
+        SpriteTileWriter().numsets(32).layers({small_layer()}).numsets(32).compressed());
   });
-  add(Code::st_not_level, [] { return level_codes(SpriteTileWriter().groups_tags().compressed()); });
+  add(Code::st_not_level,
+      [] { return level_codes(SpriteTileWriter().groups_tags().compressed()); });
   add(Code::st_lvlayrs_missing,
       [] { return level_codes(SpriteTileWriter().editor_tags().numsets(32).compressed()); });
   add(Code::st_tag_offset, [] {
-    return level_codes(SpriteTileWriter().layers({small_layer()}).tag_offset(0, 0x7fffffff).compressed());
+    return level_codes(
+        SpriteTileWriter().layers({small_layer()}).tag_offset(0, 0x7fffffff).compressed());
   });
-  add(Code::st_numsets,
-      [] { return level_codes(SpriteTileWriter().layers({small_layer()}).numsets(3).compressed()); });
+  add(Code::st_numsets, [] {
+    return level_codes(SpriteTileWriter().layers({small_layer()}).numsets(3).compressed());
+  });
   add(Code::st_layers_count, [] {
     SpriteTileWriter w;
     Bytes8 payload = w.encode_layers({small_layer()});
@@ -322,13 +342,17 @@ std::multimap<Code, Fixture> fixtures() {
   add(Code::st_layer_float,
       [] { return level_with([](StLayer& l) { l.z = std::numeric_limits<float>::quiet_NaN(); }); });
   add(Code::st_layer_tile_size, [] { return level_with([](StLayer& l) { l.tile_size_x = 0; }); });
-  add(Code::st_cell_rotation, [] { return level_with([](StLayer& l) { l.cells[0].misc = 1800; }); });
-  add(Code::st_cell_unused_bits, [] { return level_with([](StLayer& l) { l.cells[0].misc = 0x6000; }); });
-  add(Code::st_cell_empty_value, [] { return level_with([](StLayer& l) { l.cells[1].tile = -2; }); });
+  add(Code::st_cell_rotation,
+      [] { return level_with([](StLayer& l) { l.cells[0].misc = 1800; }); });
+  add(Code::st_cell_unused_bits,
+      [] { return level_with([](StLayer& l) { l.cells[0].misc = 0x6000; }); });
+  add(Code::st_cell_empty_value,
+      [] { return level_with([](StLayer& l) { l.cells[1].tile = -2; }); });
 
   // Reading inputs.
-  const std::vector<ArchiveMember> members = {{"one.map", noise_bytes(5000, 1), MemberType::file, ""},
-                                              {"two.map", noise_bytes(5000, 2), MemberType::file, ""}};
+  const std::vector<ArchiveMember> members = {
+      {"one.map", noise_bytes(5000, 1), MemberType::file, ""},
+      {"two.map", noise_bytes(5000, 2), MemberType::file, ""}};
   add(Code::read_io, [] {
     TempDir dir;
     return read_codes({(dir / "missing.zip").string()});
@@ -342,7 +366,8 @@ std::multimap<Code, Fixture> fixtures() {
   add(Code::read_corrupt, [members] {
     TempDir dir;
     Bytes8 zip = build_archive(ArchiveFormat::zip, members, {"zip:compression=store", ""});
-    auto at = std::search(zip.begin(), zip.end(), members[1].bytes.begin(), members[1].bytes.begin() + 64);
+    auto at = std::search(zip.begin(), zip.end(), members[1].bytes.begin(),
+                          members[1].bytes.begin() + 64);
     REQUIRE(at != zip.end());
     at[32] ^= 0x55;  // the CRC no longer matches
     write_file(dir / "crc.zip", zip);
@@ -350,21 +375,24 @@ std::multimap<Code, Fixture> fixtures() {
   });
   add(Code::read_encrypted, [members] {
     TempDir dir;
-    write_archive(dir / "secret.zip", ArchiveFormat::zip, members, {"zip:encryption=zipcrypt", "hunter2"});
+    write_archive(dir / "secret.zip", ArchiveFormat::zip, members,
+                  {"zip:encryption=zipcrypt", "hunter2"});
     return read_codes({(dir / "secret.zip").string()});
   });
   add(Code::read_nesting, [members] {
     TempDir dir;
-    write_archive(dir / "outer.tar", ArchiveFormat::tar,
-                  {{"inner.zip", build_archive(ArchiveFormat::zip, members), MemberType::file, ""}});
+    write_archive(
+        dir / "outer.tar", ArchiveFormat::tar,
+        {{"inner.zip", build_archive(ArchiveFormat::zip, members), MemberType::file, ""}});
     read::ReadOptions flat;
     flat.max_nesting = 0;
     return read_codes({(dir / "outer.tar").string()}, flat);
   });
   add(Code::read_oversize_archive, [members] {
     TempDir dir;
-    write_archive(dir / "outer.tar", ArchiveFormat::tar,
-                  {{"inner.7z", build_archive(ArchiveFormat::seven_zip, members), MemberType::file, ""}});
+    write_archive(
+        dir / "outer.tar", ArchiveFormat::tar,
+        {{"inner.7z", build_archive(ArchiveFormat::seven_zip, members), MemberType::file, ""}});
     read::ReadOptions small;
     small.max_entry_size = 1000;
     return read_codes({(dir / "outer.tar").string()}, small);
@@ -393,7 +421,8 @@ std::multimap<Code, Fixture> fixtures() {
   add(Code::read_duplicate_name, [] {
     TempDir dir;
     write_archive(dir / "twice.tar", ArchiveFormat::tar,
-                  {{"a.txt", to_bytes("a"), MemberType::file, ""}, {"a.txt", to_bytes("b"), MemberType::file, ""}});
+                  {{"a.txt", to_bytes("a"), MemberType::file, ""},
+                   {"a.txt", to_bytes("b"), MemberType::file, ""}});
     return indexed_codes(dir / "twice.tar");
   });
   add(Code::entry_oversize, [] {
@@ -423,37 +452,37 @@ Code code_of(const MapCheckCase& c) {
 }  // namespace
 
 TEST_SUITE("problem codes") {
-
-TEST_CASE("every problem code has a fixture that triggers it") {
-  std::multimap<Code, Fixture> all = fixtures();
-  for (const auto& c : map_check_cases()) {
-    const MapCheckCase copy = c;
-    all.emplace(code_of(c), [copy] { return map_codes(copy.make()); });
+  TEST_CASE("every problem code has a fixture that triggers it") {
+    std::multimap<Code, Fixture> all = fixtures();
+    for (const auto& c : map_check_cases()) {
+      const MapCheckCase copy = c;
+      all.emplace(code_of(c), [copy] { return map_codes(copy.make()); });
+    }
+    int checked = 0;
+    for (const auto& info : code_table()) {
+      if (info.group == CodeGroup::tool) continue;  // commands' errors: tests/test_cli_*.cpp
+      INFO("code " << info.string << " (" << to_string(info.severity) << ")");
+      if (kNoFixture.count(info.code)) {
+        CHECK(all.count(info.code) == 0);
+        continue;
+      }
+      const auto [first, last] = all.equal_range(info.code);
+      if (first == last) {
+        FAIL_CHECK("no fixture triggers " << info.string);
+        continue;
+      }
+      for (auto it = first; it != last; ++it) {
+        const Codes got = it->second();
+        std::string got_text;
+        for (Code g : got) got_text += " " + std::string(to_string(g));
+        CHECK_MESSAGE(
+            std::find(got.begin(), got.end(), info.code) != got.end(),
+            "the fixture for " << info.string << " does not trigger it; it gives:" << got_text);
+      }
+      ++checked;
+    }
+    CHECK(checked >= 115);
   }
-  int checked = 0;
-  for (const auto& info : code_table()) {
-    if (info.group == CodeGroup::tool) continue;  // commands' errors: tests/test_cli_*.cpp
-    INFO("code " << info.string << " (" << to_string(info.severity) << ")");
-    if (kNoFixture.count(info.code)) {
-      CHECK(all.count(info.code) == 0);
-      continue;
-    }
-    const auto [first, last] = all.equal_range(info.code);
-    if (first == last) {
-      FAIL_CHECK("no fixture triggers " << info.string);
-      continue;
-    }
-    for (auto it = first; it != last; ++it) {
-      const Codes got = it->second();
-      std::string got_text;
-      for (Code g : got) got_text += " " + std::string(to_string(g));
-      CHECK_MESSAGE(std::find(got.begin(), got.end(), info.code) != got.end(),
-                    "the fixture for " << info.string << " does not trigger it; it gives:" << got_text);
-    }
-    ++checked;
-  }
-  CHECK(checked >= 115);
-}
 
 }  // TEST_SUITE
 

@@ -82,72 +82,72 @@ std::string render_tables() {
 }  // namespace
 
 TEST_SUITE("problem codes") {
-
-TEST_CASE("stages/extract/README.md's code tables are the code table") {
-  const std::string path = std::string(MAPINDEX_SOURCE_DIR) + "/stages/extract/README.md";
-  const std::string readme = read_text(path);
-  const auto begin = readme.find(kBegin);
-  const auto end = readme.find(kEnd);
-  REQUIRE(begin != std::string::npos);
-  REQUIRE(end != std::string::npos);
-  const std::string documented = readme.substr(begin, end + kEnd.size() - begin);
-  const std::string expected = render_tables();
-  if (documented != expected) {
-    // The README as it should be, to copy over stages/extract/README.md.
-    std::ofstream("expected_stages_extract_README.md")
-        << readme.substr(0, begin) << expected << readme.substr(end + kEnd.size());
+  TEST_CASE("stages/extract/README.md's code tables are the code table") {
+    const std::string path = std::string(MAPINDEX_SOURCE_DIR) + "/stages/extract/README.md";
+    const std::string readme = read_text(path);
+    const auto begin = readme.find(kBegin);
+    const auto end = readme.find(kEnd);
+    REQUIRE(begin != std::string::npos);
+    REQUIRE(end != std::string::npos);
+    const std::string documented = readme.substr(begin, end + kEnd.size() - begin);
+    const std::string expected = render_tables();
+    if (documented != expected) {
+      // The README as it should be, to copy over stages/extract/README.md.
+      std::ofstream("expected_stages_extract_README.md")
+          << readme.substr(0, begin) << expected << readme.substr(end + kEnd.size());
+    }
+    INFO(
+        "stages/extract/README.md differs from the code table; the expected file is "
+        "expected_stages_extract_README.md in the test's working directory");
+    CHECK(documented == expected);
   }
-  INFO("stages/extract/README.md differs from the code table; the expected file is "
-       "expected_stages_extract_README.md in the test's working directory");
-  CHECK(documented == expected);
-}
 
-TEST_CASE("README.md's table of reading codes agrees with the code table") {
-  const std::string readme = read_text(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
-  int rows = 0;
-  for (const auto& c : code_table()) {
-    if (c.group != CodeGroup::entry || c.code == Code::read_duplicate_name ||
-        c.code == Code::internal)
-      continue;
-    const std::string row =
-        "| `" + std::string(c.string) + "` | " + std::string(to_string(c.severity)) + " | ";
-    INFO("README.md row starting " << row);
-    CHECK(readme.find("\n" + row) != std::string::npos);
-    ++rows;
+  TEST_CASE("README.md's table of reading codes agrees with the code table") {
+    const std::string readme = read_text(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
+    int rows = 0;
+    for (const auto& c : code_table()) {
+      if (c.group != CodeGroup::entry || c.code == Code::read_duplicate_name ||
+          c.code == Code::internal)
+        continue;
+      const std::string row =
+          "| `" + std::string(c.string) + "` | " + std::string(to_string(c.severity)) + " | ";
+      INFO("README.md row starting " << row);
+      CHECK(readme.find("\n" + row) != std::string::npos);
+      ++rows;
+    }
+    CHECK(rows == 10);
   }
-  CHECK(rows == 10);
-}
 
-TEST_CASE("the code table is consistent") {
-  std::set<std::pair<std::string_view, Severity>> seen;
-  for (const auto& c : code_table()) {
-    INFO(c.string);
-    CHECK(severity_of(c.code) == c.severity);
-    CHECK(to_string(c.code) == c.string);
-    CHECK_FALSE(c.meaning.empty());
-    // A stored string names one code per severity (V6 and read.empty have two).
-    CHECK(seen.insert({c.string, c.severity}).second);
-    // Games are recorded for exactly the rules that make DDNet reject a map.
-    const bool rejecting = c.severity == Severity::error &&
-                           (c.group == CodeGroup::container || c.group == CodeGroup::map_rule);
-    CHECK((c.ddnet == GameLoad::refuses) == rejecting);
-    CHECK((c.teeworlds06 != GameLoad::none) == rejecting);
-    CHECK((c.teeworlds07 != GameLoad::none) == rejecting);
+  TEST_CASE("the code table is consistent") {
+    std::set<std::pair<std::string_view, Severity>> seen;
+    for (const auto& c : code_table()) {
+      INFO(c.string);
+      CHECK(severity_of(c.code) == c.severity);
+      CHECK(to_string(c.code) == c.string);
+      CHECK_FALSE(c.meaning.empty());
+      // A stored string names one code per severity (V6 and read.empty have two).
+      CHECK(seen.insert({c.string, c.severity}).second);
+      // Games are recorded for exactly the rules that make DDNet reject a map.
+      const bool rejecting = c.severity == Severity::error &&
+                             (c.group == CodeGroup::container || c.group == CodeGroup::map_rule);
+      CHECK((c.ddnet == GameLoad::refuses) == rejecting);
+      CHECK((c.teeworlds06 != GameLoad::none) == rejecting);
+      CHECK((c.teeworlds07 != GameLoad::none) == rejecting);
+    }
   }
-}
 
-TEST_CASE("locations render as the text stored in problems.location") {
-  CHECK(to_string(Location::file()) == "");
-  CHECK(to_string(Location::info()) == "info");
-  CHECK(to_string(Location::envelope_points()) == "envelope points");
-  CHECK(to_string(Location::layer(3)) == "layer 3");
-  CHECK(to_string(Location::group(1)) == "group 1");
-  CHECK(to_string(Location::image(0)) == "image 0");
-  CHECK(to_string(Location::envelope(2)) == "envelope 2");
-  CHECK(to_string(Location::sound(12)) == "sound 12");
-  CHECK(to_string(Location::automapper(4)) == "automapper 4");
-  CHECK(to_string(Location::data_item(1)) == "data item 1");
-  CHECK(to_string(Location::at(Place::layer, 7)) == "layer 7");
-}
+  TEST_CASE("locations render as the text stored in problems.location") {
+    CHECK(to_string(Location::file()) == "");
+    CHECK(to_string(Location::info()) == "info");
+    CHECK(to_string(Location::envelope_points()) == "envelope points");
+    CHECK(to_string(Location::layer(3)) == "layer 3");
+    CHECK(to_string(Location::group(1)) == "group 1");
+    CHECK(to_string(Location::image(0)) == "image 0");
+    CHECK(to_string(Location::envelope(2)) == "envelope 2");
+    CHECK(to_string(Location::sound(12)) == "sound 12");
+    CHECK(to_string(Location::automapper(4)) == "automapper 4");
+    CHECK(to_string(Location::data_item(1)) == "data item 1");
+    CHECK(to_string(Location::at(Place::layer, 7)) == "layer 7");
+  }
 
 }  // TEST_SUITE

@@ -118,7 +118,8 @@ TEST_CASE("progress: at 60 columns the bar stays, less important fields give way
   CHECK(line.size() < 60);
 }
 
-TEST_CASE("progress: never more maps than entries (a map is counted just before its entry is written)") {
+TEST_CASE(
+    "progress: never more maps than entries (a map is counted just before its entry is written)") {
   LiveCounters c;
   fill(c);
   c.maps_indexed = 253;  // 253 + 48 maps counted, 300 entries written: one is being written

@@ -33,7 +33,8 @@ TEST_SUITE("read") {
     CHECK(abc.sha256[31] == 0xad);
 
     auto two_blocks = digest_of("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq");
-    CHECK(two_blocks.sha256_hex() == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    CHECK(two_blocks.sha256_hex() ==
+          "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 
     auto check = digest_of("123456789");
     CHECK(check.crc32 == 0xcbf43926u);

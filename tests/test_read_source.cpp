@@ -23,8 +23,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using mapindex::read::Entry;
-using mapindex::read::ReadOutcome;
 using mapindex::read::ReadOptions;
+using mapindex::read::ReadOutcome;
 using mapindex::read::SourceReader;
 using namespace mapindex::testing;
 
@@ -65,10 +65,9 @@ std::vector<ArchiveMember> sample_members() {
   };
 }
 
-const ArchiveFormat kAllFormats[] = {ArchiveFormat::zip,     ArchiveFormat::tar,
-                                     ArchiveFormat::tar_gz,  ArchiveFormat::tar_xz,
-                                     ArchiveFormat::tar_zst, ArchiveFormat::tar_bz2,
-                                     ArchiveFormat::seven_zip};
+const ArchiveFormat kAllFormats[] = {
+    ArchiveFormat::zip,     ArchiveFormat::tar,     ArchiveFormat::tar_gz,   ArchiveFormat::tar_xz,
+    ArchiveFormat::tar_zst, ArchiveFormat::tar_bz2, ArchiveFormat::seven_zip};
 
 void check_sample(const std::vector<Entry>& entries, const std::string& source,
                   const std::string& prefix = "") {
@@ -130,10 +129,14 @@ TEST_SUITE("read") {
     using mapindex::read::sniff_archive;
     CHECK(sniff_archive(build_archive(ArchiveFormat::zip, sample_members())) == ArchiveMagic::zip);
     CHECK(sniff_archive(build_archive(ArchiveFormat::tar, sample_members())) == ArchiveMagic::tar);
-    CHECK(sniff_archive(build_archive(ArchiveFormat::tar_gz, sample_members())) == ArchiveMagic::gzip);
-    CHECK(sniff_archive(build_archive(ArchiveFormat::tar_xz, sample_members())) == ArchiveMagic::xz);
-    CHECK(sniff_archive(build_archive(ArchiveFormat::tar_zst, sample_members())) == ArchiveMagic::zstd);
-    CHECK(sniff_archive(build_archive(ArchiveFormat::tar_bz2, sample_members())) == ArchiveMagic::bzip2);
+    CHECK(sniff_archive(build_archive(ArchiveFormat::tar_gz, sample_members())) ==
+          ArchiveMagic::gzip);
+    CHECK(sniff_archive(build_archive(ArchiveFormat::tar_xz, sample_members())) ==
+          ArchiveMagic::xz);
+    CHECK(sniff_archive(build_archive(ArchiveFormat::tar_zst, sample_members())) ==
+          ArchiveMagic::zstd);
+    CHECK(sniff_archive(build_archive(ArchiveFormat::tar_bz2, sample_members())) ==
+          ArchiveMagic::bzip2);
     CHECK(sniff_archive(build_archive(ArchiveFormat::seven_zip, sample_members())) ==
           ArchiveMagic::seven_zip);
     CHECK(sniff_archive(fake_map(3, 1000)) == ArchiveMagic::none);
@@ -196,7 +199,8 @@ TEST_SUITE("read") {
         {"d/sub/", {}, MemberType::directory, ""},
         {"d/last.txt", to_bytes("x"), MemberType::file, ""},
     };
-    for (ArchiveFormat format : {ArchiveFormat::tar, ArchiveFormat::zip, ArchiveFormat::seven_zip}) {
+    for (ArchiveFormat format :
+         {ArchiveFormat::tar, ArchiveFormat::zip, ArchiveFormat::seven_zip}) {
       CAPTURE(extension(format));
       fs::path path = dir / ("links" + std::string(extension(format)));
       if (format != ArchiveFormat::tar) members.erase(members.begin() + 3);  // tar-only hard link
@@ -208,7 +212,8 @@ TEST_SUITE("read") {
       CHECK(entries[0].kind == ReadOutcome::file);
       CHECK(entries[1].kind == ReadOutcome::not_read);
       CHECK(entries[1].error.code == Code::read_not_regular);
-      CHECK(entries[1].error.message.find("symbolic link to \"real.map\": not followed") != std::string::npos);
+      CHECK(entries[1].error.message.find("symbolic link to \"real.map\": not followed") !=
+            std::string::npos);
       if (format == ArchiveFormat::tar) {
         CHECK(entries[2].kind == ReadOutcome::not_read);
         CHECK(entries[2].error.code == Code::read_not_regular);
@@ -218,14 +223,16 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("folders are walked recursively in sorted order, loops, broken links and FIFOs get a row") {
+  TEST_CASE(
+      "folders are walked recursively in sorted order, loops, broken links and FIFOs get a row") {
     TempDir dir;
     fs::path root = dir / "maps";
     fs::create_directories(root / "a" / "deep");
     fs::create_directories(root / "z");
     // Created in an order unlike the sorted one.
     for (int i = 19; i >= 0; --i)
-      write_file(root / "z" / ("m" + std::to_string(100 + i) + ".map"), fake_map(static_cast<std::uint32_t>(i), 64));
+      write_file(root / "z" / ("m" + std::to_string(100 + i) + ".map"),
+                 fake_map(static_cast<std::uint32_t>(i), 64));
     write_file(root / "b.map", fake_map(50, 64));
     write_file(root / "a.map", fake_map(51, 64));
     write_file(root / "A.map", fake_map(52, 64));
@@ -233,12 +240,13 @@ TEST_SUITE("read") {
     write_archive(root / "a" / "pack.zip", ArchiveFormat::zip,
                   {{"in.map", fake_map(54, 64), MemberType::file, ""}});
     fs::create_directory_symlink("..", root / "a" / "deep" / "up");  // a loop
-    fs::create_symlink("b.map", root / "c_link.map");                 // a file link
-    fs::create_symlink("missing.map", root / "d_broken.map");         // broken
-    REQUIRE(::mkfifo((root / "e_fifo").c_str(), 0644) == 0);          // would block
+    fs::create_symlink("b.map", root / "c_link.map");                // a file link
+    fs::create_symlink("missing.map", root / "d_broken.map");        // broken
+    REQUIRE(::mkfifo((root / "e_fifo").c_str(), 0644) == 0);         // would block
 
     std::vector<std::string> expected = {"A.map", "a/deep/up", "a/deep/x.map", "a/pack.zip/in.map",
-                                         "a.map", "b.map", "c_link.map", "d_broken.map", "e_fifo"};
+                                         "a.map", "b.map",     "c_link.map",   "d_broken.map",
+                                         "e_fifo"};
     for (int i = 0; i < 20; ++i) expected.push_back("z/m" + std::to_string(100 + i) + ".map");
     auto entries = read_all({root.string()});
     CHECK(paths_of(entries) == expected);
@@ -297,8 +305,9 @@ TEST_SUITE("read") {
       auto txz = build_archive(ArchiveFormat::tar_xz, sample_members());
       auto zip = build_archive(ArchiveFormat::zip, {{"x.tar.xz", txz, MemberType::file, ""}});
       fs::path path = dir / "outer.tar.zst";
-      write_archive(path, ArchiveFormat::tar_zst,
-                    {{"i.7z", inner_7z, MemberType::file, ""}, {"z.zip", zip, MemberType::file, ""}});
+      write_archive(
+          path, ArchiveFormat::tar_zst,
+          {{"i.7z", inner_7z, MemberType::file, ""}, {"z.zip", zip, MemberType::file, ""}});
       auto entries = read_all({path.string()});
       REQUIRE(entries.size() == 8);
       check_sample({entries.begin(), entries.begin() + 4}, path.string(), "i.7z/");
@@ -321,15 +330,18 @@ TEST_SUITE("read") {
       CHECK(entries[1].kind == ReadOutcome::error);
       CHECK(entries[1].path == "fake.zip");
       // Its "header" runs past the end of the entry: corrupt or cut, either way.
-      CHECK((entries[1].error.code == Code::read_corrupt || entries[1].error.code == Code::read_truncated));
+      CHECK((entries[1].error.code == Code::read_corrupt ||
+             entries[1].error.code == Code::read_truncated));
       CHECK(entries[1].error.message.find("fake.zip") != std::string::npos);
       CHECK(entries[2].path == "b.map");
       CHECK(entries[2].bytes == map);
     }
     SUBCASE("nesting deeper than max_nesting is reported, not followed") {
-      auto level2 = build_archive(ArchiveFormat::tar, {{"deep.map", fake_map(12, 10), MemberType::file, ""}});
-      auto level1 = build_archive(ArchiveFormat::zip, {{"l2.tar", level2, MemberType::file, ""},
-                                                      {"l1.map", fake_map(13, 10), MemberType::file, ""}});
+      auto level2 =
+          build_archive(ArchiveFormat::tar, {{"deep.map", fake_map(12, 10), MemberType::file, ""}});
+      auto level1 =
+          build_archive(ArchiveFormat::zip, {{"l2.tar", level2, MemberType::file, ""},
+                                             {"l1.map", fake_map(13, 10), MemberType::file, ""}});
       fs::path path = dir / "l0.tar.gz";
       write_archive(path, ArchiveFormat::tar_gz, {{"l1.zip", level1, MemberType::file, ""}});
 
@@ -443,9 +455,10 @@ TEST_SUITE("read") {
     SUBCASE("a truncated archive inside an archive: the outer goes on") {
       auto inner = build_archive(ArchiveFormat::tar_gz, members);
       fs::path path = dir / "outer.zip";
-      write_archive(path, ArchiveFormat::zip,
-                    {{"inner.tgz", truncated_copy(inner, inner.size() - 100000), MemberType::file, ""},
-                     {"after.map", fake_map(6, 10), MemberType::file, ""}});
+      write_archive(
+          path, ArchiveFormat::zip,
+          {{"inner.tgz", truncated_copy(inner, inner.size() - 100000), MemberType::file, ""},
+           {"after.map", fake_map(6, 10), MemberType::file, ""}});
       auto entries = read_all({path.string()});
       REQUIRE(entries.size() == 4);
       CHECK(entries[0].path == "inner.tgz/one.map");
@@ -458,8 +471,9 @@ TEST_SUITE("read") {
     }
     SUBCASE("an archive truncated inside a nested archive's data: one error for the outer") {
       auto inner = build_archive(ArchiveFormat::tar, members);
-      auto outer = build_archive(ArchiveFormat::tar_gz, {{"inner.tar", inner, MemberType::file, ""},
-                                                         {"after.map", fake_map(6, 10), MemberType::file, ""}});
+      auto outer = build_archive(ArchiveFormat::tar_gz,
+                                 {{"inner.tar", inner, MemberType::file, ""},
+                                  {"after.map", fake_map(6, 10), MemberType::file, ""}});
       fs::path path = dir / "outer_cut.tar.gz";
       write_file(path, truncated_copy(outer, outer.size() - 150000));  // inside three.map
       auto entries = read_all({path.string(), good.string()});
@@ -618,7 +632,8 @@ TEST_SUITE("read") {
       CHECK(error.error.message.find("CRC") != std::string::npos);
       CHECK(entries.back().path == "after.map");
       CHECK(entries.back().kind == ReadOutcome::file);
-      for (std::size_t i = 0; i + 2 < entries.size(); ++i) CHECK(entries[i].kind == ReadOutcome::file);
+      for (std::size_t i = 0; i + 2 < entries.size(); ++i)
+        CHECK(entries[i].kind == ReadOutcome::file);
     }
     SUBCASE("a CRC mismatch found after the inner archive's end") {
       auto tar = build_archive(ArchiveFormat::tar, members);
@@ -674,7 +689,8 @@ TEST_SUITE("read") {
     write_file(dir / "c.map", fake_map(3, 500));
     const auto gz = gzip_bytes(fake_map(4, 500));  // gzip magic, but no archive inside
     write_file(dir / "d.map.gz", gz);
-    write_file(dir / "e.zip", truncated_copy(build_archive(ArchiveFormat::zip, sample_members()), 40));
+    write_file(dir / "e.zip",
+               truncated_copy(build_archive(ArchiveFormat::zip, sample_members()), 40));
     write_file(dir / "empty.bin", {});
     fs::create_directories(dir / "folder");
     write_file(dir / "folder" / "x.map", fake_map(5, 10));
@@ -691,11 +707,11 @@ TEST_SUITE("read") {
         (dir / "missing").string()};
     SourceReader reader(inputs);
     const std::vector<std::pair<SourceKind, ArchiveMagic>> expected = {
-        {SourceKind::archive, ArchiveMagic::zip},   {SourceKind::archive, ArchiveMagic::gzip},
-        {SourceKind::file, ArchiveMagic::none},     {SourceKind::file, ArchiveMagic::none},
-        {SourceKind::archive, ArchiveMagic::zip},   {SourceKind::file, ArchiveMagic::none},
-        {SourceKind::folder, ArchiveMagic::none},   {SourceKind::archive, ArchiveMagic::xz},
-        {SourceKind::file, ArchiveMagic::none},     {SourceKind::unreadable, ArchiveMagic::none}};
+        {SourceKind::archive, ArchiveMagic::zip}, {SourceKind::archive, ArchiveMagic::gzip},
+        {SourceKind::file, ArchiveMagic::none},   {SourceKind::file, ArchiveMagic::none},
+        {SourceKind::archive, ArchiveMagic::zip}, {SourceKind::file, ArchiveMagic::none},
+        {SourceKind::folder, ArchiveMagic::none}, {SourceKind::archive, ArchiveMagic::xz},
+        {SourceKind::file, ArchiveMagic::none},   {SourceKind::unreadable, ArchiveMagic::none}};
     const auto& sources = reader.sources();
     REQUIRE(sources.size() == inputs.size());
     for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -715,8 +731,10 @@ TEST_SUITE("read") {
       CAPTURE(inputs[i]);
       REQUIRE(by_source[inputs[i]].size() == 1);
       const Entry& e = by_source[inputs[i]][0];
-      if (e.kind == ReadOutcome::file) CHECK(e.path == fs::path(inputs[i]).filename().string());
-      else CHECK(e.error.code == Code::read_empty);  // empty.bin: the input itself gives nothing
+      if (e.kind == ReadOutcome::file)
+        CHECK(e.path == fs::path(inputs[i]).filename().string());
+      else
+        CHECK(e.error.code == Code::read_empty);  // empty.bin: the input itself gives nothing
     }
     check_sample(by_source[(dir / "a.zip").string()], (dir / "a.zip").string());
     check_sample(by_source[fifo_archive.string()], fifo_archive.string());
@@ -726,7 +744,8 @@ TEST_SUITE("read") {
   }
 
   TEST_CASE("stop() ends a wait on a silent standard input") {
-    struct sigaction wake {}, old {};
+    struct sigaction wake {
+    }, old{};
     wake.sa_handler = [](int) {};
     sigemptyset(&wake.sa_mask);
     wake.sa_flags = 0;  // no SA_RESTART: read() returns EINTR
@@ -762,7 +781,8 @@ TEST_SUITE("read") {
 
   TEST_CASE("cut and damaged archives of every format end cleanly") {
     TempDir dir;
-    auto inner = build_archive(ArchiveFormat::zip, {{"in.map", fake_map(1, 3000), MemberType::file, ""}});
+    auto inner =
+        build_archive(ArchiveFormat::zip, {{"in.map", fake_map(1, 3000), MemberType::file, ""}});
     std::vector<ArchiveMember> members = {
         {"a.map", fake_map(2, 3000), MemberType::file, ""},
         {"inner.zip", inner, MemberType::file, ""},
@@ -796,7 +816,8 @@ TEST_SUITE("read") {
             CHECK(e.bytes.size() == e.size);
           }
         }
-        CHECK(errors <= 7);  // at most two per damaged byte (entry, and its outer archive), plus the cut
+        CHECK(errors <=
+              7);  // at most two per damaged byte (entry, and its outer archive), plus the cut
       }
     }
   }

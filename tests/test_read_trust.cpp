@@ -85,8 +85,8 @@ void put32(std::vector<std::uint8_t>& out, std::uint32_t v) {
 std::vector<std::uint8_t> stored_zip_without_directory(const std::vector<ArchiveMember>& members) {
   std::vector<std::uint8_t> out;
   for (const auto& m : members) {
-    const auto crc = static_cast<std::uint32_t>(
-        crc32(0, m.bytes.data(), static_cast<uInt>(m.bytes.size())));
+    const auto crc =
+        static_cast<std::uint32_t>(crc32(0, m.bytes.data(), static_cast<uInt>(m.bytes.size())));
     put32(out, 0x04034b50u);
     put16(out, 10);  // version needed
     put16(out, 0);   // flags: sizes are in this header
@@ -152,17 +152,19 @@ TEST_SUITE("read") {
     CHECK(sniff_archive(to_bytes("LZIP\x01\x0c")) == ArchiveMagic::lzip);
     CHECK(sniff_archive(to_bytes("\x1f\x9d\x90stuff")) == ArchiveMagic::compress);
     // A bare .lzma stream: properties 0x5d, 8 MiB dictionary, unknown size.
-    std::vector<std::uint8_t> lzma = {0x5d, 0, 0, 0x80, 0, 0xff, 0xff, 0xff, 0xff,
-                                      0xff, 0xff, 0xff, 0xff, 0, 0x21, 0x33};
+    std::vector<std::uint8_t> lzma = {0x5d, 0,    0,    0x80, 0,    0xff, 0xff, 0xff,
+                                      0xff, 0xff, 0xff, 0xff, 0xff, 0,    0x21, 0x33};
     CHECK(sniff_archive(lzma) == ArchiveMagic::lzma);
     lzma[3] = 0x81;  // not a dictionary size an encoder writes
     CHECK(sniff_archive(lzma) == ArchiveMagic::none);
     // A v7 tar header: no "ustar" magic, only a name and a checksum.
-    auto tar = build_archive(ArchiveFormat::tar, {{"a.map", to_bytes("DATA"), MemberType::file, ""}});
+    auto tar =
+        build_archive(ArchiveFormat::tar, {{"a.map", to_bytes("DATA"), MemberType::file, ""}});
     std::vector<std::uint8_t> v7(tar.begin(), tar.begin() + 512);
     std::fill(v7.begin() + 257, v7.end(), 0);  // clear magic, owner names, prefix
     std::uint32_t sum = 0;
-    for (int i = 0; i < 512; ++i) sum += (i >= 148 && i < 156) ? ' ' : v7[static_cast<std::size_t>(i)];
+    for (int i = 0; i < 512; ++i)
+      sum += (i >= 148 && i < 156) ? ' ' : v7[static_cast<std::size_t>(i)];
     std::snprintf(reinterpret_cast<char*>(v7.data()) + 148, 8, "%06o", sum);
     v7[155] = ' ';
     CHECK(sniff_archive(v7) == ArchiveMagic::tar);
@@ -184,10 +186,12 @@ TEST_SUITE("read") {
 
     check_one(read_all({(dir / "empty.bin").string()}), ReadOutcome::error, "read.empty", "",
               "the input is empty (0 bytes)");
-    check_one(read_all({"/dev/null"}), ReadOutcome::error, "read.empty", "", "the input is empty (0 bytes)");
+    check_one(read_all({"/dev/null"}), ReadOutcome::error, "read.empty", "",
+              "the input is empty (0 bytes)");
     check_one(read_stdin_from(dir / "empty.bin"), ReadOutcome::error, "read.empty", "",
               "the input is empty (0 bytes)");
-    for (auto zeros : {read_all({(dir / "zeros.bin").string()}), read_stdin_from(dir / "zeros.bin")})
+    for (auto zeros :
+         {read_all({(dir / "zeros.bin").string()}), read_stdin_from(dir / "zeros.bin")})
       check_one(zeros, ReadOutcome::error, "read.empty", "",
                 "read as an empty tar archive (the input starts with a block of zero bytes");
     check_one(read_all({(dir / "empty.zip").string()}), ReadOutcome::error, "read.empty", "",
@@ -246,15 +250,16 @@ TEST_SUITE("read") {
   TEST_CASE("a zip cut inside its central directory is read.truncated, every entry still read") {
     std::vector<ArchiveMember> members;
     for (int i = 0; i < 5; ++i)
-      members.push_back({"m" + std::to_string(i) + ".map", noise_bytes(1000, static_cast<std::uint32_t>(i)),
-                         MemberType::file, ""});
+      members.push_back({"m" + std::to_string(i) + ".map",
+                         noise_bytes(1000, static_cast<std::uint32_t>(i)), MemberType::file, ""});
     const auto zip = build_archive(ArchiveFormat::zip, members);
     const std::size_t cd = central_directory_offset(zip);
     REQUIRE(cd + 46 + 10 < zip.size() - 22);
     const auto cut = truncated_copy(zip, cd + 46 + 10);  // inside the first directory record
     TempDir dir;
     write_file(dir / "cut.zip", cut);
-    write_archive(dir / "outer.tar", ArchiveFormat::tar, {{"in/cut.zip", cut, MemberType::file, ""}});
+    write_archive(dir / "outer.tar", ArchiveFormat::tar,
+                  {{"in/cut.zip", cut, MemberType::file, ""}});
     write_file(dir / "whole.zip", zip);
 
     struct Case {
@@ -287,11 +292,13 @@ TEST_SUITE("read") {
       for (std::size_t i = 0; i < members.size(); ++i) CHECK(bare[i].bytes == members[i].bytes);
       CHECK(bare.back().kind == ReadOutcome::error);
       CHECK(bare.back().error.code == Code::read_truncated);
-      CHECK(bare.back().error.message.find("ends where its next entry or its central directory should begin") !=
+      CHECK(bare.back().error.message.find(
+                "ends where its next entry or its central directory should begin") !=
             std::string::npos);
     }
     // The whole archive, as a file and on standard input, has no problem.
-    for (auto whole : {read_all({(dir / "whole.zip").string()}), read_stdin_from(dir / "whole.zip")}) {
+    for (auto whole :
+         {read_all({(dir / "whole.zip").string()}), read_stdin_from(dir / "whole.zip")}) {
       REQUIRE(whole.size() == members.size());
       for (const auto& e : whole) CHECK(e.kind == ReadOutcome::file);
     }
@@ -299,14 +306,16 @@ TEST_SUITE("read") {
 
   TEST_CASE("the zip end record is found with its comment, also before padding or junk") {
     using mapindex::read::has_zip_end_record;
-    std::vector<std::uint8_t> end = {'P', 'K', 5, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    std::vector<std::uint8_t> end = {'P', 'K', 5, 6, 0, 0, 0, 0, 0, 0, 0,
+                                     0,   0,   0, 0, 0, 0, 0, 0, 0, 0, 0};
     CHECK(has_zip_end_record(end));
     auto with_comment = end;
     with_comment[20] = 3;
     for (char c : std::string("abc")) with_comment.push_back(static_cast<std::uint8_t>(c));
     CHECK(has_zip_end_record(with_comment));
     // Cut inside the comment: the record is not whole.
-    CHECK_FALSE(has_zip_end_record(std::vector<std::uint8_t>(with_comment.begin(), with_comment.end() - 1)));
+    CHECK_FALSE(has_zip_end_record(
+        std::vector<std::uint8_t>(with_comment.begin(), with_comment.end() - 1)));
     // Zero padding or junk after the record, as unzip accepts.
     auto padded = with_comment;
     padded.resize(padded.size() + 1000, 0);
@@ -325,7 +334,8 @@ TEST_SUITE("read") {
     auto zip = build_archive(ArchiveFormat::zip, members);
     TempDir dir;
     auto junk = zip;
-    for (char c : std::string("appended by some tool")) junk.push_back(static_cast<std::uint8_t>(c));
+    for (char c : std::string("appended by some tool"))
+      junk.push_back(static_cast<std::uint8_t>(c));
     auto padded = zip;
     padded.resize(padded.size() + 4096, 0);
     write_file(dir / "junk.zip", junk);

@@ -14,51 +14,49 @@
 using namespace mapindex::testing;
 
 TEST_SUITE("readme") {
+  TEST_CASE("README questions print what the README shows") {
+    std::ifstream in(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
+    const std::string readme((std::istreambuf_iterator<char>(in)), {});
+    const auto start = readme.find("## Questions you can ask");
+    REQUIRE(start != std::string::npos);
+    const auto end = readme.find("\n## ", start + 10);
+    const std::string section = readme.substr(start, end - start);
 
-TEST_CASE("README questions print what the README shows") {
-  std::ifstream in(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
-  const std::string readme((std::istreambuf_iterator<char>(in)), {});
-  const auto start = readme.find("## Questions you can ask");
-  REQUIRE(start != std::string::npos);
-  const auto end = readme.find("\n## ", start + 10);
-  const std::string section = readme.substr(start, end - start);
+    TempDir tmp;
+    const auto archive = (tmp / "demo-maps.zip").string();
+    const auto db = (tmp / "demo.sqlite").string();
+    REQUIRE(run_process(make_demo_binary(), {archive}).exit_code == 0);
+    const auto indexed = run_process(mapindex_binary(), {"index", "--db", db, "--quiet", archive});
+    REQUIRE(indexed.exit_code == 1);  // the demo holds rejected maps on purpose
 
-  TempDir tmp;
-  const auto archive = (tmp / "demo-maps.zip").string();
-  const auto db = (tmp / "demo.sqlite").string();
-  REQUIRE(run_process(make_demo_binary(), {archive}).exit_code == 0);
-  const auto indexed = run_process(mapindex_binary(), {"index", "--db", db, "--quiet", archive});
-  REQUIRE(indexed.exit_code == 1);  // the demo holds rejected maps on purpose
-
-  const std::regex block("```sql\\n([\\s\\S]*?)\\n```\\n```text\\n([\\s\\S]*?)\\n```");
-  int questions = 0;
-  for (std::sregex_iterator it(section.begin(), section.end(), block), last; it != last; ++it) {
-    const std::string sql = (*it)[1], expected = (*it)[2];
-    INFO("query: " << sql);
-    const auto r = run_process(mapindex_binary(), {"query", "--db", db, sql});
-    CHECK(r.exit_code == 0);
-    std::string out = r.out;
-    while (!out.empty() && out.back() == '\n') out.pop_back();
-    CHECK(out == expected);
-    ++questions;
+    const std::regex block("```sql\\n([\\s\\S]*?)\\n```\\n```text\\n([\\s\\S]*?)\\n```");
+    int questions = 0;
+    for (std::sregex_iterator it(section.begin(), section.end(), block), last; it != last; ++it) {
+      const std::string sql = (*it)[1], expected = (*it)[2];
+      INFO("query: " << sql);
+      const auto r = run_process(mapindex_binary(), {"query", "--db", db, sql});
+      CHECK(r.exit_code == 0);
+      std::string out = r.out;
+      while (!out.empty() && out.back() == '\n') out.pop_back();
+      CHECK(out == expected);
+      ++questions;
+    }
+    CHECK(questions >= 10);
   }
-  CHECK(questions >= 10);
-}
 
-// The README's table of which tiles on which layers set each ddnet_mapinfo
-// flag is the code's own table (stages/extract/teeworlds_features.cpp).
-TEST_CASE("README documents every ddnet_mapinfo flag as the code sets it") {
-  std::ifstream in(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
-  const std::string readme((std::istreambuf_iterator<char>(in)), {});
-  const auto start = readme.find("#### `ddnet_mapinfo`");
-  REQUIRE(start != std::string::npos);
-  const std::string section = readme.substr(start, readme.find("\n#### ", start + 5) - start);
-  for (std::size_t f = 0; f < mapindex::teeworlds::kDdnetFeatureNames.size(); ++f) {
-    const std::string row = mapindex::teeworlds::ddnet_feature_rule_row(f);
-    INFO("expected README row: " << row);
-    CHECK(section.find("\n" + row + "\n") != std::string::npos);
+  // The README's table of which tiles on which layers set each ddnet_mapinfo
+  // flag is the code's own table (stages/extract/teeworlds_features.cpp).
+  TEST_CASE("README documents every ddnet_mapinfo flag as the code sets it") {
+    std::ifstream in(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
+    const std::string readme((std::istreambuf_iterator<char>(in)), {});
+    const auto start = readme.find("#### `ddnet_mapinfo`");
+    REQUIRE(start != std::string::npos);
+    const std::string section = readme.substr(start, readme.find("\n#### ", start + 5) - start);
+    for (std::size_t f = 0; f < mapindex::teeworlds::kDdnetFeatureNames.size(); ++f) {
+      const std::string row = mapindex::teeworlds::ddnet_feature_rule_row(f);
+      INFO("expected README row: " << row);
+      CHECK(section.find("\n" + row + "\n") != std::string::npos);
+    }
   }
-}
-
 
 }  // TEST_SUITE

@@ -57,93 +57,95 @@ std::pair<int, std::string> guarded(const std::function<int()>& run) {
 }  // namespace
 
 TEST_SUITE("sqlite") {
-
-TEST_CASE("bind_named binds each value to the parameter of its name, in any order") {
-  auto db = memory_db();
-  Statement insert(db.get(), "INSERT INTO t (a, b, c) VALUES (:a, :b, :c)");
-  insert.bind_named(named(":c", 2.5), named(":a", 7), named(":b", std::string("x"))).run();
-  Statement select(db.get(), "SELECT a, b, c FROM t");
-  REQUIRE(select.step());
-  CHECK(select.column_int(0) == 7);
-  CHECK(select.column_text(1) == "x");
-  CHECK(select.column_double(2) == 2.5);
-}
-
-TEST_CASE("bind_named refuses a name the statement lacks, a parameter left unbound or bound twice") {
-  auto db = memory_db();
-  Statement insert(db.get(), "INSERT INTO t (a, b, c) VALUES (:a, :b, :c)");
-  const auto no_such = index_error_of(
-      [&] { insert.bind_named(named(":a", 1), named(":b", "x"), named(":d", 2.0)); });
-  CHECK_MESSAGE(contains(no_such, "has no parameter :d"), no_such);
-  const auto unbound = index_error_of([&] { insert.bind_named(named(":a", 1), named(":c", 2.0)); });
-  CHECK_MESSAGE(contains(unbound, "no value given for :b"), unbound);
-  const auto twice = index_error_of(
-      [&] { insert.bind_named(named(":a", 1), named(":b", "x"), named(":a", 2)); });
-  CHECK_MESSAGE(contains(twice, "parameter :a of"), twice);
-  CHECK_MESSAGE(contains(twice, "is given twice"), twice);
-  // None of the refused bindings ran.
-  CHECK(query_int(db.get(), "SELECT count(*) FROM t") == 0);
-  // Positional binding keeps its count check.
-  const auto count = index_error_of([&] { insert.bind_all(1, "x"); });
-  CHECK_MESSAGE(contains(count, "takes 3 parameters, given 2"), count);
-}
-
-TEST_CASE("prepare_first walks a script statement by statement, skipping comments") {
-  auto db = memory_db();
-  std::string_view sql = "SELECT 1; -- a comment\n SELECT 2 ;  ";
-  auto first = Statement::prepare_first(db.get(), sql);
-  REQUIRE(first);
-  CHECK(first.sql() == "SELECT 1;");
-  auto second = Statement::prepare_first(db.get(), sql);
-  REQUIRE(second);
-  CHECK(second.single_int() == 2);
-  auto none = Statement::prepare_first(db.get(), sql);
-  CHECK_FALSE(none);
-  CHECK(sql.empty());
-}
-
-TEST_CASE("a full disk under the writer is index.io naming the index file, and exit status 3") {
-  TempDir dir;
-  const std::string path = dir.file("full.sqlite");
-  auto db = open_index(path);
-  // SQLite's own limit on the file's size: the next pages it needs fail
-  // with SQLITE_FULL, as on a full disk.
-  const auto pages = query_int(db.handle(), "PRAGMA page_count");
-  REQUIRE(query_int(db.handle(), "PRAGMA max_page_count = " + std::to_string(pages + 2)) == pages + 2);
-  const auto run = db.begin_run("test", "0.0-test");
-  const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
-  const auto stats = race_map();
-  std::optional<IndexError> failure;
-  for (int i = 1; i <= 200 && !failure; ++i) {
-    try {
-      db.write_entry(run, map_entry(source, "m" + std::to_string(i) + ".map", i), &stats);
-      db.commit_batch();
-    } catch (const IndexError& e) {
-      failure = e;
-    }
+  TEST_CASE("bind_named binds each value to the parameter of its name, in any order") {
+    auto db = memory_db();
+    Statement insert(db.get(), "INSERT INTO t (a, b, c) VALUES (:a, :b, :c)");
+    insert.bind_named(named(":c", 2.5), named(":a", 7), named(":b", std::string("x"))).run();
+    Statement select(db.get(), "SELECT a, b, c FROM t");
+    REQUIRE(select.step());
+    CHECK(select.column_int(0) == 7);
+    CHECK(select.column_text(1) == "x");
+    CHECK(select.column_double(2) == 2.5);
   }
-  REQUIRE_MESSAGE(failure, "200 maps fit in 2 pages");
-  CHECK((failure->sqlite_code() & 0xff) == SQLITE_FULL);
-  CHECK(failure->code() == Code::index_io);
-  CHECK(failure->file() == std::filesystem::canonical(path).string());
-  CHECK_MESSAGE(contains(failure->what(), "database or disk is full"), failure->what());
 
-  // What the CLI makes of it: exit status 3 and the file named.
-  const auto [status, err] = guarded([&]() -> int { throw *failure; });
-  CHECK(status == kExitIndex);
-  CHECK_MESSAGE(contains(err, "mapindex test: index '" + failure->file() + "': "), err);
-  CHECK_MESSAGE(contains(err, "database or disk is full"), err);
-}
+  TEST_CASE(
+      "bind_named refuses a name the statement lacks, a parameter left unbound or bound twice") {
+    auto db = memory_db();
+    Statement insert(db.get(), "INSERT INTO t (a, b, c) VALUES (:a, :b, :c)");
+    const auto no_such = index_error_of(
+        [&] { insert.bind_named(named(":a", 1), named(":b", "x"), named(":d", 2.0)); });
+    CHECK_MESSAGE(contains(no_such, "has no parameter :d"), no_such);
+    const auto unbound =
+        index_error_of([&] { insert.bind_named(named(":a", 1), named(":c", 2.0)); });
+    CHECK_MESSAGE(contains(unbound, "no value given for :b"), unbound);
+    const auto twice = index_error_of(
+        [&] { insert.bind_named(named(":a", 1), named(":b", "x"), named(":a", 2)); });
+    CHECK_MESSAGE(contains(twice, "parameter :a of"), twice);
+    CHECK_MESSAGE(contains(twice, "is given twice"), twice);
+    // None of the refused bindings ran.
+    CHECK(query_int(db.get(), "SELECT count(*) FROM t") == 0);
+    // Positional binding keeps its count check.
+    const auto count = index_error_of([&] { insert.bind_all(1, "x"); });
+    CHECK_MESSAGE(contains(count, "takes 3 parameters, given 2"), count);
+  }
 
-TEST_CASE("run_guarded: an unexpected exception is an internal error (70), not a usage error") {
-  const auto [status, err] = guarded([]() -> int { throw std::logic_error("no such state"); });
-  CHECK(status == kExitInternal);
-  CHECK(status != kExitUsage);
-  CHECK_MESSAGE(contains(err, "mapindex test: internal error: no such state"), err);
-  CHECK(guarded([] { return 5; }).first == 5);
-  // A misuse found by the wrapper (code index.sql) is still the index's: 3.
-  CHECK(guarded([]() -> int { throw IndexError("bad", Code::index_sql); }).first == kExitIndex);
-  CHECK(exit_status_for(Error{Code::internal, "x"}) == kExitInternal);
-}
+  TEST_CASE("prepare_first walks a script statement by statement, skipping comments") {
+    auto db = memory_db();
+    std::string_view sql = "SELECT 1; -- a comment\n SELECT 2 ;  ";
+    auto first = Statement::prepare_first(db.get(), sql);
+    REQUIRE(first);
+    CHECK(first.sql() == "SELECT 1;");
+    auto second = Statement::prepare_first(db.get(), sql);
+    REQUIRE(second);
+    CHECK(second.single_int() == 2);
+    auto none = Statement::prepare_first(db.get(), sql);
+    CHECK_FALSE(none);
+    CHECK(sql.empty());
+  }
+
+  TEST_CASE("a full disk under the writer is index.io naming the index file, and exit status 3") {
+    TempDir dir;
+    const std::string path = dir.file("full.sqlite");
+    auto db = open_index(path);
+    // SQLite's own limit on the file's size: the next pages it needs fail
+    // with SQLITE_FULL, as on a full disk.
+    const auto pages = query_int(db.handle(), "PRAGMA page_count");
+    REQUIRE(query_int(db.handle(), "PRAGMA max_page_count = " + std::to_string(pages + 2)) ==
+            pages + 2);
+    const auto run = db.begin_run("test", "0.0-test");
+    const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
+    const auto stats = race_map();
+    std::optional<IndexError> failure;
+    for (int i = 1; i <= 200 && !failure; ++i) {
+      try {
+        db.write_entry(run, map_entry(source, "m" + std::to_string(i) + ".map", i), &stats);
+        db.commit_batch();
+      } catch (const IndexError& e) {
+        failure = e;
+      }
+    }
+    REQUIRE_MESSAGE(failure, "200 maps fit in 2 pages");
+    CHECK((failure->sqlite_code() & 0xff) == SQLITE_FULL);
+    CHECK(failure->code() == Code::index_io);
+    CHECK(failure->file() == std::filesystem::canonical(path).string());
+    CHECK_MESSAGE(contains(failure->what(), "database or disk is full"), failure->what());
+
+    // What the CLI makes of it: exit status 3 and the file named.
+    const auto [status, err] = guarded([&]() -> int { throw *failure; });
+    CHECK(status == kExitIndex);
+    CHECK_MESSAGE(contains(err, "mapindex test: index '" + failure->file() + "': "), err);
+    CHECK_MESSAGE(contains(err, "database or disk is full"), err);
+  }
+
+  TEST_CASE("run_guarded: an unexpected exception is an internal error (70), not a usage error") {
+    const auto [status, err] = guarded([]() -> int { throw std::logic_error("no such state"); });
+    CHECK(status == kExitInternal);
+    CHECK(status != kExitUsage);
+    CHECK_MESSAGE(contains(err, "mapindex test: internal error: no such state"), err);
+    CHECK(guarded([] { return 5; }).first == 5);
+    // A misuse found by the wrapper (code index.sql) is still the index's: 3.
+    CHECK(guarded([]() -> int { throw IndexError("bad", Code::index_sql); }).first == kExitIndex);
+    CHECK(exit_status_for(Error{Code::internal, "x"}) == kExitInternal);
+  }
 
 }  // TEST_SUITE

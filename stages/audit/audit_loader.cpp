@@ -19,7 +19,8 @@ std::string id_list(const std::vector<std::int64_t>& ids) {
 std::string audited_maps(const std::vector<std::int64_t>& run_ids) {
   return "WITH audited(map_id) AS (SELECT DISTINCT v.map_id FROM file_sightings h "
          "JOIN file_versions v ON v.version_id = h.version_id "
-         "WHERE h.run_id IN (" + id_list(run_ids) + ") AND v.map_id IS NOT NULL) ";
+         "WHERE h.run_id IN (" +
+         id_list(run_ids) + ") AND v.map_id IS NOT NULL) ";
 }
 
 // The source's own path: its reading failed as a whole.
@@ -30,8 +31,9 @@ bool occurrence_one_empty(const std::string& entry_path, std::int64_t occurrence
 }  // namespace
 
 std::optional<RunInfo> load_run(sqlite3* db, std::int64_t run_id) {
-  Statement s(db, "SELECT run_id, status, started_at, ifnull(finished_at, ''), command "
-                  "FROM runs WHERE run_id = ?");
+  Statement s(db,
+              "SELECT run_id, status, started_at, ifnull(finished_at, ''), command "
+              "FROM runs WHERE run_id = ?");
   s.bind_all(run_id);
   if (!s.step()) return std::nullopt;
   return RunInfo{s.column_int(0), s.column_enum(1, index::parse_run_status, "runs.status"),
@@ -51,10 +53,11 @@ std::optional<std::int64_t> latest_run(sqlite3* db) {
 }
 
 std::vector<SourceInfo> sources_of_run(sqlite3* db, std::int64_t run_id) {
-  Statement s(db, "SELECT s.source_id, s.path, s.kind, rs.reading, ifnull(rs.last_entry, '') "
-                  "FROM run_sources rs "
-                  "JOIN sources s ON s.source_id = rs.source_id WHERE rs.run_id = ? "
-                  "ORDER BY s.path, s.kind");
+  Statement s(db,
+              "SELECT s.source_id, s.path, s.kind, rs.reading, ifnull(rs.last_entry, '') "
+              "FROM run_sources rs "
+              "JOIN sources s ON s.source_id = rs.source_id WHERE rs.run_id = ? "
+              "ORDER BY s.path, s.kind");
   s.bind_all(run_id);
   std::vector<SourceInfo> sources;
   while (s.step())
@@ -81,9 +84,10 @@ std::optional<index::SourceReading> reading_of(sqlite3* db, std::int64_t run_id,
 
 std::optional<std::int64_t> previous_complete_run(sqlite3* db, std::int64_t source_id,
                                                   std::int64_t run_id) {
-  Statement s(db, "SELECT max(r.run_id) FROM run_sources rs JOIN runs r ON r.run_id = rs.run_id "
-                  "WHERE rs.source_id = ? AND rs.run_id < ? AND r.status = 'complete' "
-                  "AND rs.reading = 'complete'");
+  Statement s(db,
+              "SELECT max(r.run_id) FROM run_sources rs JOIN runs r ON r.run_id = rs.run_id "
+              "WHERE rs.source_id = ? AND rs.run_id < ? AND r.status = 'complete' "
+              "AND rs.reading = 'complete'");
   s.bind_all(source_id, run_id);
   if (!s.step() || s.column_is_null(0)) return std::nullopt;
   return s.column_int(0);
@@ -99,10 +103,11 @@ std::vector<SourceNotRead> sources_not_read(sqlite3* db, std::int64_t run_id,
   }
   std::vector<SourceNotRead> out;
   if (!earlier) return out;
-  Statement s(db, "SELECT s.source_id, s.path, s.kind FROM run_sources rs "
-                  "JOIN sources s ON s.source_id = rs.source_id WHERE rs.run_id = ?1 "
-                  "AND NOT EXISTS (SELECT 1 FROM run_sources n WHERE n.run_id = ?2 "
-                  "AND n.source_id = rs.source_id) ORDER BY s.path, s.kind");
+  Statement s(db,
+              "SELECT s.source_id, s.path, s.kind FROM run_sources rs "
+              "JOIN sources s ON s.source_id = rs.source_id WHERE rs.run_id = ?1 "
+              "AND NOT EXISTS (SELECT 1 FROM run_sources n WHERE n.run_id = ?2 "
+              "AND n.source_id = rs.source_id) ORDER BY s.path, s.kind");
   s.bind_all(*earlier, run_id);
   while (s.step())
     out.push_back({s.column_int(0), s.column_text(1),
@@ -152,10 +157,12 @@ std::unordered_map<std::int64_t, std::vector<SeenEntry>> load_entries(sqlite3* d
   std::unordered_map<std::int64_t, SeenEntry*> unread;  // file_id -> entry
   Statement s(db,
               "SELECT f.source_id, f.file_id, v.version_id, f.entry_path, f.name, v.kind, v.size, "
-              "ifnull(v.sha256, ''), v.map_id, " + status_of_map(game) + ", f.occurrence "
-              "FROM file_sightings h JOIN files f ON f.file_id = h.file_id "
-              "JOIN file_versions v ON v.version_id = h.version_id "
-              "LEFT JOIN maps m ON m.map_id = v.map_id WHERE h.run_id = ?");
+              "ifnull(v.sha256, ''), v.map_id, " +
+                  status_of_map(game) +
+                  ", f.occurrence "
+                  "FROM file_sightings h JOIN files f ON f.file_id = h.file_id "
+                  "JOIN file_versions v ON v.version_id = h.version_id "
+                  "LEFT JOIN maps m ON m.map_id = v.map_id WHERE h.run_id = ?");
   s.bind_all(run_id);
   while (s.step()) {
     SeenEntry e;
@@ -171,14 +178,17 @@ std::unordered_map<std::int64_t, std::vector<SeenEntry>> load_entries(sqlite3* d
     e.state.size = s.column_int(6);
     e.state.sha256 = s.column_text(7);
     if (!s.column_is_null(8)) e.state.map_id = s.column_int(8);
-    e.state.status = health_of(e.state.kind, e.state.map_id ? s.column_enum(9, parse_map_status, "maps.status")
-                                                            : MapStatus::ok);
-    e.reading_error = e.state.kind == EntryKind::unreadable && occurrence_one_empty(s.column_text(3), s.column_int(10));
+    e.state.status =
+        health_of(e.state.kind, e.state.map_id ? s.column_enum(9, parse_map_status, "maps.status")
+                                               : MapStatus::ok);
+    e.reading_error = e.state.kind == EntryKind::unreadable &&
+                      occurrence_one_empty(s.column_text(3), s.column_int(10));
     by_source[s.column_int(0)].push_back(std::move(e));
   }
   for (auto& [source, entries] : by_source)
     for (auto& e : entries)
-      if (e.state.kind == EntryKind::unreadable || e.state.kind == EntryKind::oversize) unread.emplace(e.file_id, &e);
+      if (e.state.kind == EntryKind::unreadable || e.state.kind == EntryKind::oversize)
+        unread.emplace(e.file_id, &e);
   if (unread.empty()) return by_source;
 
   // Entry problems are stored for the latest run that saw the entry; they
@@ -196,8 +206,8 @@ std::unordered_map<std::int64_t, std::vector<SeenEntry>> load_entries(sqlite3* d
     if (found == unread.end() ||
         p.column_enum(4, index::parse_entry_kind, "files.kind") != found->second->state.kind)
       continue;
-    found->second->entry_problems.push_back(
-        {p.column_enum(1, parse_severity, "problems.severity"), p.column_text(2), p.column_text(3)});
+    found->second->entry_problems.push_back({p.column_enum(1, parse_severity, "problems.severity"),
+                                             p.column_text(2), p.column_text(3)});
     if (p.column_text(2) == "read.truncated") found->second->reading_error = true;
   }
   return by_source;
@@ -215,20 +225,22 @@ MapFactsById load_map_facts(sqlite3* db, const std::vector<std::int64_t>& run_id
     f.game = game;
   }
 
-  Statement problems(db, with + "SELECT p.map_id, p.severity, p.code, p.message FROM audited a "
-                                "JOIN problems p ON p.map_id = a.map_id "
-                                "WHERE p.map_id IS NOT NULL ORDER BY p.map_id, p.position");
+  Statement problems(db, with +
+                             "SELECT p.map_id, p.severity, p.code, p.message FROM audited a "
+                             "JOIN problems p ON p.map_id = a.map_id "
+                             "WHERE p.map_id IS NOT NULL ORDER BY p.map_id, p.position");
   while (problems.step())
     facts[problems.column_int(0)].problems.push_back(
         {problems.column_enum(1, parse_severity, "problems.severity"), problems.column_text(2),
          problems.column_text(3)});
 
-  Statement images(db, with + "SELECT i.map_id, i.image_index, i.name, i.external, "
-                              "i.standard_name, i.width, i.height, ifnull(i.data_stored_size, -1), "
-                              "EXISTS (SELECT 1 FROM image_users u WHERE u.map_id = i.map_id "
-                              "AND u.image_index = i.image_index) "
-                              "FROM audited a JOIN images i ON i.map_id = a.map_id "
-                              "ORDER BY i.map_id, i.image_index");
+  Statement images(db, with +
+                           "SELECT i.map_id, i.image_index, i.name, i.external, "
+                           "i.standard_name, i.width, i.height, ifnull(i.data_stored_size, -1), "
+                           "EXISTS (SELECT 1 FROM image_users u WHERE u.map_id = i.map_id "
+                           "AND u.image_index = i.image_index) "
+                           "FROM audited a JOIN images i ON i.map_id = a.map_id "
+                           "ORDER BY i.map_id, i.image_index");
   while (images.step()) {
     ImageFacts image;
     image.index = static_cast<std::int32_t>(images.column_int(1));
@@ -244,11 +256,12 @@ MapFactsById load_map_facts(sqlite3* db, const std::vector<std::int64_t>& run_id
 
   // START 33, FINISH 34, time checkpoints 35..59 on the game and front layers.
   // One pass over the (layer_kind, tile) index range, not one per map.
-  Statement race(db, with + "SELECT t.map_id, max(t.tile = 33), max(t.tile = 34), "
-                            "max(t.tile BETWEEN 35 AND 59) FROM tile_counts t "
-                            "WHERE t.layer_kind IN ('game', 'front') AND t.tile BETWEEN 33 AND 59 "
-                            "AND t.count > 0 AND t.map_id IN (SELECT map_id FROM audited) "
-                            "GROUP BY t.map_id");
+  Statement race(db, with +
+                         "SELECT t.map_id, max(t.tile = 33), max(t.tile = 34), "
+                         "max(t.tile BETWEEN 35 AND 59) FROM tile_counts t "
+                         "WHERE t.layer_kind IN ('game', 'front') AND t.tile BETWEEN 33 AND 59 "
+                         "AND t.count > 0 AND t.map_id IN (SELECT map_id FROM audited) "
+                         "GROUP BY t.map_id");
   while (race.step()) {
     auto& f = facts[race.column_int(0)];
     f.has_start = race.column_int(1) != 0;

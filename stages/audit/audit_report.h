@@ -45,7 +45,7 @@ Health health_of(index::EntryKind kind, MapStatus map_status);
 
 // One entry of a source as one run saw it.
 struct EntryState {
-  std::string path;                    // entry path inside the source
+  std::string path;  // entry path inside the source
   index::EntryKind kind = index::EntryKind::other;
   Health status = Health::other;
   std::int64_t size = 0;
@@ -136,7 +136,7 @@ struct Totals {
   std::int64_t ok = 0;             // map entries by status
   std::int64_t warnings = 0;
   std::int64_t rejected = 0;
-  std::int64_t other = 0;          // entries that are not maps
+  std::int64_t other = 0;  // entries that are not maps
   std::int64_t oversize = 0;
   std::int64_t unreadable = 0;
 
@@ -149,18 +149,19 @@ struct SourceAudit {
   index::SourceKind kind = index::SourceKind::archive;
   std::optional<std::int64_t> baseline_run;  // none: every entry counts as new
   Totals now;
-  std::optional<Totals> before;              // set when there is a baseline
-  std::int64_t unchanged = 0;                // entries with the same content at the same path
-  std::vector<EntryState> added;             // sorted by path (all of these: by path)
+  std::optional<Totals> before;   // set when there is a baseline
+  std::int64_t unchanged = 0;     // entries with the same content at the same path
+  std::vector<EntryState> added;  // sorted by path (all of these: by path)
   std::vector<EntryState> removed;
   std::vector<EntryChange> changed;
   std::vector<EntryChange> moved;
   std::vector<DuplicateGroup> duplicates;
-  std::vector<HealthChange> newly_broken;    // became rejected or unreadable (or are new and so)
-  std::vector<HealthChange> gained_problems; // new problem codes, not newly broken
-  std::vector<HealthChange> fixed;           // status got better (rejected -> warnings, ...)
-  std::vector<CodeCount> problem_counts;     // new codes first, gone codes last; errors first, then by count
-  std::vector<Finding> findings;             // by path, rule, subject
+  std::vector<HealthChange> newly_broken;     // became rejected or unreadable (or are new and so)
+  std::vector<HealthChange> gained_problems;  // new problem codes, not newly broken
+  std::vector<HealthChange> fixed;            // status got better (rejected -> warnings, ...)
+  std::vector<CodeCount>
+      problem_counts;             // new codes first, gone codes last; errors first, then by count
+  std::vector<Finding> findings;  // by path, rule, subject
   // How the audited run read the source: complete, partial (cut short: the
   // entries after the cut were not read) or unreadable (nothing read).
   index::SourceReading reading = index::SourceReading::complete;
@@ -187,11 +188,11 @@ struct Acceptance {
 
 struct AuditReport {
   RunInfo run;
-  std::vector<RunInfo> baselines;  // the distinct baseline runs used, by run_id
-  bool baseline_given = false;     // --against: every source compared with that run
-  std::vector<SourceAudit> sources;  // by path
-  Totals now;                        // over all sources
-  std::optional<Totals> before;      // over the sources that have a baseline
+  std::vector<RunInfo> baselines;               // the distinct baseline runs used, by run_id
+  bool baseline_given = false;                  // --against: every source compared with that run
+  std::vector<SourceAudit> sources;             // by path
+  Totals now;                                   // over all sources
+  std::optional<Totals> before;                 // over the sources that have a baseline
   std::vector<SourceNotRead> sources_not_read;  // by path
   std::optional<Acceptance> accepted;           // the audited run was accepted: exit 0
 };

@@ -56,9 +56,8 @@ std::string rejection_message(const MapFacts& facts) {
     if (!first) first = &p;
     if (std::find(codes.begin(), codes.end(), p.code) == codes.end()) codes.push_back(p.code);
   }
-  std::string message = facts.game == Game::ddnet
-                            ? "DDNet would refuse it"
-                            : "neither Teeworlds 0.6 nor 0.7 would load it";
+  std::string message = facts.game == Game::ddnet ? "DDNet would refuse it"
+                                                  : "neither Teeworlds 0.6 nor 0.7 would load it";
   if (codes.empty()) return message;
   message += " (";
   for (std::size_t i = 0; i < codes.size(); ++i) message += (i ? ", " : "") + codes[i];
@@ -78,7 +77,8 @@ void image_findings(const SeenEntry& entry, const MapFacts& facts, std::vector<F
       embedded_standard[image.name].push_back(image.index);
       embedded_bytes[image.name] += std::max<std::int64_t>(image.data_stored_size, 0);
     }
-    if (image.external && !image.standard_name) external_nonstandard[image.name].push_back(image.index);
+    if (image.external && !image.standard_name)
+      external_nonstandard[image.name].push_back(image.index);
   }
   for (const auto& [name, indices] : by_name)
     if (indices.size() > 1)
@@ -86,14 +86,13 @@ void image_findings(const SeenEntry& entry, const MapFacts& facts, std::vector<F
                                 images_named(indices, name) + " share one name"));
   for (const auto& [name, indices] : unused)
     out.push_back(map_finding(entry, rules::kUnusedImage, Severity::warning, name,
-                              images_named(indices, name) + is_are(indices) +
-                                  " used by no layer"));
+                              images_named(indices, name) + is_are(indices) + " used by no layer"));
   for (const auto& [name, indices] : embedded_standard)
-    out.push_back(map_finding(
-        entry, rules::kEmbeddedStandardImage, Severity::warning, name,
-        images_named(indices, name) + is_are(indices) + " embedded, but the game has it as a standard external "
-                                      "image: make it external to save " +
-            std::to_string(embedded_bytes[name]) + " bytes"));
+    out.push_back(map_finding(entry, rules::kEmbeddedStandardImage, Severity::warning, name,
+                              images_named(indices, name) + is_are(indices) +
+                                  " embedded, but the game has it as a standard external "
+                                  "image: make it external to save " +
+                                  std::to_string(embedded_bytes[name]) + " bytes"));
   for (const auto& [name, indices] : external_nonstandard)
     out.push_back(map_finding(entry, rules::kExternalNonstandardImage, Severity::warning, name,
                               images_named(indices, name) + is_are(indices) +
@@ -108,9 +107,12 @@ std::string normalised_name(std::string_view name) {
   key.reserve(name.size());
   for (const char c : name) {
     const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x80) key += c;
-    else if (byte >= 'A' && byte <= 'Z') key += static_cast<char>(byte - 'A' + 'a');
-    else if ((byte >= 'a' && byte <= 'z') || (byte >= '0' && byte <= '9')) key += c;
+    if (byte >= 0x80)
+      key += c;
+    else if (byte >= 'A' && byte <= 'Z')
+      key += static_cast<char>(byte - 'A' + 'a');
+    else if ((byte >= 'a' && byte <= 'z') || (byte >= '0' && byte <= '9'))
+      key += c;
   }
   return key;
 }
@@ -128,8 +130,8 @@ std::vector<Finding> evaluate_rules(const std::vector<SeenEntry>& entries,
     const MapFacts& map = found->second;
 
     if (map.status == MapStatus::rejected)
-      out.push_back(map_finding(entry, rules::kRejected, Severity::error, "",
-                                rejection_message(map)));
+      out.push_back(
+          map_finding(entry, rules::kRejected, Severity::error, "", rejection_message(map)));
     if (map.has_start && map.has_finish && !map.has_time_checkpoint)
       out.push_back(map_finding(entry, rules::kNoTimeCheckpoints, Severity::warning, "",
                                 "race map (START and FINISH tiles) without time checkpoints: "
@@ -151,9 +153,9 @@ std::vector<Finding> evaluate_rules(const std::vector<SeenEntry>& entries,
       if (name == entry.name) continue;
       others += (others.empty() ? "" : ", ") + quoted(name);
     }
-    out.push_back(map_finding(entry, rules::kSimilarName, Severity::warning, key,
-                              "name " + quoted(entry.name) +
-                                  " differs only by case or punctuation from " + others));
+    out.push_back(map_finding(
+        entry, rules::kSimilarName, Severity::warning, key,
+        "name " + quoted(entry.name) + " differs only by case or punctuation from " + others));
   }
 
   std::sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {

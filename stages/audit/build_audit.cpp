@@ -79,9 +79,10 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
   const auto run = load_run(db, run_id);
   if (!run) {
     const auto latest = latest_run(db);
-    return Error{Code::audit_run, "--run " + std::to_string(run_id) + ": the index has no such run" +
-                                  (latest ? " (runs go up to " + std::to_string(*latest) + ")"
-                                          : std::string(" (it has no runs)"))};
+    return Error{Code::audit_run, "--run " + std::to_string(run_id) +
+                                      ": the index has no such run" +
+                                      (latest ? " (runs go up to " + std::to_string(*latest) + ")"
+                                              : std::string(" (it has no runs)"))};
   }
   report.run = *run;
 
@@ -90,7 +91,7 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
   if (options.against) {
     if (*options.against == run_id)
       return Error{Code::audit_against, "--against " + std::to_string(run_id) +
-                                        " is the run audited: compare it with another run"};
+                                            " is the run audited: compare it with another run"};
     against = load_run(db, *options.against);
     if (!against)
       return Error{Code::audit_against,
@@ -119,7 +120,8 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
   // What the runs saw, and the facts about their maps.
   const auto entries_now = load_entries(db, run_id, options.game);
   std::map<std::int64_t, std::unordered_map<std::int64_t, std::vector<SeenEntry>>> entries_before;
-  for (const auto id : baseline_runs) entries_before.emplace(id, load_entries(db, id, options.game));
+  for (const auto id : baseline_runs)
+    entries_before.emplace(id, load_entries(db, id, options.game));
   std::vector<std::int64_t> run_ids(baseline_runs.begin(), baseline_runs.end());
   run_ids.push_back(run_id);
   const auto facts = load_map_facts(db, run_ids, options.game);
@@ -163,7 +165,8 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
     }
     // A baseline given with --against may itself be cut short.
     const bool before_cut_short =
-        seen_before && audit.baseline_run && reading_of(db, *audit.baseline_run, source.source_id) != index::SourceReading::complete;
+        seen_before && audit.baseline_run &&
+        reading_of(db, *audit.baseline_run, source.source_id) != index::SourceReading::complete;
     if (seen_before)
       for (const auto& e : *seen_before)
         if (!before_cut_short || !e.reading_error) read_before.push_back(e);

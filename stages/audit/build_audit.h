@@ -20,8 +20,8 @@
 #include <optional>
 
 #include "stages/audit/audit_report.h"
-#include "stages/extract/game_verdict.h"
 #include "stages/common/result.h"
+#include "stages/extract/game_verdict.h"
 
 namespace mapindex::audit {
 

@@ -28,7 +28,8 @@ inline constexpr std::size_t kShortReportChars = 2000;
 
 enum class ReportFormat { text, json, markdown };
 
-std::optional<ReportFormat> parse_report_format(std::string_view name);  // "text", "json", "markdown"
+std::optional<ReportFormat> parse_report_format(
+    std::string_view name);  // "text", "json", "markdown"
 std::string_view to_string(ReportFormat format);
 
 // Renders in the given format (render_text, render_json or render_markdown).

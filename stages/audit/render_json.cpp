@@ -1,6 +1,6 @@
 // The JSON report: field by field as README.md, "Nightly audit" documents it (format 1).
-#include "stages/common/json_writer.h"
 #include "stages/audit/render.h"
+#include "stages/common/json_writer.h"
 
 namespace mapindex::audit {
 namespace {
@@ -11,7 +11,10 @@ void write_run(JsonWriter& j, const RunInfo& run) {
       .field("status", to_string(run.status))
       .field("started_at", run.started_at)
       .key("finished_at");
-  if (run.finished_at.empty()) j.null(); else j.value(run.finished_at);
+  if (run.finished_at.empty())
+    j.null();
+  else
+    j.value(run.finished_at);
   j.field("command", run.command).end_object();
 }
 
@@ -34,7 +37,10 @@ void write_totals_pair(JsonWriter& j, const Totals& now, const std::optional<Tot
   j.begin_object().key("now");
   write_totals(j, now);
   j.key("before");
-  if (before) write_totals(j, *before); else j.null();
+  if (before)
+    write_totals(j, *before);
+  else
+    j.null();
   j.end_object();
 }
 
@@ -45,7 +51,10 @@ void write_entry(JsonWriter& j, const EntryState& e) {
       .field("status", to_string(e.status))
       .field("size", e.size)
       .key("sha256");
-  if (e.sha256.empty()) j.null(); else j.value(e.sha256);
+  if (e.sha256.empty())
+    j.null();
+  else
+    j.value(e.sha256);
   j.field("map_id", e.map_id).end_object();
 }
 
@@ -77,11 +86,17 @@ void write_health(JsonWriter& j, std::string_view name, const std::vector<Health
   j.key(name).begin_array();
   for (const auto& c : changes) {
     j.begin_object().field("path", c.path).key("before");
-    if (!c.before) j.null(); else j.value(to_string(*c.before));
+    if (!c.before)
+      j.null();
+    else
+      j.value(to_string(*c.before));
     j.field("after", to_string(c.after)).key("codes");
     write_strings(j, c.codes);
     j.field("message", c.message).key("sha256");
-    if (c.sha256.empty()) j.null(); else j.value(c.sha256);
+    if (c.sha256.empty())
+      j.null();
+    else
+      j.value(c.sha256);
     j.field("acknowledged", c.acknowledged).end_object();
   }
   j.end_array();
@@ -142,7 +157,10 @@ void write_source(JsonWriter& j, const SourceAudit& s) {
         .end_object();
   j.end_array();
   j.key("last_entry_read");
-  if (s.last_entry_read.empty()) j.null(); else j.value(s.last_entry_read);
+  if (s.last_entry_read.empty())
+    j.null();
+  else
+    j.value(s.last_entry_read);
   write_entries(j, "not_read", s.not_read);
   j.key("new_warnings").begin_array();
   for (const auto& w : new_warnings(s)) {

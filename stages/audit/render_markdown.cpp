@@ -46,14 +46,16 @@ void list(std::ostream& out, const std::string& title, const std::vector<T>& ite
           const RenderOptions& options, Line line) {
   if (items.empty()) return;
   out << "\n**" << title << " (" << items.size() << ")**\n\n";
-  const std::size_t shown = options.limit == 0 ? items.size() : std::min(items.size(), options.limit);
+  const std::size_t shown =
+      options.limit == 0 ? items.size() : std::min(items.size(), options.limit);
   for (std::size_t i = 0; i < shown; ++i) out << "- " << line(items[i]) << "\n";
   if (shown < items.size())
     out << "- ... and " << items.size() - shown << " more (see the JSON report)\n";
 }
 
 std::string health_item(const HealthChange& c) {
-  std::string line = code(c.path) + ": " + status_or_new(c.before) + " → " + std::string(to_string(c.after));
+  std::string line =
+      code(c.path) + ": " + status_or_new(c.before) + " → " + std::string(to_string(c.after));
   if (!c.codes.empty()) {
     std::vector<std::string> codes;
     for (const auto& k : c.codes) codes.push_back(code(k));
@@ -80,8 +82,10 @@ void totals_table(std::ostream& out, const Totals& now, const std::optional<Tota
 
 void source_markdown(std::ostream& out, const SourceAudit& s, const RenderOptions& options) {
   out << "\n### " << md(s.path) << " (" << to_string(s.kind) << ")\n\n";
-  if (s.baseline_run) out << "Compared with run " << *s.baseline_run << ".\n";
-  else out << "No baseline run: everything counts as new.\n";
+  if (s.baseline_run)
+    out << "Compared with run " << *s.baseline_run << ".\n";
+  else
+    out << "No baseline run: everything counts as new.\n";
   if (s.reading != index::SourceReading::complete) out << "\n**" << md(reading_line(s)) << "**\n";
 
   // What changed first.
@@ -99,12 +103,12 @@ void source_markdown(std::ostream& out, const SourceAudit& s, const RenderOption
   list(out, "Added", s.added, options, entry_item);
   list(out, "Removed", s.removed, options, entry_item);
   list(out, "Changed", s.changed, options, [](const EntryChange& c) {
-    return code(c.after.path) + " (" + std::string(to_string(c.before.status)) + ", " + human_bytes(c.before.size) +
-           " → " + std::string(to_string(c.after.status)) + ", " + human_bytes(c.after.size) + ")";
+    return code(c.after.path) + " (" + std::string(to_string(c.before.status)) + ", " +
+           human_bytes(c.before.size) + " → " + std::string(to_string(c.after.status)) + ", " +
+           human_bytes(c.after.size) + ")";
   });
-  list(out, "Moved", s.moved, options, [](const EntryChange& c) {
-    return code(c.before.path) + " → " + code(c.after.path);
-  });
+  list(out, "Moved", s.moved, options,
+       [](const EntryChange& c) { return code(c.before.path) + " → " + code(c.after.path); });
   list(out, "Fixed", s.fixed, options, health_item);
   list(out, "Not read (the reading was cut short; not counted as removed)", s.not_read, options,
        entry_item);
@@ -134,13 +138,14 @@ void source_markdown(std::ostream& out, const SourceAudit& s, const RenderOption
 
   if (!s.findings.empty()) {
     std::vector<Finding> ordered(s.findings);
-    std::stable_partition(ordered.begin(), ordered.end(), [](const Finding& f) { return f.is_new; });
-    const auto fresh = std::count_if(ordered.begin(), ordered.end(),
-                                     [](const Finding& f) { return f.is_new; });
+    std::stable_partition(ordered.begin(), ordered.end(),
+                          [](const Finding& f) { return f.is_new; });
+    const auto fresh =
+        std::count_if(ordered.begin(), ordered.end(), [](const Finding& f) { return f.is_new; });
     out << "\n**Release checks** (" << ordered.size() << ", " << fresh << " new)\n\n";
     out << "| | severity | rule | entry | what |\n|---|---|---|---|---|\n";
-    const std::size_t shown = options.limit == 0 ? ordered.size()
-                                                 : std::min(ordered.size(), options.limit);
+    const std::size_t shown =
+        options.limit == 0 ? ordered.size() : std::min(ordered.size(), options.limit);
     for (std::size_t i = 0; i < shown; ++i) {
       const auto& f = ordered[i];
       out << "| " << (f.is_new ? "**new**" : "") << " | " << to_string(f.severity) << " | "
@@ -180,11 +185,11 @@ void render_markdown(const AuditReport& report, std::ostream& out, const RenderO
   out << "\n**" << (counts.errors || counts.warnings || counts.unread_sources ? "" : "OK: ")
       << verdict_line(counts) << ".**\n";
   if (report.accepted)
-    out << "\nRun " << report.run.run_id << " was accepted as it is (" << md(report.accepted->accepted_at)
-        << "): its findings do not fail the audit.\n";
+    out << "\nRun " << report.run.run_id << " was accepted as it is ("
+        << md(report.accepted->accepted_at) << "): its findings do not fail the audit.\n";
   for (const auto& s : report.sources_not_read)
-    out << "\nSource " << code(s.path) << " (" << to_string(s.kind) << ") was not read in this run (run "
-        << s.last_run << " read it): not compared.\n";
+    out << "\nSource " << code(s.path) << " (" << to_string(s.kind)
+        << ") was not read in this run (run " << s.last_run << " read it): not compared.\n";
   if (report.sources.size() > 1) {
     out << "\nTotals over " << report.sources.size() << " sources:\n";
     totals_table(out, report.now, report.before);

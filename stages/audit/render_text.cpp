@@ -19,7 +19,8 @@ void section(std::ostream& out, const std::string& title, const std::vector<T>& 
              const RenderOptions& options, Line line, const std::string& note = "") {
   if (items.empty()) return;
   out << "  " << title << " (" << items.size() << (note.empty() ? "" : ", " + note) << "):\n";
-  const std::size_t shown = options.limit == 0 ? items.size() : std::min(items.size(), options.limit);
+  const std::size_t shown =
+      options.limit == 0 ? items.size() : std::min(items.size(), options.limit);
   for (std::size_t i = 0; i < shown; ++i) out << "    " << line(items[i]) << "\n";
   if (shown < items.size())
     out << "    ... and " << items.size() - shown
@@ -48,9 +49,11 @@ void totals_table(std::ostream& out, const Totals& now, const std::optional<Tota
     now_width = std::max(now_width, format_value(r, r.now).size());
     before_width = std::max(before_width, format_value(r, r.before).size());
   }
-  out << indent << std::left << std::setw(static_cast<int>(label_width)) << "" << "  "
-      << std::right << std::setw(static_cast<int>(now_width)) << "now";
-  if (before) out << "  " << std::setw(static_cast<int>(before_width)) << "before" << "  change";
+  out << indent << std::left << std::setw(static_cast<int>(label_width)) << ""
+      << "  " << std::right << std::setw(static_cast<int>(now_width)) << "now";
+  if (before)
+    out << "  " << std::setw(static_cast<int>(before_width)) << "before"
+        << "  change";
   out << "\n";
   for (const auto& r : rows) {
     out << indent << std::left << std::setw(static_cast<int>(label_width)) << r.label << "  "
@@ -70,14 +73,16 @@ std::string new_warning_line(const NewWarning& w) {
 }
 
 std::string not_read_line(const SourceNotRead& s) {
-  return "source " + printable(s.path) + " (" + std::string(to_string(s.kind)) + ") was not read in this run (run " +
-         std::to_string(s.last_run) + " read it): not compared";
+  return "source " + printable(s.path) + " (" + std::string(to_string(s.kind)) +
+         ") was not read in this run (run " + std::to_string(s.last_run) +
+         " read it): not compared";
 }
 
 // What changed, first: the reading, newly broken, new warnings by entry,
 // acknowledged items, then added, removed, changed, moved, fixed, not read.
 void changes_text(std::ostream& out, const SourceAudit& s, const RenderOptions& options) {
-  if (s.reading != index::SourceReading::complete) out << "  " << printable(reading_line(s)) << "\n";
+  if (s.reading != index::SourceReading::complete)
+    out << "  " << printable(reading_line(s)) << "\n";
   std::vector<HealthChange> broken;
   for (const auto& c : s.newly_broken)
     if (!c.acknowledged) broken.push_back(c);
@@ -86,14 +91,13 @@ void changes_text(std::ostream& out, const SourceAudit& s, const RenderOptions& 
   const auto warned = new_warnings(s);
   section(out, "new warnings", warned, options, new_warning_line);
   const auto acknowledged = acknowledged_items(s);
-  section(out, "acknowledged (do not fail the audit)", acknowledged, options,
-          [](const NewWarning& w) { return "= " + printable(w.path) + "  [" + joined(w.what) + "]"; });
-  section(out, "added", s.added, options, [](const EntryState& e) {
-    return "+ " + printable(e.path) + "  " + entry_summary(e);
-  });
-  section(out, "removed", s.removed, options, [](const EntryState& e) {
-    return "- " + printable(e.path) + "  " + entry_summary(e);
-  });
+  section(
+      out, "acknowledged (do not fail the audit)", acknowledged, options,
+      [](const NewWarning& w) { return "= " + printable(w.path) + "  [" + joined(w.what) + "]"; });
+  section(out, "added", s.added, options,
+          [](const EntryState& e) { return "+ " + printable(e.path) + "  " + entry_summary(e); });
+  section(out, "removed", s.removed, options,
+          [](const EntryState& e) { return "- " + printable(e.path) + "  " + entry_summary(e); });
   section(out, "changed", s.changed, options, [](const EntryChange& c) {
     return "~ " + printable(c.after.path) + "  " + entry_summary(c.before) + " -> " +
            entry_summary(c.after);
@@ -110,14 +114,17 @@ void changes_text(std::ostream& out, const SourceAudit& s, const RenderOptions& 
 
 void source_header(std::ostream& out, const SourceAudit& s) {
   out << "\n== " << printable(s.path) << " (" << to_string(s.kind) << ")";
-  if (s.baseline_run) out << " against run " << *s.baseline_run << "\n";
-  else out << ": no baseline run, everything counts as new\n";
+  if (s.baseline_run)
+    out << " against run " << *s.baseline_run << "\n";
+  else
+    out << ": no baseline run, everything counts as new\n";
 }
 
 void source_text(std::ostream& out, const SourceAudit& s, const RenderOptions& options) {
   source_header(out, s);
   changes_text(out, s, options);
-  if (s.reading != index::SourceReading::unreadable) totals_table(out, s.now, s.before, "  ");  // all 0 otherwise
+  if (s.reading != index::SourceReading::unreadable)
+    totals_table(out, s.now, s.before, "  ");  // all 0 otherwise
 
   section(out, "new problems", s.gained_problems, options,
           [](const HealthChange& c) { return health_line(c.acknowledged ? '=' : '?', c); });
@@ -131,7 +138,8 @@ void source_text(std::ostream& out, const SourceAudit& s, const RenderOptions& o
   if (!s.problem_counts.empty()) {
     std::size_t code_width = 4;
     for (const auto& c : s.problem_counts) code_width = std::max(code_width, c.code.size());
-    out << "  problem codes (entries now" << (s.before ? ", before" : "") << "; new codes first):\n";
+    out << "  problem codes (entries now" << (s.before ? ", before" : "")
+        << "; new codes first):\n";
     const std::size_t shown = options.limit == 0 ? s.problem_counts.size()
                                                  : std::min(s.problem_counts.size(), options.limit);
     for (std::size_t i = 0; i < shown; ++i) {
@@ -151,11 +159,14 @@ void source_text(std::ostream& out, const SourceAudit& s, const RenderOptions& o
   if (!s.findings.empty()) {
     // New findings first, each group in path order.
     std::vector<Finding> ordered(s.findings);
-    std::stable_partition(ordered.begin(), ordered.end(), [](const Finding& f) { return f.is_new; });
+    std::stable_partition(ordered.begin(), ordered.end(),
+                          [](const Finding& f) { return f.is_new; });
     section(
         out, "release checks", ordered, options,
         [](const Finding& f) {
-          return std::string(f.acknowledged ? "ack " : f.is_new ? "new " : "    ") +
+          return std::string(f.acknowledged ? "ack "
+                             : f.is_new     ? "new "
+                                            : "    ") +
                  std::string(to_string(f.severity)) + " " + f.rule + "  " + printable(f.path) +
                  ": " + printable(f.message);
         },

@@ -45,7 +45,8 @@ std::string count_of(std::int64_t n, std::string_view one, std::string_view many
 }
 
 std::string run_line(const RunInfo& run) {
-  std::string line = "run " + std::to_string(run.run_id) + " (" + std::string(to_string(run.status));
+  std::string line =
+      "run " + std::to_string(run.run_id) + " (" + std::string(to_string(run.status));
   if (!run.started_at.empty()) line += ", started " + run.started_at;
   return line + ")";
 }

@@ -23,7 +23,8 @@ int health_rank(Health health) {
 
 bool same_content(const SeenEntry& a, const SeenEntry& b) {
   if (a.version_id == b.version_id) return true;
-  return !a.state.sha256.empty() && a.state.sha256 == b.state.sha256 && a.state.kind == b.state.kind;
+  return !a.state.sha256.empty() && a.state.sha256 == b.state.sha256 &&
+         a.state.kind == b.state.kind;
 }
 
 // Distinct codes of the problems, errors first, each group in problem order.
@@ -36,7 +37,8 @@ std::vector<std::string> codes_of(const std::vector<ProblemRef>& problems) {
   return codes;
 }
 
-std::vector<std::string> minus(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+std::vector<std::string> minus(const std::vector<std::string>& a,
+                               const std::vector<std::string>& b) {
   std::vector<std::string> out;
   for (const auto& code : a)
     if (std::find(b.begin(), b.end(), code) == b.end()) out.push_back(code);
@@ -76,7 +78,8 @@ std::vector<CodeCount> problem_counts(const std::vector<SeenEntry>* before,
                                       const std::vector<SeenEntry>& now,
                                       const MapFactsById& facts) {
   const auto tally_now = tally_codes(now, facts);
-  const auto tally_before = before ? tally_codes(*before, facts) : std::map<std::string, CodeTally>{};
+  const auto tally_before =
+      before ? tally_codes(*before, facts) : std::map<std::string, CodeTally>{};
   std::map<std::string, CodeCount> merged;
   for (const auto& [code, t] : tally_now) {
     auto& c = merged[code];
@@ -101,9 +104,9 @@ std::vector<CodeCount> problem_counts(const std::vector<SeenEntry>* before,
   }
   std::sort(counts.begin(), counts.end(), [](const CodeCount& a, const CodeCount& b) {
     return std::make_tuple(!a.is_new, a.entries == 0, a.severity != Severity::error, -a.entries,
-                           a.code) <
-           std::make_tuple(!b.is_new, b.entries == 0, b.severity != Severity::error, -b.entries,
-                           b.code);
+                           a.code) < std::make_tuple(!b.is_new, b.entries == 0,
+                                                     b.severity != Severity::error, -b.entries,
+                                                     b.code);
   });
   return counts;
 }
@@ -122,9 +125,12 @@ Totals totals_of(const std::vector<SeenEntry>& entries) {
     if (s.kind == index::EntryKind::map) {
       ++t.maps;
       contents.insert(s.sha256);
-      if (s.status == Health::ok) ++t.ok;
-      else if (s.status == Health::warnings) ++t.warnings;
-      else if (s.status == Health::rejected) ++t.rejected;
+      if (s.status == Health::ok)
+        ++t.ok;
+      else if (s.status == Health::warnings)
+        ++t.warnings;
+      else if (s.status == Health::rejected)
+        ++t.rejected;
     } else if (s.kind == index::EntryKind::oversize) {
       ++t.oversize;
     } else if (s.kind == index::EntryKind::unreadable) {
@@ -146,7 +152,8 @@ std::vector<ProblemRef> problems_of(const SeenEntry& entry, const MapFactsById& 
   if (entry.state.kind == index::EntryKind::unreadable)
     return {{Severity::error, "entry.unreadable", "the entry could not be read"}};
   if (entry.state.kind == index::EntryKind::oversize)
-    return {{Severity::error, "entry.oversize", "the entry is larger than --max-map-size and was not read"}};
+    return {{Severity::error, "entry.oversize",
+             "the entry is larger than --max-map-size and was not read"}};
   return {};
 }
 
@@ -172,8 +179,10 @@ void compare_source(const std::vector<SeenEntry>* before, const std::vector<Seen
       continue;
     }
     origin.emplace(&e, found->second);
-    if (found->second->version_id == e.version_id) ++out.unchanged;
-    else out.changed.push_back({found->second->state, e.state});
+    if (found->second->version_id == e.version_id)
+      ++out.unchanged;
+    else
+      out.changed.push_back({found->second->state, e.state});
   }
   std::vector<const SeenEntry*> removed;
   if (before)

@@ -10,7 +10,8 @@ std::string to_hex(std::span<const std::uint8_t> bytes, HexCase letters) {
 }
 
 std::string to_hex(std::string_view bytes, HexCase letters) {
-  return to_hex(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), letters);
+  return to_hex(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()),
+                letters);
 }
 
 std::string hex_bytes(std::string_view bytes, std::size_t max_bytes) {

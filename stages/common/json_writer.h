@@ -67,11 +67,15 @@ class JsonWriter {
   // form of a value), written as it is.
   JsonWriter& number_text(std::string_view text);
   template <class T>
-  JsonWriter& value(const std::optional<T>& v) { return v ? value(*v) : null(); }
+  JsonWriter& value(const std::optional<T>& v) {
+    return v ? value(*v) : null();
+  }
 
   // key(name).value(v)
   template <class T>
-  JsonWriter& field(std::string_view name, const T& v) { return key(name).value(v); }
+  JsonWriter& field(std::string_view name, const T& v) {
+    return key(name).value(v);
+  }
 
  private:
   struct Level {

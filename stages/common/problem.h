@@ -2,8 +2,8 @@
 // is wrong (warning), with a stable code and where it is.
 #pragma once
 
-#include <optional>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 

@@ -6,9 +6,9 @@ namespace mapindex {
 namespace {
 
 constexpr std::array kCodes = {
-#define MAPINDEX_CODE_INFO(name, string, severity, group, ddnet, tw06, tw07, meaning)           \
-  CodeInfo{Code::name,          string,          Severity::severity, CodeGroup::group,             \
-           GameLoad::ddnet,     GameLoad::tw06,  GameLoad::tw07,     meaning},
+#define MAPINDEX_CODE_INFO(name, string, severity, group, ddnet, tw06, tw07, meaning) \
+  CodeInfo{Code::name,      string,         Severity::severity, CodeGroup::group,     \
+           GameLoad::ddnet, GameLoad::tw06, GameLoad::tw07,     meaning},
     MAPINDEX_CODES(MAPINDEX_CODE_INFO)
 #undef MAPINDEX_CODE_INFO
 };

@@ -77,9 +77,12 @@ std::string printable(std::string_view text) {
   out.reserve(text.size());
   for (const char c : text) {
     const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
-    else if (c == '\r') out += "\\r";
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c == '\r')
+      out += "\\r";
     else if (byte < 0x20 || byte == 0x7f) {
       out += "\\x";
       append_hex(out, byte);
@@ -96,8 +99,10 @@ std::string to_valid_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     bool complete = false;
     const std::size_t n = scan(text, i, complete);
-    if (complete) out.append(text.substr(i, n));
-    else out.append(kReplacement);
+    if (complete)
+      out.append(text.substr(i, n));
+    else
+      out.append(kReplacement);
     i += n;
   }
   return out;

@@ -14,8 +14,18 @@ namespace mapindex {
 // front 8, switch 16, tune 32; docs/formats/map-items.md), so a physics
 // kind's index is its bit number + 1.
 enum class LayerKind : unsigned char {
-  tiles, game, tele, speedup, front, switch_layer, tune,
-  quads, sounds, sounds_deprecated, spritetile, unknown
+  tiles,
+  game,
+  tele,
+  speedup,
+  front,
+  switch_layer,
+  tune,
+  quads,
+  sounds,
+  sounds_deprecated,
+  spritetile,
+  unknown
 };
 
 // Tilemap kinds: tiles .. tune, indices 0 .. kNumTilemapKinds - 1.
@@ -39,7 +49,11 @@ std::string_view to_string(EnvelopeKind k);  // "sound", "position", "color", "u
 // How a layer, quad or sound source uses an envelope. In the order of their
 // names, so per-layer uses sorted by role come out sorted by name.
 enum class EnvelopeRole : unsigned char {
-  layer_color, quad_color, quad_position, source_position, source_sound
+  layer_color,
+  quad_color,
+  quad_position,
+  source_position,
+  source_sound
 };
 inline constexpr std::size_t kNumEnvelopeRoles = 5;
 

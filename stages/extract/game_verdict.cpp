@@ -22,7 +22,7 @@ bool breaks(GameLoad load, const Problem& p, const MapStats& stats) {
       if (!kind || *kind == LayerKind::game) return true;
       return load == GameLoad::tile_layers && *kind == LayerKind::tiles;
     }
-    case GameLoad::none:     // an error without its own rules: the safe reading
+    case GameLoad::none:  // an error without its own rules: the safe reading
     case GameLoad::refuses:
     case GameLoad::fails: return true;
   }

@@ -19,7 +19,7 @@ enum class MapStatus : unsigned char;
 // The game an archive is for (`--game`): which verdict status, summary and
 // audit speak of.
 enum class Game : unsigned char { ddnet, teeworlds };
-std::string_view to_string(Game g);             // "ddnet", "teeworlds"
+std::string_view to_string(Game g);  // "ddnet", "teeworlds"
 std::optional<Game> parse_game(std::string_view name);
 
 // The Teeworlds verdict of a measured Teeworlds map.

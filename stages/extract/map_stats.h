@@ -36,13 +36,14 @@ std::string_view to_string(MapStatus s);
 std::optional<MapStatus> parse_map_status(std::string_view text);  // "ok", "warnings", "rejected"
 
 struct TileCount {
-  std::int32_t tile = 0;    // the layer's tile key (index byte, or type byte of tele/speedup/switch/tune)
+  std::int32_t tile =
+      0;  // the layer's tile key (index byte, or type byte of tele/speedup/switch/tune)
   std::int64_t count = 0;
   bool operator==(const TileCount&) const = default;
 };
 
 struct NamedCount {
-  std::string name;         // e.g. "SPAWN", "WEAPON_SHOTGUN", "DRAGGER_WEAK"
+  std::string name;  // e.g. "SPAWN", "WEAPON_SHOTGUN", "DRAGGER_WEAK"
   std::int64_t count = 0;
   bool operator==(const NamedCount&) const = default;
 };
@@ -51,36 +52,36 @@ struct SpriteTileLayerInfo {
   float tile_size_x = 0, tile_size_y = 0, z = 0;
   std::int32_t scroll_x = 0, scroll_y = 0, preview_size = 0;
   std::int32_t layer_lock = 0, add_border = 0;
-  std::int64_t cells = 0;        // width * height
-  std::int64_t colliders = 0;    // cells with the collider bit
-  std::int64_t flip_both = 0;    // cells flipped in X and Y
+  std::int64_t cells = 0;      // width * height
+  std::int64_t colliders = 0;  // cells with the collider bit
+  std::int64_t flip_both = 0;  // cells flipped in X and Y
   std::int32_t order_min = 0, order_max = 0;
   std::vector<std::int32_t> triggers;  // trigger values in use (non-zero), sorted
 };
 
 struct LayerStats {
-  std::int32_t layer_index = -1;   // index among all layer items
-  std::int32_t group_index = -1;   // -1 when no group holds it
+  std::int32_t layer_index = -1;  // index among all layer items
+  std::int32_t group_index = -1;  // -1 when no group holds it
   LayerKind kind = LayerKind::unknown;
-  std::int32_t item_type = 0;      // raw layer type: 2 tilemap, 3 quads, 9/10 sounds
-  std::int32_t version = 0;        // tilemap / quads / sounds item version
+  std::int32_t item_type = 0;  // raw layer type: 2 tilemap, 3 quads, 9/10 sounds
+  std::int32_t version = 0;    // tilemap / quads / sounds item version
   std::string name;
   std::int64_t width = 0, height = 0;
   bool detail = false;
   std::int32_t image = -1;
   std::int32_t color_envelope = -1;
   std::array<std::int32_t, 4> color{255, 255, 255, 255};
-  bool skip_compressed = false;    // tilemap version 4 skip compression
+  bool skip_compressed = false;  // tilemap version 4 skip compression
   // Tile layers: non-air tiles. Quads: quads. Sounds: sources. SpriteTile:
   // non-empty cells.
   std::int64_t non_empty = 0;
   std::int64_t flip_x = 0, flip_y = 0, rotate = 0;  // tiles/cells with each flag
   std::int64_t num_quads = 0;
   std::int64_t num_sources = 0;
-  std::int32_t sound = -1;         // sounds layers
-  std::vector<TileCount> tile_counts;   // non-empty tiles only, sorted by tile
-  std::vector<NamedCount> entities;     // sorted by name
-  std::vector<std::int32_t> numbers;    // tele/switch numbers or tune zones in use, sorted
+  std::int32_t sound = -1;             // sounds layers
+  std::vector<TileCount> tile_counts;  // non-empty tiles only, sorted by tile
+  std::vector<NamedCount> entities;    // sorted by name
+  std::vector<std::int32_t> numbers;   // tele/switch numbers or tune zones in use, sorted
   std::optional<SpriteTileLayerInfo> spritetile;
 };
 
@@ -92,7 +93,7 @@ struct GroupStats {
   std::int32_t start_layer = 0, num_layers = 0;
   bool clipping = false;
   std::int32_t clip_x = 0, clip_y = 0, clip_w = 0, clip_h = 0;
-  bool game_group = false;         // holds the game layer
+  bool game_group = false;  // holds the game layer
 };
 
 // One user of an image: a tile layer (quads == 0) or a quads layer (quads =
@@ -108,8 +109,8 @@ struct ImageStats {
   std::string name;
   std::int32_t width = 0, height = 0;
   bool external = false;
-  bool rgba = true;                // version 2 variant 0 = RGB
-  bool standard_name = false;      // name is one of the standard external images
+  bool rgba = true;                    // version 2 variant 0 = RGB
+  bool standard_name = false;          // name is one of the standard external images
   std::int64_t data_stored_size = -1;  // compressed bytes in the file; -1 when external
   std::int64_t data_size = -1;         // declared uncompressed bytes; -1 when external
   std::vector<ImageUse> used_by;
@@ -150,8 +151,8 @@ struct SoundStats {
 
 struct MapStats {
   MapFormat format = MapFormat::teeworlds;
-  std::int32_t format_version = 0;  // datafile version (3, 4) or SpriteTile level version
-  MapStatus status = MapStatus::ok; // derived from problems by finalize_status()
+  std::int32_t format_version = 0;   // datafile version (3, 4) or SpriteTile level version
+  MapStatus status = MapStatus::ok;  // derived from problems by finalize_status()
   // Teeworlds maps: whether Teeworlds 0.6 / 0.7 load it (game_verdict.h);
   // set by finalize_status(), empty for SpriteTile levels.
   std::optional<TeeworldsVerdict> teeworlds;
@@ -168,7 +169,7 @@ struct MapStats {
   std::vector<std::string> settings;
 
   std::int64_t game_width = 0, game_height = 0;  // last game layer; 0 when none
-  std::int32_t tiles_per_set = 0;               // SpriteTile: 32768 / numsets
+  std::int32_t tiles_per_set = 0;                // SpriteTile: 32768 / numsets
 
   std::vector<GroupStats> groups;
   std::vector<LayerStats> layers;

@@ -152,7 +152,8 @@ MapStats spritetile_stats(const st::Level& level) {
     check_layer_header(stats, i, layer);
 
     std::array<std::uint8_t, 256> triggers_seen{};
-    const CellTotals t = count_cells(level.cells(i).bytes(), tile_counts.get(), triggers_seen.data());
+    const CellTotals t =
+        count_cells(level.cells(i).bytes(), tile_counts.get(), triggers_seen.data());
     check_cells(stats, i, t);
 
     LayerStats& out = stats.layers.emplace_back();

@@ -42,7 +42,6 @@ struct SpriteTileMeasurement {
 };
 
 // Classifies by content (never by name) and measures.
-SpriteTileMeasurement measure_spritetile(Bytes file,
-                                         const spritetile::DecodeOptions& options = {});
+SpriteTileMeasurement measure_spritetile(Bytes file, const spritetile::DecodeOptions& options = {});
 
 }  // namespace mapindex

@@ -14,15 +14,13 @@ void warn(MapStats& stats, Code code, std::string message, Location location) {
 }
 
 constexpr std::array<std::string_view, 32> kStandardImages = {
-    "bg_cloud1",          "bg_cloud2",         "bg_cloud3",          "desert_doodads",
-    "desert_main",        "desert_mountains2", "desert_mountains",   "desert_sun",
-    "generic_deathtiles", "generic_unhookable", "grass_doodads",     "grass_main",
-    "jungle_background",  "jungle_deathtiles", "jungle_doodads",     "jungle_main",
-    "jungle_midground",   "jungle_unhookables", "moon",              "mountains",
-    "snow",               "stars",             "sun",                "winter_doodads",
-    "winter_main",        "winter_mountains2", "winter_mountains3",  "winter_mountains",
+    "bg_cloud1", "bg_cloud2", "bg_cloud3", "desert_doodads", "desert_main", "desert_mountains2",
+    "desert_mountains", "desert_sun", "generic_deathtiles", "generic_unhookable", "grass_doodads",
+    "grass_main", "jungle_background", "jungle_deathtiles", "jungle_doodads", "jungle_main",
+    "jungle_midground", "jungle_unhookables", "moon", "mountains", "snow", "stars", "sun",
+    "winter_doodads", "winter_main", "winter_mountains2", "winter_mountains3", "winter_mountains",
     // Teeworlds 0.7 only
-    "easter",             "generic_lamps",     "generic_shadows",    "light"};
+    "easter", "generic_lamps", "generic_shadows", "light"};
 
 constexpr std::size_t kMaxImages = 64, kMaxSounds = 64;
 
@@ -53,7 +51,8 @@ void report_text_not_utf8(MapStats& stats) {
   info(stats.credits, "credits", "maps.credits_raw");
   info(stats.license, "license", "maps.license_raw");
   for (std::size_t i = 0; i < stats.settings.size(); ++i)
-    check(stats.settings[i], "settings line " + std::to_string(i), Location::info(), "settings.command_raw");
+    check(stats.settings[i], "settings line " + std::to_string(i), Location::info(),
+          "settings.command_raw");
   // The name of item `index` of `kind` ("layer 3 name"), its raw bytes in `column`.
   const auto name = [&](std::string_view text, Place kind, auto index, std::string_view column) {
     const Location where = Location::at(kind, index);
@@ -62,7 +61,8 @@ void report_text_not_utf8(MapStats& stats) {
   for (const auto& g : stats.groups) name(g.name, Place::group, g.group_index, "groups.name_raw");
   for (const auto& l : stats.layers) name(l.name, Place::layer, l.layer_index, "layers.name_raw");
   for (const auto& i : stats.images) name(i.name, Place::image, i.image_index, "images.name_raw");
-  for (const auto& e : stats.envelopes) name(e.name, Place::envelope, e.envelope_index, "envelopes.name_raw");
+  for (const auto& e : stats.envelopes)
+    name(e.name, Place::envelope, e.envelope_index, "envelopes.name_raw");
   for (const auto& s : stats.sounds) name(s.name, Place::sound, s.sound_index, "sounds.name_raw");
   for (auto& p : found) stats.problems.push_back(std::move(p));
 }
@@ -97,8 +97,8 @@ void resolve_references(const References& refs, MapStats& stats) {
     if (r.envelope < 0) continue;
     if (r.envelope >= num_envelopes) {
       warn(stats, Code::envelope_missing,
-           std::string(to_string(r.role)) + " uses envelope " + std::to_string(r.envelope) + ", but the map has " +
-               std::to_string(num_envelopes) + " envelopes",
+           std::string(to_string(r.role)) + " uses envelope " + std::to_string(r.envelope) +
+               ", but the map has " + std::to_string(num_envelopes) + " envelopes",
            Location::layer(r.layer));
       continue;
     }
@@ -107,9 +107,9 @@ void resolve_references(const References& refs, MapStats& stats) {
     const EnvelopeKind want = expected_envelope_kind(r.role);
     if (env.kind != want) {
       warn(stats, Code::envelope_kind,
-           std::string(to_string(r.role)) + " uses envelope " + std::to_string(r.envelope) + " of kind " +
-               std::string(to_string(env.kind)) + " (channels " + std::to_string(env.channels) +
-               "), expected " + std::string(to_string(want)),
+           std::string(to_string(r.role)) + " uses envelope " + std::to_string(r.envelope) +
+               " of kind " + std::string(to_string(env.kind)) + " (channels " +
+               std::to_string(env.channels) + "), expected " + std::string(to_string(want)),
            Location::layer(r.layer));
     }
   }
@@ -124,8 +124,7 @@ void resolve_references(const References& refs, MapStats& stats) {
            Location::layer(r.layer));
       continue;
     }
-    stats.sounds[static_cast<std::size_t>(r.sound)].used_by.push_back(
-        SoundUse{r.layer, r.sources});
+    stats.sounds[static_cast<std::size_t>(r.sound)].used_by.push_back(SoundUse{r.layer, r.sources});
   }
 
   for (const auto& img : stats.images)
@@ -156,14 +155,13 @@ void check_images_and_sounds(MapStats& stats) {
       continue;
     }
     if (!img.rgba)
-      warn(stats, Code::image_rgb, "embedded image is RGB (version 2 variant 0); DDNet loads only RGBA",
-           where);
+      warn(stats, Code::image_rgb,
+           "embedded image is RGB (version 2 variant 0); DDNet loads only RGBA", where);
     if (img.data_size < 0) continue;  // image.no_data already
     if (img.width > 0 && img.height > 0) {
       // Unsigned: up to (2^31-1)^2 * 4 bytes, more than an int64 holds.
-      const std::uint64_t need =
-          std::uint64_t{static_cast<std::uint32_t>(img.width)} * static_cast<std::uint32_t>(img.height) *
-          (img.rgba ? 4u : 3u);
+      const std::uint64_t need = std::uint64_t{static_cast<std::uint32_t>(img.width)} *
+                                 static_cast<std::uint32_t>(img.height) * (img.rgba ? 4u : 3u);
       if (static_cast<std::uint64_t>(img.data_size) < need)
         warn(stats, Code::image_data_size,
              "embedded image data holds " + std::to_string(img.data_size) + " bytes, " +
@@ -191,8 +189,7 @@ void check_images_and_sounds(MapStats& stats) {
 
 void check_groups_and_automappers(const TeeworldsMap& map, MapStats& stats) {
   const std::int32_t game = map.game_layer();
-  const std::int32_t game_group =
-      game >= 0 ? map.layers[static_cast<std::size_t>(game)].group : -1;
+  const std::int32_t game_group = game >= 0 ? map.layers[static_cast<std::size_t>(game)].group : -1;
   if (game_group >= 0 && map.groups[static_cast<std::size_t>(game_group)]) {
     const GroupItem& g = *map.groups[static_cast<std::size_t>(game_group)];
     if (g.offset_x != 0 || g.offset_y != 0 || g.parallax_x != 100 || g.parallax_y != 100 ||
@@ -236,8 +233,7 @@ void check_groups_and_automappers(const TeeworldsMap& map, MapStats& stats) {
     if (a.layer < 0 || a.layer >= g.num_layers) {
       warn(stats, Code::automapper_target,
            "automapper points at layer " + std::to_string(a.layer) + " of group " +
-               std::to_string(a.group) + ", which has " + std::to_string(g.num_layers) +
-               " layers",
+               std::to_string(a.group) + ", which has " + std::to_string(g.num_layers) + " layers",
            where);
     }
   }

@@ -30,46 +30,46 @@ using namespace game_tile;
 
 // Same order as kDdnetFeatureNames.
 const Feature kFeatures[] = {
-    {kGameFrontSwitch, {kDeath}},                                     // DEATH
-    {kGameFrontSwitch, {kThrough}},                                   // THROUGH
-    {kSwitch, {kJump}},                                               // JUMP
-    {kGameFrontSwitch, {kDfreeze}},                                   // DFREEZE
-    {kGameFrontSwitch, {kEhookEnable, kEhook}},                       // EHOOK_START
-    {kGameFrontSwitch, {kHitDisable, kNohit}},                        // HIT_END
-    {kGameFrontSwitch, {kSoloEnable}},                                // SOLO_START
-    {kGameFrontSwitch, {kTeleGunEnable}},                             // TELE_GUN
-    {kGameFrontSwitch, {kTeleGrenadeEnable}},                         // TELE_GRENADE
-    {kGameFrontSwitch, {kTeleLaserEnable}},                           // TELE_LASER
-    {kGameFrontSwitch, {kNpcEnable, kNpc}},                           // NPC_START
-    {kGameFrontSwitch, {kUnlimitedJumpsEnable}},                      // SUPER_START
-    {kGameFrontSwitch, {kJetpackEnable}},                             // JETPACK_START
-    {kGameFrontSwitch, {kWalljump}},                                  // WALLJUMP
-    {kGameFrontSwitch, {kNphEnable, kNph}},                           // NPH_START
-    {kGameFrontSwitch, {kWeaponShotgun}},                             // WEAPON_SHOTGUN
-    {kGameFrontSwitch, {kWeaponGrenade}},                             // WEAPON_GRENADE
-    {kGameFrontSwitch, {kPowerupNinja}},                              // POWERUP_NINJA
-    {kGameFrontSwitch, {kWeaponLaser}},                               // WEAPON_RIFLE
-    {kGameFrontSwitch, {{kLaserFastCcw, kLaserFastCw}}},              // LASER_STOP
-    {kGameFrontSwitch, {{kCrazyShotgunEx, kCrazyShotgun}}},           // CRAZY_SHOTGUN
-    {kGameFrontSwitch, {{kDraggerWeak, kDraggerStrongNw}}},           // DRAGGER
-    {kGameFrontSwitch, {kDoor}},                                      // DOOR
-    {kSwitch, {{switch_tile::kTimedOpen, switch_tile::kTimedClose}}}, // SWITCH_TIMED
-    {kGameFrontSwitch, {{switch_tile::kOpen, switch_tile::kClose}}},  // SWITCH
-    {kGameFrontSwitch, {{kStop, kStopa}}},                            // STOP
-    {kGameFrontSwitch, {{kThroughAll, kThroughDir}, kThroughCut}},    // THROUGH_ALL
-    {kTune, {tune_tile::kTune}},                                      // TUNE
-    {kGameFrontSwitch, {kOldlaser}},                                  // OLDLASER
-    {kTele, {tele_tile::kInEvil}},                                    // TELEINEVIL
-    {kTele, {tele_tile::kIn}},                                        // TELEIN
-    {kTele, {tele_tile::kCheck}},                                     // TELECHECK
-    {kTele, {tele_tile::kInWeapon}},                                  // TELEINWEAPON
-    {kTele, {tele_tile::kInHook}},                                    // TELEINHOOK
+    {kGameFrontSwitch, {kDeath}},                                       // DEATH
+    {kGameFrontSwitch, {kThrough}},                                     // THROUGH
+    {kSwitch, {kJump}},                                                 // JUMP
+    {kGameFrontSwitch, {kDfreeze}},                                     // DFREEZE
+    {kGameFrontSwitch, {kEhookEnable, kEhook}},                         // EHOOK_START
+    {kGameFrontSwitch, {kHitDisable, kNohit}},                          // HIT_END
+    {kGameFrontSwitch, {kSoloEnable}},                                  // SOLO_START
+    {kGameFrontSwitch, {kTeleGunEnable}},                               // TELE_GUN
+    {kGameFrontSwitch, {kTeleGrenadeEnable}},                           // TELE_GRENADE
+    {kGameFrontSwitch, {kTeleLaserEnable}},                             // TELE_LASER
+    {kGameFrontSwitch, {kNpcEnable, kNpc}},                             // NPC_START
+    {kGameFrontSwitch, {kUnlimitedJumpsEnable}},                        // SUPER_START
+    {kGameFrontSwitch, {kJetpackEnable}},                               // JETPACK_START
+    {kGameFrontSwitch, {kWalljump}},                                    // WALLJUMP
+    {kGameFrontSwitch, {kNphEnable, kNph}},                             // NPH_START
+    {kGameFrontSwitch, {kWeaponShotgun}},                               // WEAPON_SHOTGUN
+    {kGameFrontSwitch, {kWeaponGrenade}},                               // WEAPON_GRENADE
+    {kGameFrontSwitch, {kPowerupNinja}},                                // POWERUP_NINJA
+    {kGameFrontSwitch, {kWeaponLaser}},                                 // WEAPON_RIFLE
+    {kGameFrontSwitch, {{kLaserFastCcw, kLaserFastCw}}},                // LASER_STOP
+    {kGameFrontSwitch, {{kCrazyShotgunEx, kCrazyShotgun}}},             // CRAZY_SHOTGUN
+    {kGameFrontSwitch, {{kDraggerWeak, kDraggerStrongNw}}},             // DRAGGER
+    {kGameFrontSwitch, {kDoor}},                                        // DOOR
+    {kSwitch, {{switch_tile::kTimedOpen, switch_tile::kTimedClose}}},   // SWITCH_TIMED
+    {kGameFrontSwitch, {{switch_tile::kOpen, switch_tile::kClose}}},    // SWITCH
+    {kGameFrontSwitch, {{kStop, kStopa}}},                              // STOP
+    {kGameFrontSwitch, {{kThroughAll, kThroughDir}, kThroughCut}},      // THROUGH_ALL
+    {kTune, {tune_tile::kTune}},                                        // TUNE
+    {kGameFrontSwitch, {kOldlaser}},                                    // OLDLASER
+    {kTele, {tele_tile::kInEvil}},                                      // TELEINEVIL
+    {kTele, {tele_tile::kIn}},                                          // TELEIN
+    {kTele, {tele_tile::kCheck}},                                       // TELECHECK
+    {kTele, {tele_tile::kInWeapon}},                                    // TELEINWEAPON
+    {kTele, {tele_tile::kInHook}},                                      // TELEINHOOK
     {kGameFrontSwitch, {{kTimeCheckpointFirst, kTimeCheckpointLast}}},  // CHECKPOINT_FIRST
-    {kGameFrontSwitch, {kSubtractTime, kAddTime}},                    // BONUS
-    {kSpeedup, {{speedup_tile::kBoostOld, speedup_tile::kBoost}}},    // BOOST
-    {kGameFrontSwitch, {{kPlasmaF, kPlasma}}},                        // PLASMAF
-    {kGameFrontSwitch, {kPlasmaE}},                                   // PLASMAE
-    {kGameFrontSwitch, {kPlasmaU}},                                   // PLASMAU
+    {kGameFrontSwitch, {kSubtractTime, kAddTime}},                      // BONUS
+    {kSpeedup, {{speedup_tile::kBoostOld, speedup_tile::kBoost}}},      // BOOST
+    {kGameFrontSwitch, {{kPlasmaF, kPlasma}}},                          // PLASMAF
+    {kGameFrontSwitch, {kPlasmaE}},                                     // PLASMAE
+    {kGameFrontSwitch, {kPlasmaU}},                                     // PLASMAU
 };
 static_assert(std::size(kFeatures) == kDdnetFeatureNames.size());
 
@@ -98,7 +98,8 @@ std::vector<std::string> ddnet_features(const KeysPresent& present) {
     for (std::size_t kind = 0; kind < present.size() && !found; ++kind) {
       if (!(kFeatures[f].layers & (1u << kind))) continue;
       for (const Range& r : kFeatures[f].keys)
-        for (int k = r.first; k <= r.last && !found; ++k) found = present[kind][static_cast<std::size_t>(k)];
+        for (int k = r.first; k <= r.last && !found; ++k)
+          found = present[kind][static_cast<std::size_t>(k)];
     }
     if (found) out.emplace_back(kDdnetFeatureNames[f]);
   }

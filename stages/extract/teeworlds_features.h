@@ -16,14 +16,14 @@
 namespace mapindex::teeworlds {
 
 inline constexpr std::array<std::string_view, 40> kDdnetFeatureNames = {
-    "DEATH",          "THROUGH",        "JUMP",          "DFREEZE",       "EHOOK_START",
-    "HIT_END",        "SOLO_START",     "TELE_GUN",      "TELE_GRENADE",  "TELE_LASER",
-    "NPC_START",      "SUPER_START",    "JETPACK_START", "WALLJUMP",      "NPH_START",
-    "WEAPON_SHOTGUN", "WEAPON_GRENADE", "POWERUP_NINJA", "WEAPON_RIFLE",  "LASER_STOP",
-    "CRAZY_SHOTGUN",  "DRAGGER",        "DOOR",          "SWITCH_TIMED",  "SWITCH",
-    "STOP",           "THROUGH_ALL",    "TUNE",          "OLDLASER",      "TELEINEVIL",
-    "TELEIN",         "TELECHECK",      "TELEINWEAPON",  "TELEINHOOK",    "CHECKPOINT_FIRST",
-    "BONUS",          "BOOST",          "PLASMAF",       "PLASMAE",       "PLASMAU"};
+    "DEATH",          "THROUGH",        "JUMP",          "DFREEZE",      "EHOOK_START",
+    "HIT_END",        "SOLO_START",     "TELE_GUN",      "TELE_GRENADE", "TELE_LASER",
+    "NPC_START",      "SUPER_START",    "JETPACK_START", "WALLJUMP",     "NPH_START",
+    "WEAPON_SHOTGUN", "WEAPON_GRENADE", "POWERUP_NINJA", "WEAPON_RIFLE", "LASER_STOP",
+    "CRAZY_SHOTGUN",  "DRAGGER",        "DOOR",          "SWITCH_TIMED", "SWITCH",
+    "STOP",           "THROUGH_ALL",    "TUNE",          "OLDLASER",     "TELEINEVIL",
+    "TELEIN",         "TELECHECK",      "TELEINWEAPON",  "TELEINHOOK",   "CHECKPOINT_FIRST",
+    "BONUS",          "BOOST",          "PLASMAF",       "PLASMAE",      "PLASMAU"};
 
 // Keys present (non-zero count) on the layers the game uses, per tilemap kind
 // (indexed by the tilemap kinds of LayerKind).

@@ -95,16 +95,18 @@ void measure_images(const Datafile& df, const TeeworldsMap& map, MapStats& stats
       img.rgba = item->rgba();
       if (data_index_valid(df, item->name)) {
         auto name = df.string_bytes(static_cast<std::size_t>(item->name));
-        if (name) img.name = std::move(name.value());
-        else add(stats, Code::image_name, "image name: " + name.error().to_string(), where);
+        if (name)
+          img.name = std::move(name.value());
+        else
+          add(stats, Code::image_name, "image name: " + name.error().to_string(), where);
       } else {
         add(stats, Code::image_name,
             "image name data index " + std::to_string(item->name) + " is out of range", where);
       }
       if (img.name.size() + 1 > kImageNameMax)
         add(stats, Code::image_name,
-            "image name is " + std::to_string(img.name.size() + 1) + " bytes with its NUL, at most " +
-                std::to_string(kImageNameMax) + " allowed",
+            "image name is " + std::to_string(img.name.size() + 1) +
+                " bytes with its NUL, at most " + std::to_string(kImageNameMax) + " allowed",
             where);
       img.standard_name = is_standard_external_image(img.name);
       if (!img.external) {
@@ -133,7 +135,8 @@ void measure_envelopes(const TeeworldsMap& map, MapStats& stats) {
   std::vector<std::uint32_t> next_descent(num_points + 1);  // first p >= i with time(p) < time(p-1)
   for (std::size_t p = 0; p < num_points; ++p) {
     const std::int32_t curve = map.points.curve(p);
-    const std::size_t c = curve >= 0 && curve <= kCurveBezier ? static_cast<std::size_t>(curve) : kNumCurveTypes - 1;
+    const std::size_t c =
+        curve >= 0 && curve <= kCurveBezier ? static_cast<std::size_t>(curve) : kNumCurveTypes - 1;
     curves_before[p + 1] = curves_before[p];
     curves_before[p + 1][c]++;
   }
@@ -193,8 +196,10 @@ void measure_sounds(const Datafile& df, const TeeworldsMap& map, MapStats& stats
       snd.external = item->external;
       if (data_index_valid(df, item->name)) {
         auto name = df.string_bytes(static_cast<std::size_t>(item->name));
-        if (name) snd.name = std::move(name.value());
-        else add(stats, Code::sound_name, "sound name: " + name.error().to_string(), where);
+        if (name)
+          snd.name = std::move(name.value());
+        else
+          add(stats, Code::sound_name, "sound name: " + name.error().to_string(), where);
       }
       if (item->external) {
         // no data expected (sound.external reports it)
@@ -239,7 +244,8 @@ void measure_groups(const TeeworldsMap& map, MapStats& stats) {
 }
 
 // Per-layer aggregation of envelope uses (role, envelope) -> count.
-void add_envelope_refs(std::int32_t layer, const std::map<std::pair<EnvelopeRole, std::int32_t>, std::int64_t>& uses,
+void add_envelope_refs(std::int32_t layer,
+                       const std::map<std::pair<EnvelopeRole, std::int32_t>, std::int64_t>& uses,
                        References& refs) {
   for (const auto& [key, count] : uses)
     refs.envelopes.push_back(References::Envelope{layer, key.first, key.second, count});
@@ -300,7 +306,8 @@ class LayerMeasurer {
       ls.color_envelope = t.color_envelope;
       refs_.images.push_back(References::Image{layer.index, t.image, true, 0});
       if (t.color_envelope >= 0)
-        refs_.envelopes.push_back(References::Envelope{layer.index, EnvelopeRole::layer_color, t.color_envelope, 1});
+        refs_.envelopes.push_back(
+            References::Envelope{layer.index, EnvelopeRole::layer_color, t.color_envelope, 1});
     }
     if (!layer.tiles_readable) return;
     count_tiles(layer, t, ls);
@@ -320,8 +327,7 @@ class LayerMeasurer {
     counts_ = TileCounts{};
     const Bytes bytes = *data;
     if (t.skip_compressed()) {
-      if (auto e = count_skip_tiles(bytes, num_tiles, counts_))
-        error(layer, e->code, e->message);
+      if (auto e = count_skip_tiles(bytes, num_tiles, counts_)) error(layer, e->code, e->message);
     } else {
       const std::size_t size = tile_struct_size(layer.type);
       std::size_t n = num_tiles;
@@ -330,8 +336,8 @@ class LayerMeasurer {
         error(layer, Code::M14,
               std::string(layer_type_name(layer.type)) + " layer tile data holds " +
                   std::to_string(bytes.size()) + " bytes, " + std::to_string(t.width) + "x" +
-                  std::to_string(t.height) + " tiles of " + std::to_string(size) +
-                  " bytes need " + std::to_string(num_tiles * size));
+                  std::to_string(t.height) + " tiles of " + std::to_string(size) + " bytes need " +
+                  std::to_string(num_tiles * size));
       }
       count_plain_tiles(bytes, layer.type, n, counts_);
     }
@@ -357,14 +363,17 @@ class LayerMeasurer {
         case TileCategory::entity: ls.entities.push_back(NamedCount{names->name[k], c}); break;
         case TileCategory::tile: break;
         case TileCategory::invalid:
-          if (invalid_kinds++ < 8) invalid += (invalid.empty() ? "" : ", ") + std::to_string(k) + " (" + std::to_string(c) + "x)";
+          if (invalid_kinds++ < 8)
+            invalid +=
+                (invalid.empty() ? "" : ", ") + std::to_string(k) + " (" + std::to_string(c) + "x)";
           break;
       }
     }
     if (invalid_kinds > 0)
       error(layer, Code::tile_invalid,
             std::to_string(invalid_kinds) + " tile kinds not valid on a " +
-                layer_type_name(layer.type) + " layer: " + invalid + (invalid_kinds > 8 ? ", ..." : ""));
+                layer_type_name(layer.type) + " layer: " + invalid +
+                (invalid_kinds > 8 ? ", ..." : ""));
     std::sort(ls.entities.begin(), ls.entities.end(),
               [](const NamedCount& a, const NamedCount& b) { return a.name < b.name; });
     ls.non_empty = counts_.non_empty();
@@ -385,7 +394,8 @@ class LayerMeasurer {
   // Reads `count` records of `record_bytes` from data item `index` (quads,
   // sound sources) into scratch; reports a size mismatch.
   std::optional<Bytes> records(const DecodedLayer& layer, std::int32_t index, std::int64_t count,
-                               std::size_t record_bytes, Code bad_data, Code bad_size, const char* what) {
+                               std::size_t record_bytes, Code bad_data, Code bad_size,
+                               const char* what) {
     if (count <= 0 && index < 0) return Bytes{};
     if (!data_index_valid(df_, index)) {
       error(layer, bad_data,
@@ -400,15 +410,16 @@ class LayerMeasurer {
                 ") cannot be read: " + data.error().to_string());
       return std::nullopt;
     }
-    const std::int64_t want = std::max<std::int64_t>(count, 0) * static_cast<std::int64_t>(record_bytes);
+    const std::int64_t want =
+        std::max<std::int64_t>(count, 0) * static_cast<std::int64_t>(record_bytes);
     if (static_cast<std::int64_t>(data->size()) != want) {
       error(layer, bad_size,
             std::to_string(count) + " " + what + "s of " + std::to_string(record_bytes) +
                 " bytes need " + std::to_string(want) + " bytes, the data holds " +
                 std::to_string(data->size()));
     }
-    const std::size_t n = std::min<std::size_t>(data->size() / record_bytes,
-                                                 static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
+    const std::size_t n = std::min<std::size_t>(
+        data->size() / record_bytes, static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
     return data->first(n * record_bytes);
   }
 
@@ -417,14 +428,16 @@ class LayerMeasurer {
     ls.name = q.name;
     ls.image = q.image;
     ls.num_quads = std::max(q.num_quads, 0);
-    auto bytes = records(layer, q.data, q.num_quads, kQuadBytes, Code::quads_data, Code::quads_data_size, "quad");
+    auto bytes = records(layer, q.data, q.num_quads, kQuadBytes, Code::quads_data,
+                         Code::quads_data_size, "quad");
     std::int64_t read = 0;
     std::map<std::pair<EnvelopeRole, std::int32_t>, std::int64_t> uses;
     if (bytes) {
       read = static_cast<std::int64_t>(bytes->size() / kQuadBytes);
       for (std::int64_t i = 0; i < read; ++i) {
         const Quad quad = decode_quad(bytes->data() + static_cast<std::size_t>(i) * kQuadBytes);
-        if (quad.position_envelope >= 0) uses[{EnvelopeRole::quad_position, quad.position_envelope}]++;
+        if (quad.position_envelope >= 0)
+          uses[{EnvelopeRole::quad_position, quad.position_envelope}]++;
         if (quad.color_envelope >= 0) uses[{EnvelopeRole::quad_color, quad.color_envelope}]++;
       }
     }
@@ -438,7 +451,8 @@ class LayerMeasurer {
     ls.name = s.name;
     ls.sound = s.sound;
     ls.num_sources = std::max(s.num_sources, 0);
-    auto bytes = records(layer, s.data, s.num_sources, s.source_bytes(), Code::sounds_data, Code::sounds_data_size, "sound source");
+    auto bytes = records(layer, s.data, s.num_sources, s.source_bytes(), Code::sounds_data,
+                         Code::sounds_data_size, "sound source");
     std::int64_t read = 0;
     std::map<std::pair<EnvelopeRole, std::int32_t>, std::int64_t> uses;
     if (bytes) {
@@ -446,7 +460,8 @@ class LayerMeasurer {
       for (std::int64_t i = 0; i < read; ++i) {
         const SoundSource src = decode_sound_source(
             bytes->data() + static_cast<std::size_t>(i) * s.source_bytes(), s.deprecated);
-        if (src.position_envelope >= 0) uses[{EnvelopeRole::source_position, src.position_envelope}]++;
+        if (src.position_envelope >= 0)
+          uses[{EnvelopeRole::source_position, src.position_envelope}]++;
         if (src.sound_envelope >= 0) uses[{EnvelopeRole::source_sound, src.sound_envelope}]++;
       }
     }
@@ -459,7 +474,8 @@ class LayerMeasurer {
   const TeeworldsMap& map_;
   MapStats& stats_;
   References& refs_;
-  std::vector<std::uint8_t>& scratch_ = thread_scratch();  // one layer's data at a time, reused across maps
+  std::vector<std::uint8_t>& scratch_ =
+      thread_scratch();  // one layer's data at a time, reused across maps
   TileCounts counts_;
   KeysPresent present_{};
 };

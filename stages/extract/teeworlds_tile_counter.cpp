@@ -31,7 +31,10 @@ void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out) {
       continue;
     }
     for (int k = 0; k < 4; ++k) {
-      if (load_u64(p + 8 * k) == 0) { ++air_pairs; continue; }
+      if (load_u64(p + 8 * k) == 0) {
+        ++air_pairs;
+        continue;
+      }
       one(p + 8 * k);
       one(p + 8 * k + 4);
     }
@@ -85,7 +88,10 @@ void count_speedup(const std::uint8_t* p, std::size_t n, TileCounts& out) {
   std::size_t i = 0;
   std::int64_t air = 0;
   for (; i + 4 <= n; i += 4, p += 4 * kSize) {  // 4 tiles of 6 bytes
-    if ((load_u64(p) | load_u64(p + 8) | load_u64(p + 16)) == 0) { air += 4; continue; }
+    if ((load_u64(p) | load_u64(p + 8) | load_u64(p + 16)) == 0) {
+      air += 4;
+      continue;
+    }
     for (std::size_t k = 0; k < 4; ++k) out.keys[p[kSize * k + kTypeAt]]++;
   }
   out.keys[0] += air;
@@ -98,7 +104,8 @@ void count_plain_tiles(Bytes data, LayerKind kind, std::size_t n, TileCounts& ou
   const std::uint8_t* p = data.data();
   switch (kind) {
     case LayerKind::tele:
-      count_numbered<tele_struct::kSize, tele_struct::kNumber, tele_struct::kType, false>(p, n, out);
+      count_numbered<tele_struct::kSize, tele_struct::kNumber, tele_struct::kType, false>(p, n,
+                                                                                          out);
       break;
     case LayerKind::speedup: count_speedup(p, n, out); break;
     case LayerKind::switch_layer:
@@ -106,7 +113,8 @@ void count_plain_tiles(Bytes data, LayerKind kind, std::size_t n, TileCounts& ou
                      switch_struct::kFlags>(p, n, out);
       break;
     case LayerKind::tune:
-      count_numbered<tune_struct::kSize, tune_struct::kNumber, tune_struct::kType, false>(p, n, out);
+      count_numbered<tune_struct::kSize, tune_struct::kNumber, tune_struct::kType, false>(p, n,
+                                                                                          out);
       break;
     default: count_tile_structs(p, n, out); break;
   }

@@ -85,7 +85,7 @@ Result<std::vector<TileName>> parse_tile_names_csv(std::string_view csv) {
     if (!header_seen) {
       if (line != kHeader)
         return Error{Code::tile_names_header, where + ": header is '" + std::string(line) +
-                                              "', expected '" + std::string(kHeader) + "'"};
+                                                  "', expected '" + std::string(kHeader) + "'"};
       header_seen = true;
       continue;
     }
@@ -100,8 +100,9 @@ Result<std::vector<TileName>> parse_tile_names_csv(std::string_view csv) {
     if (ec != std::errc{} || ptr != f[1].data() + f[1].size() || name.tile < 0 || name.tile > 255)
       return Error{Code::tile_names_tile, where + ": tile '" + f[1] + "' is not a number 0..255"};
     if (!kind_of(name.layer_kind))
-      return Error{Code::tile_names_kind, where + ": layer kind '" + name.layer_kind +
-                                          "' is not game, front, tele, speedup, switch or tune"};
+      return Error{Code::tile_names_kind,
+                   where + ": layer kind '" + name.layer_kind +
+                       "' is not game, front, tele, speedup, switch or tune"};
     if (name.name.empty()) return Error{Code::tile_names_empty, where + ": empty name"};
     if (name.category != "tile" && name.category != "entity")
       return Error{Code::tile_names_category,
@@ -112,8 +113,9 @@ Result<std::vector<TileName>> parse_tile_names_csv(std::string_view csv) {
   std::sort(names.begin(), names.end(), by_key);
   for (std::size_t i = 1; i < names.size(); ++i) {
     if (!by_key(names[i - 1], names[i]))
-      return Error{Code::tile_names_duplicate, "tile " + std::to_string(names[i].tile) + " of layer '" +
-                                               names[i].layer_kind + "' appears twice"};
+      return Error{Code::tile_names_duplicate, "tile " + std::to_string(names[i].tile) +
+                                                   " of layer '" + names[i].layer_kind +
+                                                   "' appears twice"};
   }
   return names;
 }

@@ -21,7 +21,7 @@ struct TileName {
   std::string layer_kind;  // "game", "front", "tele", "speedup", "switch", "tune"
   std::int32_t tile = 0;   // 0..255
   std::string name;
-  std::string category;    // "tile" or "entity"
+  std::string category;  // "tile" or "entity"
   bool operator==(const TileName&) const = default;
 };
 

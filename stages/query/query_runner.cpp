@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <filesystem>
+#include <optional>
 
 #include "stages/common/hex.h"
 #include "stages/sqlite/statement.h"
@@ -31,9 +31,7 @@ Cell read_cell(const Statement& stmt, int i) {
       cell.text = to_hex(stmt.column_blob(i));
       break;
     }
-    default:
-      cell.type = Cell::Type::text;
-      cell.text = stmt.column_text(i);
+    default: cell.type = Cell::Type::text; cell.text = stmt.column_text(i);
   }
   return cell;
 }
@@ -63,14 +61,14 @@ std::optional<Error> bind_parameters(Statement& stmt, const std::vector<QueryPar
     const std::string full = stmt.parameter_name(i);
     if (full.empty() || full[0] == '?')
       return Error{Code::query_parameter, "`" + stmt.sql() +
-                                          "` has a nameless parameter (?): name it :name and "
-                                          "give its value with -p name=VALUE"};
+                                              "` has a nameless parameter (?): name it :name and "
+                                              "give its value with -p name=VALUE"};
     const std::string name = full.substr(1);  // without :, @ or $
     const auto found = std::find_if(parameters.begin(), parameters.end(),
                                     [&](const QueryParameter& p) { return p.name == name; });
     if (found == parameters.end())
-      return Error{Code::query_parameter, "no value for " + full + " (give it with -p " +
-                                          name + "=VALUE)"};
+      return Error{Code::query_parameter,
+                   "no value for " + full + " (give it with -p " + name + "=VALUE)"};
     used[static_cast<std::size_t>(found - parameters.begin())] = true;
     std::visit([&](const auto& value) { stmt.bind(i, value); }, found->value);
   }
@@ -89,8 +87,10 @@ Result<std::int64_t> run_query(const std::string& db_path, const std::string& sq
   const QueryFormat format = options.format;
   std::error_code ec;
   if (!std::filesystem::is_regular_file(db_path, ec))
-    return Error{Code::query_open, "index '" + db_path + "' does not exist (create it with "
-                                                     "`mapindex index --db " + db_path + " ...`)"};
+    return Error{Code::query_open, "index '" + db_path +
+                                       "' does not exist (create it with "
+                                       "`mapindex index --db " +
+                                       db_path + " ...`)"};
   auto connection = open_sqlite_read_only(db_path);
   if (!connection) return connection.error();
   sqlite3* db = connection->get();
@@ -114,20 +114,20 @@ Result<std::int64_t> run_query(const std::string& db_path, const std::string& sq
       auto stmt = Statement::prepare_first(db, rest);
       if (!stmt && rest.size() == left)  // SQLite reads no further than a NUL byte
         return Error{Code::query_sql, "the SQL holds a NUL byte (byte " +
-                                      std::to_string(sql.size() - left) + "): SQL is text"};
+                                          std::to_string(sql.size() - left) + "): SQL is text"};
       if (!stmt) continue;  // whitespace or a comment
       if (!stmt.read_only())
-        return Error{Code::query_write, "`" + stmt.sql() +
-                                        "` would write: mapindex query only reads the index"};
+        return Error{Code::query_write,
+                     "`" + stmt.sql() + "` would write: mapindex query only reads the index"};
       if (auto error = bind_parameters(stmt, options.parameters, used)) return *error;
       statements.push_back(std::move(stmt));
     }
     if (statements.empty()) return Error{Code::query_empty, "no SQL statement given"};
     for (std::size_t i = 0; i < used.size(); ++i)
       if (!used[i])
-        return Error{Code::query_parameter, "-p " + options.parameters[i].name +
-                                            " is given but the SQL has no :" +
-                                            options.parameters[i].name};
+        return Error{Code::query_parameter,
+                     "-p " + options.parameters[i].name +
+                         " is given but the SQL has no :" + options.parameters[i].name};
 
     std::int64_t rows = 0;
     int result_sets = 0;

@@ -28,8 +28,8 @@ namespace mapindex::index {
 // "no such table: mapz"), or an index_error_code() when SQLite reports
 // damage or an I/O error (the message names `db_path`). Any SQLite
 // database can be queried; no schema version check.
-Result<std::int64_t> run_query(const std::string& db_path, const std::string& sql, QueryFormat format,
-                               std::ostream& out, bool (*stop)() = nullptr);
+Result<std::int64_t> run_query(const std::string& db_path, const std::string& sql,
+                               QueryFormat format, std::ostream& out, bool (*stop)() = nullptr);
 
 // A value for the SQL parameter `name` (written :name, @name or $name in the
 // SQL; `name` without the prefix), bound with its type.

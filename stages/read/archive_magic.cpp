@@ -38,7 +38,8 @@ bool is_v7_tar(Bytes bytes) {
   int digits = 0;
   std::size_t i = 148;
   while (i < 156 && bytes[i] == ' ') ++i;
-  for (; i < 156 && bytes[i] >= '0' && bytes[i] <= '7'; ++i, ++digits) stored = stored * 8 + (bytes[i] - '0');
+  for (; i < 156 && bytes[i] >= '0' && bytes[i] <= '7'; ++i, ++digits)
+    stored = stored * 8 + (bytes[i] - '0');
   if (digits == 0 || (i < 156 && bytes[i] != 0 && bytes[i] != ' ')) return false;
   std::uint64_t sum = 0;
   for (std::size_t k = 0; k < 512; ++k) sum += (k >= 148 && k < 156) ? ' ' : bytes[k];
@@ -54,7 +55,10 @@ ArchiveMagic sniff_archive(Bytes prefix) {
       starts_with(prefix, 0, "PK\x07\x08"sv))
     return ArchiveMagic::zip;
   if (starts_with(prefix, 0, "\x1f\x8b"sv)) return ArchiveMagic::gzip;
-  if (starts_with(prefix, 0, "\xfd" "7zXZ\x00"sv)) return ArchiveMagic::xz;
+  if (starts_with(prefix, 0,
+                  "\xfd"
+                  "7zXZ\x00"sv))
+    return ArchiveMagic::xz;
   if (starts_with(prefix, 0, "\x28\xb5\x2f\xfd"sv)) return ArchiveMagic::zstd;
   if (starts_with(prefix, 0, "BZh"sv) && prefix.size() >= 4 && prefix[3] >= '1' && prefix[3] <= '9')
     return ArchiveMagic::bzip2;

@@ -11,7 +11,21 @@ namespace mapindex::read {
 
 // One for each format and filter new_archive_reader() enables (rar covers
 // rar and rar5; lzma is the bare .lzma stream).
-enum class ArchiveMagic { none, zip, gzip, xz, zstd, bzip2, seven_zip, tar, rar, lz4, lzip, lzma, compress };
+enum class ArchiveMagic {
+  none,
+  zip,
+  gzip,
+  xz,
+  zstd,
+  bzip2,
+  seven_zip,
+  tar,
+  rar,
+  lz4,
+  lzip,
+  lzma,
+  compress
+};
 
 // Bytes needed to recognise every kind (a tar header is one 512-byte block).
 inline constexpr std::size_t kArchiveMagicBytes = 512;

@@ -20,9 +20,12 @@ namespace {
 std::string clean_name(const char* name) {
   std::string s = name ? name : "<unnamed entry>";
   for (;;) {
-    if (s.starts_with("./")) s.erase(0, 2);
-    else if (s.starts_with("/")) s.erase(0, 1);
-    else break;
+    if (s.starts_with("./"))
+      s.erase(0, 2);
+    else if (s.starts_with("/"))
+      s.erase(0, 1);
+    else
+      break;
   }
   return s;
 }
@@ -114,12 +117,13 @@ void ArchiveStack::close() {
 // `archive_path` in `out` if libarchive can read it, else one plain entry at
 // `plain_path`.
 ArchiveStack::Opened ArchiveStack::open_stream(std::unique_ptr<ByteSource> source,
-                                              std::vector<std::uint8_t> prefix,
-                                              const std::string& archive_path,
-                                              const std::string& plain_path,
-                                              std::optional<std::uint64_t> declared) {
+                                               std::vector<std::uint8_t> prefix,
+                                               const std::string& archive_path,
+                                               const std::string& plain_path,
+                                               std::optional<std::uint64_t> declared) {
   Opened opened;
-  opened.entry = open_level(opened, std::move(source), std::move(prefix), archive_path, plain_path, declared);
+  opened.entry =
+      open_level(opened, std::move(source), std::move(prefix), archive_path, plain_path, declared);
   return opened;
 }
 
@@ -146,21 +150,26 @@ std::optional<Entry> ArchiveStack::open_level(Opened& out, std::unique_ptr<ByteS
     // it, which a stream can't: the archive is held in memory, capped.
     const std::uint64_t cap = options_.max_entry_size;
     std::string too_large = "a 7-Zip archive must be held in memory to be read from a stream and " +
-                            shown + " is larger than the max entry size of " +
-                            std::to_string(cap) + " bytes";
-    if (declared && *declared > cap) return error_entry(Code::read_oversize_archive, path, too_large, *declared);
+                            shown + " is larger than the max entry size of " + std::to_string(cap) +
+                            " bytes";
+    if (declared && *declared > cap)
+      return error_entry(Code::read_oversize_archive, path, too_large, *declared);
     level->memory = std::move(prefix);
     if (!read_into(*source, level->memory, cap + 1)) return source_failed(*source, path);
-    if (level->memory.size() > cap) return error_entry(Code::read_oversize_archive, path, too_large);
-    int r = archive_read_open_memory(level->archive.get(), level->memory.data(), level->memory.size());
+    if (level->memory.size() > cap)
+      return error_entry(Code::read_oversize_archive, path, too_large);
+    int r =
+        archive_read_open_memory(level->archive.get(), level->memory.data(), level->memory.size());
     if (r < ARCHIVE_WARN) {
       std::string reason = archive_reason(level->archive.get());
-      return error_entry(classify_read_error(archive_errno(level->archive.get()), reason), path, reason);
+      return error_entry(classify_read_error(archive_errno(level->archive.get()), reason), path,
+                         reason);
     }
   } else {
     // A zip archive's end is checked once it is read (end_of_level).
     source->keep_tail(kZipTailBytes, prefix);
-    level->feeder = std::make_unique<StreamFeeder>(*source, std::move(prefix), options_.max_entry_size);
+    level->feeder =
+        std::make_unique<StreamFeeder>(*source, std::move(prefix), options_.max_entry_size);
     int r = level->feeder->open(level->archive.get());
     if (r < ARCHIVE_WARN) {
       if (source->failed()) return source_failed(*source, path);
@@ -170,7 +179,8 @@ std::optional<Entry> ArchiveStack::open_level(Opened& out, std::unique_ptr<ByteS
         out.plain = true;
         return plain_from_stream(*level, plain_path);
       }
-      return error_entry(classify_read_error(archive_errno(level->archive.get()), reason), path, reason);
+      return error_entry(classify_read_error(archive_errno(level->archive.get()), reason), path,
+                         reason);
     }
     level->feeder->stop_recording();
   }
@@ -197,7 +207,8 @@ Entry ArchiveStack::plain_from_stream(Level& level, const std::string& path) {
     return oversize_entry(path, count);
   }
   if (levels_.empty()) {
-    if (bytes.empty()) return error_entry(Code::read_empty, "", "no entries: the input is empty (0 bytes)");
+    if (bytes.empty())
+      return error_entry(Code::read_empty, "", "no entries: the input is empty (0 bytes)");
   }
   return file_entry(path, std::move(bytes));
 }
@@ -275,12 +286,13 @@ std::optional<Entry> ArchiveStack::end_of_level(std::size_t k) {
     if (!count_rest(*source, rest, stop_)) return source_failed(*source, path);
   }
   if (stop_.load()) return std::nullopt;
-  if (zip && !(file ? file_has_zip_end_record(*file)
-                    : !source || has_zip_end_record(source->tail())))
-    return error_entry(Code::read_truncated, path,
-                       "the zip archive has no end of central directory record: it is "
-                       "cut short inside or before its central directory (the entries before the cut "
-                       "were read)");
+  if (zip &&
+      !(file ? file_has_zip_end_record(*file) : !source || has_zip_end_record(source->tail())))
+    return error_entry(
+        Code::read_truncated, path,
+        "the zip archive has no end of central directory record: it is "
+        "cut short inside or before its central directory (the entries before the cut "
+        "were read)");
   if (!no_rows) return std::nullopt;
   std::string reason;
   if (folders > 0) {
@@ -289,7 +301,8 @@ std::optional<Entry> ArchiveStack::end_of_level(std::size_t k) {
   } else if (tar) {
     // libarchive reads a block of zero bytes as the end of a tar archive.
     reason = "no entries: read as an empty " + format + " archive (the " +
-             (k == 0 ? "input" : "entry") + " starts with a block of zero bytes, as an empty tar does)";
+             (k == 0 ? "input" : "entry") +
+             " starts with a block of zero bytes, as an empty tar does)";
   } else {
     reason = "no entries: an empty " + format + " archive";
   }
@@ -299,7 +312,7 @@ std::optional<Entry> ArchiveStack::end_of_level(std::size_t k) {
 
 // A row for an entry that is not a regular file, or nullopt if it is one.
 std::optional<Entry> ArchiveStack::not_regular(Level& level, archive_entry* header,
-                                                     const std::string& path) {
+                                               const std::string& path) {
   if (const char* target = archive_entry_hardlink_utf8(header) ? archive_entry_hardlink_utf8(header)
                                                                : archive_entry_hardlink(header))
     return not_read_entry(Code::read_not_regular, path,
@@ -318,11 +331,13 @@ std::optional<Entry> ArchiveStack::not_regular(Level& level, archive_entry* head
 
 // The data of the current entry of level k: an archive to follow, or bytes.
 std::optional<Entry> ArchiveStack::read_entry(std::size_t k, const std::string& path,
-                                                    std::optional<std::uint64_t> declared) {
+                                              std::optional<std::uint64_t> declared) {
   auto data = std::make_unique<EntryDataSource>(levels_[k]->archive.get());
   std::vector<std::uint8_t> bytes;
-  bytes.reserve(static_cast<std::size_t>(
-      std::min<std::uint64_t>({declared.value_or(kReadChunk), kMaxReserve, options_.max_entry_size}) + 1));
+  bytes.reserve(
+      static_cast<std::size_t>(std::min<std::uint64_t>({declared.value_or(kReadChunk), kMaxReserve,
+                                                        options_.max_entry_size}) +
+                               1));
   if (!read_into(*data, bytes, kArchiveMagicBytes)) return source_failed(*data, path);
   ArchiveMagic magic = sniff_archive(bytes);
   if (magic != ArchiveMagic::none) {
@@ -350,7 +365,7 @@ std::optional<Entry> ArchiveStack::read_entry(std::size_t k, const std::string& 
 // that outer archive: one error entry for the outermost broken archive, and
 // the archives inside it are abandoned. Levels below go on.
 Entry ArchiveStack::fail_level(std::size_t k, std::string path, int error_number,
-                                     std::string reason, bool fatal) {
+                               std::string reason, bool fatal) {
   std::size_t m = k;
   while (m > 0 && levels_[m]->source && levels_[m]->source->failed()) {
     auto* data = dynamic_cast<EntryDataSource*>(levels_[m]->source.get());

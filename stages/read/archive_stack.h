@@ -27,16 +27,17 @@ namespace mapindex::read {
 // An archive being read: the input itself (level 0) or an archive inside the
 // level below it.
 struct Level {
-  std::string archive_path;             // inside the source; "" for the input itself
-  std::unique_ptr<ByteSource> source;   // stdin/FIFO, or the outer entry's data; null for files
+  std::string archive_path;              // inside the source; "" for the input itself
+  std::unique_ptr<ByteSource> source;    // stdin/FIFO, or the outer entry's data; null for files
   std::unique_ptr<StreamFeeder> feeder;  // when streamed from `source`
-  std::vector<std::uint8_t> memory;     // a 7-Zip archive held in memory
-  std::string last_entry;               // for messages about the next header
-  std::optional<std::filesystem::path> file;  // read from this file (else from `source` or `memory`)
-  std::optional<std::uint64_t> file_size;     // of `file`
-  std::uint64_t rows_before = 0;        // entries delivered before this level was opened
-  std::uint64_t folders = 0;            // folder entries seen (they get no row)
-  ArchiveHandle archive;                // declared last: freed before what it reads from
+  std::vector<std::uint8_t> memory;      // a 7-Zip archive held in memory
+  std::string last_entry;                // for messages about the next header
+  std::optional<std::filesystem::path>
+      file;                                // read from this file (else from `source` or `memory`)
+  std::optional<std::uint64_t> file_size;  // of `file`
+  std::uint64_t rows_before = 0;           // entries delivered before this level was opened
+  std::uint64_t folders = 0;               // folder entries seen (they get no row)
+  ArchiveHandle archive;                   // declared last: freed before what it reads from
 
   std::string join(const std::string& name) const {
     return archive_path.empty() ? name : archive_path + "/" + name;

@@ -29,7 +29,8 @@ void ByteSource::note(const std::uint8_t* data, std::size_t size) {
   }
   tail_.insert(tail_.end(), data, data + size);
   if (tail_.size() > tail_size_)
-    tail_.erase(tail_.begin(), tail_.begin() + static_cast<std::ptrdiff_t>(tail_.size() - tail_size_));
+    tail_.erase(tail_.begin(),
+                tail_.begin() + static_cast<std::ptrdiff_t>(tail_.size() - tail_size_));
 }
 
 FdSource::~FdSource() {
@@ -76,7 +77,8 @@ bool read_into(ByteSource& source, std::vector<std::uint8_t>& out, std::uint64_t
   while (out.size() < limit) {
     std::size_t old = out.size();
     // Fill the capacity already reserved (the declared size) before growing.
-    const std::size_t room = out.capacity() > old ? out.capacity() - old : std::max<std::size_t>(kReadChunk, old);
+    const std::size_t room =
+        out.capacity() > old ? out.capacity() - old : std::max<std::size_t>(kReadChunk, old);
     std::uint64_t want = std::min<std::uint64_t>(limit - old, room);
     out.resize(old + static_cast<std::size_t>(want));
     std::int64_t n = source.read(out.data() + old, static_cast<std::size_t>(want));

@@ -6,8 +6,8 @@ namespace mapindex::read {
 
 std::string in_quotes(const std::string& s) { return "\"" + s + "\""; }
 
-Entry EntryFactory::error_entry(Code code, const std::string& path,
-                                const std::string& reason, std::uint64_t size) const {
+Entry EntryFactory::error_entry(Code code, const std::string& path, const std::string& reason,
+                                std::uint64_t size) const {
   Entry e;
   e.source = source_;
   e.path = path;

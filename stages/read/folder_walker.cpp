@@ -45,16 +45,16 @@ std::string special_file_name(unsigned mode) {
 FolderWalker::FolderWalker(fs::path root) : root_(std::move(root)) {}
 
 bool FolderWalker::is_being_walked(dev_t device, ino_t inode) const {
-  return std::any_of(stack_.begin(), stack_.end(), [&](const Folder& f) {
-    return f.device == device && f.inode == inode;
-  });
+  return std::any_of(stack_.begin(), stack_.end(),
+                     [&](const Folder& f) { return f.device == device && f.inode == inode; });
 }
 
 std::optional<FolderWalker::Item> FolderWalker::enter(fs::path path, std::string relative,
                                                       dev_t device, ino_t inode) {
   std::unique_ptr<DIR, DirCloser> dir(opendir(path.c_str()));
   if (!dir) {
-    Item item{path, relative, 0, io_error("cannot list folder", relative.empty() ? "." : relative, errno),
+    Item item{path, relative, 0,
+              io_error("cannot list folder", relative.empty() ? "." : relative, errno),
               std::nullopt};
     return item;
   }
@@ -66,9 +66,10 @@ std::optional<FolderWalker::Item> FolderWalker::enter(fs::path path, std::string
     errno = 0;
   }
   if (errno != 0) {
-    Item item{folder.path, folder.relative,
-              0, io_error("cannot list folder", folder.relative.empty() ? "." : folder.relative, errno),
-              std::nullopt};
+    Item item{
+        folder.path, folder.relative, 0,
+        io_error("cannot list folder", folder.relative.empty() ? "." : folder.relative, errno),
+        std::nullopt};
     return item;
   }
   std::sort(folder.names.begin(), folder.names.end());
@@ -112,7 +113,8 @@ std::optional<FolderWalker::Item> FolderWalker::next() {
                     (target.empty() ? std::string("folder") : "symbolic link to " + target) +
                         ": a folder that holds it, not walked again (a loop)"};
       }
-      if (auto error = enter(std::move(path), std::move(relative), st.st_dev, st.st_ino)) return error;
+      if (auto error = enter(std::move(path), std::move(relative), st.st_dev, st.st_ino))
+        return error;
       continue;
     }
     if (!S_ISREG(st.st_mode)) {

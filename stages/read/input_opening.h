@@ -21,9 +21,9 @@ namespace mapindex::read {
 struct FileOpening {
   enum class How { archive, plain, unreadable, damaged_archive };
   How how = How::plain;
-  ArchiveHandle archive;  // How::archive: opened on the file
+  ArchiveHandle archive;      // How::archive: opened on the file
   Code code = Code::read_io;  // unreadable, damaged_archive: the read.* code
-  std::string reason;     // and libarchive's reason
+  std::string reason;         // and libarchive's reason
 };
 FileOpening open_regular_file(const std::filesystem::path& path, std::uint64_t size);
 

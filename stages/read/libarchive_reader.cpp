@@ -40,7 +40,8 @@ bool has_reason(archive* a) {
 }
 
 std::string archive_reason(archive* a) {
-  return has_reason(a) ? std::string(archive_error_string(a)) : std::string("unknown libarchive error");
+  return has_reason(a) ? std::string(archive_error_string(a))
+                       : std::string("unknown libarchive error");
 }
 
 bool is_unrecognized_format(std::string_view reason) {
@@ -66,10 +67,8 @@ Code classify_read_error(int error_number, std::string_view reason) {
     case ENODEV:
     case EBADF:
     case ESTALE:
-    case ENOMEM:
-      return Code::read_io;
-    default:
-      return Code::read_corrupt;
+    case ENOMEM: return Code::read_io;
+    default: return Code::read_corrupt;
   }
 }
 

@@ -40,7 +40,9 @@ class ReadMeter {
   void count_entry() { entries_.fetch_add(1); }
   std::uint64_t entries() const { return entries_.load(); }
 
-  ReadProgress snapshot() const { return ReadProgress{total_.load(), done_.load(), entries_.load()}; }
+  ReadProgress snapshot() const {
+    return ReadProgress{total_.load(), done_.load(), entries_.load()};
+  }
 
  private:
   std::atomic<std::uint64_t> total_{0};

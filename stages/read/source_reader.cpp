@@ -81,8 +81,10 @@ void SourceReader::Impl::survey_inputs() {
     InputSurvey survey = survey_input(input);
     sources_.push_back(survey.source);
     is_stream_.push_back(survey.stream);
-    if (survey.bytes) total += *survey.bytes;
-    else total_known = false;  // standard input, a FIFO or a device: size unknown
+    if (survey.bytes)
+      total += *survey.bytes;
+    else
+      total_known = false;  // standard input, a FIFO or a device: size unknown
   }
   meter_.set_total(total_known ? total : 0);
 }
@@ -104,12 +106,14 @@ void SourceReader::Impl::open_streams() {
 
 // A FIFO (e.g. a shell's process substitution) or a device: a stream, an
 // archive or one plain file. Says in sources_[i] which.
-std::optional<Entry> SourceReader::Impl::open_stream_input(std::size_t i, ArchiveStack::Opened& out) {
+std::optional<Entry> SourceReader::Impl::open_stream_input(std::size_t i,
+                                                           ArchiveStack::Opened& out) {
   const std::string& input = inputs_[i];
   std::string name = fs::path(input).filename().string();
   sources_[i].kind = SourceKind::unreadable;
   int fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return error_entry(Code::read_io, "", std::string("cannot open: ") + std::strerror(errno));
+  if (fd < 0)
+    return error_entry(Code::read_io, "", std::string("cannot open: ") + std::strerror(errno));
   auto source = std::make_unique<FdSource>(fd, true, &stop_);
   source->count_into(meter_.stream_counter());
   std::vector<std::uint8_t> prefix;
@@ -159,7 +163,8 @@ std::optional<Entry> SourceReader::Impl::start_input(std::size_t i) {
     source->count_into(meter_.stream_counter());
     std::vector<std::uint8_t> prefix;
     if (!read_into(*source, prefix, kArchiveMagicBytes)) return stack_.source_failed(*source, "");
-    return stack_.enter(stack_.open_stream(std::move(source), std::move(prefix), "", "-", std::nullopt));
+    return stack_.enter(
+        stack_.open_stream(std::move(source), std::move(prefix), "", "-", std::nullopt));
   }
   struct stat st {};
   if (::stat(input.c_str(), &st) != 0)
@@ -188,11 +193,13 @@ std::optional<Entry> SourceReader::Impl::step_folder() {
     walker_.reset();
     // Every input gets a row: a folder with nothing in it is likely a mistake.
     if (meter_.entries() == input_rows_before_ && !stop_.load())
-      return error_entry(Code::read_empty, "", "no entries: the folder holds no files (nor do its subfolders)");
+      return error_entry(Code::read_empty, "",
+                         "no entries: the folder holds no files (nor do its subfolders)");
     return std::nullopt;
   }
   if (item->error) return error_entry(item->error->code, item->relative, item->error->message);
-  if (item->not_read) return not_read_entry(Code::read_not_regular, item->relative, *item->not_read);
+  if (item->not_read)
+    return not_read_entry(Code::read_not_regular, item->relative, *item->not_read);
   return open_file(item->path, item->relative, item->relative, item->size);
 }
 
@@ -210,8 +217,7 @@ std::optional<Entry> SourceReader::Impl::open_file(const fs::path& path,
     case FileOpening::How::unreadable:
     case FileOpening::How::damaged_archive:
       return error_entry(opening.code, archive_path, opening.reason);
-    case FileOpening::How::plain:
-      break;
+    case FileOpening::How::plain: break;
   }
   return read_plain_file(path, archive_path, plain_path);
 }
@@ -220,10 +226,12 @@ Entry SourceReader::Impl::read_plain_file(const fs::path& path, const std::strin
                                           const std::string& plain_path) {
   Fd fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (fd.fd < 0)
-    return error_entry(Code::read_io, error_path, std::string("cannot open: ") + std::strerror(errno));
+    return error_entry(Code::read_io, error_path,
+                       std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd.fd, &st) != 0)
-    return error_entry(Code::read_io, error_path, std::string("cannot stat: ") + std::strerror(errno));
+    return error_entry(Code::read_io, error_path,
+                       std::string("cannot stat: ") + std::strerror(errno));
   auto size = static_cast<std::uint64_t>(st.st_size);
   // An input (not a file in a folder) of 0 bytes gives nothing to index.
   if (size == 0 && error_path.empty())
@@ -236,7 +244,8 @@ Entry SourceReader::Impl::read_plain_file(const fs::path& path, const std::strin
   bytes.reserve(static_cast<std::size_t>(std::min(size, kMaxReserve) + 1));
   if (!read_into(source, bytes, options_.max_entry_size + 1))
     return error_entry(Code::read_io, error_path, source.error_message());
-  if (bytes.size() > options_.max_entry_size) return oversize_entry(plain_path, bytes.size());  // grew
+  if (bytes.size() > options_.max_entry_size)
+    return oversize_entry(plain_path, bytes.size());  // grew
   return file_entry(plain_path, std::move(bytes));
 }
 

@@ -1,5 +1,5 @@
-#include "stages/common/hex.h"
 #include "stages/sqlite/database.h"
+#include "stages/common/hex.h"
 
 #include <unistd.h>
 
@@ -103,14 +103,15 @@ int Connection::open(const std::string& name, int flags) {
 }
 
 Error damaged_error(const std::string& path, const std::string& what) {
-  return Error{Code::index_damaged, "index '" + path + "' is damaged (" + what + "): " +
-                                    std::string(kRebuildAdvice)};
+  return Error{Code::index_damaged,
+               "index '" + path + "' is damaged (" + what + "): " + std::string(kRebuildAdvice)};
 }
 
 Error open_error(sqlite3* db, const std::string& path) {
-  return Error{db ? index_error_code(sqlite3_extended_errcode(db), Code::index_open) : Code::index_io,
-               "cannot open index '" + path + "': " +
-                   (db ? sqlite3_errmsg(db) : std::string("out of memory"))};
+  return Error{
+      db ? index_error_code(sqlite3_extended_errcode(db), Code::index_open) : Code::index_io,
+      "cannot open index '" + path +
+          "': " + (db ? sqlite3_errmsg(db) : std::string("out of memory"))};
 }
 
 Result<Connection> open_sqlite_read_only(const std::string& path, int busy_timeout_ms) {

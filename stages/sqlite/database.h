@@ -33,7 +33,10 @@ class IndexError : public std::runtime_error {
  public:
   explicit IndexError(const std::string& message, Code code = Code::index_sql,
                       std::string file = {}, int sqlite_code = 0)
-      : std::runtime_error(message), code_(code), file_(std::move(file)), sqlite_code_(sqlite_code) {}
+      : std::runtime_error(message),
+        code_(code),
+        file_(std::move(file)),
+        sqlite_code_(sqlite_code) {}
   Code code() const { return code_; }
   const std::string& file() const { return file_; }
   int sqlite_code() const { return sqlite_code_; }

@@ -85,9 +85,9 @@ void Statement::bind(int i, double v) { check_bind(sqlite3_bind_double(stmt_, i,
 void Statement::bind(int i, std::string_view v) {
   if (!is_valid_utf8(v)) {
     const std::string valid = to_valid_utf8(v);
-    check_bind(sqlite3_bind_text64(stmt_, i, valid.data(), valid.size(), SQLITE_TRANSIENT,
-                                   SQLITE_UTF8),
-               i);
+    check_bind(
+        sqlite3_bind_text64(stmt_, i, valid.data(), valid.size(), SQLITE_TRANSIENT, SQLITE_UTF8),
+        i);
     return;
   }
   check_bind(sqlite3_bind_text64(stmt_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8), i);
@@ -143,9 +143,7 @@ std::string Statement::column_text(int i) const {
                      static_cast<std::size_t>(sqlite3_column_bytes(stmt_, i)));
 }
 
-bool Statement::column_is_null(int i) const {
-  return sqlite3_column_type(stmt_, i) == SQLITE_NULL;
-}
+bool Statement::column_is_null(int i) const { return sqlite3_column_type(stmt_, i) == SQLITE_NULL; }
 
 int Statement::column_count() const { return sqlite3_column_count(stmt_); }
 

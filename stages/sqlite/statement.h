@@ -90,10 +90,15 @@ class Statement {
   void bind(int i, const char* v) { bind(i, std::string_view(v)); }
   void bind(int i, bool v) { bind_int64(i, v ? 1 : 0); }
   template <std::integral T>
-  void bind(int i, T v) { bind_int64(i, static_cast<std::int64_t>(v)); }
+  void bind(int i, T v) {
+    bind_int64(i, static_cast<std::int64_t>(v));
+  }
   template <class T>
   void bind(int i, const std::optional<T>& v) {
-    if (v) bind(i, *v); else bind(i, std::nullopt);
+    if (v)
+      bind(i, *v);
+    else
+      bind(i, std::nullopt);
   }
 
   // Steps once: true when a row is available, false when done.
@@ -117,14 +122,14 @@ class Statement {
     throw_unknown_value(column, text);
   }
   int column_count() const;
-  int column_type(int i) const;                // SQLITE_INTEGER, ..., SQLITE_NULL
-  std::string_view column_blob(int i) const;   // the bytes of a BLOB
+  int column_type(int i) const;               // SQLITE_INTEGER, ..., SQLITE_NULL
+  std::string_view column_blob(int i) const;  // the bytes of a BLOB
   std::string column_name(int i) const;
 
   int parameter_count() const;
-  std::string parameter_name(int i) const;     // ":name" ("" for ?)
-  bool read_only() const;                      // sqlite3_stmt_readonly
-  std::string sql() const;                     // the statement's text
+  std::string parameter_name(int i) const;  // ":name" ("" for ?)
+  bool read_only() const;                   // sqlite3_stmt_readonly
+  std::string sql() const;                  // the statement's text
   explicit operator bool() const { return stmt_ != nullptr; }
 
   void reset();

@@ -15,8 +15,8 @@ std::string_view to_string(EntryKind kind) {
 }
 
 std::optional<EntryKind> parse_entry_kind(std::string_view text) {
-  return parse_enum(text, {EntryKind::map, EntryKind::other, EntryKind::oversize,
-                           EntryKind::unreadable});
+  return parse_enum(text,
+                    {EntryKind::map, EntryKind::other, EntryKind::oversize, EntryKind::unreadable});
 }
 
 std::string_view to_string(SourceKind kind) {
@@ -44,8 +44,8 @@ std::string_view to_string(SourceReading reading) {
 }
 
 std::optional<SourceReading> parse_source_reading(std::string_view text) {
-  return parse_enum(text, {SourceReading::complete, SourceReading::partial,
-                           SourceReading::unreadable});
+  return parse_enum(text,
+                    {SourceReading::complete, SourceReading::partial, SourceReading::unreadable});
 }
 
 std::string_view to_string(RunStatus status) {
@@ -59,8 +59,8 @@ std::string_view to_string(RunStatus status) {
 }
 
 std::optional<RunStatus> parse_run_status(std::string_view text) {
-  return parse_enum(text, {RunStatus::running, RunStatus::complete, RunStatus::interrupted,
-                           RunStatus::failed});
+  return parse_enum(
+      text, {RunStatus::running, RunStatus::complete, RunStatus::interrupted, RunStatus::failed});
 }
 
 }  // namespace mapindex::index

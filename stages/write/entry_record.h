@@ -16,7 +16,7 @@ namespace mapindex::index {
 // unreadable: reading it failed.
 enum class EntryKind : unsigned char { map, other, oversize, unreadable };
 
-std::string_view to_string(EntryKind kind);                        // files.kind
+std::string_view to_string(EntryKind kind);  // files.kind
 std::optional<EntryKind> parse_entry_kind(std::string_view text);
 
 // What a source given to `mapindex index` is (sources.kind): "archive",
@@ -45,9 +45,9 @@ struct EntryRecord {
   std::string entry_path;      // path inside the source ("maps/Kobra 4.map")
   EntryKind kind = EntryKind::other;
   std::uint64_t size = 0;
-  std::string sha256;          // 64 lowercase hex digits; empty when not read (oversize, unreadable)
-  std::uint32_t crc32 = 0;     // ignored when sha256 is empty
-  Problems problems;           // entry problems (unreadable, oversize, ...), stored with the file
+  std::string sha256;       // 64 lowercase hex digits; empty when not read (oversize, unreadable)
+  std::uint32_t crc32 = 0;  // ignored when sha256 is empty
+  Problems problems;        // entry problems (unreadable, oversize, ...), stored with the file
 };
 
 struct RunCounters {

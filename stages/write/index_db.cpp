@@ -54,8 +54,9 @@ struct RunningRun {
 std::vector<RunningRun> running_runs(sqlite3* db) {
   std::vector<RunningRun> runs;
   try {
-    Statement select(db, "SELECT run_id, ifnull(host, ''), ifnull(pid, 0), started_at FROM runs "
-                         "WHERE status = 'running' ORDER BY run_id");
+    Statement select(db,
+                     "SELECT run_id, ifnull(host, ''), ifnull(pid, 0), started_at FROM runs "
+                     "WHERE status = 'running' ORDER BY run_id");
     while (select.step()) {
       RunningRun run{select.column_int(0), select.column_text(1), select.column_int(2),
                      select.column_text(3)};
@@ -76,10 +77,10 @@ std::string describe(const RunningRun& run) {
 }
 
 Error live_run_error(const std::string& path, const RunningRun& run) {
-  return Error{Code::index_locked,
-               "index '" + path + "' is being written by " + describe(run) +
-                   ": wait for it to finish, or stop it (kill " + std::to_string(run.pid) +
-                   ") and run again; a stopped run's work is kept"};
+  return Error{Code::index_locked, "index '" + path + "' is being written by " + describe(run) +
+                                       ": wait for it to finish, or stop it (kill " +
+                                       std::to_string(run.pid) +
+                                       ") and run again; a stopped run's work is kept"};
 }
 
 // The write lock stayed taken for the whole busy timeout.
@@ -91,8 +92,10 @@ Error busy_error(sqlite3* db, const std::string& path, const std::string& what) 
   for (const auto& run : runs)
     if (run.host == host_name())
       message += "; " + describe(run) + " is marked running but its process no longer exists";
-  return Error{Code::index_locked, message + ": wait for the process holding it to finish or stop it "
-                                         "(`fuser -v " + path + "` names it), then run again"};
+  return Error{Code::index_locked, message +
+                                       ": wait for the process holding it to finish or stop it "
+                                       "(`fuser -v " +
+                                       path + "` names it), then run again"};
 }
 
 // Rows of a PRAGMA that answers with one text column (quick_check, integrity_check).
@@ -124,7 +127,8 @@ Result<int> schema_version_of(sqlite3* db, const std::string& path) {
 
 std::string entry_name(std::string_view entry_path) {
   const auto slash = entry_path.find_last_of("/\\");
-  std::string_view base = slash == std::string_view::npos ? entry_path : entry_path.substr(slash + 1);
+  std::string_view base =
+      slash == std::string_view::npos ? entry_path : entry_path.substr(slash + 1);
   if (base.empty()) return std::string(entry_path);
   const auto dot = base.rfind('.');
   if (dot != std::string_view::npos && dot > 0) base = base.substr(0, dot);
@@ -179,8 +183,8 @@ struct IndexDb::Impl {
     sql("UPDATE runs SET entries = ?, maps_indexed = ?, maps_known = ?, rejected = ?, "
         "with_warnings = ?, not_maps = ?, unreadable = ?, oversize = ?, bytes = ? "
         "WHERE run_id = ?")
-        .bind_all(c.entries, c.maps_indexed, c.maps_known, c.rejected, c.with_warnings,
-                  c.not_maps, c.unreadable, c.oversize, c.bytes, run_id)
+        .bind_all(c.entries, c.maps_indexed, c.maps_known, c.rejected, c.with_warnings, c.not_maps,
+                  c.unreadable, c.oversize, c.bytes, run_id)
         .run();
   }
 
@@ -241,15 +245,15 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
         return Error{Code::index_open, "'" + path + "' is not a mapindex index (no schema)"};
       if (*version > latest)
         return Error{Code::index_newer, "index '" + path + "' has schema version " +
-                                        std::to_string(*version) +
-                                        ", newer than this mapindex understands (" +
-                                        std::to_string(latest) + "): use a newer mapindex"};
+                                            std::to_string(*version) +
+                                            ", newer than this mapindex understands (" +
+                                            std::to_string(latest) + "): use a newer mapindex"};
       if (*version < latest)
         return Error{Code::index_older, "index '" + path + "' has schema version " +
-                                        std::to_string(*version) + ", older than this mapindex's " +
-                                        std::to_string(latest) +
-                                        ": run `mapindex index --db " + path +
-                                        " ...` once to migrate it in place"};
+                                            std::to_string(*version) +
+                                            ", older than this mapindex's " +
+                                            std::to_string(latest) + ": run `mapindex index --db " +
+                                            path + " ...` once to migrate it in place"};
       impl->schema_version = *version;
       exec_sql(impl->db.get(), "PRAGMA query_only = ON");
     }
@@ -274,14 +278,15 @@ Result<CheckReport> check_index(const std::string& path, int max_problems) {
   const auto& migrations = default_migrations();
   const int latest = migrations.empty() ? 0 : migrations.back().version;
   if (*version > latest)
-    return Error{Code::index_newer, "index '" + path + "' has schema version " +
-                                    std::to_string(*version) +
-                                    ", newer than this mapindex understands (" +
-                                    std::to_string(latest) + "): check it with a newer mapindex"};
+    return Error{Code::index_newer,
+                 "index '" + path + "' has schema version " + std::to_string(*version) +
+                     ", newer than this mapindex understands (" + std::to_string(latest) +
+                     "): check it with a newer mapindex"};
   CheckReport report;
   report.schema_version = *version;
   try {
-    for (auto& row : pragma_rows(db, "PRAGMA integrity_check(" + std::to_string(max_problems) + ")"))
+    for (auto& row :
+         pragma_rows(db, "PRAGMA integrity_check(" + std::to_string(max_problems) + ")"))
       if (row != "ok") report.integrity.push_back(std::move(row));
     Statement fk(db, "PRAGMA foreign_key_check");
     while (fk.step() && static_cast<int>(report.foreign_keys.size()) < max_problems)
@@ -324,9 +329,10 @@ std::int64_t IndexDb::begin_run(std::string_view command, std::string_view tool_
       d.sql("UPDATE runs SET status = 'interrupted' WHERE run_id = ?").bind_all(run.run_id).run();
     }
     if (!refused) {
-      auto& insert = d.sql("INSERT INTO runs (started_at, status, tool_version, extractor_version, "
-                           "command, host, pid) VALUES (" + std::string(kNow) +
-                           ", 'running', ?, ?, ?, ?, ?) RETURNING run_id");
+      auto& insert = d.sql(
+          "INSERT INTO runs (started_at, status, tool_version, extractor_version, "
+          "command, host, pid) VALUES (" +
+          std::string(kNow) + ", 'running', ?, ?, ?, ?, ?) RETURNING run_id");
       insert.bind_all(tool_version, d.extractor_version, command, host_name(), getpid());
       insert.step();
       const std::int64_t run_id = insert.column_int(0);
@@ -379,10 +385,10 @@ std::unordered_map<std::string, KnownMap> IndexDb::known_maps() {
       "WHERE extractor_version >= ?");
   select.bind_all(d.extractor_version);
   while (select.step())
-    known.emplace(select.column_text(0),
-                  KnownMap{select.column_int(1),
-                           select.column_enum(2, parse_map_status, "maps.status"),
-                           select.column_enum(3, parse_map_status, "maps.teeworlds_status")});
+    known.emplace(
+        select.column_text(0),
+        KnownMap{select.column_int(1), select.column_enum(2, parse_map_status, "maps.status"),
+                 select.column_enum(3, parse_map_status, "maps.teeworlds_status")});
   select.reset();
   return known;
 }
@@ -447,54 +453,54 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
   // them to the same rows. Counted from this run's sightings, not held in
   // memory. Paths that differ only in bytes that are not UTF-8 are stored
   // alike (U+FFFD), so they count as occurrences of one path.
-  auto& earlier = sql(
-      "SELECT count(*) FROM files f JOIN file_sightings h ON h.file_id = f.file_id "
-      "WHERE f.source_id = ? AND f.entry_path = ? AND h.run_id = ?");
+  auto& earlier =
+      sql("SELECT count(*) FROM files f JOIN file_sightings h ON h.file_id = f.file_id "
+          "WHERE f.source_id = ? AND f.entry_path = ? AND h.run_id = ?");
   earlier.bind_all(e.source_id, e.entry_path, run_id);
   const std::int64_t occurrence = earlier.single_int().value_or(0) + 1;
 
   Problems problems = e.problems;
   if (!is_valid_utf8(e.entry_path))
-    problems.push_back(Problem{
-        Code::text_not_utf8,
-        "entry path is not valid UTF-8 (bytes: " + hex_bytes(e.entry_path) + "); stored as '" +
-            to_valid_utf8(e.entry_path) +
-            "' with U+FFFD for the invalid bytes, the bytes in files.entry_path_raw",
-        Location::file()});
+    problems.push_back(
+        Problem{Code::text_not_utf8,
+                "entry path is not valid UTF-8 (bytes: " + hex_bytes(e.entry_path) +
+                    "); stored as '" + to_valid_utf8(e.entry_path) +
+                    "' with U+FFFD for the invalid bytes, the bytes in files.entry_path_raw",
+                Location::file()});
   if (occurrence > 1)
-    problems.push_back(Problem{
-        Code::read_duplicate_name,
-        "entry '" + e.entry_path + "' occurs more than once in its archive; this is occurrence " +
-            std::to_string(occurrence),
-        Location::file()});
+    problems.push_back(Problem{Code::read_duplicate_name,
+                               "entry '" + e.entry_path +
+                                   "' occurs more than once in its archive; this is occurrence " +
+                                   std::to_string(occurrence),
+                               Location::file()});
 
-  auto& file_upsert = sql(
-      "INSERT INTO files (source_id, entry_path, occurrence, entry_path_raw, name, kind, size, "
-      "sha256, crc32, map_id, first_run_id, last_run_id, changed_run_id) "
-      "VALUES (?1, ?2, ?10, ?11, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?9) "
-      "ON CONFLICT (source_id, entry_path, occurrence) DO UPDATE SET "
-      "changed_run_id = CASE WHEN files.kind IS NOT excluded.kind "
-      "OR files.size IS NOT excluded.size OR files.sha256 IS NOT excluded.sha256 "
-      "THEN excluded.changed_run_id ELSE files.changed_run_id END, "
-      "name = excluded.name, kind = excluded.kind, size = excluded.size, "
-      "sha256 = excluded.sha256, crc32 = excluded.crc32, map_id = excluded.map_id, "
-      "last_run_id = excluded.last_run_id, entry_path_raw = excluded.entry_path_raw "
-      "RETURNING file_id");
+  auto& file_upsert =
+      sql("INSERT INTO files (source_id, entry_path, occurrence, entry_path_raw, name, kind, size, "
+          "sha256, crc32, map_id, first_run_id, last_run_id, changed_run_id) "
+          "VALUES (?1, ?2, ?10, ?11, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?9) "
+          "ON CONFLICT (source_id, entry_path, occurrence) DO UPDATE SET "
+          "changed_run_id = CASE WHEN files.kind IS NOT excluded.kind "
+          "OR files.size IS NOT excluded.size OR files.sha256 IS NOT excluded.sha256 "
+          "THEN excluded.changed_run_id ELSE files.changed_run_id END, "
+          "name = excluded.name, kind = excluded.kind, size = excluded.size, "
+          "sha256 = excluded.sha256, crc32 = excluded.crc32, map_id = excluded.map_id, "
+          "last_run_id = excluded.last_run_id, entry_path_raw = excluded.entry_path_raw "
+          "RETURNING file_id");
   file_upsert.bind_all(e.source_id, e.entry_path, entry_name(e.entry_path), kind, e.size, sha256,
                        crc32, map_id, run_id, occurrence, bytes_if_not_utf8(e.entry_path));
   file_upsert.step();
   const std::int64_t file_id = file_upsert.column_int(0);
   file_upsert.reset();
 
-  auto& version_select = sql(
-      "SELECT version_id FROM file_versions "
-      "WHERE file_id = ? AND kind = ? AND size = ? AND ifnull(sha256, '') = ?");
+  auto& version_select =
+      sql("SELECT version_id FROM file_versions "
+          "WHERE file_id = ? AND kind = ? AND size = ? AND ifnull(sha256, '') = ?");
   version_select.bind_all(file_id, kind, e.size, e.sha256);
   auto version_id = version_select.single_int();
   if (!version_id) {
-    auto& version_insert = sql(
-        "INSERT INTO file_versions (file_id, kind, size, sha256, crc32, map_id, first_run_id) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING version_id");
+    auto& version_insert =
+        sql("INSERT INTO file_versions (file_id, kind, size, sha256, crc32, map_id, first_run_id) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING version_id");
     version_insert.bind_all(file_id, kind, e.size, sha256, crc32, map_id, run_id);
     version_id = version_insert.single_int();
   }
@@ -505,13 +511,14 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
       .run();
 
   sql("DELETE FROM problems WHERE file_id = ?").bind_all(file_id).run();
-  auto& problem_insert = sql(
-      "INSERT INTO problems (run_id, map_id, file_id, position, severity, code, message, "
-      "location) VALUES (?, NULL, ?, ?, ?, ?, ?, ?)");
+  auto& problem_insert =
+      sql("INSERT INTO problems (run_id, map_id, file_id, position, severity, code, message, "
+          "location) VALUES (?, NULL, ?, ?, ?, ?, ?, ?)");
   for (std::size_t i = 0; i < problems.size(); ++i) {
     const auto& p = problems[i];
     problem_insert
-        .bind_all(run_id, file_id, i, to_string(p.severity()), to_string(p.code), p.message, to_string(p.location))
+        .bind_all(run_id, file_id, i, to_string(p.severity()), to_string(p.code), p.message,
+                  to_string(p.location))
         .run();
   }
   return file_id;
@@ -539,8 +546,7 @@ void IndexDb::update_run(std::int64_t run_id, const RunCounters& counters) {
   }
 }
 
-void IndexDb::set_source_reading(std::int64_t run_id, std::int64_t source_id,
-                                 SourceReading reading,
+void IndexDb::set_source_reading(std::int64_t run_id, std::int64_t source_id, SourceReading reading,
                                  const std::optional<std::string>& last_entry) {
   auto& d = *impl_;
   d.require_writable("set_source_reading");
@@ -573,7 +579,8 @@ void IndexDb::finish_run(std::int64_t run_id, RunStatus status, const RunCounter
     throw;
   }
   // Keep the planner's statistics fresh; bounded work.
-  sqlite3_exec(d.db.get(), "PRAGMA analysis_limit = 400; PRAGMA optimize;", nullptr, nullptr, nullptr);
+  sqlite3_exec(d.db.get(), "PRAGMA analysis_limit = 400; PRAGMA optimize;", nullptr, nullptr,
+               nullptr);
 }
 
 }  // namespace mapindex::index

@@ -27,10 +27,10 @@
 
 #include "stages/common/result.h"
 #include "stages/extract/map_stats.h"
-#include "stages/write/entry_record.h"
-#include "stages/write/migrations.h"
 #include "stages/sqlite/database.h"
 #include "stages/sqlite/statement.h"
+#include "stages/write/entry_record.h"
+#include "stages/write/migrations.h"
 
 namespace mapindex::index {
 
@@ -64,8 +64,8 @@ struct OpenOptions {
 // `mapindex check`: the full verdict on an index file.
 struct CheckReport {
   int schema_version = 0;
-  std::vector<std::string> integrity;    // PRAGMA integrity_check rows other than "ok"
-  std::vector<std::string> foreign_keys; // PRAGMA foreign_key_check rows, as text
+  std::vector<std::string> integrity;     // PRAGMA integrity_check rows other than "ok"
+  std::vector<std::string> foreign_keys;  // PRAGMA foreign_key_check rows, as text
   bool ok() const { return integrity.empty() && foreign_keys.empty(); }
 };
 // Opens `path` read-only and runs PRAGMA integrity_check (at most

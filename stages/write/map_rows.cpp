@@ -20,17 +20,46 @@ std::string insert_sql(std::string_view table, std::span<const std::string_view>
 
 // Columns of maps written by store_map. first_run_id is only set on insert;
 // sha256 is the conflict key.
-constexpr std::array<std::string_view, 40> kMapColumns = {
-    "sha256",         "crc32",           "size",           "extractor_version",
-    "first_run_id",   "measured_run_id", "format",         "format_version",
-    "status",         "errors",          "warnings",       "game_width",
-    "game_height",    "author",          "map_version",    "credits",
-    "license",        "crude_header",    "reversed_magic", "num_items",
-    "num_data",       "uuid_types",      "tiles_per_set",  "num_groups",
-    "num_layers",     "num_images",      "num_envelopes",  "num_envelope_points",
-    "num_sounds",     "num_settings",    "num_automappers", "num_quads",
-    "num_sound_sources", "author_raw",   "map_version_raw", "credits_raw",
-    "license_raw",    "loads_teeworlds_06", "loads_teeworlds_07", "teeworlds_status"};
+constexpr std::array<std::string_view, 40> kMapColumns = {"sha256",
+                                                          "crc32",
+                                                          "size",
+                                                          "extractor_version",
+                                                          "first_run_id",
+                                                          "measured_run_id",
+                                                          "format",
+                                                          "format_version",
+                                                          "status",
+                                                          "errors",
+                                                          "warnings",
+                                                          "game_width",
+                                                          "game_height",
+                                                          "author",
+                                                          "map_version",
+                                                          "credits",
+                                                          "license",
+                                                          "crude_header",
+                                                          "reversed_magic",
+                                                          "num_items",
+                                                          "num_data",
+                                                          "uuid_types",
+                                                          "tiles_per_set",
+                                                          "num_groups",
+                                                          "num_layers",
+                                                          "num_images",
+                                                          "num_envelopes",
+                                                          "num_envelope_points",
+                                                          "num_sounds",
+                                                          "num_settings",
+                                                          "num_automappers",
+                                                          "num_quads",
+                                                          "num_sound_sources",
+                                                          "author_raw",
+                                                          "map_version_raw",
+                                                          "credits_raw",
+                                                          "license_raw",
+                                                          "loads_teeworlds_06",
+                                                          "loads_teeworlds_07",
+                                                          "teeworlds_status"};
 
 // 1 / 0 when the map is a Teeworlds map, NULL for a SpriteTile level.
 std::optional<std::int64_t> loads_flag(const MapStats& stats, bool TeeworldsVerdict::*field) {
@@ -54,19 +83,47 @@ const std::string& upsert_map_sql() {
   return sql;
 }
 
-constexpr std::array<std::string_view, 37> kLayerColumns = {
-    "map_id",         "layer_index",    "group_index",     "kind",           "item_type",
-    "version",        "name",           "name_raw",        "width",          "height",
-    "detail",         "image",          "color_envelope",  "color_r",        "color_g",
-    "color_b",        "color_a",        "skip_compressed", "non_empty",      "flip_x",
-    "flip_y",         "rotate",         "num_quads",       "num_sources",    "sound",
-    "st_tile_size_x", "st_tile_size_y", "st_z",            "st_scroll_x",    "st_scroll_y",
-    "st_preview_size", "st_layer_lock", "st_add_border",   "st_colliders",   "st_flip_both",
-    "st_order_min",   "st_order_max"};
+constexpr std::array<std::string_view, 37> kLayerColumns = {"map_id",
+                                                            "layer_index",
+                                                            "group_index",
+                                                            "kind",
+                                                            "item_type",
+                                                            "version",
+                                                            "name",
+                                                            "name_raw",
+                                                            "width",
+                                                            "height",
+                                                            "detail",
+                                                            "image",
+                                                            "color_envelope",
+                                                            "color_r",
+                                                            "color_g",
+                                                            "color_b",
+                                                            "color_a",
+                                                            "skip_compressed",
+                                                            "non_empty",
+                                                            "flip_x",
+                                                            "flip_y",
+                                                            "rotate",
+                                                            "num_quads",
+                                                            "num_sources",
+                                                            "sound",
+                                                            "st_tile_size_x",
+                                                            "st_tile_size_y",
+                                                            "st_z",
+                                                            "st_scroll_x",
+                                                            "st_scroll_y",
+                                                            "st_preview_size",
+                                                            "st_layer_lock",
+                                                            "st_add_border",
+                                                            "st_colliders",
+                                                            "st_flip_both",
+                                                            "st_order_min",
+                                                            "st_order_max"};
 
 constexpr std::array<std::string_view, 14> kChildTables = {
-    "settings",      "groups",     "layers",         "tile_counts", "entities",
-    "layer_numbers", "images",     "image_users",    "envelopes",   "envelope_users",
+    "settings",      "groups",      "layers",         "tile_counts", "entities",
+    "layer_numbers", "images",      "image_users",    "envelopes",   "envelope_users",
     "sounds",        "sound_users", "ddnet_features", "problems"};
 
 // -1 in the file means "none": NULL in the index.
@@ -114,15 +171,15 @@ void write_layers(StatementCache& st, std::int64_t map_id, const MapStats& stats
       "INSERT INTO entities (map_id, layer_index, layer_kind, entity, count) "
       "VALUES (?, ?, ?, ?, ?) "
       "ON CONFLICT (map_id, layer_index, entity) DO UPDATE SET count = count + excluded.count");
-  auto& number_insert = st.get(
-      "INSERT OR IGNORE INTO layer_numbers (map_id, layer_index, number) VALUES (?, ?, ?)");
+  auto& number_insert =
+      st.get("INSERT OR IGNORE INTO layer_numbers (map_id, layer_index, number) VALUES (?, ?, ?)");
 
   for (const auto& l : stats.layers) {
     const std::string_view kind = to_string(l.kind);
     const auto& s = l.spritetile;
     std::optional<double> tile_size_x, tile_size_y, z;
-    std::optional<std::int64_t> scroll_x, scroll_y, preview_size, layer_lock, add_border,
-        colliders, flip_both, order_min, order_max;
+    std::optional<std::int64_t> scroll_x, scroll_y, preview_size, layer_lock, add_border, colliders,
+        flip_both, order_min, order_max;
     if (s) {
       tile_size_x = s->tile_size_x;
       tile_size_y = s->tile_size_y;
@@ -147,11 +204,10 @@ void write_layers(StatementCache& st, std::int64_t map_id, const MapStats& stats
                     named(":color_envelope", index_or_null(l.color_envelope)),
                     named(":color_r", l.color[0]), named(":color_g", l.color[1]),
                     named(":color_b", l.color[2]), named(":color_a", l.color[3]),
-                    named(":skip_compressed", l.skip_compressed),
-                    named(":non_empty", l.non_empty), named(":flip_x", l.flip_x),
-                    named(":flip_y", l.flip_y), named(":rotate", l.rotate),
-                    named(":num_quads", l.num_quads), named(":num_sources", l.num_sources),
-                    named(":sound", index_or_null(l.sound)),
+                    named(":skip_compressed", l.skip_compressed), named(":non_empty", l.non_empty),
+                    named(":flip_x", l.flip_x), named(":flip_y", l.flip_y),
+                    named(":rotate", l.rotate), named(":num_quads", l.num_quads),
+                    named(":num_sources", l.num_sources), named(":sound", index_or_null(l.sound)),
                     named(":st_tile_size_x", tile_size_x), named(":st_tile_size_y", tile_size_y),
                     named(":st_z", z), named(":st_scroll_x", scroll_x),
                     named(":st_scroll_y", scroll_y), named(":st_preview_size", preview_size),
@@ -171,9 +227,8 @@ void write_layers(StatementCache& st, std::int64_t map_id, const MapStats& stats
 
 void write_images(StatementCache& st, std::int64_t map_id, const MapStats& stats) {
   static constexpr std::array<std::string_view, 12> kImageColumns = {
-      "map_id", "image_index", "version",       "name",             "name_raw",
-      "width",  "height",      "external",      "rgba",             "standard_name",
-      "data_stored_size",      "data_size"};
+      "map_id", "image_index", "version", "name",          "name_raw",         "width",
+      "height", "external",    "rgba",    "standard_name", "data_stored_size", "data_size"};
   static const std::string image_sql = insert_sql("images", kImageColumns);
   auto& image_insert = st.get(image_sql);
   auto& user_insert = st.get(
@@ -196,9 +251,9 @@ void write_images(StatementCache& st, std::int64_t map_id, const MapStats& stats
 
 void write_envelopes(StatementCache& st, std::int64_t map_id, const MapStats& stats) {
   static constexpr std::array<std::string_view, 17> kEnvelopeColumns = {
-      "map_id",       "envelope_index", "version",      "channels",   "kind",
+      "map_id",       "envelope_index", "version",      "channels",    "kind",
       "name",         "name_raw",       "synchronized", "start_point", "num_points",
-      "curve_step",   "curve_linear",   "curve_slow",   "curve_fast", "curve_smooth",
+      "curve_step",   "curve_linear",   "curve_slow",   "curve_fast",  "curve_smooth",
       "curve_bezier", "curve_unknown"};
   static const std::string envelope_sql = insert_sql("envelopes", kEnvelopeColumns);
   auto& envelope_insert = st.get(envelope_sql);
@@ -221,7 +276,8 @@ void write_envelopes(StatementCache& st, std::int64_t map_id, const MapStats& st
                     named(":curve_bezier", c[5]), named(":curve_unknown", c[6]))
         .run();
     for (const auto& u : e.used_by)
-      user_insert.bind_all(map_id, e.envelope_index, u.layer_index, to_string(u.role), u.count).run();
+      user_insert.bind_all(map_id, e.envelope_index, u.layer_index, to_string(u.role), u.count)
+          .run();
   }
 }
 
@@ -235,8 +291,8 @@ void write_sounds(StatementCache& st, std::int64_t map_id, const MapStats& stats
       "DO UPDATE SET sources = sources + excluded.sources");
   for (const auto& s : stats.sounds) {
     sound_insert
-        .bind_all(map_id, s.sound_index, s.name, bytes_if_not_utf8(s.name), s.external, size_or_null(s.data_stored_size),
-                  size_or_null(s.data_size))
+        .bind_all(map_id, s.sound_index, s.name, bytes_if_not_utf8(s.name), s.external,
+                  size_or_null(s.data_stored_size), size_or_null(s.data_size))
         .run();
     for (const auto& u : s.used_by)
       user_insert.bind_all(map_id, s.sound_index, u.layer_index, u.sources).run();
@@ -252,9 +308,9 @@ void write_children(StatementCache& st, std::int64_t run_id, std::int64_t map_id
         .run();
 
   static constexpr std::array<std::string_view, 17> kGroupColumns = {
-      "map_id",     "group_index", "version",     "name",       "name_raw",   "offset_x",
-      "offset_y",   "parallax_x",  "parallax_y",  "start_layer", "num_layers", "clipping",
-      "clip_x",     "clip_y",      "clip_w",      "clip_h",     "game_group"};
+      "map_id",   "group_index", "version",    "name",        "name_raw",   "offset_x",
+      "offset_y", "parallax_x",  "parallax_y", "start_layer", "num_layers", "clipping",
+      "clip_x",   "clip_y",      "clip_w",     "clip_h",      "game_group"};
   static const std::string group_sql = insert_sql("groups", kGroupColumns);
   auto& group_insert = st.get(group_sql);
   for (const auto& g : stats.groups)
@@ -285,7 +341,8 @@ void write_children(StatementCache& st, std::int64_t run_id, std::int64_t map_id
   for (std::size_t i = 0; i < stats.problems.size(); ++i) {
     const auto& p = stats.problems[i];
     problem_insert
-        .bind_all(run_id, map_id, i, to_string(p.severity()), to_string(p.code), p.message, to_string(p.location))
+        .bind_all(run_id, map_id, i, to_string(p.severity()), to_string(p.code), p.message,
+                  to_string(p.location))
         .run();
   }
 }
@@ -338,7 +395,8 @@ std::int64_t store_map(StatementCache& statements, std::int64_t run_id, int extr
       named(":loads_teeworlds_06", loads_flag(stats, &TeeworldsVerdict::loads_06)),
       named(":loads_teeworlds_07", loads_flag(stats, &TeeworldsVerdict::loads_07)),
       named(":teeworlds_status", to_string(status_for(stats, Game::teeworlds))));
-  if (!upsert.step()) throw IndexError("storing map " + std::string(identity.sha256) + ": no map_id");
+  if (!upsert.step())
+    throw IndexError("storing map " + std::string(identity.sha256) + ": no map_id");
   const std::int64_t map_id = upsert.column_int(0);
   upsert.reset();
 

@@ -3,8 +3,8 @@
 #include <cctype>
 
 #include "stages/common/utf8.h"
-#include "stages/write/schema_files.h"
 #include "stages/sqlite/statement.h"
+#include "stages/write/schema_files.h"
 
 namespace mapindex::index {
 namespace {
@@ -61,8 +61,8 @@ void register_migration_functions(sqlite3* db) {
   const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY;
   if (sqlite3_create_function_v2(db, "mapindex_is_utf8", 1, flags, nullptr, sql_is_utf8, nullptr,
                                  nullptr, nullptr) != SQLITE_OK ||
-      sqlite3_create_function_v2(db, "mapindex_utf8", 1, flags, nullptr, sql_utf8, nullptr,
-                                 nullptr, nullptr) != SQLITE_OK)
+      sqlite3_create_function_v2(db, "mapindex_utf8", 1, flags, nullptr, sql_utf8, nullptr, nullptr,
+                                 nullptr) != SQLITE_OK)
     throw IndexError(sqlite_message(db, "registering the migrations' SQL functions"));
 }
 
@@ -78,8 +78,9 @@ Result<bool> check_migrations(const Migrations& migrations) {
   for (std::size_t i = 0; i < migrations.size(); ++i) {
     if (migrations[i].version != static_cast<int>(i) + 1)
       return Error{Code::index_migrations, "migration " + migrations[i].name + " has version " +
-                                           std::to_string(migrations[i].version) + ", expected " +
-                                           std::to_string(i + 1) + " (versions run 1, 2, ...)"};
+                                               std::to_string(migrations[i].version) +
+                                               ", expected " + std::to_string(i + 1) +
+                                               " (versions run 1, 2, ...)"};
   }
   return true;
 }
@@ -92,19 +93,22 @@ Result<int> read_schema_version(sqlite3* db, const std::string& path) {
     Statement app(db, "PRAGMA application_id");
     const auto application_id = app.single_int().value_or(0);
     if (application_id != 0 && application_id != kApplicationId)
-      return Error{Code::index_foreign, with_path(path) + " is another program's SQLite database "
-                                                      "(application_id " +
-                                        std::to_string(application_id) + "), not a mapindex index"};
+      return Error{Code::index_foreign, with_path(path) +
+                                            " is another program's SQLite database "
+                                            "(application_id " +
+                                            std::to_string(application_id) +
+                                            "), not a mapindex index"};
     if (user_version == 0) {
       Statement tables(db, "SELECT count(*) FROM sqlite_schema");
       if (tables.single_int().value_or(0) != 0)
-        return Error{Code::index_foreign, with_path(path) + " is a SQLite database with tables but "
-                                                        "not a mapindex index (user_version 0): "
-                                                        "choose another --db file"};
+        return Error{Code::index_foreign, with_path(path) +
+                                              " is a SQLite database with tables but "
+                                              "not a mapindex index (user_version 0): "
+                                              "choose another --db file"};
     } else if (application_id != kApplicationId) {
       return Error{Code::index_foreign, with_path(path) + " has user_version " +
-                                        std::to_string(user_version) +
-                                        " but is not a mapindex index (no application_id)"};
+                                            std::to_string(user_version) +
+                                            " but is not a mapindex index (no application_id)"};
     }
     return user_version;
   } catch (const IndexError& e) {
@@ -170,9 +174,11 @@ Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migr
     } catch (const IndexError& e) {
       sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
       return Error{Code::index_migration, "migrating " + with_path(path) + " to schema version " +
-                                          std::to_string(migration.version) + " (" +
-                                          migration.name + ") failed, the index is unchanged at "
-                                          "version " + std::to_string(*current) + ": " + e.what()};
+                                              std::to_string(migration.version) + " (" +
+                                              migration.name +
+                                              ") failed, the index is unchanged at "
+                                              "version " +
+                                              std::to_string(*current) + ": " + e.what()};
     }
   }
   return *current;

@@ -12,8 +12,8 @@
 namespace mapindex::index {
 
 struct Migration {
-  int version = 0;      // the user_version after it ran: 1, 2, ...
-  std::string name;     // e.g. "001_initial.sql"
+  int version = 0;   // the user_version after it ran: 1, 2, ...
+  std::string name;  // e.g. "001_initial.sql"
   std::string sql;
 };
 

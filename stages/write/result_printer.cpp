@@ -82,7 +82,8 @@ class TablePrinter : public ResultPrinter {
       if (!seen_value_[i]) numeric_[i] = false;
     }
     for (const auto& r : buffer_)
-      for (std::size_t i = 0; i < r.size(); ++i) widths_[i] = std::max(widths_[i], display_width(r[i]));
+      for (std::size_t i = 0; i < r.size(); ++i)
+        widths_[i] = std::max(widths_[i], display_width(r[i]));
     print_line(names_);
     std::vector<std::string> rule;
     for (const auto w : widths_) rule.emplace_back(std::max<std::size_t>(w, 1), '-');
@@ -204,8 +205,10 @@ class JsonPrinter : public ResultPrinter {
         case Cell::Type::null: json_.null(); break;
         case Cell::Type::integer: json_.number_text(cell.text); break;
         case Cell::Type::real:
-          if (cell.finite) json_.number_text(cell.text);
-          else json_.null();
+          if (cell.finite)
+            json_.number_text(cell.text);
+          else
+            json_.null();
           break;
         case Cell::Type::text:
         case Cell::Type::blob: json_.value(cell.text); break;

@@ -15,7 +15,7 @@ enum class QueryFormat { table, csv, tsv, json, ndjson };
 // One result cell, as SQLite typed it.
 struct Cell {
   enum class Type { null, integer, real, text, blob } type = Type::null;
-  std::string text;  // integer/real: SQLite's text form; blob: lowercase hex
+  std::string text;    // integer/real: SQLite's text form; blob: lowercase hex
   bool finite = true;  // real only: false for +-Inf (JSON prints null)
 };
 

@@ -7,7 +7,7 @@
 namespace mapindex::index {
 
 struct SchemaFile {
-  std::string_view name;     // e.g. "001_initial.sql"
+  std::string_view name;  // e.g. "001_initial.sql"
   std::string_view content;
 };
 

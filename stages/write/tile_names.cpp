@@ -28,8 +28,9 @@ void sync_tile_names(sqlite3* db, const std::vector<TileName>& names) {
   std::sort(sorted.begin(), sorted.end(), by_key);
 
   std::vector<TileName> stored;
-  Statement select(db, "SELECT layer_kind, tile, name, category FROM tile_names "
-                       "ORDER BY layer_kind, tile");
+  Statement select(db,
+                   "SELECT layer_kind, tile, name, category FROM tile_names "
+                   "ORDER BY layer_kind, tile");
   while (select.step())
     stored.push_back({select.column_text(0), static_cast<std::int32_t>(select.column_int(1)),
                       select.column_text(2), select.column_text(3)});
@@ -39,8 +40,9 @@ void sync_tile_names(sqlite3* db, const std::vector<TileName>& names) {
   exec_sql(db, "BEGIN IMMEDIATE");
   try {
     exec_sql(db, "DELETE FROM tile_names");
-    Statement insert(db, "INSERT INTO tile_names (layer_kind, tile, name, category) "
-                         "VALUES (?, ?, ?, ?)");
+    Statement insert(db,
+                     "INSERT INTO tile_names (layer_kind, tile, name, category) "
+                     "VALUES (?, ?, ?, ?)");
     for (const auto& n : sorted) insert.bind_all(n.layer_kind, n.tile, n.name, n.category).run();
     exec_sql(db, "COMMIT");
   } catch (...) {

@@ -16,8 +16,8 @@ namespace mapindex::index {
 
 // The rows and their one parser live with the measuring, which needs them
 // first (stages/extract/teeworlds_tile_names.h).
-using teeworlds::TileName;
 using teeworlds::parse_tile_names_csv;
+using teeworlds::TileName;
 
 // The embedded schema/tile_names.csv, parsed once. Throws IndexError when it
 // does not parse.

@@ -1,9 +1,9 @@
 #include "tests/support/archive_builder.h"
 
 #include <archive.h>
-#include <sys/sysmacros.h>
 #include <archive_entry.h>
 #include <stdlib.h>
+#include <sys/sysmacros.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -30,7 +30,8 @@ void check(archive* a, int r, const char* what) {
                              (archive_error_string(a) ? archive_error_string(a) : "?"));
 }
 
-std::unique_ptr<archive, WriteFree> new_writer(ArchiveFormat format, const ArchiveSettings& settings = {}) {
+std::unique_ptr<archive, WriteFree> new_writer(ArchiveFormat format,
+                                               const ArchiveSettings& settings = {}) {
   std::unique_ptr<archive, WriteFree> a(archive_write_new());
   archive* w = a.get();
   switch (format) {
@@ -49,7 +50,8 @@ std::unique_ptr<archive, WriteFree> new_writer(ArchiveFormat format, const Archi
     case ArchiveFormat::tar_bz2: check(w, archive_write_add_filter_bzip2(w), "bzip2"); break;
     default: break;
   }
-  if (!settings.options.empty()) check(w, archive_write_set_options(w, settings.options.c_str()), "options");
+  if (!settings.options.empty())
+    check(w, archive_write_set_options(w, settings.options.c_str()), "options");
   if (!settings.passphrase.empty())
     check(w, archive_write_set_passphrase(w, settings.passphrase.c_str()), "passphrase");
   // No padding to 10240-byte blocks: the archive ends where its data ends.
@@ -60,8 +62,10 @@ std::unique_ptr<archive, WriteFree> new_writer(ArchiveFormat format, const Archi
 void write_members(archive* w, const std::vector<ArchiveMember>& members) {
   for (const auto& m : members) {
     std::unique_ptr<archive_entry, EntryFree> e(archive_entry_new());
-    if (m.raw_path) archive_entry_copy_pathname(e.get(), m.path.c_str());
-    else archive_entry_set_pathname_utf8(e.get(), m.path.c_str());
+    if (m.raw_path)
+      archive_entry_copy_pathname(e.get(), m.path.c_str());
+    else
+      archive_entry_set_pathname_utf8(e.get(), m.path.c_str());
     archive_entry_set_mtime(e.get(), 1700000000, 0);
     switch (m.type) {
       case MemberType::file:
@@ -100,7 +104,8 @@ void write_members(archive* w, const std::vector<ArchiveMember>& members) {
     check(w, archive_write_header(w, e.get()), m.path.c_str());
     if (m.type == MemberType::file && !m.bytes.empty()) {
       la_ssize_t n = archive_write_data(w, m.bytes.data(), m.bytes.size());
-      if (n < 0 || static_cast<std::size_t>(n) != m.bytes.size()) check(w, ARCHIVE_FATAL, m.path.c_str());
+      if (n < 0 || static_cast<std::size_t>(n) != m.bytes.size())
+        check(w, ARCHIVE_FATAL, m.path.c_str());
     }
   }
 }
@@ -127,7 +132,8 @@ std::string_view extension(ArchiveFormat format) {
   return "";
 }
 
-std::vector<std::uint8_t> build_archive(ArchiveFormat format, const std::vector<ArchiveMember>& members,
+std::vector<std::uint8_t> build_archive(ArchiveFormat format,
+                                        const std::vector<ArchiveMember>& members,
                                         const ArchiveSettings& settings) {
   std::vector<std::uint8_t> out;
   auto a = new_writer(format, settings);
@@ -137,8 +143,8 @@ std::vector<std::uint8_t> build_archive(ArchiveFormat format, const std::vector<
   return out;
 }
 
-void write_archive(const fs::path& path, ArchiveFormat format, const std::vector<ArchiveMember>& members,
-                   const ArchiveSettings& settings) {
+void write_archive(const fs::path& path, ArchiveFormat format,
+                   const std::vector<ArchiveMember>& members, const ArchiveSettings& settings) {
   auto a = new_writer(format, settings);
   check(a.get(), archive_write_open_filename(a.get(), path.c_str()), path.c_str());
   write_members(a.get(), members);
@@ -205,7 +211,8 @@ std::vector<std::uint8_t> noise_bytes(std::size_t size, std::uint32_t seed) {
 
 void write_file(const fs::path& path, Bytes bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 

@@ -23,9 +23,9 @@ enum class MemberType { file, directory, symlink, hardlink, fifo, char_device, b
 
 struct ArchiveMember {
   std::string path;
-  std::vector<std::uint8_t> bytes;       // only for files
+  std::vector<std::uint8_t> bytes;  // only for files
   MemberType type = MemberType::file;
-  std::string link_target;               // for symlink and hardlink
+  std::string link_target;  // for symlink and hardlink
   // Write `path` as raw bytes (libarchive's non-UTF-8 pathname), not as
   // UTF-8: names that are not UTF-8, as old archivers wrote them.
   bool raw_path = false;
@@ -38,7 +38,8 @@ struct ArchiveSettings {
   std::string passphrase;
 };
 
-std::vector<std::uint8_t> build_archive(ArchiveFormat format, const std::vector<ArchiveMember>& members,
+std::vector<std::uint8_t> build_archive(ArchiveFormat format,
+                                        const std::vector<ArchiveMember>& members,
                                         const ArchiveSettings& settings = {});
 void write_archive(const std::filesystem::path& path, ArchiveFormat format,
                    const std::vector<ArchiveMember>& members, const ArchiveSettings& settings = {});

@@ -11,7 +11,9 @@
 namespace doctest {
 template <>
 struct StringMaker<mapindex::Code> {
-  static String convert(mapindex::Code code) { return std::string(mapindex::to_string(code)).c_str(); }
+  static String convert(mapindex::Code code) {
+    return std::string(mapindex::to_string(code)).c_str();
+  }
 };
 template <>
 struct StringMaker<mapindex::Location> {

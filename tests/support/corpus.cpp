@@ -71,8 +71,8 @@ bool g_skipped = false;
 void report_corpus_missing(const std::string& sub, const std::string& what) {
   const std::string why = what + " (../shared/corpus/" + sub +
                           " not found; set MAPINDEX_CORPUS_DIR or put shared/ beside the checkout)";
-  if (const char* required = std::getenv("MAPINDEX_REQUIRE_CORPUS"); required && *required &&
-                                                                      std::string(required) != "0")
+  if (const char* required = std::getenv("MAPINDEX_REQUIRE_CORPUS");
+      required && *required && std::string(required) != "0")
     throw std::runtime_error("MAPINDEX_REQUIRE_CORPUS is set but the corpus is missing: " + why);
   std::cout << "SKIPPED: " << why << "\n";
   g_skipped = true;

@@ -192,7 +192,8 @@ std::vector<std::int32_t> to_i32_string(std::string_view text, std::size_t num_i
     }
     ints[i] = static_cast<std::int32_t>(v);
   }
-  if (num_ints > 0) ints.back() = static_cast<std::int32_t>(static_cast<std::uint32_t>(ints.back()) & 0xFFFFFF00u);
+  if (num_ints > 0)
+    ints.back() = static_cast<std::int32_t>(static_cast<std::uint32_t>(ints.back()) & 0xFFFFFF00u);
   return ints;
 }
 

@@ -19,8 +19,12 @@ using mapindex::LayerKind;
 
 std::vector<std::uint8_t> vanilla_dm_map(bool skip_compressed) {
   MapBuilder b;
-  b.info({.author = "mapindex demo", .version = "1.0", .credits = "made in code",
-          .license = "CC0", .settings = {}, .raw_settings = std::nullopt});
+  b.info({.author = "mapindex demo",
+          .version = "1.0",
+          .credits = "made in code",
+          .license = "CC0",
+          .settings = {},
+          .raw_settings = std::nullopt});
   const auto grass = b.add_external_image("grass_main");
   const auto clouds = b.add_external_image("bg_cloud1");
   EnvelopeSpec sway;
@@ -43,7 +47,10 @@ std::vector<std::uint8_t> vanilla_dm_map(bool skip_compressed) {
   game.set(5, h - 5, 192).set(50, h - 5, 192).set(30, 24, 199).set(25, h - 5, 200).set(10, 20, 197);
   game.fill(35, h - 5, 3, 1, 2);
   TileGrid deco(LayerKind::tiles, w, h);
-  deco.fill(0, h - 4, w, 1, 16).fill(0, h - 3, w, 3, 1, 0).set(3, h - 4, 17, 1).set(7, h - 4, 17, 8);
+  deco.fill(0, h - 4, w, 1, 16)
+      .fill(0, h - 3, w, 3, 1, 0)
+      .set(3, h - 4, 17, 1)
+      .set(7, h - 4, 17, 8);
   TileLayerSpec game_spec{.name = "Game", .version = skip_compressed ? 4 : 3};
   b.add_tile_layer(game, game_spec);
   TileLayerSpec deco_spec{.name = "Grass", .version = skip_compressed ? 4 : 3, .image = grass};
@@ -62,7 +69,12 @@ std::vector<std::uint8_t> broken_no_game_layer() {
 
 std::vector<std::uint8_t> embedded_standard_image_map() {
   MapBuilder b;
-  b.info({.author = "mapindex demo", .version = {}, .credits = {}, .license = {}, .settings = {"sv_gametype race"}, .raw_settings = std::nullopt});
+  b.info({.author = "mapindex demo",
+          .version = {},
+          .credits = {},
+          .license = {},
+          .settings = {"sv_gametype race"},
+          .raw_settings = std::nullopt});
   const auto img = b.add_embedded_image("grass_main", 64, 64);
   b.add_embedded_image("never_used", 32, 32);
   b.add_game_group();
@@ -115,8 +127,8 @@ int main(int argc, char** argv) {
   }
   try {
     const auto race1 = make_realistic_ddnet_map({.width = 300, .height = 150, .seed = 1});
-    const auto race2 = make_realistic_ddnet_map({.width = 500, .height = 200, .seed = 2,
-                                                 .decoration_layers = 6});
+    const auto race2 =
+        make_realistic_ddnet_map({.width = 500, .height = 200, .seed = 2, .decoration_layers = 6});
     const auto race7 = make_realistic_ddnet_map(
         {.width = 200, .height = 100, .seed = 3, .skip_compressed = true, .with_sounds = false});
     auto truncated = race1;
@@ -127,7 +139,8 @@ int main(int argc, char** argv) {
         {.path = "extra/dm_small.map", .bytes = vanilla_dm_map(false)},
     };
     const std::vector<ArchiveMember> members = {
-        {.path = "README.txt", .bytes = to_bytes("mapindex demo archive: made by mapindex-make-demo\n")},
+        {.path = "README.txt",
+         .bytes = to_bytes("mapindex demo archive: made by mapindex-make-demo\n")},
         {.path = "maps/ddnet/Demo Race.map", .bytes = race1},
         {.path = "maps/ddnet/Demo Long Race.map", .bytes = race2},
         {.path = "maps/ddnet/Embedded Grass.map", .bytes = embedded_standard_image_map()},

@@ -48,22 +48,31 @@ std::vector<std::uint8_t> to_bytes(const std::vector<std::int32_t>& ints) {
 TileGrid::TileGrid(LayerKind kind, std::int32_t width, std::int32_t height)
     : kind_(kind), width_(width), height_(height), struct_size_(tile_struct_size(kind)) {
   if (width < 0 || height < 0) throw std::invalid_argument("TileGrid: negative size");
-  bytes_.assign(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * struct_size_, 0);
+  bytes_.assign(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * struct_size_,
+                0);
 }
 
 std::uint8_t* TileGrid::at(std::int32_t x, std::int32_t y) {
   if (x < 0 || y < 0 || x >= width_ || y >= height_) throw std::out_of_range("TileGrid: outside");
   return bytes_.data() + (static_cast<std::size_t>(y) * static_cast<std::size_t>(width_) +
-                          static_cast<std::size_t>(x)) * struct_size_;
+                          static_cast<std::size_t>(x)) *
+                             struct_size_;
 }
 
 TileGrid& TileGrid::set(std::int32_t x, std::int32_t y, std::uint8_t index, std::uint8_t flags) {
   std::uint8_t* t = at(x, y);
   switch (kind_) {
-    case LayerKind::tele: case LayerKind::tune: t[1] = index; break;
+    case LayerKind::tele:
+    case LayerKind::tune: t[1] = index; break;
     case LayerKind::speedup: t[2] = index; break;
-    case LayerKind::switch_layer: t[1] = index; t[2] = flags; break;
-    default: t[0] = index; t[1] = flags; break;
+    case LayerKind::switch_layer:
+      t[1] = index;
+      t[2] = flags;
+      break;
+    default:
+      t[0] = index;
+      t[1] = flags;
+      break;
   }
   return *this;
 }
@@ -75,7 +84,8 @@ TileGrid& TileGrid::fill(std::int32_t x, std::int32_t y, std::int32_t w, std::in
   return *this;
 }
 
-TileGrid& TileGrid::set_tele(std::int32_t x, std::int32_t y, std::uint8_t type, std::uint8_t number) {
+TileGrid& TileGrid::set_tele(std::int32_t x, std::int32_t y, std::uint8_t type,
+                             std::uint8_t number) {
   std::uint8_t* t = at(x, y);
   t[0] = number;
   t[1] = type;
@@ -104,14 +114,16 @@ TileGrid& TileGrid::set_switch(std::int32_t x, std::int32_t y, std::uint8_t type
   return *this;
 }
 
-TileGrid& TileGrid::set_tune(std::int32_t x, std::int32_t y, std::uint8_t type, std::uint8_t number) {
+TileGrid& TileGrid::set_tune(std::int32_t x, std::int32_t y, std::uint8_t type,
+                             std::uint8_t number) {
   std::uint8_t* t = at(x, y);
   t[0] = number;
   t[1] = type;
   return *this;
 }
 
-TileGrid& TileGrid::set_byte(std::int32_t x, std::int32_t y, std::size_t offset, std::uint8_t value) {
+TileGrid& TileGrid::set_byte(std::int32_t x, std::int32_t y, std::size_t offset,
+                             std::uint8_t value) {
   if (offset >= struct_size_) throw std::out_of_range("TileGrid: byte offset");
   at(x, y)[offset] = value;
   return *this;
@@ -137,9 +149,11 @@ std::vector<std::uint8_t> TileGrid::skip_compressed() const {
 Result<std::vector<std::uint8_t>> expand_skip_tiles(Bytes compressed, std::size_t num_tiles) {
   std::vector<std::uint8_t> out;
   out.reserve(num_tiles * 4);
-  auto error = teeworlds::for_each_skip_run(compressed, num_tiles, [&](const std::uint8_t* t, std::size_t repeat) {
-    for (std::size_t k = 0; k < repeat; ++k) out.insert(out.end(), {t[0], t[1], 0, t[3]});
-  });
+  auto error = teeworlds::for_each_skip_run(compressed, num_tiles,
+                                            [&](const std::uint8_t* t, std::size_t repeat) {
+                                              for (std::size_t k = 0; k < repeat; ++k)
+                                                out.insert(out.end(), {t[0], t[1], 0, t[3]});
+                                            });
   if (error) return *error;
   return out;
 }
@@ -151,20 +165,22 @@ MapBuilder& MapBuilder::info(InfoSpec spec) {
   return *this;
 }
 
-std::int32_t MapBuilder::add_external_image(std::string name, std::int32_t width, std::int32_t height) {
+std::int32_t MapBuilder::add_external_image(std::string name, std::int32_t width,
+                                            std::int32_t height) {
   images_.push_back(Image{std::move(name), 1, width, height, true, true, {}});
   return static_cast<std::int32_t>(images_.size() - 1);
 }
 
-std::int32_t MapBuilder::add_embedded_image(std::string name, std::int32_t width, std::int32_t height,
-                                            bool rgba, std::int32_t version,
+std::int32_t MapBuilder::add_embedded_image(std::string name, std::int32_t width,
+                                            std::int32_t height, bool rgba, std::int32_t version,
                                             std::optional<std::vector<std::uint8_t>> pixels) {
   std::vector<std::uint8_t> px;
   if (pixels) {
     px = std::move(*pixels);
   } else {
-    px.assign(static_cast<std::size_t>(std::max(width, 0)) * static_cast<std::size_t>(std::max(height, 0)) *
-                  (rgba ? 4u : 3u), 0);
+    px.assign(static_cast<std::size_t>(std::max(width, 0)) *
+                  static_cast<std::size_t>(std::max(height, 0)) * (rgba ? 4u : 3u),
+              0);
   }
   images_.push_back(Image{std::move(name), version, width, height, false, rgba, std::move(px)});
   return static_cast<std::int32_t>(images_.size() - 1);
@@ -232,7 +248,8 @@ void MapBuilder::add_automapper(std::int32_t group, std::int32_t layer, std::int
   automappers_.push_back(Automapper{group, layer, config, seed, flags});
 }
 
-void MapBuilder::add_raw_item(std::uint16_t type_id, std::uint16_t id, std::vector<std::int32_t> data) {
+void MapBuilder::add_raw_item(std::uint16_t type_id, std::uint16_t id,
+                              std::vector<std::int32_t> data) {
   raw_items_.push_back(RawItem{type_id, id, std::move(data)});
 }
 
@@ -292,7 +309,8 @@ std::vector<std::uint8_t> MapBuilder::build(const WriterOptions& options) const 
     const Image& img = images_[i];
     const std::int32_t name = w.add_string(img.name);
     const std::int32_t data = img.external ? -1 : w.add_data(img.pixels);
-    std::vector<std::int32_t> item{img.version, img.width, img.height, img.external ? 1 : 0, name, data};
+    std::vector<std::int32_t> item{img.version,          img.width, img.height,
+                                   img.external ? 1 : 0, name,      data};
     if (img.version >= 2) item.push_back(img.rgba ? 1 : 0);
     w.add_item(kImageType, static_cast<std::uint16_t>(i), std::move(item));
   }
@@ -317,18 +335,30 @@ std::vector<std::uint8_t> MapBuilder::build(const WriterOptions& options) const 
     w.add_item(kEnvelopeType, static_cast<std::uint16_t>(i), std::move(item));
     next_point += count;
     for (const auto& p : e.points) {
-      points.insert(points.end(), {p.time, p.curve, p.values[0], p.values[1], p.values[2], p.values[3]});
-      if (points22) points.insert(points.end(), p.bezier.begin(), p.bezier.end());
-      else bezier.insert(bezier.end(), p.bezier.begin(), p.bezier.end());
+      points.insert(points.end(),
+                    {p.time, p.curve, p.values[0], p.values[1], p.values[2], p.values[3]});
+      if (points22)
+        points.insert(points.end(), p.bezier.begin(), p.bezier.end());
+      else
+        bezier.insert(bezier.end(), p.bezier.begin(), p.bezier.end());
     }
   }
 
   for (std::size_t i = 0; i < groups_.size(); ++i) {
     const Group& g = groups_[i];
     const GroupSpec& s = g.spec;
-    std::vector<std::int32_t> item{s.version, s.offset_x, s.offset_y, s.parallax_x, s.parallax_y,
-                                   s.stored_start.value_or(g.start), s.stored_num.value_or(g.num),
-                                   s.clipping ? 1 : 0, s.clip_x, s.clip_y, s.clip_w, s.clip_h};
+    std::vector<std::int32_t> item{s.version,
+                                   s.offset_x,
+                                   s.offset_y,
+                                   s.parallax_x,
+                                   s.parallax_y,
+                                   s.stored_start.value_or(g.start),
+                                   s.stored_num.value_or(g.num),
+                                   s.clipping ? 1 : 0,
+                                   s.clip_x,
+                                   s.clip_y,
+                                   s.clip_w,
+                                   s.clip_h};
     append_i32_string(item, s.name, 3);
     w.add_item(kGroupType, static_cast<std::uint16_t>(i), std::move(item));
   }
@@ -342,7 +372,7 @@ std::vector<std::uint8_t> MapBuilder::build(const WriterOptions& options) const 
         const TileLayerSpec& s = l.tiles;
         const LayerKind kind = grid.kind();
         const int slot = ddnet_data_slot(kind);
-        std::vector<std::uint8_t> own = s.data_override ? *s.data_override
+        std::vector<std::uint8_t> own = s.data_override                ? *s.data_override
                                         : (s.version >= 4 && slot < 0) ? grid.skip_compressed()
                                                                        : grid.bytes();
         std::int32_t data = 0;
@@ -352,19 +382,31 @@ std::vector<std::uint8_t> MapBuilder::build(const WriterOptions& options) const 
         } else {
           // DDNet keeps a zeroed vanilla Tile array in `data` for old clients.
           data = w.add_data(std::vector<std::uint8_t>(
-              static_cast<std::size_t>(grid.width()) * static_cast<std::size_t>(grid.height()) * 4, 0));
+              static_cast<std::size_t>(grid.width()) * static_cast<std::size_t>(grid.height()) * 4,
+              0));
           extra[static_cast<std::size_t>(slot)] = w.add_data(own);
         }
         if (s.data_index_override) {
-          if (slot < 0) data = *s.data_index_override;
-          else extra[static_cast<std::size_t>(slot)] = *s.data_index_override;
+          if (slot < 0)
+            data = *s.data_index_override;
+          else
+            extra[static_cast<std::size_t>(slot)] = *s.data_index_override;
         }
-        item = {0, kLayerTilemap, s.detail ? kLayerFlagDetail : 0,
+        item = {0,
+                kLayerTilemap,
+                s.detail ? kLayerFlagDetail : 0,
                 s.legacy_v2_layout ? 2 : s.version,
-                s.stored_width.value_or(grid.width()), s.stored_height.value_or(grid.height()),
+                s.stored_width.value_or(grid.width()),
+                s.stored_height.value_or(grid.height()),
                 s.stored_flags.value_or(tilemap_flags(kind)),
-                s.color[0], s.color[1], s.color[2], s.color[3],
-                s.color_envelope, s.color_envelope_offset, s.image, data};
+                s.color[0],
+                s.color[1],
+                s.color[2],
+                s.color[3],
+                s.color_envelope,
+                s.color_envelope_offset,
+                s.image,
+                data};
         if (!s.legacy_v2_layout) append_i32_string(item, s.name, 3);
         for (int k = 0; k < std::min(s.num_ddnet_slots, kNumDdnetDataSlots); ++k)
           item.push_back(extra[static_cast<std::size_t>(k)]);
@@ -384,8 +426,13 @@ std::vector<std::uint8_t> MapBuilder::build(const WriterOptions& options) const 
                                    q.color_envelope, q.color_envelope_offset});
         }
         const std::int32_t index = s.data_index_override.value_or(w.add_data(to_bytes(data)));
-        item = {0, kLayerQuads, s.detail ? kLayerFlagDetail : 0, 2,
-                s.stored_num_quads.value_or(static_cast<std::int32_t>(s.quads.size())), index, s.image};
+        item = {0,
+                kLayerQuads,
+                s.detail ? kLayerFlagDetail : 0,
+                2,
+                s.stored_num_quads.value_or(static_cast<std::int32_t>(s.quads.size())),
+                index,
+                s.image};
         append_i32_string(item, s.name, 3);
         break;
       }
@@ -398,16 +445,20 @@ std::vector<std::uint8_t> MapBuilder::build(const WriterOptions& options) const 
                                      src.position_envelope, src.position_envelope_offset,
                                      src.sound_envelope, src.sound_envelope_offset});
           } else {
-            data.insert(data.end(), {src.x, src.y, src.looping ? 1 : 0, src.panning ? 1 : 0,
-                                     src.delay, src.falloff, src.position_envelope,
-                                     src.position_envelope_offset, src.sound_envelope,
-                                     src.sound_envelope_offset, src.shape_kind, src.shape_width,
-                                     src.shape_height});
+            data.insert(
+                data.end(),
+                {src.x, src.y, src.looping ? 1 : 0, src.panning ? 1 : 0, src.delay, src.falloff,
+                 src.position_envelope, src.position_envelope_offset, src.sound_envelope,
+                 src.sound_envelope_offset, src.shape_kind, src.shape_width, src.shape_height});
           }
         }
         const std::int32_t index = w.add_data(to_bytes(data));
-        item = {0, s.deprecated ? kLayerSoundsDeprecated : kLayerSounds, 0, s.deprecated ? 1 : 2,
-                s.stored_num_sources.value_or(static_cast<std::int32_t>(s.sources.size())), index,
+        item = {0,
+                s.deprecated ? kLayerSoundsDeprecated : kLayerSounds,
+                0,
+                s.deprecated ? 1 : 2,
+                s.stored_num_sources.value_or(static_cast<std::int32_t>(s.sources.size())),
+                index,
                 s.sound};
         append_i32_string(item, s.name, 3);
         break;
@@ -421,8 +472,9 @@ std::vector<std::uint8_t> MapBuilder::build(const WriterOptions& options) const 
   for (std::size_t i = 0; i < sounds_.size(); ++i) {
     const Sound& s = sounds_[i];
     if (s.raw) {
-      w.add_item(kSoundType, static_cast<std::uint16_t>(i),
-                 {s.item.version, s.item.external ? 1 : 0, s.item.name, s.item.data, s.item.data_size});
+      w.add_item(
+          kSoundType, static_cast<std::uint16_t>(i),
+          {s.item.version, s.item.external ? 1 : 0, s.item.name, s.item.data, s.item.data_size});
       continue;
     }
     const std::int32_t name = w.add_string(s.name);
@@ -434,7 +486,8 @@ std::vector<std::uint8_t> MapBuilder::build(const WriterOptions& options) const 
   // DDNet's UUID items.
   const bool write_bezier = bezier_item_.value_or(any_bezier && !points22);
   if (write_bezier && !points22) {
-    if (bezier_item_points_) bezier.resize(static_cast<std::size_t>(std::max(*bezier_item_points_, 0)) * 16, 0);
+    if (bezier_item_points_)
+      bezier.resize(static_cast<std::size_t>(std::max(*bezier_item_points_, 0)) * 16, 0);
     const auto type = w.uuid_type(datafile::uuid_from_name(datafile::kEnvPointsBezierName));
     w.add_item(type, 0, bezier);
   }
@@ -442,7 +495,8 @@ std::vector<std::uint8_t> MapBuilder::build(const WriterOptions& options) const 
     const auto type = w.uuid_type(datafile::uuid_from_name(datafile::kAutomapperConfigName));
     for (std::size_t i = 0; i < automappers_.size(); ++i) {
       const Automapper& a = automappers_[i];
-      w.add_item(type, static_cast<std::uint16_t>(i), {1, a.group, a.layer, a.config, a.seed, a.flags});
+      w.add_item(type, static_cast<std::uint16_t>(i),
+                 {1, a.group, a.layer, a.config, a.seed, a.flags});
     }
   }
   for (std::size_t i = 0; i < groups_.size(); ++i) {
@@ -481,13 +535,15 @@ std::vector<std::uint8_t> make_realistic_ddnet_map(const RealisticMapOptions& o,
   EnvelopeSpec pos;
   pos.channels = kEnvPosition;
   pos.name = "sway";
-  pos.points = {{0, 4, {0, 0, 0, 0}, {}}, {1000, 4, {4096, 0, 0, 0}, {}}, {2000, 1, {0, 0, 0, 0}, {}}};
+  pos.points = {
+      {0, 4, {0, 0, 0, 0}, {}}, {1000, 4, {4096, 0, 0, 0}, {}}, {2000, 1, {0, 0, 0, 0}, {}}};
   const std::int32_t sway = b.add_envelope(pos);
   EnvelopeSpec col;
   col.channels = kEnvColor;
   col.name = "pulse";
   col.synchronized = true;
-  col.points = {{0, 1, {1024, 1024, 1024, 1024}, {}}, {500, 2, {1024, 512, 512, 1024}, {}},
+  col.points = {{0, 1, {1024, 1024, 1024, 1024}, {}},
+                {500, 2, {1024, 512, 512, 1024}, {}},
                 {1500, 3, {1024, 1024, 1024, 1024}, {}}};
   const std::int32_t pulse = b.add_envelope(col);
   std::int32_t volume = -1;
@@ -509,31 +565,44 @@ std::vector<std::uint8_t> make_realistic_ddnet_map(const RealisticMapOptions& o,
   quads.image = sky;
   quads.quads.push_back(QuadSpec{-800, -600, 1600, 1200, {255, 255, 255, 255}, -1, 0, -1, 0});
   for (int i = 0; i < 12; ++i)
-    quads.quads.push_back(QuadSpec{rnd(0, W * 32), rnd(0, H * 16), 256, 128, {255, 255, 255, 200},
-                                   sway, i * 100, i % 3 == 0 ? pulse : -1, 0});
+    quads.quads.push_back(QuadSpec{rnd(0, W * 32),
+                                   rnd(0, H * 16),
+                                   256,
+                                   128,
+                                   {255, 255, 255, 200},
+                                   sway,
+                                   i * 100,
+                                   i % 3 == 0 ? pulse : -1,
+                                   0});
   b.add_quads_layer(quads);
 
   // Physics.
   TileGrid game(LayerKind::game, W, H), front(LayerKind::front, W, H), tele(LayerKind::tele, W, H),
-      speedup(LayerKind::speedup, W, H), sw(LayerKind::switch_layer, W, H), tune(LayerKind::tune, W, H);
+      speedup(LayerKind::speedup, W, H), sw(LayerKind::switch_layer, W, H),
+      tune(LayerKind::tune, W, H);
   game.fill(0, 0, W, 2, 1).fill(0, H - 2, W, 2, 1).fill(0, 0, 2, H, 1).fill(W - 2, 0, 2, H, 1);
   for (std::int32_t x = 4; x < W - 8; x += rnd(6, 14)) {
     const std::int32_t y = rnd(H / 3, H - 6), len = rnd(3, 10);
     game.fill(x, y, std::min(len, W - 2 - x), 1, rnd(0, 4) == 0 ? 3 : 1);
     if (rnd(0, 2) == 0) game.fill(x, y - 1, std::min(len, W - 2 - x), 1, 9);  // freeze
   }
-  game.fill(6, 2, 1, H - 4, 33);       // start
-  game.fill(W - 7, 2, 1, H - 4, 34);   // finish
-  for (int cp = 0; cp < 5; ++cp) game.set(10 + cp * (W - 20) / 5, H - 3, static_cast<std::uint8_t>(35 + cp));
+  game.fill(6, 2, 1, H - 4, 33);      // start
+  game.fill(W - 7, 2, 1, H - 4, 34);  // finish
+  for (int cp = 0; cp < 5; ++cp)
+    game.set(10 + cp * (W - 20) / 5, H - 3, static_cast<std::uint8_t>(35 + cp));
   game.set(3, H - 3, 192).set(4, H - 3, 192);
   game.set(W / 2, H - 3, 199).set(W / 2 + 1, H - 3, 200).set(W / 2 + 2, H - 3, 201);
   game.set(W / 3, H / 2, 233).set(W / 4, H / 2, 66).set(W / 5, 4, 2);
   front.fill(W / 2, H / 2, 5, 1, 9).fill(W / 3, 3, 3, 1, 6).set(W / 2 + 6, H / 2, 16);
-  tele.set_tele(W / 4, H - 3, 26, 1).set_tele(3 * W / 4, 4, 27, 1).set_tele(W / 2, 4, 29, 2)
+  tele.set_tele(W / 4, H - 3, 26, 1)
+      .set_tele(3 * W / 4, 4, 27, 1)
+      .set_tele(W / 2, 4, 29, 2)
       .set_tele(W / 2 + 2, 4, 30, 2);
   for (std::int32_t x = W / 3; x < W / 3 + 6; ++x) speedup.set_speedup(x, H - 3, 29, 30, 0, 90);
-  sw.set_switch(W / 2, H / 3, 24, 1).set_switch(W / 2 + 1, H / 3, 25, 2)
-      .set_switch(W / 2 + 3, H / 3, 240 - 0, 1).set_switch(W / 2 + 4, H / 3, 22, 3, 0, 5);
+  sw.set_switch(W / 2, H / 3, 24, 1)
+      .set_switch(W / 2 + 1, H / 3, 25, 2)
+      .set_switch(W / 2 + 3, H / 3, 240 - 0, 1)
+      .set_switch(W / 2 + 4, H / 3, 22, 3, 0, 5);
   tune.fill(W - 20, 2, 10, H - 4, 68);
   for (std::int32_t y = 2; y < H - 2; ++y) tune.set_tune(W - 20, y, 68, 1);
 
@@ -548,8 +617,9 @@ std::vector<std::uint8_t> make_realistic_ddnet_map(const RealisticMapOptions& o,
     for (std::int32_t y = 0; y < H; ++y)
       for (std::int32_t x = 0; x < W; ++x) {
         const std::uint8_t g = src[(static_cast<std::size_t>(y) * W + x) * 4];
-        if (g == 1 || g == 3) deco.set(x, y, static_cast<std::uint8_t>(1 + (x + y + d) % 16),
-                                       static_cast<std::uint8_t>(rnd(0, 3) == 0 ? 1 : 0));
+        if (g == 1 || g == 3)
+          deco.set(x, y, static_cast<std::uint8_t>(1 + (x + y + d) % 16),
+                   static_cast<std::uint8_t>(rnd(0, 3) == 0 ? 1 : 0));
       }
     deco_spec.name = "Deco " + std::to_string(d);
     deco_spec.image = d % 2 == 0 ? grass : doodads;
@@ -573,10 +643,12 @@ std::vector<std::uint8_t> make_realistic_ddnet_map(const RealisticMapOptions& o,
     SoundsLayerSpec sl;
     sl.name = "Ambience";
     sl.sound = sound;
-    sl.sources.push_back(SoundSourceSpec{W * 16, H * 16, true, true, 0, 0, sway, 0, volume, 0, 1, 2000, 0});
+    sl.sources.push_back(
+        SoundSourceSpec{W * 16, H * 16, true, true, 0, 0, sway, 0, volume, 0, 1, 2000, 0});
     b.add_sounds_layer(sl);
   }
-  if (o.decoration_layers > 0) b.add_automapper(game_group - 1, 0, 0, 42, 1);  // first decoration layer
+  if (o.decoration_layers > 0)
+    b.add_automapper(game_group - 1, 0, 0, 42, 1);  // first decoration layer
   (void)game_layer;
   return b.build(writer);
 }
@@ -588,7 +660,8 @@ constexpr std::size_t kNameFirstInt = 15;  // after the layer header (3) and 12 
 
 // The byte offset of the name ints of the tile layer named `name`, if the
 // layer decodes with that name.
-std::optional<std::size_t> layer_name_offset(const std::vector<std::uint8_t>& map, const std::string& name) {
+std::optional<std::size_t> layer_name_offset(const std::vector<std::uint8_t>& map,
+                                             const std::string& name) {
   auto df = datafile::Datafile::open(map);
   if (!df) throw std::runtime_error("map does not open: " + df.error().to_string());
   const auto layers = df->items_of_type(teeworlds::kLayerType);
@@ -607,7 +680,8 @@ std::optional<std::size_t> layer_name_offset(const std::vector<std::uint8_t>& ma
 
 MapVariants::MapVariants(std::vector<std::uint8_t> map) : map_(std::move(map)) {
   const auto offset = layer_name_offset(map_, "Deco 0");
-  if (!offset) throw std::runtime_error("generated map has no layer named Deco 0 (decoration_layers >= 1)");
+  if (!offset)
+    throw std::runtime_error("generated map has no layer named Deco 0 (decoration_layers >= 1)");
   name_offset_ = *offset;
 }
 

@@ -38,8 +38,8 @@ class TileGrid {
   // Tile structs (tiles, game, front): index and flags (1 flip X, 2 flip Y,
   // 8 rotate). On the other kinds `index` sets the type byte.
   TileGrid& set(std::int32_t x, std::int32_t y, std::uint8_t index, std::uint8_t flags = 0);
-  TileGrid& fill(std::int32_t x, std::int32_t y, std::int32_t w, std::int32_t h,
-                 std::uint8_t index, std::uint8_t flags = 0);
+  TileGrid& fill(std::int32_t x, std::int32_t y, std::int32_t w, std::int32_t h, std::uint8_t index,
+                 std::uint8_t flags = 0);
   TileGrid& set_tele(std::int32_t x, std::int32_t y, std::uint8_t type, std::uint8_t number);
   TileGrid& set_speedup(std::int32_t x, std::int32_t y, std::uint8_t type, std::uint8_t force,
                         std::uint8_t max_speed, std::int16_t angle);
@@ -69,7 +69,7 @@ Result<std::vector<std::uint8_t>> expand_skip_tiles(Bytes compressed, std::size_
 
 struct InfoSpec {
   std::optional<std::string> author, version, credits, license;
-  std::vector<std::string> settings;  // one command per line
+  std::vector<std::string> settings;                      // one command per line
   std::optional<std::vector<std::uint8_t>> raw_settings;  // stored as is (broken forms)
 };
 
@@ -83,11 +83,11 @@ struct TileLayerSpec {
   bool legacy_v2_layout = false;  // version 2 with DDNet's extra indices right after `data`
   int num_ddnet_slots = 5;        // how many extra data indices the item holds (a prefix)
   // Broken forms.
-  std::optional<std::int32_t> stored_flags;         // tilemap flags as written
+  std::optional<std::int32_t> stored_flags;  // tilemap flags as written
   std::optional<std::int32_t> stored_width, stored_height;
   std::optional<std::vector<std::uint8_t>> data_override;  // the layer's own tile data, as is
-  std::optional<std::int32_t> data_index_override;  // written as the layer's own data index
-  std::optional<std::size_t> item_ints;             // truncate (or zero-pad) the layer item
+  std::optional<std::int32_t> data_index_override;         // written as the layer's own data index
+  std::optional<std::size_t> item_ints;                    // truncate (or zero-pad) the layer item
 };
 
 struct QuadSpec {
@@ -147,7 +147,7 @@ struct GroupSpec {
   std::int32_t clip_x = 0, clip_y = 0, clip_w = 0, clip_h = 0;
   std::int32_t version = 3;
   std::optional<std::int32_t> stored_start, stored_num;  // broken forms
-  std::optional<std::int32_t> parallax_zoom;  // writes DDNet's group extension item
+  std::optional<std::int32_t> parallax_zoom;             // writes DDNet's group extension item
 };
 
 enum class EnvPointForm { automatic, six_ints, twenty_two_ints };

@@ -10,7 +10,7 @@
 namespace mapindex::testing {
 
 struct ProcessResult {
-  int exit_code = -1;      // exit status, or 128 + signal when killed
+  int exit_code = -1;  // exit status, or 128 + signal when killed
   std::string out, err;
 };
 

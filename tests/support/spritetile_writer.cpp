@@ -113,7 +113,8 @@ std::vector<std::uint8_t> SpriteTileWriter::encode_i32(std::int32_t value) const
   return out;
 }
 
-std::vector<std::uint8_t> SpriteTileWriter::encode_layers(const std::vector<StLayer>& layers) const {
+std::vector<std::uint8_t> SpriteTileWriter::encode_layers(
+    const std::vector<StLayer>& layers) const {
   std::vector<std::uint8_t> out;
   put_u32(out, static_cast<std::uint32_t>(layers.size()), big_endian_);
   for (const StLayer& l : layers) {
@@ -149,12 +150,14 @@ std::vector<std::uint8_t> SpriteTileWriter::raw() const {
   std::vector<std::uint8_t> out(magic_.begin(), magic_.end());
   out.push_back(endian_byte_.value_or(big_endian_ ? 0 : 1));
   put_u32(out, static_cast<std::uint32_t>(version_), big_endian_);
-  put_u32(out, static_cast<std::uint32_t>(tag_count_.value_or(static_cast<std::int32_t>(tags_.size()))),
+  put_u32(out,
+          static_cast<std::uint32_t>(tag_count_.value_or(static_cast<std::int32_t>(tags_.size()))),
           big_endian_);
 
   std::vector<std::size_t> order;
   for (std::size_t i : payload_order_)
-    if (i < tags_.size() && std::find(order.begin(), order.end(), i) == order.end()) order.push_back(i);
+    if (i < tags_.size() && std::find(order.begin(), order.end(), i) == order.end())
+      order.push_back(i);
   for (std::size_t i = 0; i < tags_.size(); ++i)
     if (std::find(order.begin(), order.end(), i) == order.end()) order.push_back(i);
 
@@ -169,7 +172,8 @@ std::vector<std::uint8_t> SpriteTileWriter::raw() const {
     const auto offset = tags_[i].offset.value_or(static_cast<std::int32_t>(offsets[i]));
     put_u32(out, static_cast<std::uint32_t>(offset), big_endian_);
   }
-  for (std::size_t i : order) out.insert(out.end(), tags_[i].payload.begin(), tags_[i].payload.end());
+  for (std::size_t i : order)
+    out.insert(out.end(), tags_[i].payload.begin(), tags_[i].payload.end());
   out.insert(out.end(), trailer_.begin(), trailer_.end());
   return out;
 }

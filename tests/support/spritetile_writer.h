@@ -40,7 +40,7 @@ class SpriteTileWriter {
 
   // Tags are written to the table in call order.
   SpriteTileWriter& layers(const std::vector<StLayer>& layers);  // "lvlayrs"
-  SpriteTileWriter& numsets(std::int32_t value);                  // "numsets"
+  SpriteTileWriter& numsets(std::int32_t value);                 // "numsets"
   // The editor's preference tags with payloads of their real sizes: prvsize,
   // tintclr, divposn, stlsize, curlayr, bkmarks, panelwd, srtlyrs.
   SpriteTileWriter& editor_tags();

@@ -6,9 +6,9 @@
 #include <string>
 #include <utility>
 
-#include "stages/decode/datafile/inflate.h"
 #include "stages/common/hex.h"
 #include "stages/common/utf8.h"
+#include "stages/decode/datafile/inflate.h"
 
 namespace mapindex::datafile {
 namespace {
@@ -87,7 +87,7 @@ Result<Header> read_header(Bytes file) {
   // H1
   if (file.size() < kHeaderSize)
     return fail(Code::H1, "file is " + to_string(file.size()) +
-                          " bytes, shorter than the 36-byte datafile header");
+                              " bytes, shorter than the 36-byte datafile header");
   const std::uint8_t* p = file.data();
   Header h;
 
@@ -149,18 +149,18 @@ Result<Sizes> check_sizes(const Header& h, std::int64_t file_size) {
                                 num_items * 4 + num_data * 4 + size_table + item_size;
   if (metadata > kMaxMetadata)
     return fail(Code::H8, "metadata of " + to_string(metadata) + " bytes (" + to_string(num_types) +
-                          " item types, " + to_string(num_items) + " items, " +
-                          to_string(num_data) + " data items, item_size " +
-                          to_string(item_size) + ") exceeds the 2 GiB limit");
+                              " item types, " + to_string(num_items) + " items, " +
+                              to_string(num_data) + " data items, item_size " +
+                              to_string(item_size) + ") exceeds the 2 GiB limit");
 
   // H5
   const std::int64_t expected_size = static_cast<std::int64_t>(kHeaderSize) + metadata + data_size;
   if (expected_size != file_size)
     return fail(Code::H5, "header describes a file of " + to_string(expected_size) + " bytes (" +
-                          to_string(num_types) + " item types, " + to_string(num_items) +
-                          " items, " + to_string(num_data) + " data items, item_size " +
-                          to_string(item_size) + ", data_size " + to_string(data_size) +
-                          ") but the file is " + to_string(file_size) + " bytes");
+                              to_string(num_types) + " item types, " + to_string(num_items) +
+                              " items, " + to_string(num_data) + " data items, item_size " +
+                              to_string(item_size) + ", data_size " + to_string(data_size) +
+                              ") but the file is " + to_string(file_size) + " bytes");
 
   // H6, H7 (v4 also accepts the "crude" variant that leaves out the size table)
   bool crude = false;
@@ -169,9 +169,10 @@ Result<Sizes> check_sizes(const Header& h, std::int64_t file_size) {
       crude = true;
     } else {
       std::string expected = to_string(file_size - 16);
-      if (v4) expected += " (or " + to_string(file_size - 16 - size_table) + " for a v4 crude header)";
+      if (v4)
+        expected += " (or " + to_string(file_size - 16 - size_table) + " for a v4 crude header)";
       return fail(Code::H6, "size " + to_string(size) + " is not the file size " +
-                            to_string(file_size) + " minus 16 = " + expected);
+                                to_string(file_size) + " minus 16 = " + expected);
     }
   }
   if (swaplen + 16 != file_size - data_size) {
@@ -183,8 +184,8 @@ Result<Sizes> check_sizes(const Header& h, std::int64_t file_size) {
         expected += " (or " + to_string(file_size - data_size - 16 - size_table) +
                     " for a v4 crude header)";
       return fail(Code::H7, "swaplen " + to_string(swaplen) + " is not the file size " +
-                            to_string(file_size) + " minus data_size " + to_string(data_size) +
-                            " minus 16 = " + expected);
+                                to_string(file_size) + " minus data_size " + to_string(data_size) +
+                                " minus 16 = " + expected);
     }
   }
 
@@ -223,11 +224,11 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
   df.data_ = df.items_ + df.item_size_;
   df.data_block_size_ = static_cast<std::uint32_t>(data_size);
   if (crude)
-    df.warnings_.push_back(Problem{
-        Code::H6_crude,
-        "v4 crude header: size " + to_string(size) + " and swaplen " + to_string(swaplen) +
-            " leave out the " + to_string(size_table) + "-byte table of uncompressed sizes",
-        Location::file()});
+    df.warnings_.push_back(Problem{Code::H6_crude,
+                                   "v4 crude header: size " + to_string(size) + " and swaplen " +
+                                       to_string(swaplen) + " leave out the " +
+                                       to_string(size_table) + "-byte table of uncompressed sizes",
+                                   Location::file()});
 
   if (auto e = check_item_types(df)) return *e;    // V1
   if (auto e = check_item_offsets(df)) return *e;  // V2
@@ -254,16 +255,17 @@ std::optional<Error> Datafile::check_item_types(const Datafile& df) {
       return fail(Code::V1, label() + ": type id " + to_string(type_id) + " appears twice");
     if (num <= 0) return fail(Code::V1, label() + ": num " + to_string(num) + " is not positive");
     if (start != running)
-      return fail(Code::V1, label() + ": start " + to_string(start) + " is not " + to_string(running) +
-                            ", the number of items of the types before it");
+      return fail(Code::V1, label() + ": start " + to_string(start) + " is not " +
+                                to_string(running) +
+                                ", the number of items of the types before it");
     running += num;
     if (running > num_items)
       return fail(Code::V1, label() + ": num " + to_string(num) + " takes the item count to " +
-                            to_string(running) + ", above num_items " + to_string(num_items));
+                                to_string(running) + ", above num_items " + to_string(num_items));
   }
   if (running != num_items)
     return fail(Code::V1, "item types hold " + to_string(running) + " items but num_items is " +
-                          to_string(num_items));
+                              to_string(num_items));
 
   return std::nullopt;
 }
@@ -279,10 +281,10 @@ std::optional<Error> Datafile::check_item_offsets(const Datafile& df) {
       return fail(Code::V2, label() + ": offset " + to_string(offset) + " is not 0");
     if (i > 0 && offset <= previous)
       return fail(Code::V2, label() + ": offset " + to_string(offset) +
-                            " is not above the previous item's offset " + to_string(previous));
+                                " is not above the previous item's offset " + to_string(previous));
     if (offset >= item_size)
       return fail(Code::V2, label() + ": offset " + to_string(offset) + " is not below item_size " +
-                            to_string(item_size));
+                                to_string(item_size));
     previous = offset;
   }
 
@@ -307,8 +309,8 @@ std::optional<Error> Datafile::check_items(const Datafile& df) {
       const std::int64_t span = end - offset;
       if (span < static_cast<std::int64_t>(kItemHeaderSize))
         return fail(Code::V3, "item " + to_string(index) + " (type " + to_string(type_id) +
-                              "): its span of " + to_string(span) +
-                              " bytes is shorter than the 8-byte item header");
+                                  "): its span of " + to_string(span) +
+                                  " bytes is shorter than the 8-byte item header");
       const std::uint8_t* h = df.items_ + offset;
       const std::uint32_t key = load_le_u32(h);
       const std::uint32_t header_type = key >> 16;
@@ -317,21 +319,21 @@ std::optional<Error> Datafile::check_items(const Datafile& df) {
       auto label = [&] { return item_label(index, header_type, id); };
       if (header_type != type_id)
         return fail(Code::V3, label() + ": its header says type " + to_string(header_type) +
-                              " but it lies in the items of item type " + to_string(t) +
-                              " (type " + to_string(type_id) + ")");
+                                  " but it lies in the items of item type " + to_string(t) +
+                                  " (type " + to_string(type_id) + ")");
       const std::int64_t payload = span - static_cast<std::int64_t>(kItemHeaderSize);
       if (item_data_size < 0)
         return fail(Code::V3, label() + ": size " + to_string(item_data_size) + " is negative");
       if (item_data_size % 4 != 0)
-        return fail(Code::V3, label() + ": size " + to_string(item_data_size) +
-                              " is not a multiple of 4");
+        return fail(Code::V3,
+                    label() + ": size " + to_string(item_data_size) + " is not a multiple of 4");
       if (item_data_size != payload)
         return fail(Code::V3, label() + ": size " + to_string(item_data_size) +
-                              " is not the size of its span " + to_string(payload));
+                                  " is not the size of its span " + to_string(payload));
       if (type_id != kUuidIndexType && seen_ids.test_and_set(id)) {
         // Clean up is unnecessary: we return.
         return fail(Code::V3, label() + ": id " + to_string(id) + " appears twice in type " +
-                              to_string(type_id));
+                                  to_string(type_id));
       }
       spans += span;
     }
@@ -341,7 +343,7 @@ std::optional<Error> Datafile::check_items(const Datafile& df) {
   }
   if (spans != item_size)
     return fail(Code::V4, "item spans add up to " + to_string(spans) + " bytes but item_size is " +
-                          to_string(item_size));
+                              to_string(item_size));
 
   return std::nullopt;
 }
@@ -357,10 +359,11 @@ std::optional<Error> Datafile::check_data_offsets(const Datafile& df) {
       return fail(Code::V5, label() + ": offset " + to_string(offset) + " is not 0");
     if (i > 0 && offset <= previous)
       return fail(Code::V5, label() + ": offset " + to_string(offset) +
-                            " is not above the previous data item's offset " + to_string(previous));
+                                " is not above the previous data item's offset " +
+                                to_string(previous));
     if (offset >= data_size)
       return fail(Code::V5, label() + ": offset " + to_string(offset) + " is not below data_size " +
-                            to_string(data_size));
+                                to_string(data_size));
     previous = offset;
   }
 
@@ -376,12 +379,12 @@ std::optional<Error> Datafile::check_data_sizes(Datafile& df) {
       const std::int32_t declared = load_le_i32(df.data_sizes_ + 4 * i);
       if (declared < 0)
         return fail(Code::V6, "data item " + to_string(i) + ": uncompressed size " +
-                              to_string(declared) + " is negative");
+                                  to_string(declared) + " is negative");
       if (declared == 0)
-        df.warnings_.push_back(Problem{Code::V6_zero_size,
-                                       "data item " + to_string(i) +
-                                           ": uncompressed size is 0 (loading it fails)",
-                                       Location::data_item(i)});
+        df.warnings_.push_back(
+            Problem{Code::V6_zero_size,
+                    "data item " + to_string(i) + ": uncompressed size is 0 (loading it fails)",
+                    Location::data_item(i)});
       const auto wanted = static_cast<std::uint64_t>(declared);
       if (wanted <= df.options_.max_data_item_size &&
           wanted <= max_inflated_size(df.data_stored_size(i)))
@@ -470,9 +473,10 @@ ItemRange Datafile::items_of_uuid(const Uuid& uuid) const {
 
 std::uint32_t Datafile::data_stored_size(std::size_t index) const {
   const auto offset = static_cast<std::uint32_t>(load_le_i32(data_offsets_ + 4 * index));
-  const std::uint32_t end = index + 1 < num_data_
-                                ? static_cast<std::uint32_t>(load_le_i32(data_offsets_ + 4 * (index + 1)))
-                                : data_block_size_;
+  const std::uint32_t end =
+      index + 1 < num_data_
+          ? static_cast<std::uint32_t>(load_le_i32(data_offsets_ + 4 * (index + 1)))
+          : data_block_size_;
   return end - offset;
 }
 
@@ -484,8 +488,8 @@ std::int64_t Datafile::data_size(std::size_t index) const {
 Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scratch) const {
   auto label = [index] { return "data item " + to_string(index); };
   if (index >= num_data_)
-    return fail(Code::D1, label() + " does not exist (the file has " + to_string(num_data_) +
-                          " data items)");
+    return fail(Code::D1,
+                label() + " does not exist (the file has " + to_string(num_data_) + " data items)");
   const auto offset = static_cast<std::uint32_t>(load_le_i32(data_offsets_ + 4 * index));
   const std::uint32_t stored = data_stored_size(index);
   const Bytes compressed(data_ + offset, stored);
@@ -493,22 +497,25 @@ Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scrat
 
   const std::int64_t declared = data_size(index);
   if (declared <= 0)
-    return fail(Code::D2, label() + ": uncompressed size " + to_string(declared) + " is not positive");
+    return fail(Code::D2,
+                label() + ": uncompressed size " + to_string(declared) + " is not positive");
   const auto wanted = static_cast<std::uint64_t>(declared);
   if (wanted > options_.max_data_item_size)
     return fail(Code::D_cap, label() + ": uncompressed size " + to_string(wanted) +
-                             " is above the limit of " + to_string(options_.max_data_item_size) +
-                             " bytes per data item");
+                                 " is above the limit of " +
+                                 to_string(options_.max_data_item_size) + " bytes per data item");
   if (wanted > max_inflated_size(stored))
-    return fail(Code::D4, label() + ": uncompressed size " + to_string(wanted) +
-                          " is more than " + to_string(stored) +
-                          " compressed bytes can hold (zlib expands at most 1032:1)");
+    return fail(Code::D4, label() + ": uncompressed size " + to_string(wanted) + " is more than " +
+                              to_string(stored) +
+                              " compressed bytes can hold (zlib expands at most 1032:1)");
   if (wanted > inflate_budget_ - std::min(inflated_, inflate_budget_))
-    return fail(Code::D_budget, label() + ": not inflated: reading the file's data items has already "
-                                      "inflated " + to_string(inflated_) + " bytes and " +
-                                to_string(wanted) + " more would pass the limit of " +
-                                to_string(inflate_budget_) +
-                                " (twice what inflating every data item once gives, plus 16 MiB)");
+    return fail(Code::D_budget,
+                label() +
+                    ": not inflated: reading the file's data items has already "
+                    "inflated " +
+                    to_string(inflated_) + " bytes and " + to_string(wanted) +
+                    " more would pass the limit of " + to_string(inflate_budget_) +
+                    " (twice what inflating every data item once gives, plus 16 MiB)");
   inflated_ += wanted;
   // Grow only: zero-filling the buffer again for every data item would
   // write each byte twice (libdeflate writes all `wanted` bytes on success).
@@ -516,22 +523,20 @@ Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scrat
   const std::span<std::uint8_t> out(scratch.data(), static_cast<std::size_t>(wanted));
   const InflateOutcome outcome = inflate_zlib(compressed, out);
   switch (outcome.status) {
-    case InflateStatus::ok:
-      return Bytes(out.data(), out.size());
+    case InflateStatus::ok: return Bytes(out.data(), out.size());
     case InflateStatus::too_short:
       return fail(Code::D4, label() + ": " + to_string(stored) + " compressed bytes inflate to " +
-                            to_string(outcome.produced) + " bytes, not the declared " +
-                            to_string(wanted));
+                                to_string(outcome.produced) + " bytes, not the declared " +
+                                to_string(wanted));
     case InflateStatus::too_long:
       return fail(Code::D4, label() + ": " + to_string(stored) +
-                            " compressed bytes inflate to more than the declared " +
-                            to_string(wanted) + " bytes");
-    case InflateStatus::corrupt:
-      break;
+                                " compressed bytes inflate to more than the declared " +
+                                to_string(wanted) + " bytes");
+    case InflateStatus::corrupt: break;
   }
   return fail(Code::D4, label() + ": " + to_string(stored) +
-                        " compressed bytes are not a valid zlib stream (declared size " +
-                        to_string(wanted) + ")");
+                            " compressed bytes are not a valid zlib stream (declared size " +
+                            to_string(wanted) + ")");
 }
 
 Result<std::string> Datafile::string(std::size_t index) const {
@@ -549,12 +554,12 @@ Result<std::string> Datafile::string_bytes(std::size_t index) const {
   auto label = [index] { return "data item " + to_string(index); };
   if (b.empty()) return fail(Code::D7, label() + ": a string needs at least its terminating NUL");
   if (b.back() != 0)
-    return fail(Code::D7, label() + ": string of " + to_string(b.size()) +
-                          " bytes does not end with NUL");
+    return fail(Code::D7,
+                label() + ": string of " + to_string(b.size()) + " bytes does not end with NUL");
   const std::string_view text(reinterpret_cast<const char*>(b.data()), b.size() - 1);
   if (const auto nul = text.find('\0'); nul != std::string_view::npos)
-    return fail(Code::D7, label() + ": string has a NUL at byte " + to_string(nul) + " before its end " +
-                          to_string(b.size() - 1));
+    return fail(Code::D7, label() + ": string has a NUL at byte " + to_string(nul) +
+                              " before its end " + to_string(b.size() - 1));
   return std::string(text);
 }
 

@@ -93,7 +93,7 @@ class Datafile {
   std::size_t num_item_types() const { return num_item_types_; }
   ItemType item_type(std::size_t i) const;  // precondition: i < num_item_types()
   std::size_t num_items() const { return num_items_; }
-  Item item(std::size_t i) const;  // precondition: i < num_items()
+  Item item(std::size_t i) const;                        // precondition: i < num_items()
   ItemRange items_of_type(std::uint16_t type_id) const;  // empty range when absent
   std::optional<Item> find_item(std::uint16_t type_id, std::uint16_t id) const;
 
@@ -137,7 +137,7 @@ class Datafile {
   static std::optional<Error> check_item_offsets(const Datafile& df);  // V2
   static std::optional<Error> check_items(const Datafile& df);         // V3, V4
   static std::optional<Error> check_data_offsets(const Datafile& df);  // V5
-  static std::optional<Error> check_data_sizes(Datafile& df);          // V6; sets the inflate budget
+  static std::optional<Error> check_data_sizes(Datafile& df);  // V6; sets the inflate budget
 
   Bytes file_;
   Options options_;
@@ -156,7 +156,7 @@ class Datafile {
   const std::uint8_t* data_ = nullptr;          // data_size bytes
   std::uint32_t item_size_ = 0;
   std::uint32_t data_block_size_ = 0;
-  std::uint64_t inflate_budget_ = 0;   // bytes data() may inflate in total (v4)
+  std::uint64_t inflate_budget_ = 0;    // bytes data() may inflate in total (v4)
   mutable std::uint64_t inflated_ = 0;  // bytes data() has inflated so far
 };
 

@@ -33,12 +33,10 @@ InflateOutcome inflate_zlib(Bytes compressed, std::span<std::uint8_t> out) {
     case LIBDEFLATE_SUCCESS:
       if (actual == out.size()) return {InflateStatus::ok, actual};
       return {InflateStatus::too_short, actual};
-    case LIBDEFLATE_INSUFFICIENT_SPACE:
-      return {InflateStatus::too_long, out.size()};
+    case LIBDEFLATE_INSUFFICIENT_SPACE: return {InflateStatus::too_long, out.size()};
     case LIBDEFLATE_SHORT_OUTPUT:  // only reported when actual is not asked for
     case LIBDEFLATE_BAD_DATA:
-    default:
-      return {InflateStatus::corrupt, 0};
+    default: return {InflateStatus::corrupt, 0};
   }
 }
 

@@ -55,7 +55,8 @@ Uuid uuid_from_name(std::string_view name) {
   input.append(name);
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
   unsigned int digest_size = 0;
-  if (EVP_Digest(input.data(), input.size(), digest.data(), &digest_size, EVP_md5(), nullptr) != 1 ||
+  if (EVP_Digest(input.data(), input.size(), digest.data(), &digest_size, EVP_md5(), nullptr) !=
+          1 ||
       digest_size < 16)
     throw std::runtime_error("OpenSSL MD5 failed");
   Uuid uuid;

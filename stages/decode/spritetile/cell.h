@@ -18,8 +18,8 @@ namespace misc_bits {
 inline constexpr std::uint16_t collider = 0x8000;
 inline constexpr std::uint16_t flip_x = 0x1000;
 inline constexpr std::uint16_t flip_y = 0x0800;
-inline constexpr std::uint16_t rotation = 0x07ff;  // degrees * 5
-inline constexpr std::uint16_t unused = 0x6000;    // bits 13 and 14
+inline constexpr std::uint16_t rotation = 0x07ff;    // degrees * 5
+inline constexpr std::uint16_t unused = 0x6000;      // bits 13 and 14
 inline constexpr std::uint16_t max_rotation = 1799;  // 359.8 degrees
 }  // namespace misc_bits
 

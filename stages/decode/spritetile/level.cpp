@@ -96,9 +96,9 @@ std::optional<Error> check_tag_data(std::string_view name, std::int32_t offset, 
                                     std::size_t level_size) {
   if (offset < 0 || static_cast<std::uint64_t>(offset) + size > level_size) {
     return Error{Code::st_tag_offset, "\"" + std::string(name) + "\" data at offset " +
-                                      std::to_string(offset) + " (" + std::to_string(size) +
-                                      " bytes) lies outside the " + std::to_string(level_size) +
-                                      "-byte level"};
+                                          std::to_string(offset) + " (" + std::to_string(size) +
+                                          " bytes) lies outside the " + std::to_string(level_size) +
+                                          "-byte level"};
   }
   return std::nullopt;
 }
@@ -122,7 +122,8 @@ Result<std::vector<Layer>> parse_layers(const Reader& in, std::size_t at, Proble
       return Error{Code::st_layer_truncated,
                    layer_prefix(index) + "header (" + std::to_string(kLayerHeaderSize) +
                        " bytes at offset " + std::to_string(at) + ") runs past the end of the " +
-                       std::to_string(end) + "-byte level", Location::layer(index)};
+                       std::to_string(end) + "-byte level",
+                   Location::layer(index)};
     }
     Layer layer;
     layer.tag = in.str(at, kTagNameSize);
@@ -139,26 +140,29 @@ Result<std::vector<Layer>> parse_layers(const Reader& in, std::size_t at, Proble
     at += kLayerHeaderSize;
 
     if (layer.tag != kLayerDataTag) {
-      warnings.push_back(Problem{Code::st_layer_tag,
-                                 "layer tag is \"" + tag_names({Tag{layer.tag, 0}}) +
-                                     "\", expected \"lyrdata\"",
-                                 Location::layer(index)});
+      warnings.push_back(
+          Problem{Code::st_layer_tag,
+                  "layer tag is \"" + tag_names({Tag{layer.tag, 0}}) + "\", expected \"lyrdata\"",
+                  Location::layer(index)});
     }
     if (layer.width < 1 || layer.height < 1) {
-      return Error{Code::st_layer_size, layer_prefix(index) + "width " + std::to_string(layer.width) +
-                                        " and height " + std::to_string(layer.height) +
-                                        ": both must be at least 1", Location::layer(index)};
+      return Error{Code::st_layer_size,
+                   layer_prefix(index) + "width " + std::to_string(layer.width) + " and height " +
+                       std::to_string(layer.height) + ": both must be at least 1",
+                   Location::layer(index)};
     }
     // width * height < 2^62 in 64 bits; compare cells, not bytes, so that
     // nothing can wrap.
-    const auto cells = static_cast<std::uint64_t>(layer.width) * static_cast<std::uint64_t>(layer.height);
+    const auto cells =
+        static_cast<std::uint64_t>(layer.width) * static_cast<std::uint64_t>(layer.height);
     if (cells > (end - at) / kCellSize) {
       return Error{Code::st_layer_size,
                    layer_prefix(index) + std::to_string(layer.width) + " x " +
                        std::to_string(layer.height) + " = " + std::to_string(cells) +
                        " cells need " + std::to_string(cells) + " * 7 bytes from offset " +
                        std::to_string(at) + ", but only " + std::to_string(end - at) +
-                       " bytes remain in the level", Location::layer(index)};
+                       " bytes remain in the level",
+                   Location::layer(index)};
     }
     layer.cells_offset = at;
     at += static_cast<std::size_t>(cells) * kCellSize;
@@ -171,8 +175,8 @@ Result<std::vector<Layer>> parse_layers(const Reader& in, std::size_t at, Proble
 
 CellView Level::cells(std::size_t layer) const {
   const Layer& l = layers[layer];
-  return CellView(data.view().subspan(l.cells_offset,
-                                      static_cast<std::size_t>(l.num_cells()) * kCellSize));
+  return CellView(
+      data.view().subspan(l.cells_offset, static_cast<std::size_t>(l.num_cells()) * kCellSize));
 }
 
 bool looks_like_spritetile(Bytes file) {
@@ -196,12 +200,12 @@ Result<Level> parse_level(ByteBuffer decompressed) {
   }
   if (size < kHeaderSize) {
     return Error{Code::st_header_truncated, "the level is " + std::to_string(size) +
-                                            " bytes, shorter than its 24-byte header"};
+                                                " bytes, shorter than its 24-byte header"};
   }
   const std::uint8_t endian = bytes[15];
   if (endian > 1) {
     return Error{Code::st_endian, "endianness byte is " + std::to_string(endian) +
-                                  ", expected 0 (big endian) or 1 (little endian)"};
+                                      ", expected 0 (big endian) or 1 (little endian)"};
   }
   Level level;
   level.big_endian = endian == 0;
@@ -209,16 +213,15 @@ Result<Level> parse_level(ByteBuffer decompressed) {
   level.version = in.i32(16);
   if (level.version != 2 && level.version != 3) {
     return Error{Code::st_version, "level version " + std::to_string(level.version) +
-                                   " is not supported: expected 2 or 3"};
+                                       " is not supported: expected 2 or 3"};
   }
   const std::int32_t num_tags = in.i32(20);
   const std::uint64_t max_tags = (size - kHeaderSize) / kTagEntrySize;
   if (num_tags < 1 || static_cast<std::uint64_t>(num_tags) > max_tags) {
-    return Error{Code::st_tags_count, "tag count " + std::to_string(num_tags) + ": expected 1 to " +
-                                      std::to_string(max_tags) + " (" +
-                                      std::to_string(kTagEntrySize) +
-                                      " bytes each after the header in a " +
-                                      std::to_string(size) + "-byte level)"};
+    return Error{Code::st_tags_count,
+                 "tag count " + std::to_string(num_tags) + ": expected 1 to " +
+                     std::to_string(max_tags) + " (" + std::to_string(kTagEntrySize) +
+                     " bytes each after the header in a " + std::to_string(size) + "-byte level)"};
   }
   level.tags.reserve(static_cast<std::size_t>(num_tags));
   for (std::size_t i = 0; i < static_cast<std::size_t>(num_tags); ++i) {
@@ -231,7 +234,7 @@ Result<Level> parse_level(ByteBuffer decompressed) {
   if (!known->lvlayrs) {
     if (known->groups) {
       return Error{Code::st_not_level, "no \"lvlayrs\" tag; tags " + tag_names(level.tags) +
-                                       ": a SpriteTile groups file, not a level"};
+                                           ": a SpriteTile groups file, not a level"};
     }
     return Error{Code::st_lvlayrs_missing,
                  "no \"lvlayrs\" tag among the tags " + tag_names(level.tags)};
@@ -241,8 +244,8 @@ Result<Level> parse_level(ByteBuffer decompressed) {
     if (auto e = check_tag_data(kNumSetsTag, *known->numsets, 4, size)) return *e;
     const std::int32_t numsets = in.i32(static_cast<std::size_t>(*known->numsets));
     if (numsets != 2 && numsets != 4 && numsets != 8 && numsets != 16 && numsets != 32) {
-      return Error{Code::st_numsets, "numsets is " + std::to_string(numsets) +
-                                     ": expected 2, 4, 8, 16 or 32"};
+      return Error{Code::st_numsets,
+                   "numsets is " + std::to_string(numsets) + ": expected 2, 4, 8, 16 or 32"};
     }
     level.numsets = numsets;
   }

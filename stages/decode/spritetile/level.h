@@ -47,12 +47,12 @@
 namespace mapindex::spritetile {
 
 inline constexpr std::string_view kMagic = "SpriteTileLevel";
-inline constexpr std::size_t kHeaderSize = 24;      // magic, endianness, version, tag count
+inline constexpr std::size_t kHeaderSize = 24;  // magic, endianness, version, tag count
 inline constexpr std::size_t kTagNameSize = 7;
-inline constexpr std::size_t kTagEntrySize = 11;    // name + int offset
-inline constexpr std::size_t kLayerHeaderSize = 47; // "lyrdata" + 10 four-byte fields
+inline constexpr std::size_t kTagEntrySize = 11;     // name + int offset
+inline constexpr std::size_t kLayerHeaderSize = 47;  // "lyrdata" + 10 four-byte fields
 inline constexpr std::int32_t kDefaultNumSets = 32;
-inline constexpr std::int32_t kTileSlots = 32768;   // numsets * tiles per set
+inline constexpr std::int32_t kTileSlots = 32768;  // numsets * tiles per set
 
 struct Tag {
   std::string name;         // 7 bytes as stored
@@ -76,13 +76,13 @@ struct Layer {
 };
 
 struct Level {
-  std::int32_t version = 0;  // 2 or 3
-  bool big_endian = false;   // as stored; the buffer is little-endian after decoding
-  std::vector<Tag> tags;     // the whole tag table, in file order
+  std::int32_t version = 0;             // 2 or 3
+  bool big_endian = false;              // as stored; the buffer is little-endian after decoding
+  std::vector<Tag> tags;                // the whole tag table, in file order
   std::optional<std::int32_t> numsets;  // value of the `numsets` tag when present
   std::vector<Layer> layers;
-  Problems warnings;         // non-fatal findings (location "layer N")
-  ByteBuffer data;           // the decompressed level (cells little-endian)
+  Problems warnings;  // non-fatal findings (location "layer N")
+  ByteBuffer data;    // the decompressed level (cells little-endian)
 
   std::int32_t num_sets() const { return numsets.value_or(kDefaultNumSets); }
   std::int32_t tiles_per_set() const { return kTileSlots / num_sets(); }

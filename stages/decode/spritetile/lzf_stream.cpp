@@ -19,11 +19,11 @@ namespace {
 // the prefix decoder use.
 struct Token {
   enum class Kind {
-    literal,           // `length` bytes from input offset `data_at`
-    back_reference,    // `length` bytes from `distance` bytes back in the output
-    cut_literal,       // a literal run whose bytes run past the input's end
-    cut_length,        // the back reference's length byte is missing
-    cut_distance,      // the back reference's distance byte is missing
+    literal,         // `length` bytes from input offset `data_at`
+    back_reference,  // `length` bytes from `distance` bytes back in the output
+    cut_literal,     // a literal run whose bytes run past the input's end
+    cut_length,      // the back reference's length byte is missing
+    cut_distance,    // the back reference's distance byte is missing
   } kind;
   std::size_t length = 0;
   std::size_t distance = 0;
@@ -57,8 +57,8 @@ inline Token next_token(Bytes in, std::size_t& ip) {
 
 Error truncated(std::size_t token_at, std::size_t input_size, const std::string& what) {
   return Error{Code::st_lzf_truncated, "LZF token at input offset " + std::to_string(token_at) +
-                                       ": " + what + " past the end of the " +
-                                       std::to_string(input_size) + "-byte stream"};
+                                           ": " + what + " past the end of the " +
+                                           std::to_string(input_size) + "-byte stream"};
 }
 
 }  // namespace
@@ -93,8 +93,8 @@ Result<std::size_t> lzf_decompressed_size(Bytes compressed, std::size_t cap) {
     out += t.length;
     if (out > cap) {
       return Error{Code::st_lzf_cap, "LZF stream decompresses to more than the limit of " +
-                                     std::to_string(cap) + " bytes (" +
-                                     std::to_string(n) + "-byte input)"};
+                                         std::to_string(cap) + " bytes (" + std::to_string(n) +
+                                         "-byte input)"};
     }
   }
   return out;
@@ -105,7 +105,7 @@ Result<ByteBuffer> lzf_decompress(Bytes compressed, std::size_t cap) {
   cap = std::min<std::size_t>(cap, UINT_MAX);
   if (compressed.size() > UINT_MAX) {
     return Error{Code::st_lzf_cap, "LZF input of " + std::to_string(compressed.size()) +
-                                   " bytes is larger than liblzf accepts"};
+                                       " bytes is larger than liblzf accepts"};
   }
   auto size = lzf_decompressed_size(compressed, cap);
   if (!size) return size.error();
@@ -113,12 +113,11 @@ Result<ByteBuffer> lzf_decompress(Bytes compressed, std::size_t cap) {
   ByteBuffer buffer;
   buffer.size = *size;
   buffer.bytes = std::make_unique_for_overwrite<std::uint8_t[]>(buffer.size);
-  const unsigned got =
-      ::lzf_decompress(compressed.data(), static_cast<unsigned>(compressed.size()),
-                       buffer.bytes.get(), static_cast<unsigned>(buffer.size));
+  const unsigned got = ::lzf_decompress(compressed.data(), static_cast<unsigned>(compressed.size()),
+                                        buffer.bytes.get(), static_cast<unsigned>(buffer.size));
   if (got != buffer.size) {
-    return Error{Code::st_lzf_failed, "liblzf produced " + std::to_string(got) + " bytes, expected " +
-                                      std::to_string(buffer.size)};
+    return Error{Code::st_lzf_failed, "liblzf produced " + std::to_string(got) +
+                                          " bytes, expected " + std::to_string(buffer.size)};
   }
   return buffer;
 }
@@ -143,7 +142,8 @@ std::size_t lzf_decompress_prefix(Bytes compressed, std::span<std::uint8_t> out)
       case Token::Kind::back_reference:
         if (t.distance > op) return op;  // corrupt
         // Byte by byte: the source may overlap the destination.
-        for (std::size_t k = 0; k < t.length && op < want; ++k, ++op) out[op] = out[op - t.distance];
+        for (std::size_t k = 0; k < t.length && op < want; ++k, ++op)
+          out[op] = out[op - t.distance];
         break;
       case Token::Kind::cut_length:
       case Token::Kind::cut_distance: return op;

@@ -61,13 +61,15 @@ Result<VersionItem> decode_version(Int32View item) {
   if (item.size() < L::kMinWords) return too_short(Code::M1, "version", item.size(), L::kMinWords);
   VersionItem v{item[L::kVersion]};
   if (v.version != L::kOnlyVersion)
-    return Error{Code::M1, "version item holds version " + std::to_string(v.version) + ", expected 1"};
+    return Error{Code::M1,
+                 "version item holds version " + std::to_string(v.version) + ", expected 1"};
   return v;
 }
 
 Result<InfoItem> decode_info(Int32View item) {
   namespace L = layout::info;
-  if (item.size() < L::kMinWords) return too_short(Code::info_item_size, "info", item.size(), L::kMinWords);
+  if (item.size() < L::kMinWords)
+    return too_short(Code::info_item_size, "info", item.size(), L::kMinWords);
   InfoItem info;
   info.version = item[L::kVersion];
   info.author = item.get_or(L::kAuthor, -1);
@@ -80,7 +82,8 @@ Result<InfoItem> decode_info(Int32View item) {
 
 Result<ImageItem> decode_image(Int32View item) {
   namespace L = layout::image;
-  if (item.size() < L::kMinWords) return too_short(Code::image_item_size, "image", item.size(), L::kMinWords);
+  if (item.size() < L::kMinWords)
+    return too_short(Code::image_item_size, "image", item.size(), L::kMinWords);
   ImageItem img;
   img.version = item[L::kVersion];
   img.width = item[L::kWidth];
@@ -94,7 +97,8 @@ Result<ImageItem> decode_image(Int32View item) {
 
 Result<EnvelopeItem> decode_envelope(Int32View item) {
   namespace L = layout::envelope;
-  if (item.size() < L::kMinWords) return too_short(Code::envelope_item_size, "envelope", item.size(), L::kMinWords);
+  if (item.size() < L::kMinWords)
+    return too_short(Code::envelope_item_size, "envelope", item.size(), L::kMinWords);
   EnvelopeItem env;
   env.version = item[L::kVersion];
   env.channels = item[L::kChannels];
@@ -132,19 +136,22 @@ Result<GroupItem> decode_group(Int32View item) {
 
 Result<GroupExItem> decode_group_ex(Int32View item) {
   namespace L = layout::group_ex;
-  if (item.size() < L::kMinWords) return too_short(Code::group_ex_item_size, "group extension", item.size(), L::kMinWords);
+  if (item.size() < L::kMinWords)
+    return too_short(Code::group_ex_item_size, "group extension", item.size(), L::kMinWords);
   return GroupExItem{item[L::kVersion], item[L::kParallaxZoom]};
 }
 
 Result<LayerHeader> decode_layer_header(Int32View item) {
   namespace L = layout::layer;
-  if (item.size() < L::kHeaderWords) return too_short(Code::M4, "layer", item.size(), L::kHeaderWords);
+  if (item.size() < L::kHeaderWords)
+    return too_short(Code::M4, "layer", item.size(), L::kHeaderWords);
   return LayerHeader{item[L::kVersion], item[L::kType], item[L::kFlags]};
 }
 
 Result<SoundItem> decode_sound(Int32View item) {
   namespace L = layout::sound;
-  if (item.size() < L::kMinWords) return too_short(Code::sound_item_size, "sound", item.size(), L::kMinWords);
+  if (item.size() < L::kMinWords)
+    return too_short(Code::sound_item_size, "sound", item.size(), L::kMinWords);
   SoundItem s;
   s.version = item[L::kVersion];
   s.external = item[L::kExternal] != 0;
@@ -156,7 +163,8 @@ Result<SoundItem> decode_sound(Int32View item) {
 
 Result<AutomapperItem> decode_automapper(Int32View item) {
   namespace L = layout::automapper;
-  if (item.size() < L::kMinWords) return too_short(Code::automapper_item_size, "automapper", item.size(), L::kMinWords);
+  if (item.size() < L::kMinWords)
+    return too_short(Code::automapper_item_size, "automapper", item.size(), L::kMinWords);
   AutomapperItem a;
   a.version = item[L::kVersion];
   a.group = item[L::kGroup];
@@ -169,7 +177,8 @@ Result<AutomapperItem> decode_automapper(Int32View item) {
 
 Result<TilemapLayer> decode_tilemap(Int32View item) {
   namespace L = layout::tilemap;
-  if (item.size() < L::kMinWords) return too_short(Code::M5, "tilemap layer", item.size(), L::kMinWords);
+  if (item.size() < L::kMinWords)
+    return too_short(Code::M5, "tilemap layer", item.size(), L::kMinWords);
   TilemapLayer t;
   t.version = item[L::kVersion];
   t.width = item[L::kWidth];
@@ -190,7 +199,8 @@ Result<TilemapLayer> decode_tilemap(Int32View item) {
     t.has_name = true;
     extra_at = L::kDdnetDataAfterName;
   }
-  if (t.version >= L::kNameAdded.since && !t.has_name) extra_at = item.size();  // no room for extras either
+  if (t.version >= L::kNameAdded.since && !t.has_name)
+    extra_at = item.size();  // no room for extras either
   for (std::size_t s = 0; s < static_cast<std::size_t>(kNumDdnetDataSlots); ++s) {
     if (extra_at + s >= item.size()) break;
     t.ddnet_data[s] = item[extra_at + s];
@@ -202,38 +212,40 @@ Result<TilemapLayer> decode_tilemap(Int32View item) {
 std::vector<Error> validate_tilemap(const TilemapLayer& t, std::size_t item_ints) {
   std::vector<Error> errors;
   if (t.version < layout::tilemap::kFirstVersion || t.version > layout::tilemap::kLastVersion)
-    errors.push_back({Code::M5, "tilemap version " + std::to_string(t.version) + ", expected 2..4"});
+    errors.push_back(
+        {Code::M5, "tilemap version " + std::to_string(t.version) + ", expected 2..4"});
   if (t.physics_bits > 1)
     errors.push_back({Code::M5, "tilemap flags " + std::to_string(t.flags) +
-                                " set more than one physics kind (1 game, 2 tele, 4 speedup, "
-                                "8 front, 16 switch, 32 tune)"});
+                                    " set more than one physics kind (1 game, 2 tele, 4 speedup, "
+                                    "8 front, 16 switch, 32 tune)"});
   if (t.version >= layout::tilemap::kNameAdded.since && item_ints < layout::tilemap::kNameAdded.end)
     errors.push_back({Code::M6, "version " + std::to_string(t.version) + " tilemap item has " +
-                                std::to_string(item_ints * 4) +
-                                " bytes, at least 72 needed for the name"});
+                                    std::to_string(item_ints * 4) +
+                                    " bytes, at least 72 needed for the name"});
   const int slot = ddnet_data_slot(t.kind);
   if (slot >= 0 && t.num_ddnet_data <= slot)
     errors.push_back({Code::M6, std::string(layer_type_name(t.kind)) +
-                                " layer item lacks its data index (DDNet extra index " +
-                                std::to_string(slot + 1) + " of 5; the item holds " +
-                                std::to_string(t.num_ddnet_data) + ")"});
+                                    " layer item lacks its data index (DDNet extra index " +
+                                    std::to_string(slot + 1) + " of 5; the item holds " +
+                                    std::to_string(t.num_ddnet_data) + ")"});
   if (t.width < 2 || t.height < 2) {
     errors.push_back({Code::M7, "tilemap size " + std::to_string(t.width) + "x" +
-                                std::to_string(t.height) + ", expected at least 2x2"});
+                                    std::to_string(t.height) + ", expected at least 2x2"});
   } else {
-    const std::uint64_t tile_bytes = std::max<std::size_t>(tile_struct::kSize, tile_struct_size(t.kind));
-    const std::uint64_t bytes = static_cast<std::uint64_t>(t.width) *
-                                static_cast<std::uint64_t>(t.height) * tile_bytes;
+    const std::uint64_t tile_bytes =
+        std::max<std::size_t>(tile_struct::kSize, tile_struct_size(t.kind));
+    const std::uint64_t bytes =
+        static_cast<std::uint64_t>(t.width) * static_cast<std::uint64_t>(t.height) * tile_bytes;
     if (bytes > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
       errors.push_back({Code::M7, "tilemap size " + std::to_string(t.width) + "x" +
-                                  std::to_string(t.height) + " times " +
-                                  std::to_string(tile_bytes) + " bytes per tile overflows"});
+                                      std::to_string(t.height) + " times " +
+                                      std::to_string(tile_bytes) + " bytes per tile overflows"});
   }
   if (t.kind == LayerKind::tiles) {
     for (std::size_t c = 0; c < 4; ++c) {
       if (t.color[c] < 0 || t.color[c] > 255) {
         errors.push_back({Code::M8, "color component " + std::to_string(c) + " is " +
-                                    std::to_string(t.color[c]) + ", expected 0..255"});
+                                        std::to_string(t.color[c]) + ", expected 0..255"});
       }
     }
   }
@@ -242,7 +254,8 @@ std::vector<Error> validate_tilemap(const TilemapLayer& t, std::size_t item_ints
 
 Result<QuadsLayer> decode_quads_layer(Int32View item) {
   namespace L = layout::quads;
-  if (item.size() < L::kMinWords) return too_short(Code::quads_item_size, "quads layer", item.size(), L::kMinWords);
+  if (item.size() < L::kMinWords)
+    return too_short(Code::quads_item_size, "quads layer", item.size(), L::kMinWords);
   QuadsLayer q;
   q.version = item[L::kVersion];
   q.num_quads = item[L::kNumQuads];
@@ -255,7 +268,8 @@ Result<QuadsLayer> decode_quads_layer(Int32View item) {
 
 Result<SoundsLayer> decode_sounds_layer(Int32View item, bool deprecated) {
   namespace L = layout::sounds;
-  if (item.size() < L::kMinWords) return too_short(Code::sounds_item_size, "sounds layer", item.size(), L::kMinWords);
+  if (item.size() < L::kMinWords)
+    return too_short(Code::sounds_item_size, "sounds layer", item.size(), L::kMinWords);
   SoundsLayer s;
   s.deprecated = deprecated;
   s.version = item[L::kVersion];

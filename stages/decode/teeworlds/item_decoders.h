@@ -16,14 +16,14 @@ namespace mapindex::teeworlds {
 
 using datafile::Int32View;
 
-Result<VersionItem> decode_version(Int32View item);    // M1: >= 1 int, value 1
-Result<InfoItem> decode_info(Int32View item);          // "info.item_size": >= 1 int
-Result<ImageItem> decode_image(Int32View item);        // "image.item_size": >= 6 ints
-Result<EnvelopeItem> decode_envelope(Int32View item);  // "envelope.item_size": >= 4 ints
-Result<GroupItem> decode_group(Int32View item);        // M2: >= 7 ints (28 bytes)
-Result<GroupExItem> decode_group_ex(Int32View item);   // "group_ex.item_size": >= 2 ints
-Result<LayerHeader> decode_layer_header(Int32View item);  // M4: >= 3 ints (12 bytes)
-Result<SoundItem> decode_sound(Int32View item);        // "sound.item_size": >= 4 ints
+Result<VersionItem> decode_version(Int32View item);        // M1: >= 1 int, value 1
+Result<InfoItem> decode_info(Int32View item);              // "info.item_size": >= 1 int
+Result<ImageItem> decode_image(Int32View item);            // "image.item_size": >= 6 ints
+Result<EnvelopeItem> decode_envelope(Int32View item);      // "envelope.item_size": >= 4 ints
+Result<GroupItem> decode_group(Int32View item);            // M2: >= 7 ints (28 bytes)
+Result<GroupExItem> decode_group_ex(Int32View item);       // "group_ex.item_size": >= 2 ints
+Result<LayerHeader> decode_layer_header(Int32View item);   // M4: >= 3 ints (12 bytes)
+Result<SoundItem> decode_sound(Int32View item);            // "sound.item_size": >= 4 ints
 Result<AutomapperItem> decode_automapper(Int32View item);  // "automapper.item_size": >= 3 ints
 
 // Layer bodies: `item` is the whole layer item (header included).
@@ -61,8 +61,12 @@ class EnvelopePoints {
   // multiple of the point size).
   std::size_t trailing_ints() const { return trailing_; }
   // Precondition: i < size().
-  std::int32_t time(std::size_t i) const { return points_[i * point_ints_ + layout::env_point::kTime]; }
-  std::int32_t curve(std::size_t i) const { return points_[i * point_ints_ + layout::env_point::kCurve]; }
+  std::int32_t time(std::size_t i) const {
+    return points_[i * point_ints_ + layout::env_point::kTime];
+  }
+  std::int32_t curve(std::size_t i) const {
+    return points_[i * point_ints_ + layout::env_point::kCurve];
+  }
   EnvPoint point(std::size_t i) const;
 
  private:

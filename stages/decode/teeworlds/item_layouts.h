@@ -34,8 +34,7 @@ inline constexpr std::int32_t kOnlyVersion = 1;
 // Info item (type 1). Every field after the version is optional: a short
 // item leaves the later ones unset (-1).
 namespace info {
-inline constexpr std::size_t kVersion = 0, kAuthor = 1, kMapVersion = 2, kCredits = 3,
-                             kLicense = 4;
+inline constexpr std::size_t kVersion = 0, kAuthor = 1, kMapVersion = 2, kCredits = 3, kLicense = 4;
 inline constexpr std::size_t kSettings = 5;  // DDNet
 inline constexpr std::size_t kMinWords = 1;
 }  // namespace info
@@ -113,7 +112,8 @@ inline constexpr Addition kNameAdded{3, kName + kNameWords};  // rule M6: 72 byt
 inline constexpr std::size_t kDdnetDataAfterName = kName + kNameWords;
 inline constexpr std::size_t kDdnetDataV2 = kMinWords;
 static_assert(layer::kHeaderWords == kVersion && kColor == kFlags + 1);
-static_assert(kColorEnvelope == kColor + kColorWords && kData + 1 == kMinWords && kName == kMinWords);
+static_assert(kColorEnvelope == kColor + kColorWords && kData + 1 == kMinWords &&
+              kName == kMinWords);
 }  // namespace tilemap
 
 // Quads layer (layer type 3), after the layer header.
@@ -173,31 +173,33 @@ static_assert(kOutDy + env_point::kChannels == kWords);
 
 // One quad in a quads layer's data item (38 words, 152 bytes).
 namespace quad {
-inline constexpr std::size_t kPoints = 0, kNumPoints = 5;  // x, y each: 4 corners, then the pivot
+inline constexpr std::size_t kPoints = 0, kNumPoints = 5;   // x, y each: 4 corners, then the pivot
 inline constexpr std::size_t kColors = 10, kNumColors = 4;  // r, g, b, a each, per corner
 inline constexpr std::size_t kTexture = 26, kNumTexture = 4;  // u, v each, per corner
 inline constexpr std::size_t kPositionEnvelope = 34, kPositionEnvelopeOffset = 35,
                              kColorEnvelope = 36, kColorEnvelopeOffset = 37;
 inline constexpr std::size_t kWords = 38;
 static_assert(kColors == kPoints + 2 * kNumPoints && kTexture == kColors + 4 * kNumColors);
-static_assert(kPositionEnvelope == kTexture + 2 * kNumTexture && kColorEnvelopeOffset + 1 == kWords);
+static_assert(kPositionEnvelope == kTexture + 2 * kNumTexture &&
+              kColorEnvelopeOffset + 1 == kWords);
 }  // namespace quad
 
 // One sound source in a sounds layer's data item: 13 words (52 bytes), or 9
 // (36 bytes) in the deprecated layer type 9.
 namespace sound_source {
 inline constexpr std::size_t kX = 0, kY = 1, kLooping = 2, kPanning = 3, kDelay = 4, kFalloff = 5,
-                             kPositionEnvelope = 6, kPositionEnvelopeOffset = 7,
-                             kSoundEnvelope = 8, kSoundEnvelopeOffset = 9;
-inline constexpr std::size_t kShapeKind = 10, kShapeWidth = 11, kShapeHeight = 12;  // radius in width for circles
+                             kPositionEnvelope = 6, kPositionEnvelopeOffset = 7, kSoundEnvelope = 8,
+                             kSoundEnvelopeOffset = 9;
+inline constexpr std::size_t kShapeKind = 10, kShapeWidth = 11,
+                             kShapeHeight = 12;  // radius in width for circles
 inline constexpr std::size_t kWords = 13;
 static_assert(kShapeHeight + 1 == kWords);
 }  // namespace sound_source
 
 namespace sound_source_deprecated {
 inline constexpr std::size_t kX = 0, kY = 1, kLooping = 2, kDelay = 3, kRadius = 4,
-                             kPositionEnvelope = 5, kPositionEnvelopeOffset = 6,
-                             kSoundEnvelope = 7, kSoundEnvelopeOffset = 8;
+                             kPositionEnvelope = 5, kPositionEnvelopeOffset = 6, kSoundEnvelope = 7,
+                             kSoundEnvelopeOffset = 8;
 inline constexpr std::size_t kWords = 9;
 static_assert(kSoundEnvelopeOffset + 1 == kWords);
 }  // namespace sound_source_deprecated

@@ -89,8 +89,8 @@ struct ImageItem {
   std::int32_t version = 0;
   std::int32_t width = 0, height = 0;
   bool external = false;
-  std::int32_t name = -1;  // data index of the name string
-  std::int32_t data = -1;  // data index of the pixels (embedded images)
+  std::int32_t name = -1;    // data index of the name string
+  std::int32_t data = -1;    // data index of the pixels (embedded images)
   std::int32_t variant = 1;  // version 2: 0 RGB, 1 RGBA; version 1 is RGBA
   bool rgba() const { return version < 2 || variant != 0; }
   int bytes_per_pixel() const { return rgba() ? 4 : 3; }
@@ -103,7 +103,7 @@ struct EnvelopeItem {
   std::int32_t version = 0;
   std::int32_t channels = 0;
   std::int32_t start_point = 0, num_points = 0;
-  std::string name;  // 8-int I32String, when present
+  std::string name;           // 8-int I32String, when present
   bool synchronized = false;  // version >= 2
 };
 
@@ -117,8 +117,10 @@ struct EnvPoint {
   std::array<std::int32_t, 4> in_dx{}, in_dy{}, out_dx{}, out_dy{};
 };
 inline constexpr std::size_t kEnvPointInts = layout::env_point::kWords;
-inline constexpr std::size_t kEnvPointV3Ints = layout::env_point::kBezierWords;  // Teeworlds 0.7 bezier points
-inline constexpr std::size_t kEnvPointBezierInts = layout::env_point_bezier::kWords;  // DDNet's bezier UUID item, per point
+inline constexpr std::size_t kEnvPointV3Ints =
+    layout::env_point::kBezierWords;  // Teeworlds 0.7 bezier points
+inline constexpr std::size_t kEnvPointBezierInts =
+    layout::env_point_bezier::kWords;  // DDNet's bezier UUID item, per point
 inline constexpr std::int32_t kCurveBezier = 5;
 
 struct GroupItem {
@@ -202,7 +204,8 @@ struct SoundsLayer {
   std::size_t source_bytes() const;
 };
 inline constexpr std::size_t kSoundSourceBytes = 4 * layout::sound_source::kWords,
-                             kSoundSourceDeprecatedBytes = 4 * layout::sound_source_deprecated::kWords;
+                             kSoundSourceDeprecatedBytes =
+                                 4 * layout::sound_source_deprecated::kWords;
 static_assert(kSoundSourceBytes == 52 && kSoundSourceDeprecatedBytes == 36);
 inline std::size_t SoundsLayer::source_bytes() const {
   return deprecated ? kSoundSourceDeprecatedBytes : kSoundSourceBytes;
@@ -215,7 +218,7 @@ struct SoundSource {
   std::int32_t falloff = 0;
   std::int32_t position_envelope = -1, position_envelope_offset = 0;
   std::int32_t sound_envelope = -1, sound_envelope_offset = 0;
-  std::int32_t shape_kind = 1;  // 0 rectangle, 1 circle
+  std::int32_t shape_kind = 1;                     // 0 rectangle, 1 circle
   std::int32_t shape_width = 0, shape_height = 0;  // radius in width for circles
 };
 

@@ -14,7 +14,8 @@
 namespace mapindex::teeworlds {
 
 // The M14 errors of the walk (out of line: the walk itself stays small).
-Error skip_runs_past_end(std::size_t num_tiles, std::size_t run, std::size_t repeat, std::size_t at_tile);
+Error skip_runs_past_end(std::size_t num_tiles, std::size_t run, std::size_t repeat,
+                         std::size_t at_tile);
 Error skip_runs_short(std::size_t covered, std::size_t num_tiles);
 Error skip_runs_left_over(std::size_t bytes, std::size_t num_tiles);
 

@@ -12,8 +12,7 @@ namespace {
 using datafile::Datafile;
 using datafile::Item;
 
-void add(Problems& out, Code code, std::string message,
-         Location location) {
+void add(Problems& out, Code code, std::string message, Location location) {
   out.push_back(Problem{code, std::move(message), location});
 }
 
@@ -75,8 +74,10 @@ void decode_layer(const Item& item, DecodedLayer& layer, Problems& problems) {
     case kLayerQuads: {
       layer.type = LayerKind::quads;
       auto q = decode_quads_layer(item.data);
-      if (q) layer.quads = std::move(q.value());
-      else add(problems, q.error(), where);
+      if (q)
+        layer.quads = std::move(q.value());
+      else
+        add(problems, q.error(), where);
       return;
     }
     case kLayerSounds:
@@ -84,8 +85,10 @@ void decode_layer(const Item& item, DecodedLayer& layer, Problems& problems) {
       const bool deprecated = header->type == kLayerSoundsDeprecated;
       layer.type = deprecated ? LayerKind::sounds_deprecated : LayerKind::sounds;
       auto s = decode_sounds_layer(item.data, deprecated);
-      if (s) layer.sounds = std::move(s.value());
-      else add(problems, s.error(), where);
+      if (s)
+        layer.sounds = std::move(s.value());
+      else
+        add(problems, s.error(), where);
       return;
     }
     default:
@@ -106,8 +109,10 @@ void decode_version_item(const Datafile& df, TeeworldsMap& map) {
   Problems& problems = map.problems;
   if (auto v = df.find_item(kVersionType, 0)) {
     auto r = decode_version(v->data);
-    if (r) map.version = *r;
-    else add(problems, r.error(), Location::file());
+    if (r)
+      map.version = *r;
+    else
+      add(problems, r.error(), Location::file());
   } else {
     add(problems, Code::M1, "no version item (type 0, id 0)", Location::file());
   }
@@ -118,8 +123,10 @@ void decode_info_item(const Datafile& df, TeeworldsMap& map) {
   Problems& problems = map.problems;
   if (auto range = df.items_of_type(kInfoType); range.num > 0) {
     auto r = decode_info(df.item(range.start).data);
-    if (r) map.info = *r;
-    else add(problems, r.error(), Location::info());
+    if (r)
+      map.info = *r;
+    else
+      add(problems, r.error(), Location::info());
   }
 }
 
@@ -128,7 +135,8 @@ void decode_info_item(const Datafile& df, TeeworldsMap& map) {
 void decode_envelope_points(const Datafile& df, TeeworldsMap& map) {
   Problems& problems = map.problems;
   bool v3 = false;
-  for (const auto& e : map.envelopes) v3 = v3 || (e && e->version >= layout::envelope::kBezierPointsSince);
+  for (const auto& e : map.envelopes)
+    v3 = v3 || (e && e->version >= layout::envelope::kBezierPointsSince);
   const std::size_t point_ints = v3 ? kEnvPointV3Ints : kEnvPointInts;
   datafile::Int32View points, bezier;
   if (auto range = df.items_of_type(kEnvPointsType); range.num > 0)
@@ -198,12 +206,14 @@ void decode_layers(const Datafile& df, TeeworldsMap& map) {
 std::vector<std::vector<std::int32_t>> assign_layers_to_groups(TeeworldsMap& map) {
   Problems& problems = map.problems;
   const auto num_layers = static_cast<std::int64_t>(map.layers.size());
-  std::vector<std::int32_t> next_free(map.layers.size() + 1), next_unreported(map.layers.size() + 1);
+  std::vector<std::int32_t> next_free(map.layers.size() + 1),
+      next_unreported(map.layers.size() + 1);
   for (std::size_t i = 0; i <= map.layers.size(); ++i)
     next_free[i] = next_unreported[i] = static_cast<std::int32_t>(i);
   auto skip = [](std::vector<std::int32_t>& next, std::int32_t i) {
     std::int32_t root = i;
-    while (next[static_cast<std::size_t>(root)] != root) root = next[static_cast<std::size_t>(root)];
+    while (next[static_cast<std::size_t>(root)] != root)
+      root = next[static_cast<std::size_t>(root)];
     while (next[static_cast<std::size_t>(i)] != root) {
       const std::int32_t up = next[static_cast<std::size_t>(i)];
       next[static_cast<std::size_t>(i)] = root;
@@ -341,8 +351,10 @@ void decode_automappers(const Datafile& df, TeeworldsMap& map) {
       range.num > 0) {
     for (std::uint32_t i = 0; i < range.num; ++i) {
       auto r = decode_automapper(df.item(range.start + i).data);
-      if (r) map.automappers.push_back(*r);
-      else add(problems, r.error(), Location::automapper(i));
+      if (r)
+        map.automappers.push_back(*r);
+      else
+        add(problems, r.error(), Location::automapper(i));
     }
   }
 }
@@ -365,9 +377,9 @@ void find_uuid_types(const Datafile& df, TeeworldsMap& map) {
     const auto range = df.items_of_type(datafile::kUuidIndexType);
     for (std::uint32_t i = range.start; i < range.start + range.num; ++i) {
       const auto item = df.item(i);
-      auto it = std::lower_bound(by_id.begin(), by_id.end(), item.id, [&](std::size_t k, std::uint16_t id) {
-        return present[k].first < id;
-      });
+      auto it =
+          std::lower_bound(by_id.begin(), by_id.end(), item.id,
+                           [&](std::size_t k, std::uint16_t id) { return present[k].first < id; });
       for (; it != by_id.end() && present[*it].first == item.id; ++it)
         if (!present[*it].second) present[*it].second = datafile::uuid_of_index_item(item);
     }
@@ -384,16 +396,17 @@ TeeworldsMap decode_map(const Datafile& df) {
   decode_version_item(df, map);  // M1
   decode_info_item(df, map);
   map.images = decode_all<ImageItem>(df, kImageType, Place::image, decode_image, problems);
-  map.envelopes = decode_all<EnvelopeItem>(df, kEnvelopeType, Place::envelope, decode_envelope, problems);
+  map.envelopes =
+      decode_all<EnvelopeItem>(df, kEnvelopeType, Place::envelope, decode_envelope, problems);
   map.sounds = decode_all<SoundItem>(df, kSoundType, Place::sound, decode_sound, problems);
 
   decode_envelope_points(df, map);
-  decode_groups(df, map);  // M2 (item size)
-  decode_layers(df, map);  // M4..M8
+  decode_groups(df, map);                             // M2 (item size)
+  decode_layers(df, map);                             // M4..M8
   const auto claimed = assign_layers_to_groups(map);  // M2 (layer range), M3
-  find_physics_layers(map, claimed);  // M10
-  check_tile_data_indices(df, map);  // M11
-  check_physics_layer_sizes(map);  // M13
+  find_physics_layers(map, claimed);                  // M10
+  check_tile_data_indices(df, map);                   // M11
+  check_physics_layer_sizes(map);                     // M13
   decode_automappers(df, map);
   find_uuid_types(df, map);
   return map;

@@ -22,8 +22,8 @@
 namespace mapindex::teeworlds {
 
 struct DecodedLayer {
-  std::int32_t index = 0;    // position among the layer items
-  std::int32_t group = -1;   // the group holding it (the first, when groups overlap)
+  std::int32_t index = 0;   // position among the layer items
+  std::int32_t group = -1;  // the group holding it (the first, when groups overlap)
   std::size_t item_ints = 0;
   std::optional<LayerHeader> header;  // absent: M4
   LayerKind type = LayerKind::unknown;

@@ -52,13 +52,13 @@ inline constexpr std::uint8_t kAir = 0;
 // switch layer's type numbers, which share them).
 namespace game_tile {
 inline constexpr std::uint8_t kDeath = 2, kThroughCut = 5, kThrough = 6, kJump = 7, kDfreeze = 12,
-                              kWalljump = 16, kEhookEnable = 17, kHitDisable = 20,
-                              kSoloEnable = 21, kTimeCheckpointFirst = 35,
-                              kTimeCheckpointLast = 59, kStop = 60, kStopa = 62, kThroughAll = 66,
-                              kThroughDir = 67, kOldlaser = 71, kNpc = 72, kEhook = 73, kNohit = 74,
-                              kNph = 75, kAddTime = 79, kSubtractTime = 95, kTeleGunEnable = 96,
-                              kNpcEnable = 104, kUnlimitedJumpsEnable = 105, kJetpackEnable = 106,
-                              kNphEnable = 107, kTeleGrenadeEnable = 112, kTeleLaserEnable = 128;
+                              kWalljump = 16, kEhookEnable = 17, kHitDisable = 20, kSoloEnable = 21,
+                              kTimeCheckpointFirst = 35, kTimeCheckpointLast = 59, kStop = 60,
+                              kStopa = 62, kThroughAll = 66, kThroughDir = 67, kOldlaser = 71,
+                              kNpc = 72, kEhook = 73, kNohit = 74, kNph = 75, kAddTime = 79,
+                              kSubtractTime = 95, kTeleGunEnable = 96, kNpcEnable = 104,
+                              kUnlimitedJumpsEnable = 105, kJetpackEnable = 106, kNphEnable = 107,
+                              kTeleGrenadeEnable = 112, kTeleLaserEnable = 128;
 // Entities.
 inline constexpr std::uint8_t kWeaponShotgun = 199, kWeaponGrenade = 200, kPowerupNinja = 201,
                               kWeaponLaser = 202, kLaserFastCcw = 203, kLaserFastCw = 209,
