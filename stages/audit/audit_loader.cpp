@@ -208,7 +208,7 @@ std::unordered_map<std::int64_t, std::vector<SeenEntry>> load_entries(sqlite3* d
       continue;
     found->second->entry_problems.push_back({p.column_enum(1, parse_severity, "problems.severity"),
                                              p.column_text(2), p.column_text(3)});
-    if (p.column_text(2) == "read.truncated") found->second->reading_error = true;
+    if (p.column_text(2) == to_string(Code::read_truncated)) found->second->reading_error = true;
   }
   return by_source;
 }

@@ -99,7 +99,7 @@ std::string_view to_string(GameLoad g);
     "16 MiB")                                                                                      \
   X(group_ex_item_size, "group_ex.item_size", warning, check, none, none, none,                    \
     "DDNet's group extension item shorter than 2 ints (the extension is ignored, not reported)")   \
-  /* map level (validation-rules.md; DDNet refuses the map) */                                     \
+  /* map level (DDNet refuses the map) */                                                          \
   X(M1, "M1", error, map_rule, refuses, loads, fails,                                              \
     "no version item (type 0, id 0), shorter than 4 bytes, or not version 1")                      \
   X(M2, "M2", error, map_rule, refuses, fails, fails,                                              \
