@@ -47,7 +47,10 @@ void drain(const std::string& input) {
     } else if (!entry->bytes.empty()) {
       std::abort();  // only file entries carry bytes
     }
-    if (entry->kind == ReadOutcome::error && entry->error.code.empty()) std::abort();
+    // An error entry has a reading code (an entry's, from the table) and says why.
+    if (entry->kind == ReadOutcome::error &&
+        (info(entry->error.code).group != CodeGroup::entry || entry->error.message.empty()))
+      std::abort();
   }
   if (reader.progress().entries != entries) std::abort();
 }

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "stages/common/result.h"
-#include "stages/write/result_printer.h"
+#include "stages/query/result_printer.h"
 
 namespace mapindex::index {
 

@@ -1,4 +1,4 @@
-#include "stages/write/result_printer.h"
+#include "stages/query/result_printer.h"
 
 #include <algorithm>
 
