@@ -145,13 +145,13 @@ floor() {
   record "$1" "floor-$2" 1 "$3" "$t" "$(kv entries "$o")" "$(kv bytes "$o")" "" ""
 }
 
-# index INPUT LABEL THREADS ROUND DB MEMORY_MB
+# index INPUT LABEL THREADS ROUND DB MEMORY_MB [EXTRA_OPTION]
 index() {
   local t=$WORK_DIR/time.txt s=$WORK_DIR/stats.json status=0
   : >"$t"
   rm -f "$s"
   "$TIMER" --out "$t" -- "$MAPINDEX" index --db "$5" -j "$3" --memory "$6" --progress none -q \
-    --stats-json "$s" "$WORK_DIR/$1" || status=$?
+    --stats-json "$s" ${7:+"$7"} "$WORK_DIR/$1" || status=$?
   # 1: finished with rejected maps (the corpus has some); anything else is a failure.
   if [ "$status" -gt 1 ]; then echo "run.sh: mapindex index failed ($status) on $1" >&2; exit 1; fi
   record "$1" "$2" "$3" "$4" "$t" "$(( $(js maps_indexed "$s") + $(js maps_known "$s") ))" \
@@ -192,7 +192,12 @@ for round in $(seq 1 "$RUNS"); do
     for j in 1 2; do
       rm -f "$WORK_DIR/j$j.sqlite"*
       index "$input" index "$j" "$round" "$WORK_DIR/j$j.sqlite" "$MEMORY_MB"
+      # The thumbnails' cost: the same run without them.
+      rm -f "$WORK_DIR/nothumbs.sqlite"*
+      index "$input" no-thumbnails "$j" "$round" "$WORK_DIR/nothumbs.sqlite" "$MEMORY_MB" \
+        --no-thumbnails
     done
+    rm -f "$WORK_DIR/nothumbs.sqlite"*
     if [ "$(nproc)" -gt 2 ]; then
       rm -f "$WORK_DIR/jn.sqlite"*
       index "$input" index "$(nproc)" "$round" "$WORK_DIR/jn.sqlite" "$MEMORY_MB"
@@ -295,6 +300,11 @@ print_report() {
       check "writer time / wall ($j thread$([ $j = 2 ] && echo s))" "$input" \
         "$(awk -v w="$(median "$input" index $j 10)" -v t="$(median "$input" index $j 5)" \
             'BEGIN { if (w != "" && t > 0) print 100 * w / t }')" "<" 15 %.1f%%
+    done
+    for j in 1 2; do
+      check "thumbnails: index CPU / --no-thumbnails CPU ($j thread$([ $j = 2 ] && echo s))" \
+        "$input" "$(ratio "$(median "$input" index $j 6)" "$(median "$input" no-thumbnails $j 6)")" \
+        "<=" 1.1 %.2fx
     done
     zl=$(median "$input" floor-zlib 1 5)
     [ -n "$zl" ] && echo "| (info) zlib floor / libdeflate floor | $input | $(fmt "$(ratio "$zl" "$(median "$input" floor-libdeflate 1 5)")" %.2fx) | - | - |"

@@ -64,9 +64,10 @@ int audit_command(const Args& args) {
                      "text, json (stable format, see the README) or markdown")(
       "fail-on", po::value(&fail_on_name)->default_value(fail_on_name),
       "exit 1 when something is newly broken (error), also on new warnings (warning), "
-      "or never")("only-new", po::bool_switch(&only_new),
-                  "text and markdown: only what changed since the baseline, in at most 2000 "
-                  "characters (5 items a list); json always has everything")(
+      "or never; info findings (unused envelopes, images, sounds) never fail it")(
+      "only-new", po::bool_switch(&only_new),
+      "text and markdown: only what changed since the baseline, in at most 2000 "
+      "characters (5 items a list); json always has everything")(
       "accept", po::bool_switch(&accept),
       "accept the run (--run, default: the latest complete run) as it is: its audit exits 0; "
       "prints nothing else")(
@@ -85,8 +86,9 @@ int audit_command(const Args& args) {
               << "\nExit status: 0 nothing newly broken (or --fail-on never, or an accepted\n"
                  "run), 1 something is newly broken (a map newly rejected, an entry newly\n"
                  "unreadable), a source was read only in part (cut short) or not at all, or,\n"
-                 "with --fail-on warning, something has new warnings; 2 usage error, missing\n"
-                 "index or no run to audit; 3 the index is damaged or cannot be read.\n";
+                 "with --fail-on warning, something has new warnings (info never counts); 2\n"
+                 "usage error, missing index or no run to audit; 3 the index is damaged or\n"
+                 "cannot be read.\n";
     return kExitOk;
   }
   const auto format = audit::parse_report_format(format_name);

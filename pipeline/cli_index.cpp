@@ -123,6 +123,9 @@ bool write_stats_json(const std::string& path, const IndexOptions& o, const Live
       .field("maps_known", c.maps_known.load())
       .field("maps_same_in_run", c.maps_same_in_run.load())
       .field("maps_measured", c.maps_measured.load())
+      .field("layers_measured", c.layers.measured.load())
+      .field("layers_reused_run", c.layers.reused_run.load())
+      .field("layers_reused_index", c.layers.reused_index.load())
       .field("rejected", c.rejected.load())
       .field("not_maps", c.not_maps.load())
       .field("unreadable", c.unreadable.load())
@@ -163,8 +166,12 @@ int index_command(const Args& args) {
   add_number_option(opts, "batch", &o.batch_size, 1u, 1000000u,
                     "entries per transaction (a transaction also ends every second)");
   add_game_option(opts, &o.game);
+  bool no_thumbnails = false;
   opts.add_options()("reindex", po::bool_switch(&o.reindex),
                      "decode and measure even content already indexed")(
+      "no-thumbnails", po::bool_switch(&no_thumbnails),
+      "draw no thumbnails (by default each map measured gets one in the view map_thumbnails; "
+      "see mapindex render --from-index)")(
       "progress", po::value(&progress)->default_value(progress),
       "auto (a bar on a terminal, else nothing), bar, lines (a line every 5 s) or none")(
       "quiet,q", po::bool_switch(&quiet), "no progress and no summary")(
@@ -180,9 +187,16 @@ int index_command(const Args& args) {
       "no run summary)")(
       "fail-on", po::value(&fail_on)->default_value(fail_on),
       "with --audit: exit 1 when something is newly broken (error), also on new warnings "
-      "(warning), or never");
-  const auto vm = parse_command_args("index", args, opts, &o.inputs);
+      "(warning), or never; info findings never fail it");
+  // Developer switches, not in --help (README, "Development").
+  bool no_layer_cache = false;
+  po::options_description hidden;
+  hidden.add_options()("no-layer-cache", po::bool_switch(&no_layer_cache),
+                       "measure every tile layer, reusing no earlier result");
+  const auto vm = parse_command_args("index", args, opts, &o.inputs, &hidden);
   if (!vm) return kExitUsage;
+  o.layer_cache = !no_layer_cache;
+  o.thumbnails = !no_thumbnails;
   if (vm->count("help")) {
     std::cout << opts << "\nExit status: 0 clean, 1 finished with rejected maps or unreadable\n"
               << "entries (with --audit: the audit's status instead), 2 usage\n"

@@ -11,9 +11,11 @@ namespace po = boost::program_options;
 
 std::optional<po::variables_map> parse_command_args(const std::string& command, const Args& args,
                                                     const po::options_description& options,
-                                                    std::vector<std::string>* positional) {
+                                                    std::vector<std::string>* positional,
+                                                    const po::options_description* hidden) {
   po::options_description all;
   all.add(options);
+  if (hidden) all.add(*hidden);
   po::positional_options_description pos;
   if (positional) {
     all.add_options()("positional-args", po::value(positional));

@@ -21,11 +21,13 @@ namespace mapindex {
 // Parses `args` against `options`. Positional arguments go to `positional`
 // (none are accepted when it is null). On a usage error prints
 // "mapindex COMMAND: <what> (see mapindex COMMAND --help)" and returns
-// nullopt: the caller exits with kExitUsage.
+// nullopt: the caller exits with kExitUsage. `hidden` options are accepted
+// but not in `options`, which --help prints (developer switches).
 std::optional<boost::program_options::variables_map> parse_command_args(
     const std::string& command, const Args& args,
     const boost::program_options::options_description& options,
-    std::vector<std::string>* positional = nullptr);
+    std::vector<std::string>* positional = nullptr,
+    const boost::program_options::options_description* hidden = nullptr);
 
 // A whole decimal number ("12", "-3"; not "12x", "", "+1", " 1", "1e3"), or
 // nullopt.

@@ -40,5 +40,6 @@ int check_command(const Args& args);
 int query_command(const Args& args);
 int inspect_command(const Args& args);
 int audit_command(const Args& args);
+int render_command(const Args& args);
 
 }  // namespace mapindex

@@ -31,6 +31,7 @@
 
 #include "pipeline/byte_budget.h"
 #include "pipeline/interrupt.h"
+#include "pipeline/layer_store.h"
 #include "pipeline/version.h"
 #include "stages/extract/measure.h"
 #include "stages/read/digest.h"
@@ -180,7 +181,8 @@ index::RunCounters run_counters(const LiveCounters& c) {
 
 // What the measure node does with one entry (runs on any worker thread).
 void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::KnownMap>& known,
-                   RunContents& contents, LiveCounters& counters, const IndexOptions& options) {
+                   RunContents& contents, LiveCounters& counters, const IndexOptions& options,
+                   LayerDataStore* layer_store) {
   if (w.entry.kind != read::ReadOutcome::file) return;
   w.digest = read::digest(w.entry.bytes);
   if (!options.reindex) {
@@ -200,6 +202,8 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
   try {
     MeasureOptions mo;
     mo.max_data_item_size = options.max_data_item_size;
+    mo.layer_store = layer_store;
+    mo.thumbnails = options.thumbnails;
     m->measurement = measure_content(w.entry.bytes, mo);
     if (m->measurement.kind == ContentKind::map) counters.maps_measured++;
   } catch (const std::exception& e) {
@@ -419,6 +423,12 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
         db->source_id(summary.run_id, source.input, stored_kind(source.kind));
   const auto known = db->known_maps();
   RunContents contents;
+  // Earlier runs' layer results: read from the index unless --reindex asks
+  // for everything to be measured again.
+  std::optional<RunLayerStore> layer_store;
+  if (options.layer_cache)
+    layer_store.emplace(options.reindex ? std::string() : options.db_path, kExtractorVersion,
+                        counters.layers);
 
   const unsigned threads =
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -461,7 +471,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   });
 
   flow::function_node<WorkPtr, WorkPtr> measure_node(g, threads, [&](WorkPtr w) {
-    measure_entry(*w, known, contents, counters, options);
+    measure_entry(*w, known, contents, counters, options, layer_store ? &*layer_store : nullptr);
     return w;
   });
 

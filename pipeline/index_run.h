@@ -23,8 +23,14 @@ struct IndexOptions {
   int max_nesting = 4;
   std::uint32_t batch_size = 500;  // entries per transaction (also every second)
   bool reindex = false;            // decode even content already indexed
-  Game game = Game::ddnet;         // whose verdict the counters give
-  std::string command_line;        // stored in runs.command
+  // Layer-level content addressing (pipeline/layer_store.h): a tile layer
+  // whose data was measured before in this run or (unless reindex) in the
+  // index is not inflated again. Off: --no-layer-cache (hidden; for the
+  // differential test). The index is the same either way.
+  bool layer_cache = true;
+  bool thumbnails = true;    // draw a thumbnail of each map measured (--no-thumbnails)
+  Game game = Game::ddnet;   // whose verdict the counters give
+  std::string command_line;  // stored in runs.command
 };
 
 struct IndexSummary {

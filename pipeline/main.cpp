@@ -26,11 +26,14 @@ Commands:
                      changed, removed and broken maps
   check              Check the index for damage (integrity_check,
                      foreign_key_check, schema version)
+  render  MAP        Draw a minimap of a map (or an archive entry,
+                     ARCHIVE::path) as a PNG; --from-index: a stored thumbnail
 
 Options:
   -h, --help         Show this help (`mapindex COMMAND --help` or
                      `mapindex help COMMAND` for a command)
-  -V, --version      Print the version
+  -V, --version      Print the version, the index schema version it writes and
+                     the versions of the libraries it was built and runs with
 
 Exit status: 0 clean, 1 finished with findings (rejected maps, unreadable
 inputs, a failed audit), 2 usage error (a bad option or value, a missing
@@ -47,10 +50,12 @@ int run_command(const std::string& command, const mapindex::Args& args) {
   if (command == "inspect") return inspect_command(args);
   if (command == "audit") return audit_command(args);
   if (command == "check") return check_command(args);
+  if (command == "render") return render_command(args);
   return -1;
 }
 
-const std::vector<std::string> kCommands = {"index", "query", "inspect", "audit", "check"};
+const std::vector<std::string> kCommands = {"index", "query", "inspect",
+                                            "audit", "check", "render"};
 
 bool is_command(const std::string& name) {
   return std::find(kCommands.begin(), kCommands.end(), name) != kCommands.end();
@@ -80,7 +85,7 @@ int main(int argc, char** argv) {
     return kExitOk;
   }
   if (command == "-V" || command == "--version" || command == "version") {
-    std::cout << "mapindex " << tool_version() << "\n";
+    print_version(std::cout);
     return kExitOk;
   }
   if (command == "help") {

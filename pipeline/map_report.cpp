@@ -1,5 +1,6 @@
 #include "pipeline/map_report.h"
 
+#include <algorithm>
 #include <iomanip>
 
 namespace mapindex {
@@ -57,12 +58,22 @@ void print_map_report(std::ostream& out, const std::string& name, const read::Fi
     for (const auto& f : s.ddnet_features) out << " " << f;
     out << "\n";
   }
-  for (const auto& p : s.problems) {
-    out << "  " << to_string(p.severity()) << " " << to_string(p.code);
-    if (const std::string where = to_string(p.location); !where.empty())
-      out << " (" << where << ")";
-    out << ": " << p.message << "\n";
-  }
+  // Errors and warnings in the order found, then the info findings (they
+  // cannot break the map), with how many there are.
+  std::size_t infos = 0;
+  for (const bool info_pass : {false, true})
+    for (const auto& p : s.problems) {
+      if ((p.severity() == Severity::info) != info_pass) continue;
+      if (info_pass && infos++ == 0)
+        out << "  info findings ("
+            << std::count_if(s.problems.begin(), s.problems.end(),
+                             [](const Problem& q) { return q.severity() == Severity::info; })
+            << ", harmless in the game):\n";
+      out << "  " << to_string(p.severity()) << " " << to_string(p.code);
+      if (const std::string where = to_string(p.location); !where.empty())
+        out << " (" << where << ")";
+      out << ": " << p.message << "\n";
+    }
   out << "\n";
 }
 

@@ -7,6 +7,13 @@
 
 namespace mapindex {
 
+// What the layer-result store (pipeline/layer_store.h) did.
+struct LayerStoreCounters {
+  std::atomic<std::uint64_t> measured{0};      // keyed tile layers inflated and measured
+  std::atomic<std::uint64_t> reused_run{0};    // taken from results measured in this run
+  std::atomic<std::uint64_t> reused_index{0};  // taken from results of earlier runs
+};
+
 struct LiveCounters {
   std::atomic<std::uint64_t> entries{0};       // entries delivered by the reader
   std::atomic<std::uint64_t> bytes{0};         // bytes of entries read
@@ -29,6 +36,7 @@ struct LiveCounters {
   std::atomic<std::uint64_t> input_bytes_finished{0};  // input position read up to the last
                                                        // entry the writer is done with
   std::atomic<std::uint64_t> not_written{0};           // entries whose rows the index refused
+  LayerStoreCounters layers;  // tile layers measured / reused (0 with --no-layer-cache)
 };
 
 }  // namespace mapindex

@@ -8,11 +8,12 @@ packages=(
   build-essential cmake pkg-config
   zlib1g-dev libarchive-dev libtbb-dev libsqlite3-dev
   libboost-program-options-dev doctest-dev libssl-dev
-  libdeflate-dev liblzf-dev
+  libdeflate-dev liblzf-dev libpng-dev
   sqlite3 zip libarchive-tools p7zip-full xz-utils zstd
   python3
   clang libclang-rt-dev  # the fuzz targets: clang with libFuzzer, ASan and UBSan runtimes
   clang-format           # the format test (.clang-format)
+  help2man               # the man pages (cmake --install), made from the --help texts
 )
 
 missing=()

@@ -8,10 +8,12 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 
 #include "pipeline/commands.h"
 #include "stages/audit/audit_report.h"
 #include "stages/audit/build_audit.h"
+#include "stages/audit/render.h"
 #include "tests/test_audit_helpers.h"
 
 using namespace mapindex;
@@ -55,7 +57,7 @@ TEST_SUITE("audit") {
     const auto run = index.begin_run();
     const auto source = index.source(run, "maps.zip");
     index.map(run, source, "maps/ok.map", 1, ok_map(), 1000);
-    index.map(run, source, "maps/warn.map", 2, warning_map(Code::image_unused), 2000);
+    index.map(run, source, "maps/warn.map", 2, warning_map(Code::layer_ungrouped), 2000);
     index.map(run, source, "maps/bad.map", 3, rejected_map(Code::M10), 3000);
     index.unreadable(run, source, "maps/cut.map");
     index.other(run, source, "README.txt", 4, 50);
@@ -192,7 +194,7 @@ TEST_SUITE("audit") {
     index.map(r1, src, "b.map", 2, ok_map());
     index.map(r1, src, "c.map", 3,
               map_stats({error(Code::H5, "size 120 is not the file size 100")}));
-    index.map(r1, src, "d.map", 4, warning_map(Code::envelope_unused));
+    index.map(r1, src, "d.map", 4, warning_map(Code::envelope_missing));
     index.map(r1, src, "e.map", 5, ok_map());
     index.map(r1, src, "f.map", 10, rejected_map(Code::M10));
     index.finish(r1);
@@ -200,12 +202,12 @@ TEST_SUITE("audit") {
     const auto r2 = index.begin_run();
     src = index.source(r2, "maps");
     index.map(r2, src, "a.map", 6,
-              map_stats({warning(Code::image_unused),
+              map_stats({warning(Code::layer_ungrouped),
                          error(Code::M10, "no game layer, expected at least one")}));
-    index.map(r2, src, "b.map", 7, warning_map(Code::image_unused));
+    index.map(r2, src, "b.map", 7, warning_map(Code::layer_ungrouped));
     index.map(r2, src, "c.map", 8, ok_map());
     index.map(r2, src, "d.map", 9,
-              map_stats({warning(Code::envelope_unused), warning(Code::sound_unused)}));
+              map_stats({warning(Code::envelope_missing), warning(Code::sound_missing)}));
     index.unreadable(r2, src, "e.map", Code::read_corrupt, "deflate stream is corrupt");
     index.map(r2, src, "f.map", 11, rejected_map(Code::H6));  // still rejected, for another reason
     index.finish(r2);
@@ -218,7 +220,7 @@ TEST_SUITE("audit") {
     REQUIRE(a);
     CHECK(a->before == Health::ok);
     CHECK(a->after == Health::rejected);
-    CHECK(a->codes == Strings{"M10", "image.unused"});  // errors first
+    CHECK(a->codes == Strings{"M10", "layer.ungrouped"});  // errors first
     CHECK(a->message == "no game layer, expected at least one");
     const auto* e = find_change(s.newly_broken, "e.map");
     REQUIRE(e);
@@ -232,11 +234,11 @@ TEST_SUITE("audit") {
     REQUIRE(b);
     CHECK(b->before == Health::ok);
     CHECK(b->after == Health::warnings);
-    CHECK(b->codes == Strings{"image.unused"});
+    CHECK(b->codes == Strings{"layer.ungrouped"});
     const auto* d = find_change(s.gained_problems, "d.map");
     REQUIRE(d);
     CHECK(d->before == Health::warnings);
-    CHECK(d->codes == Strings{"sound.unused"});  // envelope.unused was there before
+    CHECK(d->codes == Strings{"sound.missing"});  // envelope.missing was there before
     const auto* f = find_change(s.gained_problems, "f.map");
     REQUIRE(f);
     CHECK(f->codes == Strings{"H6"});  // already rejected: a new problem, not newly broken
@@ -259,8 +261,8 @@ TEST_SUITE("audit") {
     for (const auto& c : s.problem_counts)
       order.push_back(c.code + ":" + std::to_string(c.entries) + "/" + std::to_string(c.before) +
                       (c.is_new ? ":new" : ""));
-    CHECK(order == Strings{"H6:1/0:new", "read.corrupt:1/0:new", "image.unused:2/0:new",
-                           "sound.unused:1/0:new", "M10:1/1", "envelope.unused:1/1", "H5:0/1"});
+    CHECK(order == Strings{"H6:1/0:new", "read.corrupt:1/0:new", "layer.ungrouped:2/0:new",
+                           "sound.missing:1/0:new", "M10:1/1", "envelope.missing:1/1", "H5:0/1"});
   }
 
   TEST_CASE("audit: --fail-on error ignores new warnings, --fail-on warning does not") {
@@ -453,7 +455,7 @@ TEST_SUITE("audit") {
     index.map(r1, s1, "a.map", 1, ok_map());
     index.map(r1, s1, "b.map", 2, ok_map());
     index.map(r1, s1, "old-bad.map", 3, rejected_map(Code::M10));
-    index.map(r1, s1, "old-warn.map", 4, warning_map(Code::image_unused));
+    index.map(r1, s1, "old-warn.map", 4, warning_map(Code::layer_ungrouped));
     index.finish(r1);
 
     // Run 2 read a.map, then the archive ended.
@@ -489,7 +491,7 @@ TEST_SUITE("audit") {
     index.map(r3, s3, "a.map", 1, ok_map());
     index.map(r3, s3, "b.map", 2, ok_map());
     index.map(r3, s3, "old-bad.map", 3, rejected_map(Code::M10));
-    index.map(r3, s3, "old-warn.map", 4, warning_map(Code::image_unused));
+    index.map(r3, s3, "old-warn.map", 4, warning_map(Code::layer_ungrouped));
     index.finish(r3);
     report = index.audit();
     CHECK(report.run.run_id == r3);
@@ -568,6 +570,71 @@ TEST_SUITE("audit") {
                                                         {"entry-cut.zip", "partial"},
                                                         {"missing.zip", "unreadable"},
                                                         {"whole.zip", "complete"}});
+  }
+
+  TEST_CASE("audit: info codes never fail the audit and come last, counted apart") {
+    AuditIndex index;
+    const auto r1 = index.begin_run();
+    auto src = index.source(r1, "maps");
+    for (const char* path : {"a.map", "b.map", "c.map"}) index.map(r1, src, path, 1, ok_map());
+    index.finish(r1);
+
+    const auto r2 = index.begin_run();
+    src = index.source(r2, "maps");
+    const auto only_info = map_stats({info_problem(Code::envelope_unused)});
+    CHECK(only_info.status == MapStatus::ok);  // info cannot make a map's status worse
+    index.map(r2, src, "a.map", 2, only_info);
+    index.map(r2, src, "b.map", 3,
+              map_stats({info_problem(Code::image_unused), warning(Code::layer_ungrouped)}));
+    index.map(r2, src, "c.map", 4,
+              map_stats({info_problem(Code::sound_unused), info_problem(Code::automapper_target)}));
+    index.finish(r2);
+
+    const auto report = index.audit();
+    REQUIRE(report.sources.size() == 1);
+    const auto& s = report.sources[0];
+    CHECK(s.now.ok == 2);
+    CHECK(s.now.warnings == 1);
+    // Only the real warning is a new problem; every info code is in gained_info.
+    CHECK(paths_of(s.gained_problems) == Strings{"b.map"});
+    CHECK(s.gained_problems[0].codes == Strings{"layer.ungrouped"});
+    CHECK(paths_of(s.gained_info) == Strings{"a.map", "b.map", "c.map"});
+    CHECK(find_change(s.gained_info, "b.map")->codes == Strings{"image.unused"});
+    CHECK(find_change(s.gained_info, "c.map")->codes ==
+          Strings{"sound.unused", "automapper.target"});
+    const auto counts = count_new(report);
+    CHECK(counts.errors == 0);
+    CHECK(counts.warnings == 1);
+    CHECK(counts.infos == 3);
+    CHECK(exit_status(report, FailOn::warning) == 1);  // b.map's layer.ungrouped
+    CHECK(exit_status(report, FailOn::error) == 0);
+    // Info codes last in the problem counts, whatever their number of entries.
+    std::vector<std::string> order;
+    for (const auto& c : s.problem_counts)
+      order.push_back(c.code + ":" + std::string(to_string(c.severity)));
+    CHECK(order == Strings{"layer.ungrouped:warning", "automapper.target:info",
+                           "envelope.unused:info", "image.unused:info", "sound.unused:info"});
+
+    // Without b.map's warning, --fail-on warning passes.
+    AuditReport info_only = report;
+    info_only.sources[0].gained_problems.clear();
+    CHECK(count_new(info_only).infos == 3);
+    CHECK(exit_status(info_only, FailOn::warning) == 0);
+
+    // Text and markdown list the new info last, after the release checks.
+    std::ostringstream text, markdown;
+    render_text(report, text, {});
+    render_markdown(report, markdown, {});
+    CHECK(text.str().find("result: 0 entries newly broken, 1 entry with new warnings; 3 entries "
+                          "with new info (never fails)\n") != std::string::npos);
+    const auto info_at = text.str().find("  new info (never fails the audit) (3):\n");
+    REQUIRE(info_at != std::string::npos);
+    CHECK(text.str().find("    i c.map  [sound.unused, automapper.target]\n") > info_at);
+    CHECK(text.str().find("  new problems (1):") < info_at);
+    CHECK(text.str().find("  problem codes") < info_at);
+    const auto md_info = markdown.str().find("**New info (never fails the audit) (3)**");
+    REQUIRE(md_info != std::string::npos);
+    CHECK(markdown.str().find("**New problems (1)**") < md_info);
   }
 
 }  // TEST_SUITE

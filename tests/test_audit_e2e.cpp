@@ -38,11 +38,31 @@ std::vector<std::uint8_t> e2e_map(int seed, bool race = false, bool checkpoints 
   return b.build();
 }
 
-// A valid map with an embedded image no layer uses (warning image.unused).
-std::vector<std::uint8_t> map_with_unused_image(int seed) {
+// A valid map with a real warning (a tiles layer whose color envelope does
+// not exist: envelope.missing) and an embedded image no layer uses (info
+// image.unused: it cannot break the map).
+std::vector<std::uint8_t> map_with_warning(int seed) {
   MapBuilder b;
   b.info({.author = "audit e2e " + std::to_string(seed)});
   b.add_embedded_image("leftover", 16, 16);
+  b.add_game_group();
+  TileGrid game(LayerKind::game, 30, 10);
+  game.fill(0, 8, 30, 2, 1).set(2, 7, 192);
+  b.add_tile_layer(game, {.name = "Game"});
+  TileLayerSpec decoration;
+  decoration.color_envelope = 5;
+  b.add_tile_layer(TileGrid(LayerKind::tiles, 30, 10), decoration);
+  return b.build();
+}
+
+// A valid map whose only finding is an envelope nothing uses (info
+// envelope.unused): the map is ok.
+std::vector<std::uint8_t> map_with_unused_envelope(int seed) {
+  MapBuilder b;
+  b.info({.author = "audit e2e " + std::to_string(seed)});
+  EnvelopeSpec unused;
+  unused.points = {{0, 1, {}, {}}};
+  b.add_envelope(unused);
   b.add_game_group();
   TileGrid game(LayerKind::game, 30, 10);
   game.fill(0, 8, 30, 2, 1).set(2, 7, 192);
@@ -109,7 +129,7 @@ TEST_SUITE("audit") {
     const auto keep = e2e_map(1), change_old = e2e_map(2), change_new = e2e_map(3),
                renamed = e2e_map(4), removed = e2e_map(5), breaks = e2e_map(6), added = e2e_map(7),
                race_without_cps = e2e_map(8, true, false), race_with_cps = e2e_map(9, true, true),
-               warned = map_with_unused_image(10);
+               warned = map_with_warning(10);
     REQUIRE(breaks.size() > 200);
     const auto broken = truncated_copy(breaks, breaks.size() - 100);
 
@@ -159,12 +179,19 @@ TEST_SUITE("audit") {
 
     text = audit(db);
     CHECK(text.exit_code == 1);
-    CHECK(has_line(text.out, "result: 1 entry newly broken, 1 entry with new warnings"));
+    CHECK(has_line(text.out,
+                   "result: 1 entry newly broken, 1 entry with new warnings; 1 entry with new "
+                   "info (never fails)"));
     CHECK(has_line(text.out, "== " + archive.string() + " (archive) against run 1"));
     CHECK(has_line(text.out, "  newly broken (1):"));
     CHECK(contains(text.out, "    ! maps/break-me.map  ok -> rejected  [H5] "));
     CHECK(has_line(text.out, "  new problems (1):"));
-    CHECK(contains(text.out, "    ? maps/warn.map  (new) -> warnings  [image.unused] "));
+    CHECK(contains(text.out, "    ? maps/warn.map  (new) -> warnings  [envelope.missing] "));
+    // The unused image is info: listed last, apart from the warnings.
+    CHECK(has_line(text.out, "  new info (never fails the audit) (1):"));
+    CHECK(has_line(text.out, "    i maps/warn.map  [image.unused]"));
+    CHECK(text.out.find("  new info (never fails the audit)") >
+          text.out.find("  release checks ("));
     CHECK(has_line(text.out, "  added (2):"));
     CHECK(contains(text.out, "    + maps/added.map  ok, "));
     CHECK(contains(text.out, "    + maps/warn.map  warnings, "));
@@ -203,6 +230,11 @@ TEST_SUITE("audit") {
     CHECK(paths(s["newly_broken"]) == Strings{"maps/break-me.map"});
     CHECK(s["newly_broken"][0]["codes"][0].str() == "H5");
     CHECK(paths(s["gained_problems"]) == Strings{"maps/warn.map"});
+    CHECK(s["gained_problems"][0]["codes"].array().size() == 1);
+    CHECK(s["gained_problems"][0]["codes"][0].str() == "envelope.missing");
+    CHECK(paths(s["gained_info"]) == Strings{"maps/warn.map"});
+    CHECK(s["gained_info"][0]["codes"][0].str() == "image.unused");
+    CHECK(report["new"]["infos"].integer() == 1);
     CHECK(s["fixed"].array().empty());
     CHECK(s["totals"]["now"]["entries"].integer() == 9);
     CHECK(s["totals"]["before"]["entries"].integer() == 8);
@@ -214,7 +246,9 @@ TEST_SUITE("audit") {
     const auto md = audit(db, {"--format", "markdown"});
     CHECK(md.exit_code == 1);
     CHECK(has_line(md.out, "## mapindex audit: run 2"));
-    CHECK(has_line(md.out, "**1 entry newly broken, 1 entry with new warnings.**"));
+    CHECK(has_line(md.out,
+                   "**1 entry newly broken, 1 entry with new warnings; 1 entry with new info "
+                   "(never fails).**"));
     CHECK(has_line(md.out, "**Newly broken (1)**"));
     CHECK(has_line(md.out, "- `maps/rename-me.map` → `maps/renamed.map`"));
 
@@ -287,7 +321,7 @@ TEST_SUITE("audit") {
     const fs::path archive = dir / "maps.zip";
 
     // 6 good maps first, then what was always broken (2 rejected) or warned
-    // (2 with an unused image): the cut falls inside good-5's data, so the
+    // (2 with a warning): the cut falls inside good-5's data, so the
     // cut-short night reads good-0..good-4 and none of the old problems.
     std::vector<ArchiveMember> members;
     for (int i = 0; i < 6; ++i)
@@ -298,8 +332,7 @@ TEST_SUITE("audit") {
                          truncated_copy(whole, whole.size() - 100)});
     }
     for (int i = 0; i < 2; ++i)
-      members.push_back(
-          {"maps/warned-" + std::to_string(i) + ".map", map_with_unused_image(40 + i)});
+      members.push_back({"maps/warned-" + std::to_string(i) + ".map", map_with_warning(40 + i)});
     const ArchiveSettings stored{"zip:compression=store", ""};
     const auto full = build_archive(ArchiveFormat::zip, members, stored);
     const auto cut_at =
@@ -312,7 +345,9 @@ TEST_SUITE("audit") {
     REQUIRE(index_archive(db, archive).exit_code == 1);  // rejected maps
     auto r = audit(db);
     CHECK(r.exit_code == 1);
-    CHECK(has_line(r.out, "result: 2 entries newly broken, 2 entries with new warnings"));
+    CHECK(has_line(r.out,
+                   "result: 2 entries newly broken, 2 entries with new warnings; 2 entries with "
+                   "new info (never fails)"));
 
     // Night 2: the upload was cut short.
     write_file(archive, truncated_copy(full, cut_at));
@@ -471,7 +506,7 @@ TEST_SUITE("audit") {
       members.push_back({folder + "old-rejected-" + std::to_string(i) + ".map",
                          truncated_copy(whole, whole.size() - 100)});
       members.push_back(
-          {folder + "old-warned-" + std::to_string(i) + ".map", map_with_unused_image(200 + i)});
+          {folder + "old-warned-" + std::to_string(i) + ".map", map_with_warning(200 + i)});
     }
     write_archive(archive, ArchiveFormat::zip, members);
     index_archive(db, archive);
@@ -485,16 +520,18 @@ TEST_SUITE("audit") {
       members.push_back({broken[i], truncated_copy(whole, whole.size() - 100)});
     }
     for (std::size_t i = 0; i < warned.size(); ++i)
-      members.push_back({warned[i], map_with_unused_image(400 + static_cast<int>(i))});
+      members.push_back({warned[i], map_with_warning(400 + static_cast<int>(i))});
     write_archive(archive, ArchiveFormat::zip, members);
     index_archive(db, archive);
 
     const auto full = audit(db);
     INFO(full.out);
     CHECK(full.exit_code == 1);
-    CHECK(has_line(full.out, "result: 2 entries newly broken, 3 entries with new warnings"));
+    CHECK(has_line(full.out,
+                   "result: 2 entries newly broken, 3 entries with new warnings; 3 entries with "
+                   "new info (never fails)"));
     CHECK(has_line(full.out, "  new warnings (3):"));
-    for (const auto& w : warned) CHECK(contains(full.out, "    ? " + w + "  [image.unused]"));
+    for (const auto& w : warned) CHECK(contains(full.out, "    ? " + w + "  [envelope.missing]"));
     // What changed comes before the totals and the old findings.
     const auto changes_at = full.out.find("  newly broken (2):");
     REQUIRE(changes_at != std::string::npos);
@@ -506,12 +543,13 @@ TEST_SUITE("audit") {
     INFO(short_report.out);
     CHECK(short_report.exit_code == 1);
     CHECK(short_report.out.size() <= kShortBound);
-    CHECK(
-        has_line(short_report.out, "result: 2 entries newly broken, 3 entries with new warnings"));
+    CHECK(has_line(short_report.out,
+                   "result: 2 entries newly broken, 3 entries with new warnings; 3 entries with "
+                   "new info (never fails)"));
     for (const auto& b : broken)
       CHECK(contains(short_report.out, "    ! " + b + "  (new) -> rejected  [H5]"));
     for (const auto& w : warned)
-      CHECK(contains(short_report.out, "    ? " + w + "  [image.unused]"));
+      CHECK(contains(short_report.out, "    ? " + w + "  [envelope.missing]"));
     CHECK(contains(short_report.out, "  removed (1):"));
     // No old finding is repeated.
     CHECK_FALSE(contains(short_report.out, "old-rejected-"));
@@ -536,6 +574,66 @@ TEST_SUITE("audit") {
     const auto text =
         run_cli({"index", "--db", db.string(), "--progress", "none", "--audit", archive.string()});
     CHECK(contains(text.out, "mapindex: finished run 2"));
+  }
+
+  // Info findings (README, "Problem severities"): a map whose only finding is
+  // an unused envelope is ok, is listed and counted as new info, last, and
+  // passes --fail-on warning; an unused image beside a real warning fails it.
+  TEST_CASE("audit e2e: a map with only an unused envelope is ok and passes --fail-on warning") {
+    TempDir dir;
+    const fs::path db = dir / "index.sqlite";
+    const fs::path archive = dir / "maps.zip";
+    const auto keep = e2e_map(1);
+    write_archive(archive, ArchiveFormat::zip, {{"maps/keep.map", keep}});
+    REQUIRE(index_archive(db, archive).exit_code == 0);
+
+    write_archive(archive, ArchiveFormat::zip,
+                  {{"maps/keep.map", keep}, {"maps/envelope.map", map_with_unused_envelope(3)}});
+    auto run = index_archive(db, archive);
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    // Stored as info, and the map is ok.
+    auto q = run_cli({"query", "--db", db.string(), "--tsv",
+                      "SELECT m.status, m.teeworlds_status, m.warnings, m.infos, p.severity, "
+                      "p.code FROM maps m JOIN problems p ON p.map_id = m.map_id"});
+    REQUIRE(q.exit_code == 0);
+    CHECK(has_line(q.out, "ok\tok\t0\t1\tinfo\tenvelope.unused"));
+
+    CHECK(exit_codes(db) == std::vector<int>{0, 0, 0});
+    auto text = audit(db, {"--fail-on", "warning"});
+    CHECK(text.exit_code == 0);
+    CHECK(has_line(text.out,
+                   "result: nothing newly broken and no new warnings; 1 entry with new info "
+                   "(never fails)"));
+    CHECK(contains(text.out, "    + maps/envelope.map  ok, "));
+    CHECK_FALSE(contains(text.out, "  new problems ("));
+    CHECK(has_line(text.out, "  new info (never fails the audit) (1):"));
+    CHECK(has_line(text.out, "    i maps/envelope.map  [envelope.unused]"));
+    // The problem code table lists the info code, as info.
+    CHECK(contains(text.out, "    envelope.unused  info         1      0  new"));
+    const auto json = audit(db, {"--format", "json"});
+    const Json report = parse_json(json.out);
+    CHECK(report["new"]["warnings"].integer() == 0);
+    CHECK(report["new"]["infos"].integer() == 1);
+    CHECK(paths(report["sources"][0]["gained_info"]) == Strings{"maps/envelope.map"});
+    CHECK(report["sources"][0]["gained_problems"].array().empty());
+    CHECK(paths(report["sources"][0]["new_infos"]) == Strings{"maps/envelope.map"});
+
+    // Run 3: an unused image beside a real warning fails --fail-on warning.
+    write_archive(archive, ArchiveFormat::zip,
+                  {{"maps/keep.map", keep},
+                   {"maps/envelope.map", map_with_unused_envelope(3)},
+                   {"maps/warn.map", map_with_warning(4)}});
+    REQUIRE(index_archive(db, archive).exit_code == 0);
+    CHECK(exit_codes(db) == std::vector<int>{0, 1, 0});
+    text = audit(db, {"--fail-on", "warning"});
+    CHECK(has_line(text.out,
+                   "result: 0 entries newly broken, 1 entry with new warnings; 1 entry with new "
+                   "info (never fails)"));
+    CHECK(has_line(text.out, "    ? maps/warn.map  [envelope.missing]"));
+    CHECK(has_line(text.out, "    i maps/warn.map  [image.unused]"));
+    // Info codes come after every other code in the problem code table.
+    CHECK(text.out.find("    image.unused ") > text.out.find("    envelope.missing "));
   }
 
 }  // TEST_SUITE

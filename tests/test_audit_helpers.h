@@ -73,8 +73,17 @@ inline MapStats map_stats(std::vector<Problem> problems = {},
   return s;
 }
 
+// An info finding (it cannot break the map: the map stays ok).
+inline Problem info_problem(Code code, std::string message = "") {
+  REQUIRE(severity_of(code) == Severity::info);
+  if (message.empty()) message = "info " + std::string(to_string(code));
+  return {code, std::move(message), Location::file()};
+}
+
 inline MapStats ok_map() { return map_stats(); }
-inline MapStats warning_map(Code code = Code::image_unused) { return map_stats({warning(code)}); }
+inline MapStats warning_map(Code code = Code::layer_ungrouped) {
+  return map_stats({warning(code)});
+}
 inline MapStats rejected_map(Code code = Code::M10) { return map_stats({error(code)}); }
 
 // Adds a layer of `kind` with these tile counts (index after the others).

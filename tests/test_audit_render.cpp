@@ -132,6 +132,7 @@ TEST_SUITE("audit") {
   "new": {
     "errors": 1,
     "warnings": 0,
+    "infos": 0,
     "unread_sources": 0
   },
   "sources_not_read": [],
@@ -242,6 +243,7 @@ TEST_SUITE("audit") {
       ],
       "gained_problems": [],
       "fixed": [],
+      "gained_info": [],
       "problem_counts": [
         {
           "code": "M10",
@@ -267,7 +269,8 @@ TEST_SUITE("audit") {
       "reading_errors": [],
       "last_entry_read": null,
       "not_read": [],
-      "new_warnings": []
+      "new_warnings": [],
+      "new_infos": []
     }
   ]
 }
@@ -305,7 +308,7 @@ TEST_SUITE("audit") {
     CHECK(j.keys() == Strings{"accepted", "baseline_given", "baselines", "format_version",
                               "generator", "new", "run", "sources", "sources_not_read", "totals"});
     CHECK(j["accepted"].is_null());
-    CHECK(j["new"].keys() == Strings{"errors", "unread_sources", "warnings"});
+    CHECK(j["new"].keys() == Strings{"errors", "infos", "unread_sources", "warnings"});
     CHECK(j["new"]["unread_sources"].integer() == 0);
     CHECK(j["sources_not_read"].array().empty());
     CHECK(j["format_version"].integer() == kAuditFormatVersion);
@@ -327,17 +330,13 @@ TEST_SUITE("audit") {
 
     REQUIRE(j["sources"].array().size() == 1);
     const Json& s = j["sources"][0];
-    CHECK(s.keys() == Strings{"added",           "baseline_run_id",
-                              "changed",         "duplicates",
-                              "findings",        "fixed",
-                              "gained_problems", "kind",
-                              "last_entry_read", "moved",
-                              "new_warnings",    "newly_broken",
-                              "not_read",        "path",
-                              "problem_counts",  "reading",
-                              "reading_errors",  "removed",
-                              "source_id",       "totals",
-                              "unchanged"});
+    CHECK(s.keys() ==
+          Strings{"added",          "baseline_run_id", "changed",        "duplicates",
+                  "findings",       "fixed",           "gained_info",    "gained_problems",
+                  "kind",           "last_entry_read", "moved",          "new_infos",
+                  "new_warnings",   "newly_broken",    "not_read",       "path",
+                  "problem_counts", "reading",         "reading_errors", "removed",
+                  "source_id",      "totals",          "unchanged"});
     CHECK(s["reading"].str() == "complete");
     CHECK(s["reading_errors"].array().empty());
     CHECK(s["not_read"].array().empty());

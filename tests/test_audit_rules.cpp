@@ -78,9 +78,9 @@ TEST_SUITE("audit") {
         with_images(
             {image(0, "grass_main", true, true, true), image(1, "grass_main", false, true, true),
              image(2, "leftover", false, false, false), image(3, "my_tiles", true, false, true)},
-            {warning(Code::image_unused)}));
+            {info_problem(Code::image_unused)}));
     index.map(r1, src, "bad.map", 7,
-              map_stats({warning(Code::envelope_unused), error(Code::M10, "no game layer"),
+              map_stats({info_problem(Code::envelope_unused), error(Code::M10, "no game layer"),
                          error(Code::H5)}));
 
     index.map(r1, src, "names/Kobra 4.map", 8, ok_map());
@@ -117,13 +117,16 @@ TEST_SUITE("audit") {
     const auto* duplicate = find_finding(findings, rules::kDuplicateImage, "images.map");
     REQUIRE(duplicate);
     CHECK(duplicate->message == "images 0 and 1 'grass_main' share one name");
+    CHECK(duplicate->severity == Severity::warning);
     const auto* embedded = find_finding(findings, rules::kEmbeddedStandardImage, "images.map");
     REQUIRE(embedded);
     CHECK(embedded->message.find("image 1 'grass_main' is embedded") == 0);
     CHECK(embedded->message.find("save 1000 bytes") != std::string::npos);
+    CHECK(embedded->severity == Severity::info);  // bytes only: it cannot break the map
     const auto* unused = find_finding(findings, rules::kUnusedImage, "images.map");
     REQUIRE(unused);
     CHECK(unused->message == "image 2 'leftover' is used by no layer");
+    CHECK(unused->severity == Severity::info);
     const auto* similar = find_finding(findings, rules::kSimilarName, "names/kobra_4.map");
     REQUIRE(similar);
     CHECK(similar->message == "name 'kobra_4' differs only by case or punctuation from 'Kobra 4'");

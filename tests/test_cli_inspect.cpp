@@ -126,4 +126,49 @@ TEST_SUITE("inspect") {
     CHECK(r.out.find("notes.txt: ") == std::string::npos);
   }
 
+  // Info findings (README, "Problem severities") are shown, after the errors
+  // and warnings, with their number; a map whose only finding is info is ok.
+  TEST_CASE("inspect: info findings are shown last and leave a map ok") {
+    TempDir dir;
+    const auto build = [](bool with_warning) {
+      MapBuilder b;
+      b.add_embedded_image("leftover", 16, 16);  // image.unused (info)
+      EnvelopeSpec unused;
+      unused.points = {{0, 1, {}, {}}};
+      b.add_envelope(unused);  // envelope.unused (info)
+      b.add_game_group();
+      TileGrid game(LayerKind::game, 20, 10);
+      game.fill(0, 8, 20, 2, 1);
+      b.add_tile_layer(game, {.name = "Game"});
+      if (with_warning) {
+        TileLayerSpec decoration;
+        decoration.color_envelope = 5;  // envelope.missing (warning)
+        b.add_tile_layer(TileGrid(LayerKind::tiles, 20, 10), decoration);
+      }
+      return b.build();
+    };
+    const fs::path info_only = dir / "info.map", warned = dir / "warned.map";
+    write_file(info_only, build(false));
+    write_file(warned, build(true));
+
+    auto r = run_process(mapindex_binary(), {"inspect", info_only.string()});
+    INFO(r.out);
+    CHECK(r.exit_code == 0);
+    CHECK(contains(r.out, "  status ok\n"));
+    CHECK(contains(r.out, "\n  info findings (2, harmless in the game):\n"));
+    CHECK(contains(r.out, "\n  info image.unused (image 0): "));
+    CHECK(contains(r.out, "\n  info envelope.unused (envelope 0): "));
+
+    r = run_process(mapindex_binary(), {"inspect", warned.string()});
+    INFO(r.out);
+    CHECK(contains(r.out, "  status warnings\n"));
+    const auto warning_at = r.out.find("\n  warning envelope.missing (layer 1): ");
+    const auto header_at = r.out.find("\n  info findings (2, harmless in the game):\n");
+    REQUIRE(warning_at != std::string::npos);
+    REQUIRE(header_at != std::string::npos);
+    CHECK(warning_at < header_at);
+    CHECK(header_at < r.out.find("\n  info image.unused "));
+    CHECK(header_at < r.out.find("\n  info envelope.unused "));
+  }
+
 }  // TEST_SUITE

@@ -98,6 +98,38 @@ TEST_CASE("fuzz regression: a data item is not inflated again and again (D.budge
   CHECK(over.error().message.find("data item 0") != std::string::npos);
 }
 
+TEST_CASE("charge() counts a data item against the inflate budget as data() does") {
+  DatafileWriter w;
+  w.add_item(0, 0, {1});
+  w.add_data(std::vector<std::uint8_t>(1 << 20, 0));  // 1 MiB: a budget of 18 reads
+  const auto file = w.finish();
+  auto df = Datafile::open(file);
+  REQUIRE(df);
+  std::vector<std::uint8_t> scratch;
+  for (int i = 0; i < 9; ++i) {
+    auto charged = df->charge(0);
+    REQUIRE(charged);
+    CHECK(*charged == 1u << 20);
+    REQUIRE(df->data(0, scratch));
+  }
+  auto out_of_range = df->charge(1);
+  REQUIRE_FALSE(out_of_range);
+  CHECK(out_of_range.error().code == Code::D1);
+  // 18 counted: the next charge and the next data() are refused alike.
+  auto over = df->charge(0);
+  REQUIRE_FALSE(over);
+  CHECK(over.error().code == Code::D_budget);
+  auto read = df->data(0, scratch);
+  REQUIRE_FALSE(read);
+  CHECK(read.error().code == Code::D_budget);
+  CHECK(read.error().message == over.error().message);
+  // The stored bytes are the compressed stream, not what it inflates to.
+  auto stored = df->stored_data(0);
+  REQUIRE(stored);
+  CHECK(stored->size() == df->data_stored_size(0));
+  CHECK(stored->size() < 1u << 20);
+}
+
 TEST_CASE("fuzz regression: layers sharing one big data item stop at the inflate budget") {
   MapBuilder b;
   // 2048 x 1024 tiles of 4 bytes: 8 MiB of air, a few KB compressed.

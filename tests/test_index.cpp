@@ -5,9 +5,11 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include <fstream>
+#include <tuple>
 
 #include "stages/extract/teeworlds_tile_names.h"
 #include "stages/write/index_db.h"
@@ -67,13 +69,14 @@ TEST_SUITE("index") {
     // The tables the README's schema reference documents, by name.
     const auto tables = table_names(db.handle());
     for (const char* required :
-         {"runs", "sources", "files", "maps", "settings", "groups", "layers", "tile_counts",
-          "entities", "images", "envelopes", "sounds", "problems", "tile_names"})
+         {"runs", "sources", "files", "maps", "settings", "groups", "layers", "layer_data",
+          "layer_data_tiles", "layer_data_entities", "layer_data_numbers", "layer_data_findings",
+          "images", "envelopes", "sounds", "problems", "tile_names"})
       CHECK_MESSAGE(std::find(tables.begin(), tables.end(), required) != tables.end(), required);
     const auto views =
         query_rows(db.handle(), "SELECT name FROM sqlite_schema WHERE type = 'view'");
-    for (const char* required :
-         {"file_overview", "ddnet_mapinfo", "unused_images", "maps_with_errors"})
+    for (const char* required : {"file_overview", "ddnet_mapinfo", "unused_images",
+                                 "maps_with_errors", "tile_counts", "entities", "layer_numbers"})
       CHECK_MESSAGE(std::find(views.begin(), views.end(), required) != views.end(), required);
   }
 
@@ -396,6 +399,109 @@ TEST_SUITE("index") {
     CHECK(query_int(h, "SELECT extractor_version FROM maps WHERE map_id = 7") == kExtractorVersion);
   }
 
+  // The info severity (schema/NNN_info_severity.sql; the number is whatever
+  // the migration list gives it): an index written before it stores
+  // envelope.unused, image.unused, sound.unused and automapper.target as
+  // warnings; migrated, they are info, and a map whose only warnings they
+  // were becomes ok, for DDNet and for Teeworlds.
+  TEST_CASE("the info severity migration turns stored harmless warnings into info, and maps ok") {
+    TempDir dir;
+    const auto path = dir.file("before_info.sqlite");
+    const auto& all = default_migrations();
+    const auto info_migration = std::find_if(all.begin(), all.end(), [](const Migration& m) {
+      return m.name.find("_info_severity.sql") != std::string::npos;
+    });
+    REQUIRE(info_migration != all.end());
+    OpenOptions before;
+    before.migrations = Migrations(all.begin(), info_migration);
+    REQUIRE(before.migrations.size() >= 4);  // the Teeworlds verdicts (4) are there
+    {
+      auto db = open_index(path, before);
+      CHECK(db.schema_version() == info_migration->version - 1);
+    }
+    {
+      Connection raw;
+      REQUIRE(raw.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
+      std::string sql =
+          "INSERT INTO runs (run_id, started_at, status, tool_version, extractor_version, command) "
+          "VALUES (1, '2026-01-01T00:00:00Z', 'complete', 'old', 4, 'index');";
+      // map_id, status, errors, warnings, teeworlds_status
+      const std::vector<std::tuple<int, std::string, int, int, std::string>> maps = {
+          {1, "warnings", 0, 3, "warnings"},  // only harmless warnings: becomes ok
+          {2, "warnings", 0, 2, "warnings"},  // an unused image and a real warning: stays
+          {3, "rejected", 1, 1, "rejected"},  // an error and an unused sound: stays rejected
+          {4, "rejected", 1, 1, "warnings"},  // rejected by DDNet, loads in Teeworlds: stays
+          {5, "warnings", 0, 1, ""}};         // no Teeworlds verdict yet (NULL): stays NULL
+      for (const auto& [id, status, errors, warnings, tw] : maps)
+        sql +=
+            "INSERT INTO maps (map_id, sha256, crc32, size, extractor_version, first_run_id, "
+            "measured_run_id, format, format_version, status, errors, warnings, game_width, "
+            "game_height, crude_header, reversed_magic, num_items, num_data, uuid_types, "
+            "tiles_per_set, num_groups, num_layers, num_images, num_envelopes, "
+            "num_envelope_points, num_sounds, num_settings, num_automappers, num_quads, "
+            "num_sound_sources, teeworlds_status) VALUES (" +
+            std::to_string(id) + ", '" + sha_of(id) + "', 1, 100, 4, 1, 1, 'teeworlds', 4, '" +
+            status + "', " + std::to_string(errors) + ", " + std::to_string(warnings) +
+            ", 10, 10, 0, 0, 1, 1, '', 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, " +
+            (tw.empty() ? "NULL" : "'" + tw + "'") + ");";
+      const auto problem = [](int map, int position, const std::string& severity,
+                              const std::string& code) {
+        return "INSERT INTO problems (run_id, map_id, position, severity, code, message, "
+               "location) VALUES (1, " +
+               std::to_string(map) + ", " + std::to_string(position) + ", '" + severity + "', '" +
+               code + "', 'm', '');";
+      };
+      sql +=
+          problem(1, 0, "warning", "envelope.unused") + problem(1, 1, "warning", "image.unused") +
+          problem(1, 2, "warning", "automapper.target") + problem(2, 0, "warning", "image.unused") +
+          problem(2, 1, "warning", "layer.ungrouped") + problem(3, 0, "error", "M10") +
+          problem(3, 1, "warning", "sound.unused") + problem(4, 0, "error", "M13") +
+          problem(4, 1, "warning", "envelope.kind") + problem(5, 0, "warning", "sound.unused");
+      exec_sql(raw.get(), sql);
+    }
+
+    auto db = open_index(path);
+    auto* h = db.handle();
+    CHECK(db.schema_version() == latest_schema_version());
+    CHECK(query_rows(h, "PRAGMA foreign_key_check").empty());
+    CHECK(query_text(h, "PRAGMA integrity_check") == "ok");
+    CHECK(
+        query_rows(h,
+                   "SELECT map_id || ',' || status || ',' || errors || ',' || warnings || ',' || "
+                   "infos || ',' || ifnull(teeworlds_status, 'NULL') FROM maps ORDER BY map_id") ==
+        std::vector<std::string>{"1,ok,0,0,3,ok", "2,warnings,0,1,1,warnings",
+                                 "3,rejected,1,0,1,rejected", "4,rejected,1,1,0,warnings",
+                                 "5,ok,0,0,1,NULL"});
+    CHECK(query_rows(h,
+                     "SELECT map_id || ',' || position || ',' || severity || ',' || code "
+                     "FROM problems ORDER BY map_id, position") ==
+          std::vector<std::string>{"1,0,info,envelope.unused", "1,1,info,image.unused",
+                                   "1,2,info,automapper.target", "2,0,info,image.unused",
+                                   "2,1,warning,layer.ungrouped", "3,0,error,M10",
+                                   "3,1,info,sound.unused", "4,0,error,M13",
+                                   "4,1,warning,envelope.kind", "5,0,info,sound.unused"});
+    // The views that read problems are back, with info in them.
+    CHECK(query_int(h, "SELECT count(*) FROM problem_list WHERE severity = 'info'") == 6);
+    CHECK(query_int(h, "SELECT count(*) FROM maps_with_errors") == 2);
+    // The rebuilt CHECK takes info and nothing else.
+    CHECK(sqlite3_exec(h,
+                       "INSERT INTO problems (run_id, map_id, position, severity, code, message, "
+                       "location) VALUES (1, 5, 1, 'notice', 'x', '', '')",
+                       nullptr, nullptr, nullptr) == SQLITE_CONSTRAINT_CHECK);
+    // And the index is written on: a map with only an unused envelope is ok.
+    const auto run = db.begin_run("test", "0.0-test");
+    const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
+    auto stats = race_map();
+    stats.problems = {{Code::envelope_unused, "envelope 0 is not used", Location::envelope(0)}};
+    finalize_status(stats);
+    db.write_entry(run, map_entry(source, "maps/new.map", 99), &stats);
+    db.finish_run(run, index::RunStatus::complete, {});
+    CHECK(query_text(h,
+                     "SELECT status || ',' || warnings || ',' || infos || ',' || "
+                     "teeworlds_status FROM maps WHERE sha256 = '" +
+                         sha_of(99) + "'") == "ok,0,1,ok");
+  }
+
   TEST_CASE("a failing migration leaves the index at its previous version") {
     TempDir dir;
     const auto path = dir.file("failing.sqlite");
@@ -665,6 +771,9 @@ TEST_SUITE("index") {
     CHECK(query_int(h, "SELECT count(*) FROM groups") == 0);
     CHECK(query_int(h, "SELECT count(*) FROM entities") == 0);
     CHECK(query_int(h, "SELECT count(*) FROM layer_numbers") == 0);
+    // The replaced layers' own layer_data rows (no key) went with them.
+    CHECK(query_int(h, "SELECT count(*) FROM layer_data") == 1);
+    CHECK(query_int(h, "SELECT count(*) FROM layer_data_tiles") == 1);
     CHECK(query_rows(h, "SELECT feature FROM ddnet_features") == std::vector<std::string>{"DEATH"});
     CHECK(query_rows(h, "SELECT code || ':' || run_id FROM problems ORDER BY position") ==
           std::vector<std::string>{"M10:" + std::to_string(run),

@@ -42,7 +42,7 @@ MapStats numbered_map(int n) {
   image.used_by = {{0, 0}};
   s.images = {image};
   for (int w = 0; w < n % 3; ++w)
-    s.problems.push_back({Code::image_unused, "warning " + std::to_string(w), Location::image(w)});
+    s.problems.push_back({Code::image_size, "warning " + std::to_string(w), Location::image(w)});
   s.ddnet_features = {"DEATH"};
   finalize_status(s);
   return s;

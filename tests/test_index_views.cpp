@@ -84,14 +84,14 @@ TEST_SUITE("index") {
             "Huge|oversize|oversize|83886080|-x-|-|-|-|0|1|/srv/maps.zip",
             "Level1|map|ok|700|0x0|1|0|0|0|1|/srv/maps.zip",
             "Lost|unreadable|unreadable|300|-x-|-|-|-|1|1|/srv/maps.zip",
-            "Sunny Race|map|warnings|4096|100x50|6|2|0|0|1|/srv/maps.zip",
+            "Sunny Race|map|ok|4096|100x50|6|2|0|0|1|/srv/maps.zip",  // its only finding is info
         });
     CHECK(
         query_text(
             f.h(),
             "SELECT format || ',' || format_version || ',' || envelopes || ',' || sounds || ',' || "
-            "quads || ',' || warnings || ',' || author FROM file_overview WHERE name = 'Sunny Race'") ==
-        "teeworlds,4,1,1,3,1,Author 0");
+            "quads || ',' || warnings || ',' || infos || ',' || author FROM file_overview "
+            "WHERE name = 'Sunny Race'") == "teeworlds,4,1,1,3,0,1,Author 0");
   }
 
   TEST_CASE("ddnet_mapinfo: ddnet.org's mapinfo columns, one row per Teeworlds map") {
@@ -118,7 +118,7 @@ TEST_SUITE("index") {
         query_rows(
             f.h(),
             "SELECT Map || ',' || Width || ',' || Height || ',' || status FROM ddnet_mapinfo ORDER BY Map") ==
-        std::vector<std::string>{"Broken,0,0,rejected", "Sunny Race,100,50,warnings"});
+        std::vector<std::string>{"Broken,0,0,rejected", "Sunny Race,100,50,ok"});
     std::string sum_all;
     for (std::size_t i = 3; i < ddnet_columns.size(); ++i)
       sum_all += (sum_all.empty() ? "" : " + ") + ddnet_columns[i];
@@ -150,8 +150,8 @@ TEST_SUITE("index") {
         f.h(),
         "SELECT map_name, status, errors, warnings, error_codes, first_error, files FROM maps_with_errors");
     REQUIRE(rows.size() == 1);
-    CHECK(rows[0].rfind("Broken|rejected|2|1|", 0) == 0);
-    // Codes of the errors only (not the warning), each once.
+    CHECK(rows[0].rfind("Broken|rejected|2|0|", 0) == 0);  // envelope.unused is info
+    // Codes of the errors only (not the info), each once.
     const auto codes = query_text(f.h(), "SELECT error_codes FROM maps_with_errors");
     CHECK((codes == "M10,H5" || codes == "H5,M10"));
     CHECK(query_text(f.h(), "SELECT first_error || '|' || files FROM maps_with_errors") ==
@@ -169,8 +169,8 @@ TEST_SUITE("index") {
             "SELECT name || ',' || severity || ',' || code || ',' || ifnull(source, '-') || ',' || "
             "ifnull(entry_path, '-') FROM problem_list ORDER BY code") ==
         std::vector<std::string>{"Broken,error,H5,-,-", "Broken,error,M10,-,-",
-                                 "Broken,warning,envelope.unused,-,-",
-                                 "Sunny Race,warning,image.unused,-,-",
+                                 "Broken,info,envelope.unused,-,-",
+                                 "Sunny Race,info,image.unused,-,-",
                                  "Lost,error,read.truncated,/srv/maps.zip,lost/Lost.map"});
 
     // Tiles per layer kind with names; the visual layer's tile 9 is not counted as FREEZE.

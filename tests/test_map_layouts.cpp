@@ -199,6 +199,18 @@ TEST_CASE("tiles.h: every named tile number has that name in schema/tile_names.c
   };
   using namespace game_tile;
   const Named named[] = {
+      {LayerKind::game, kSolid, "SOLID"},
+      {LayerKind::game, kNohook, "NOHOOK"},
+      {LayerKind::game, kFreeze, "FREEZE"},
+      {LayerKind::game, kUnfreeze, "UNFREEZE"},
+      {LayerKind::game, kStart, "START"},
+      {LayerKind::game, kFinish, "FINISH"},
+      {LayerKind::game, kCp, "CP"},
+      {LayerKind::game, kCpF, "CP_F"},
+      {LayerKind::front, kLfreeze, "LFREEZE"},
+      {LayerKind::game, kSpawn, "SPAWN"},
+      {LayerKind::game, kSpawnRed, "SPAWN_RED"},
+      {LayerKind::game, kSpawnBlue, "SPAWN_BLUE"},
       {LayerKind::game, kDeath, "DEATH"},
       {LayerKind::game, kThroughCut, "THROUGH_CUT"},
       {LayerKind::game, kThrough, "THROUGH"},

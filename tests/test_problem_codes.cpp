@@ -40,7 +40,9 @@ constexpr Section kSections[] = {
      "Data items: in the message of the problem of whatever needed the data (`M14`, `M15`, "
      "`quads.data`, `image.name`, ...)"},
     {CodeGroup::map_rule, "Map level (DDNet refuses the map)"},
-    {CodeGroup::check, "Further checks (the map loads, but something is wrong)"},
+    {CodeGroup::check,
+     "Further checks (the map loads, but something is wrong: warning; or it cannot break the map "
+     "in any game: info)"},
     {CodeGroup::spritetile,
      "SpriteTile levels (`stages/decode/spritetile`, `stages/extract/spritetile_stats`)"},
     {CodeGroup::entry,

@@ -78,9 +78,20 @@ std::vector<NewWarning> new_warnings(const SourceAudit& source) {
   return listed(by_path);
 }
 
+std::vector<NewWarning> new_infos(const SourceAudit& source) {
+  std::map<std::string, std::vector<std::string>> by_path;
+  for (const auto& change : source.gained_info)
+    if (!change.acknowledged)
+      for (const auto& code : change.codes) add_what(by_path, change.path, code);
+  for (const auto& f : source.findings)
+    if (f.is_new && !f.acknowledged && f.severity == Severity::info)
+      add_what(by_path, f.path, f.rule);
+  return listed(by_path);
+}
+
 std::vector<NewWarning> acknowledged_items(const SourceAudit& source) {
   std::map<std::string, std::vector<std::string>> by_path;
-  for (const auto* list : {&source.newly_broken, &source.gained_problems})
+  for (const auto* list : {&source.newly_broken, &source.gained_problems, &source.gained_info})
     for (const auto& change : *list)
       if (change.acknowledged)
         for (const auto& code : change.codes) add_what(by_path, change.path, code);
@@ -97,6 +108,7 @@ NewCounts count_new(const AuditReport& report) {
       if (!change.acknowledged) broken.insert(change.path);
     counts.errors += static_cast<std::int64_t>(broken.size());
     counts.warnings += static_cast<std::int64_t>(new_warnings(source).size());
+    counts.infos += static_cast<std::int64_t>(new_infos(source).size());
     if (source.reading != index::SourceReading::complete) ++counts.unread_sources;
   }
   return counts;

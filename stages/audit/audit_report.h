@@ -21,7 +21,7 @@ namespace mapindex::audit {
 inline constexpr int kAuditFormatVersion = 1;
 
 // When the audit fails (exit status 1): on entries newly broken (error), also
-// on entries with new warnings (warning), or never.
+// on entries with new warnings (warning), or never. Info never fails it.
 enum class FailOn { error, warning, never };
 
 std::optional<FailOn> parse_fail_on(std::string_view text);  // "error", "warning", "never"
@@ -159,9 +159,13 @@ struct SourceAudit {
   std::vector<HealthChange> newly_broken;     // became rejected or unreadable (or are new and so)
   std::vector<HealthChange> gained_problems;  // new problem codes, not newly broken
   std::vector<HealthChange> fixed;            // status got better (rejected -> warnings, ...)
-  std::vector<CodeCount>
-      problem_counts;             // new codes first, gone codes last; errors first, then by count
-  std::vector<Finding> findings;  // by path, rule, subject
+  // New info codes (findings that cannot break a map: unused envelopes,
+  // images, sounds, ...), whatever else changed; never fail the audit.
+  // newly_broken and gained_problems hold error and warning codes only.
+  std::vector<HealthChange> gained_info;
+  std::vector<CodeCount> problem_counts;  // info codes last; new codes first, gone codes last;
+                                          // errors first, then by count
+  std::vector<Finding> findings;          // by path, rule, subject (renderers list info ones last)
   // How the audited run read the source: complete, partial (cut short: the
   // entries after the cut were not read) or unreadable (nothing read).
   index::SourceReading reading = index::SourceReading::complete;
@@ -203,6 +207,7 @@ struct AuditReport {
 struct NewCounts {
   std::int64_t errors = 0;
   std::int64_t warnings = 0;
+  std::int64_t infos = 0;  // entries with new info codes or findings (never fail the audit)
   std::int64_t unread_sources = 0;  // sources read partially or not at all
 };
 NewCounts count_new(const AuditReport& report);
@@ -215,6 +220,9 @@ struct NewWarning {
   std::vector<std::string> what;
 };
 std::vector<NewWarning> new_warnings(const SourceAudit& source);
+// The entries of a source with new info (gained info codes, new info-level
+// findings; not acknowledged), by path: codes, then finding rules.
+std::vector<NewWarning> new_infos(const SourceAudit& source);
 // The acknowledged health changes and findings of a source, by path.
 std::vector<NewWarning> acknowledged_items(const SourceAudit& source);
 

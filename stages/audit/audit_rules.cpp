@@ -85,10 +85,10 @@ void image_findings(const SeenEntry& entry, const MapFacts& facts, std::vector<F
       out.push_back(map_finding(entry, rules::kDuplicateImage, Severity::warning, name,
                                 images_named(indices, name) + " share one name"));
   for (const auto& [name, indices] : unused)
-    out.push_back(map_finding(entry, rules::kUnusedImage, Severity::warning, name,
+    out.push_back(map_finding(entry, rules::kUnusedImage, Severity::info, name,
                               images_named(indices, name) + is_are(indices) + " used by no layer"));
   for (const auto& [name, indices] : embedded_standard)
-    out.push_back(map_finding(entry, rules::kEmbeddedStandardImage, Severity::warning, name,
+    out.push_back(map_finding(entry, rules::kEmbeddedStandardImage, Severity::info, name,
                               images_named(indices, name) + is_are(indices) +
                                   " embedded, but the game has it as a standard external "
                                   "image: make it external to save " +

@@ -176,7 +176,7 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
       audit.removed.clear();
     }
     if (!acknowledged.empty()) {
-      for (auto* list : {&audit.newly_broken, &audit.gained_problems})
+      for (auto* list : {&audit.newly_broken, &audit.gained_problems, &audit.gained_info})
         for (auto& change : *list) change.acknowledged = acknowledged.count(change.sha256) > 0;
       for (auto& f : audit.findings) f.acknowledged = acknowledged.count(f.sha256) > 0;
     }

@@ -125,6 +125,7 @@ void write_source(JsonWriter& j, const SourceAudit& s) {
   write_health(j, "newly_broken", s.newly_broken);
   write_health(j, "gained_problems", s.gained_problems);
   write_health(j, "fixed", s.fixed);
+  write_health(j, "gained_info", s.gained_info);
   j.key("problem_counts").begin_array();
   for (const auto& c : s.problem_counts)
     j.begin_object()
@@ -162,13 +163,16 @@ void write_source(JsonWriter& j, const SourceAudit& s) {
   else
     j.value(s.last_entry_read);
   write_entries(j, "not_read", s.not_read);
-  j.key("new_warnings").begin_array();
-  for (const auto& w : new_warnings(s)) {
-    j.begin_object().field("path", w.path).key("what");
-    write_strings(j, w.what);
-    j.end_object();
+  for (const auto& [name, list] :
+       {std::pair{"new_warnings", new_warnings(s)}, std::pair{"new_infos", new_infos(s)}}) {
+    j.key(name).begin_array();
+    for (const auto& w : list) {
+      j.begin_object().field("path", w.path).key("what");
+      write_strings(j, w.what);
+      j.end_object();
+    }
+    j.end_array();
   }
-  j.end_array();
   j.end_object();
 }
 
@@ -197,6 +201,7 @@ void render_json(const AuditReport& report, std::ostream& out) {
       .begin_object()
       .field("errors", counts.errors)
       .field("warnings", counts.warnings)
+      .field("infos", counts.infos)
       .field("unread_sources", counts.unread_sources)
       .end_object();
   j.key("sources_not_read").begin_array();

@@ -137,12 +137,9 @@ void source_markdown(std::ostream& out, const SourceAudit& s, const RenderOption
   }
 
   if (!s.findings.empty()) {
-    std::vector<Finding> ordered(s.findings);
-    std::stable_partition(ordered.begin(), ordered.end(),
-                          [](const Finding& f) { return f.is_new; });
-    const auto fresh =
-        std::count_if(ordered.begin(), ordered.end(), [](const Finding& f) { return f.is_new; });
-    out << "\n**Release checks** (" << ordered.size() << ", " << fresh << " new)\n\n";
+    const auto ordered = findings_in_order(s.findings);
+    out << "\n**Release checks** (" << ordered.size() << ", " << findings_note(s.findings)
+        << ")\n\n";
     out << "| | severity | rule | entry | what |\n|---|---|---|---|---|\n";
     const std::size_t shown =
         options.limit == 0 ? ordered.size() : std::min(ordered.size(), options.limit);
@@ -153,6 +150,8 @@ void source_markdown(std::ostream& out, const SourceAudit& s, const RenderOption
     }
     if (shown < ordered.size()) out << "\n... and " << ordered.size() - shown << " more.\n";
   }
+  // Last: what is new and cannot break a map.
+  list(out, "New info (never fails the audit)", new_infos(s), options, what_item);
   if (s.baseline_run) out << "\nUnchanged: " << count_of(s.unchanged, "entry", "entries") << ".\n";
 }
 

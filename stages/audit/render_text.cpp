@@ -154,13 +154,9 @@ void source_text(std::ostream& out, const SourceAudit& s, const RenderOptions& o
       out << "    ... and " << s.problem_counts.size() - shown << " more codes\n";
   }
 
-  const auto new_findings = std::count_if(s.findings.begin(), s.findings.end(),
-                                          [](const Finding& f) { return f.is_new; });
   if (!s.findings.empty()) {
-    // New findings first, each group in path order.
-    std::vector<Finding> ordered(s.findings);
-    std::stable_partition(ordered.begin(), ordered.end(),
-                          [](const Finding& f) { return f.is_new; });
+    // Info findings last; new findings first, each group in path order.
+    const auto ordered = findings_in_order(s.findings);
     section(
         out, "release checks", ordered, options,
         [](const Finding& f) {
@@ -170,8 +166,12 @@ void source_text(std::ostream& out, const SourceAudit& s, const RenderOptions& o
                  std::string(to_string(f.severity)) + " " + f.rule + "  " + printable(f.path) +
                  ": " + printable(f.message);
         },
-        std::to_string(new_findings) + " new");
+        findings_note(s.findings));
   }
+  // Last: what is new and cannot break a map (never fails the audit).
+  section(out, "new info (never fails the audit)", new_infos(s), options, [](const NewWarning& w) {
+    return "i " + printable(w.path) + "  [" + joined(w.what) + "]";
+  });
   if (s.baseline_run) out << "  unchanged: " << count_of(s.unchanged, "entry", "entries") << "\n";
 }
 

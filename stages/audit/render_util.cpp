@@ -2,7 +2,9 @@
 
 #include "stages/audit/render.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace mapindex::audit::detail {
 
@@ -57,10 +59,30 @@ std::string verdict_line(const NewCounts& counts) {
           ? ""
           : "; " + count_of(counts.unread_sources, "source was", "sources were") +
                 " not read to the end";
+  const std::string info = counts.infos == 0 ? ""
+                                             : "; " + count_of(counts.infos, "entry", "entries") +
+                                                   " with new info (never fails)";
   if (counts.errors == 0 && counts.warnings == 0)
-    return "nothing newly broken and no new warnings" + unread;
+    return "nothing newly broken and no new warnings" + unread + info;
   return count_of(counts.errors, "entry", "entries") + " newly broken, " +
-         count_of(counts.warnings, "entry", "entries") + " with new warnings" + unread;
+         count_of(counts.warnings, "entry", "entries") + " with new warnings" + unread + info;
+}
+
+std::vector<Finding> findings_in_order(const std::vector<Finding>& findings) {
+  std::vector<Finding> ordered(findings);
+  std::stable_sort(ordered.begin(), ordered.end(), [](const Finding& a, const Finding& b) {
+    return std::make_pair(a.severity == Severity::info, !a.is_new) <
+           std::make_pair(b.severity == Severity::info, !b.is_new);
+  });
+  return ordered;
+}
+
+std::string findings_note(const std::vector<Finding>& findings) {
+  const auto fresh =
+      std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return f.is_new; });
+  const auto info = std::count_if(findings.begin(), findings.end(),
+                                  [](const Finding& f) { return f.severity == Severity::info; });
+  return std::to_string(fresh) + " new" + (info ? ", " + std::to_string(info) + " info" : "");
 }
 
 std::string reading_line(const SourceAudit& source) {

@@ -27,6 +27,12 @@ std::string run_line(const RunInfo& run);
 // "2 entries newly broken, 1 entry with new warnings" or "nothing newly broken
 // and no new warnings".
 std::string verdict_line(const NewCounts& counts);
+// The findings to list: error and warning ones first, info ones last, each
+// group with the new ones first (stable: otherwise in report order).
+std::vector<Finding> findings_in_order(const std::vector<Finding>& findings);
+// "3 new, 2 info": how many findings are new, how many of severity info (left
+// out when none).
+std::string findings_note(const std::vector<Finding>& findings);
 // "the archive was cut short: 162 entries not read (read.truncated: ...)" or
 // "the source could not be read: ..." for a source read partially or not at all.
 std::string reading_line(const SourceAudit& source);

@@ -27,14 +27,31 @@ bool same_content(const SeenEntry& a, const SeenEntry& b) {
          a.state.kind == b.state.kind;
 }
 
-// Distinct codes of the problems, errors first, each group in problem order.
+constexpr Severity kSeverities[] = {Severity::error, Severity::warning, Severity::info};
+
+// Distinct codes of the problems, errors first and info last, each group in
+// problem order.
 std::vector<std::string> codes_of(const std::vector<ProblemRef>& problems) {
   std::vector<std::string> codes;
-  for (const auto severity : {Severity::error, Severity::warning})
+  for (const auto severity : kSeverities)
     for (const auto& p : problems)
       if (p.severity == severity && std::find(codes.begin(), codes.end(), p.code) == codes.end())
         codes.push_back(p.code);
   return codes;
+}
+
+// The codes among `codes` that the problems have as info (is_info) or as
+// error or warning (!is_info), in their order.
+std::vector<std::string> codes_of_kind(const std::vector<std::string>& codes,
+                                       const std::vector<ProblemRef>& problems, bool is_info) {
+  std::vector<std::string> out;
+  for (const auto& code : codes) {
+    const bool info_code = std::none_of(problems.begin(), problems.end(), [&](const ProblemRef& p) {
+      return p.code == code && p.severity != Severity::info;
+    });
+    if (info_code == is_info) out.push_back(code);
+  }
+  return out;
 }
 
 std::vector<std::string> minus(const std::vector<std::string>& a,
@@ -48,7 +65,7 @@ std::vector<std::string> minus(const std::vector<std::string>& a,
 // The message of the first problem (errors first) whose code is in `codes`.
 std::string first_message(const std::vector<ProblemRef>& problems,
                           const std::vector<std::string>& codes) {
-  for (const auto severity : {Severity::error, Severity::warning})
+  for (const auto severity : kSeverities)
     for (const auto& p : problems)
       if (p.severity == severity && std::find(codes.begin(), codes.end(), p.code) != codes.end())
         return p.message;
@@ -56,7 +73,7 @@ std::string first_message(const std::vector<ProblemRef>& problems,
 }
 
 struct CodeTally {
-  Severity severity = Severity::warning;
+  Severity severity = Severity::info;  // the gravest the code had (error < warning < info)
   std::int64_t entries = 0;
 };
 
@@ -67,7 +84,7 @@ std::map<std::string, CodeTally> tally_codes(const std::vector<SeenEntry>& entri
     std::set<std::string> seen;
     for (const auto& p : problems_of(entry, facts)) {
       auto& t = tally[p.code];
-      if (p.severity == Severity::error) t.severity = Severity::error;
+      t.severity = std::min(t.severity, p.severity);
       if (seen.insert(p.code).second) ++t.entries;
     }
   }
@@ -92,8 +109,8 @@ std::vector<CodeCount> problem_counts(const std::vector<SeenEntry>* before,
     if (c.code.empty()) {
       c.code = code;
       c.severity = t.severity;
-    } else if (t.severity == Severity::error) {
-      c.severity = Severity::error;
+    } else {
+      c.severity = std::min(c.severity, t.severity);
     }
     c.before = t.entries;
   }
@@ -102,11 +119,12 @@ std::vector<CodeCount> problem_counts(const std::vector<SeenEntry>* before,
     c.is_new = c.entries > 0 && c.before == 0;
     counts.push_back(std::move(c));
   }
+  // Info codes last; then new codes first, gone codes last, errors first.
   std::sort(counts.begin(), counts.end(), [](const CodeCount& a, const CodeCount& b) {
-    return std::make_tuple(!a.is_new, a.entries == 0, a.severity != Severity::error, -a.entries,
-                           a.code) < std::make_tuple(!b.is_new, b.entries == 0,
-                                                     b.severity != Severity::error, -b.entries,
-                                                     b.code);
+    return std::make_tuple(a.severity == Severity::info, !a.is_new, a.entries == 0,
+                           a.severity != Severity::error, -a.entries, a.code) <
+           std::make_tuple(b.severity == Severity::info, !b.is_new, b.entries == 0,
+                           b.severity != Severity::error, -b.entries, b.code);
   });
   return counts;
 }
@@ -241,7 +259,12 @@ void compare_source(const std::vector<SeenEntry>* before, const std::vector<Seen
     const std::optional<Health> before_status =
         was ? std::optional<Health>(was->state.status) : std::nullopt;
 
-    const auto gained = minus(codes_now, codes_before);
+    const auto gained_all = minus(codes_now, codes_before);
+    const auto gained = codes_of_kind(gained_all, problems_now, false);
+    const auto gained_info = codes_of_kind(gained_all, problems_now, true);
+    if (!gained_info.empty())
+      out.gained_info.push_back({e->state.path, before_status, e->state.status, gained_info,
+                                 first_message(problems_now, gained_info), e->state.sha256});
     if (rank_now == 2 && rank_before < 2)
       out.newly_broken.push_back({e->state.path, before_status, e->state.status, gained,
                                   first_message(problems_now, gained), e->state.sha256});

@@ -1,5 +1,6 @@
-// A problem found in a map: what DDNet would refuse (error) or what loads but
-// is wrong (warning), with a stable code and where it is.
+// A problem found in a map: what DDNet would refuse (error), what loads but
+// is wrong (warning), or hygiene that cannot break the map (info), with a
+// stable code and where it is.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +29,7 @@ enum class Place : unsigned char {
 };
 
 inline std::optional<Severity> parse_severity(std::string_view text) {
-  return parse_enum(text, {Severity::error, Severity::warning});
+  return parse_enum(text, {Severity::error, Severity::warning, Severity::info});
 }
 
 // Where a problem is, as data; rendered to text (to_string) only at the edges.

@@ -17,9 +17,15 @@
 
 namespace mapindex {
 
-enum class Severity : unsigned char { error, warning };
+// error: the game refuses the map (or the entry cannot be read); warning: the
+// map loads, but something is wrong that a player can meet; info: hygiene that
+// cannot break the map in any game (unused data, editor-only data). A map's
+// status counts errors and warnings only: a map with only info findings is ok.
+enum class Severity : unsigned char { error, warning, info };
 
-inline std::string_view to_string(Severity s) { return s == Severity::error ? "error" : "warning"; }
+inline std::string_view to_string(Severity s) {
+  return s == Severity::error ? "error" : s == Severity::warning ? "warning" : "info";
+}
 
 // Where a code comes from, and where it appears (the sections of the tables in
 // stages/extract/README.md).
@@ -27,7 +33,8 @@ enum class CodeGroup : unsigned char {
   container,   // the datafile container (stages/decode/datafile); stored with the map
   data_item,   // reading a data item: only inside the message of another problem
   map_rule,    // DDNet's map-level rules (M*): the map is rejected
-  check,       // further checks: the map loads, but something is wrong (warnings)
+  check,       // further checks: the map loads, but something is wrong (warnings), or
+               // hygiene that cannot break the map (info)
   spritetile,  // SpriteTile levels
   entry,       // reading inputs and writing entries; stored with the entry
   tool,        // an error of a command (exit status); never stored
@@ -166,8 +173,9 @@ std::string_view to_string(GameLoad g);
     "a layer, quad or sound source uses an envelope that does not exist (at the layer)")           \
   X(envelope_kind, "envelope.kind", warning, check, none, none, none,                              \
     "an envelope used in a role of another kind (e.g. a position envelope as layer color)")        \
-  X(envelope_unused, "envelope.unused", warning, check, none, none, none,                          \
-    "an envelope nothing uses")                                                                    \
+  X(envelope_unused, "envelope.unused", info, check, none, none, none,                             \
+    "an envelope nothing uses (info: the games evaluate an envelope only for its users; it "       \
+    "only takes bytes)")                                                                           \
   X(envpoints_size, "envpoints.size", warning, check, none, none, none,                            \
     "the envelope points item is not a multiple of the point size (6 or 22 ints)")                 \
   X(envpoints_bezier_count, "envpoints.bezier_count", warning, check, none, none, none,            \
@@ -191,7 +199,9 @@ std::string_view to_string(GameLoad g);
     "an image used by a tile layer whose size is not a multiple of 16")                            \
   X(image_missing, "image.missing", warning, check, none, none, none,                              \
     "a layer uses an image index that does not exist (at the layer)")                              \
-  X(image_unused, "image.unused", warning, check, none, none, none, "an image no layer uses")      \
+  X(image_unused, "image.unused", info, check, none, none, none,                                   \
+    "an image no layer uses (info: the client loads it and draws nothing with it; it costs "       \
+    "bytes)")                                                                                      \
   X(images_too_many, "images.too_many", warning, check, none, none, none, "more than 64 images")   \
   X(sound_item_size, "sound.item_size", warning, check, none, none, none,                          \
     "sound item shorter than 4 ints")                                                              \
@@ -203,13 +213,14 @@ std::string_view to_string(GameLoad g);
     "a sound marked external (no external sounds exist)")                                          \
   X(sound_missing, "sound.missing", warning, check, none, none, none,                              \
     "a sounds layer uses a sound index that does not exist")                                       \
-  X(sound_unused, "sound.unused", warning, check, none, none, none,                                \
-    "a sound no sounds layer uses")                                                                \
+  X(sound_unused, "sound.unused", info, check, none, none, none,                                   \
+    "a sound no sounds layer uses (info: the client loads it and never plays it; it costs bytes)") \
   X(sounds_too_many, "sounds.too_many", warning, check, none, none, none, "more than 64 sounds")   \
   X(automapper_item_size, "automapper.item_size", warning, check, none, none, none,                \
     "automapper item shorter than 3 ints")                                                         \
-  X(automapper_target, "automapper.target", warning, check, none, none, none,                      \
-    "an automapper pointing at a missing group or a layer beyond its group")                       \
+  X(automapper_target, "automapper.target", info, check, none, none, none,                         \
+    "an automapper pointing at a missing group or a layer beyond its group (info: only DDNet's "   \
+    "editor reads automapper items, and it skips one whose target is out of range)")               \
   X(info_item_size, "info.item_size", warning, check, none, none, none, "info item empty")         \
   X(info_string, "info.string", warning, check, none, none, none,                                  \
     "author/version/credits/license not a NUL-terminated string (D7 without its UTF-8 part: "      \
@@ -344,6 +355,16 @@ std::string_view to_string(GameLoad g);
   X(audit_game, "audit.game", error, tool, none, none, none,                                       \
     "--game teeworlds on an index without the Teeworlds verdicts (schema older than 4)")           \
   X(audit_run, "audit.run", error, tool, none, none, none, "a bad `--run`")                        \
+  X(render_input, "render.input", error, tool, none, none, none,                                   \
+    "`render`: the MAP cannot be read, is not a map, or the archive has no such entry")            \
+  X(render_nothing, "render.nothing", error, tool, none, none, none,                               \
+    "`render`: the map has nothing to draw (no game layer, no level layers)")                      \
+  X(render_size, "render.size", error, tool, none, none, none,                                     \
+    "`render`: the image would be larger than the limit (2^26 pixels)")                            \
+  X(render_png, "render.png", error, tool, none, none, none,                                       \
+    "`render`: the PNG cannot be encoded or written")                                              \
+  X(render_thumbnail, "render.thumbnail", error, tool, none, none, none,                           \
+    "`render --from-index`: no stored thumbnail for that SHA-256 or name")                         \
   X(tile_names_header, "tile_names.header", error, tool, none, none, none,                         \
     "schema/tile_names.csv: bad or missing header")                                                \
   X(tile_names_quote, "tile_names.quote", error, tool, none, none, none,                           \

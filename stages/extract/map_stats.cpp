@@ -20,8 +20,13 @@ std::optional<MapStatus> parse_map_status(std::string_view text) {
 }
 
 void finalize_status(MapStats& stats) {
+  // Info findings (unused data, editor-only data) cannot break the map: they
+  // leave its status ok.
   bool warning = false, error = false;
-  for (const auto& p : stats.problems) (p.severity() == Severity::error ? error : warning) = true;
+  for (const auto& p : stats.problems) {
+    if (p.severity() == Severity::error) error = true;
+    if (p.severity() == Severity::warning) warning = true;
+  }
   stats.status = error ? MapStatus::rejected : warning ? MapStatus::warnings : MapStatus::ok;
   if (stats.format == MapFormat::teeworlds) stats.teeworlds = teeworlds_verdict(stats);
 }

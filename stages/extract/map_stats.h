@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "stages/common/problem.h"
+#include "stages/common/sha256.h"
 #include "stages/decode/kinds.h"
 #include "stages/extract/game_verdict.h"
 
@@ -19,8 +20,8 @@ namespace mapindex {
 // Bump whenever what extract produces for the same bytes changes: the index
 // re-decodes maps measured by an older extractor version. 2: entities of
 // switch layers include spawns and flag stands; names that are not UTF-8 are
-// kept (text.not_utf8). 3: the Teeworlds 0.6 / 0.7 verdict.
-inline constexpr int kExtractorVersion = 3;
+// kept (text.not_utf8). 3: the Teeworlds 0.6 / 0.7 verdict. 4: thumbnails.
+inline constexpr int kExtractorVersion = 4;
 
 enum class MapFormat : unsigned char { teeworlds, spritetile };
 enum class MapStatus : unsigned char { ok, warnings, rejected };
@@ -59,6 +60,27 @@ struct SpriteTileLayerInfo {
   std::vector<std::int32_t> triggers;  // trigger values in use (non-zero), sorted
 };
 
+// The input of a tile layer's measurement. Only tile layers of datafile
+// version 4 (zlib-compressed data) whose data item reads get a key.
+struct LayerDataKey {
+  Sha256 sha256{};  // of the data item's stored (compressed) bytes
+  LayerKind kind = LayerKind::tiles;
+  std::int32_t version = 0;  // tilemap item version (4+: skip compression)
+  std::int64_t width = 0, height = 0;
+  std::int64_t data_size = 0;  // the data item's declared uncompressed size
+
+  bool operator==(const LayerDataKey&) const = default;
+};
+
+// A finding in a layer's data (skip or padding bytes, reserved bytes, short
+// data, invalid tiles): a problem without its location, which is the layer
+// that holds the data (Location::layer(layer index)) in each map.
+struct LayerFinding {
+  Code code{};
+  std::string message;
+  bool operator==(const LayerFinding&) const = default;
+};
+
 struct LayerStats {
   std::int32_t layer_index = -1;  // index among all layer items
   std::int32_t group_index = -1;  // -1 when no group holds it
@@ -83,6 +105,11 @@ struct LayerStats {
   std::vector<NamedCount> entities;    // sorted by name
   std::vector<std::int32_t> numbers;   // tele/switch numbers or tune zones in use, sorted
   std::optional<SpriteTileLayerInfo> spritetile;
+  // Tile layers of a v4 datafile whose data reads: the key of the data, and
+  // its findings (also in MapStats::problems, located at this layer), which
+  // with the fields above are the layer's LayerData (layer_data.h).
+  std::optional<LayerDataKey> data_key;
+  std::vector<LayerFinding> data_findings;
 };
 
 struct GroupStats {
@@ -184,10 +211,15 @@ struct MapStats {
   std::vector<std::string> ddnet_features;
 
   Problems problems;
+
+  // A thumbnail (PNG, longest side at most 256 pixels) when measured with
+  // MeasureOptions::thumbnails and the map has something to draw.
+  std::vector<std::uint8_t> thumbnail_png;
 };
 
 // Sets `status` from the problems: rejected if any error, warnings if any
-// warning, else ok; and for a Teeworlds map its Teeworlds verdict.
+// warning, else ok (info findings do not count); and for a Teeworlds map its
+// Teeworlds verdict.
 void finalize_status(MapStats& stats);
 
 }  // namespace mapindex

@@ -192,7 +192,8 @@ MapStats spritetile_stats(const st::Level& level) {
   return stats;
 }
 
-SpriteTileMeasurement measure_spritetile(Bytes file, const st::DecodeOptions& options) {
+SpriteTileMeasurement measure_spritetile(Bytes file, const st::DecodeOptions& options,
+                                         const std::function<void(const st::Level&)>& on_level) {
   SpriteTileMeasurement m;
   if (!st::looks_like_spritetile(file)) {
     m.not_level_reason =
@@ -214,6 +215,7 @@ SpriteTileMeasurement measure_spritetile(Bytes file, const st::DecodeOptions& op
     return m;
   }
   m.is_level = true;
+  if (on_level) on_level(*level);
   m.stats = spritetile_stats(*level);
   return m;
 }

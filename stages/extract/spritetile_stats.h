@@ -18,6 +18,7 @@
 // set), st.cell.empty_value (negative tile other than -1).
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "stages/common/bytes.h"
@@ -42,6 +43,9 @@ struct SpriteTileMeasurement {
 };
 
 // Classifies by content (never by name) and measures.
-SpriteTileMeasurement measure_spritetile(Bytes file, const spritetile::DecodeOptions& options = {});
+// `on_level` (when set) sees the decoded level before it is measured.
+SpriteTileMeasurement measure_spritetile(
+    Bytes file, const spritetile::DecodeOptions& options = {},
+    const std::function<void(const spritetile::Level&)>& on_level = {});
 
 }  // namespace mapindex

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "stages/common/sha256.h"
 #include "stages/decode/datafile/datafile.h"
 #include "stages/decode/teeworlds/teeworlds_map.h"
 #include "stages/extract/teeworlds_checks.h"
@@ -259,8 +261,9 @@ std::vector<std::uint8_t>& thread_scratch() {
 class LayerMeasurer {
  public:
   LayerMeasurer(const Datafile& df, const TeeworldsMap& map, MapStats& stats, References& refs,
-                std::uint64_t max_data_item_size)
-      : df_(df), map_(map), stats_(stats), refs_(refs) {
+                const MeasureOptions& options)
+      : df_(df), map_(map), stats_(stats), refs_(refs), options_(options) {
+    const std::uint64_t max_data_item_size = options.max_data_item_size;
     // One buffer of the largest tile layer's size for all layers: no
     // reallocation (and copy) each time a larger layer comes.
     std::int64_t largest = 0;
@@ -313,9 +316,50 @@ class LayerMeasurer {
     count_tiles(layer, t, ls);
   }
 
-  void count_tiles(const DecodedLayer& layer, const TilemapLayer& t, LayerStats& ls) {
-    const auto num_tiles = static_cast<std::size_t>(std::int64_t{t.width} * t.height);
+  // The key of the layer's data: v4 datafiles only (v3 stores the data as
+  // is: nothing to inflate, and its bytes are no zlib stream to key by).
+  std::optional<LayerDataKey> data_key(const DecodedLayer& layer, const TilemapLayer& t) const {
+    if (df_.version() != 4) return std::nullopt;
     const std::int32_t index = t.tile_data();
+    auto stored = df_.stored_data(static_cast<std::size_t>(index));
+    if (!stored) return std::nullopt;
+    LayerDataKey key;
+    key.sha256 = sha256(*stored);
+    key.kind = layer.type;
+    key.version = t.version;
+    key.width = t.width;
+    key.height = t.height;
+    key.data_size = df_.data_size(static_cast<std::size_t>(index));
+    return key;
+  }
+
+  void count_tiles(const DecodedLayer& layer, const TilemapLayer& t, LayerStats& ls) {
+    const std::int32_t index = t.tile_data();
+    const std::optional<LayerDataKey> key = data_key(layer, t);
+    LayerDataStore* store = options_.layer_store;
+    if (key && store) {
+      if (auto known = store->find(*key)) {
+        // Inflated anyway for a caller that needs the tiles; otherwise only
+        // counted against the inflate budget, as inflating would have.
+        const bool inflate = (options_.inflate_always >> index_of(layer.type)) & 1u;
+        bool read = false;
+        if (inflate) {
+          auto data = df_.data(static_cast<std::size_t>(index), scratch_);
+          read = data.ok();
+          if (read && options_.on_tile_layer)
+            options_.on_tile_layer(tile_layer_view(layer, t, *data));
+        } else {
+          read = df_.charge(static_cast<std::size_t>(index)).ok();
+        }
+        // A read that fails here fails below the same way (a failing check
+        // counts nothing against the budget), which reports it.
+        if (read) {
+          apply(layer, *known, ls);
+          ls.data_key = key;
+          return;
+        }
+      }
+    }
     auto data = df_.data(static_cast<std::size_t>(index), scratch_);
     if (!data) {
       const bool game = layer.type == LayerKind::game;
@@ -324,43 +368,57 @@ class LayerMeasurer {
                 std::to_string(index) + ") cannot be read: " + data.error().to_string());
       return;
     }
+    if (options_.on_tile_layer) options_.on_tile_layer(tile_layer_view(layer, t, *data));
+    auto measured = std::make_shared<LayerData>(measure_data(layer.type, t, *data));
+    apply(layer, *measured, ls);
+    if (key) {
+      ls.data_key = key;
+      if (store) store->offer(*key, std::move(measured));
+    }
+  }
+
+  // What the layer's data gives (map-independent: no location, no map).
+  LayerData measure_data(LayerKind kind, const TilemapLayer& t, Bytes bytes) {
+    LayerData out;
+    const auto finding = [&out](Code code, std::string message) {
+      out.findings.push_back(LayerFinding{code, std::move(message)});
+    };
+    const auto num_tiles = static_cast<std::size_t>(std::int64_t{t.width} * t.height);
     counts_ = TileCounts{};
-    const Bytes bytes = *data;
     if (t.skip_compressed()) {
-      if (auto e = count_skip_tiles(bytes, num_tiles, counts_)) error(layer, e->code, e->message);
+      if (auto e = count_skip_tiles(bytes, num_tiles, counts_)) finding(e->code, e->message);
     } else {
-      const std::size_t size = tile_struct_size(layer.type);
+      const std::size_t size = tile_struct_size(kind);
       std::size_t n = num_tiles;
       if (bytes.size() / size < num_tiles) {
         n = bytes.size() / size;
-        error(layer, Code::M14,
-              std::string(layer_type_name(layer.type)) + " layer tile data holds " +
-                  std::to_string(bytes.size()) + " bytes, " + std::to_string(t.width) + "x" +
-                  std::to_string(t.height) + " tiles of " + std::to_string(size) + " bytes need " +
-                  std::to_string(num_tiles * size));
+        finding(Code::M14, std::string(layer_type_name(kind)) + " layer tile data holds " +
+                               std::to_string(bytes.size()) + " bytes, " + std::to_string(t.width) +
+                               "x" + std::to_string(t.height) + " tiles of " +
+                               std::to_string(size) + " bytes need " +
+                               std::to_string(num_tiles * size));
       }
-      count_plain_tiles(bytes, layer.type, n, counts_);
+      count_plain_tiles(bytes, kind, n, counts_);
     }
     if (counts_.reserved_nonzero > 0)
-      error(layer, Code::M14,
-            std::to_string(counts_.reserved_nonzero) +
-                " tiles have a non-zero reserved byte (byte 3 of the Tile struct)");
-    summarize(layer, ls);
+      finding(Code::M14, std::to_string(counts_.reserved_nonzero) +
+                             " tiles have a non-zero reserved byte (byte 3 of the Tile struct)");
+    summarize(kind, out, finding);
+    return out;
   }
 
-  void summarize(const DecodedLayer& layer, LayerStats& ls) {
-    const TileNameTable* names = tile_names(layer.type);
-    const bool last_of_kind = map_.physics_layer(layer.type) == layer.index;
+  template <class Finding>
+  void summarize(LayerKind kind, LayerData& out, const Finding& finding) {
+    const TileNameTable* names = tile_names(kind);
     std::string invalid;
     std::int64_t invalid_kinds = 0;
     for (std::size_t k = 1; k < 256; ++k) {
       const std::int64_t c = counts_.keys[k];
       if (c == 0) continue;
-      ls.tile_counts.push_back(TileCount{static_cast<std::int32_t>(k), c});
-      if (last_of_kind) present_[index_of(layer.type)].set(k);
+      out.tile_counts.push_back(TileCount{static_cast<std::int32_t>(k), c});
       if (!names) continue;
       switch (names->category[k]) {
-        case TileCategory::entity: ls.entities.push_back(NamedCount{names->name[k], c}); break;
+        case TileCategory::entity: out.entities.push_back(NamedCount{names->name[k], c}); break;
         case TileCategory::tile: break;
         case TileCategory::invalid:
           if (invalid_kinds++ < 8)
@@ -370,25 +428,63 @@ class LayerMeasurer {
       }
     }
     if (invalid_kinds > 0)
-      error(layer, Code::tile_invalid,
-            std::to_string(invalid_kinds) + " tile kinds not valid on a " +
-                layer_type_name(layer.type) + " layer: " + invalid +
-                (invalid_kinds > 8 ? ", ..." : ""));
-    std::sort(ls.entities.begin(), ls.entities.end(),
+      finding(Code::tile_invalid, std::to_string(invalid_kinds) + " tile kinds not valid on a " +
+                                      layer_type_name(kind) + " layer: " + invalid +
+                                      (invalid_kinds > 8 ? ", ..." : ""));
+    std::sort(out.entities.begin(), out.entities.end(),
               [](const NamedCount& a, const NamedCount& b) { return a.name < b.name; });
-    ls.non_empty = counts_.non_empty();
+    out.non_empty = counts_.non_empty();
     for (std::size_t f = 0; f < 256; ++f) {
       const std::int64_t c = counts_.flags[f];
       if (c == 0) continue;
-      if (f & tile_flag::kFlipX) ls.flip_x += c;
-      if (f & tile_flag::kFlipY) ls.flip_y += c;
-      if (f & tile_flag::kRotate) ls.rotate += c;
+      if (f & tile_flag::kFlipX) out.flip_x += c;
+      if (f & tile_flag::kFlipY) out.flip_y += c;
+      if (f & tile_flag::kRotate) out.rotate += c;
     }
-    if (layer.type == LayerKind::tele || layer.type == LayerKind::switch_layer ||
-        layer.type == LayerKind::tune) {
+    if (kind == LayerKind::tele || kind == LayerKind::switch_layer || kind == LayerKind::tune) {
       for (std::size_t n = 1; n < 256; ++n)
-        if (counts_.numbers[n] > 0) ls.numbers.push_back(static_cast<std::int32_t>(n));
+        if (counts_.numbers[n] > 0) out.numbers.push_back(static_cast<std::int32_t>(n));
     }
+  }
+
+  // Combines a layer's data result (measured now or before) into the map:
+  // the layer's fields, its findings as the map's problems at this layer,
+  // and its keys for the DDNet features when the game uses this layer.
+  void apply(const DecodedLayer& layer, const LayerData& d, LayerStats& ls) {
+    ls.tile_counts = d.tile_counts;
+    ls.entities = d.entities;
+    ls.numbers = d.numbers;
+    ls.non_empty = d.non_empty;
+    ls.flip_x = d.flip_x;
+    ls.flip_y = d.flip_y;
+    ls.rotate = d.rotate;
+    ls.data_findings = d.findings;
+    for (const auto& f : d.findings) error(layer, f.code, f.message);
+    if (map_.physics_layer(layer.type) == layer.index)
+      for (const auto& t : d.tile_counts)
+        present_[index_of(layer.type)].set(static_cast<std::size_t>(t.tile));
+  }
+
+  // The inflated tiles for MeasureOptions::on_tile_layer (thumbnails).
+  render::TileLayerView tile_layer_view(const DecodedLayer& layer, const TilemapLayer& t,
+                                        Bytes bytes) const {
+    render::TileLayerView v{
+        .kind = layer.type,
+        .layer_index = layer.index,
+        .width = t.width,
+        .height = t.height,
+        .data = bytes,
+        .skip_compressed = t.skip_compressed(),
+        .in_use = layer.type == LayerKind::tiles || map_.physics_layer(layer.type) == layer.index};
+    for (const auto& l : map_.layers) {
+      if (l.index == layer.index) break;
+      v.design_number += l.type == LayerKind::tiles;
+    }
+    if (const std::int32_t game = map_.game_layer(); game >= 0) {
+      v.map_width = map_.layers[static_cast<std::size_t>(game)].tilemap->width;
+      v.map_height = map_.layers[static_cast<std::size_t>(game)].tilemap->height;
+    }
+    return v;
   }
 
   // Reads `count` records of `record_bytes` from data item `index` (quads,
@@ -474,6 +570,7 @@ class LayerMeasurer {
   const TeeworldsMap& map_;
   MapStats& stats_;
   References& refs_;
+  const MeasureOptions& options_;
   std::vector<std::uint8_t>& scratch_ =
       thread_scratch();  // one layer's data at a time, reused across maps
   TileCounts counts_;
@@ -524,7 +621,7 @@ MapStats measure_teeworlds(Bytes file, const MeasureOptions& options) {
 
   References refs;
   {
-    LayerMeasurer measurer(df, map, stats, refs, options.max_data_item_size);
+    LayerMeasurer measurer(df, map, stats, refs, options);
     for (const auto& layer : map.layers) measurer.measure(layer);
     stats.ddnet_features = ddnet_features(measurer.present());
   }

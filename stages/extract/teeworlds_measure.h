@@ -4,15 +4,33 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "stages/common/bytes.h"
+#include "stages/extract/layer_data.h"
 #include "stages/extract/map_stats.h"
+#include "stages/render/canvas.h"
 
 namespace mapindex {
 
 struct MeasureOptions {
   // The largest data item (declared uncompressed size) that is inflated.
   std::uint64_t max_data_item_size = 256ull << 20;
+  // Results of tile layer data measured before (layer_data.h): a layer whose
+  // key the store has is not inflated, its result is taken from the store.
+  // Null: every layer is measured (the key is still computed and stored).
+  LayerDataStore* layer_store = nullptr;
+  // Bit index_of(kind) set: layers of that kind are inflated even when the
+  // store has their result (for a caller that needs their tiles); the
+  // counts still come from the store.
+  std::uint32_t inflate_always = 0;
+  // Called with each tilemap layer's tiles (every kind: physics and design)
+  // right where they are inflated for counting, on the measuring thread; the
+  // view lives only during the call. Empty: not called.
+  std::function<void(const render::TileLayerView&)> on_tile_layer;
+  // measure_content: draw a thumbnail of each map or level while measuring
+  // (MapStats::thumbnail_png), through on_tile_layer.
+  bool thumbnails = false;
 };
 
 // Decodes and measures a Teeworlds/DDNet datafile map. Never throws for bad

@@ -1,11 +1,8 @@
 #include "stages/read/digest.h"
 
 #include <libdeflate.h>
-#include <openssl/evp.h>
-
-#include <stdexcept>
-
 #include "stages/common/hex.h"
+#include "stages/common/sha256.h"
 
 namespace mapindex::read {
 
@@ -21,12 +18,7 @@ std::string FileDigest::crc32_hex() const {
 FileDigest digest(Bytes bytes) {
   FileDigest d;
   d.size = bytes.size();
-  unsigned int length = 0;
-  // EVP_Digest only fails on allocation failure or a broken OpenSSL install.
-  if (EVP_Digest(bytes.data(), bytes.size(), d.sha256.data(), &length, EVP_sha256(), nullptr) !=
-          1 ||
-      length != d.sha256.size())
-    throw std::runtime_error("OpenSSL EVP_Digest(SHA-256) failed");
+  d.sha256 = mapindex::sha256(bytes);
   d.crc32 = static_cast<std::uint32_t>(libdeflate_crc32(0, bytes.data(), bytes.size()));
   return d;
 }

@@ -426,9 +426,10 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
   if (e.kind == EntryKind::map) {
     const auto stored = find_map(*statements, e.sha256);
     if (stats) {
-      if (stored && stored->extractor_version >= extractor_version)
+      if (stored && stored->extractor_version >= extractor_version) {
         map_id = stored->map_id;  // same content, already measured as well
-      else
+        add_missing_thumbnail(*statements, *map_id, *stats);
+      } else
         map_id = store_map(*statements, run_id, extractor_version,
                            MapIdentity{e.sha256, e.crc32, e.size}, *stats, stored.has_value());
     } else if (stored) {

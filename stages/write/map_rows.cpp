@@ -3,6 +3,11 @@
 #include <array>
 #include <span>
 #include <string>
+#include <vector>
+
+#include "stages/common/hex.h"
+
+#include "stages/render/png.h"
 
 namespace mapindex::index {
 namespace {
@@ -20,7 +25,7 @@ std::string insert_sql(std::string_view table, std::span<const std::string_view>
 
 // Columns of maps written by store_map. first_run_id is only set on insert;
 // sha256 is the conflict key.
-constexpr std::array<std::string_view, 40> kMapColumns = {"sha256",
+constexpr std::array<std::string_view, 41> kMapColumns = {"sha256",
                                                           "crc32",
                                                           "size",
                                                           "extractor_version",
@@ -59,7 +64,8 @@ constexpr std::array<std::string_view, 40> kMapColumns = {"sha256",
                                                           "license_raw",
                                                           "loads_teeworlds_06",
                                                           "loads_teeworlds_07",
-                                                          "teeworlds_status"};
+                                                          "teeworlds_status",
+                                                          "infos"};
 
 // 1 / 0 when the map is a Teeworlds map, NULL for a SpriteTile level.
 std::optional<std::int64_t> loads_flag(const MapStats& stats, bool TeeworldsVerdict::*field) {
@@ -83,7 +89,7 @@ const std::string& upsert_map_sql() {
   return sql;
 }
 
-constexpr std::array<std::string_view, 37> kLayerColumns = {"map_id",
+constexpr std::array<std::string_view, 38> kLayerColumns = {"map_id",
                                                             "layer_index",
                                                             "group_index",
                                                             "kind",
@@ -119,12 +125,16 @@ constexpr std::array<std::string_view, 37> kLayerColumns = {"map_id",
                                                             "st_colliders",
                                                             "st_flip_both",
                                                             "st_order_min",
-                                                            "st_order_max"};
+                                                            "st_order_max",
+                                                            "layer_data_id"};
 
-constexpr std::array<std::string_view, 14> kChildTables = {
-    "settings",      "groups",      "layers",         "tile_counts", "entities",
-    "layer_numbers", "images",      "image_users",    "envelopes",   "envelope_users",
-    "sounds",        "sound_users", "ddnet_features", "problems"};
+constexpr std::array<std::string_view, 12> kChildTables = {
+    "settings",       "groups", "layers",      "images",         "image_users", "envelopes",
+    "envelope_users", "sounds", "sound_users", "ddnet_features", "problems",    "thumbnails"};
+
+// The tables of a layer_data row's children.
+constexpr std::array<std::string_view, 4> kLayerDataChildTables = {
+    "layer_data_tiles", "layer_data_entities", "layer_data_numbers", "layer_data_findings"};
 
 // -1 in the file means "none": NULL in the index.
 std::optional<std::int32_t> index_or_null(std::int32_t index) {
@@ -154,25 +164,98 @@ std::string join_words(const std::vector<std::string>& words) {
 }
 
 void delete_children(StatementCache& statements, std::int64_t map_id) {
+  // The map's own layer_data rows (no key: no other layer refers to them).
+  // Rows with a key stay: other maps may share them, and they are what later
+  // runs reuse.
+  auto& own = statements.get(
+      "SELECT d.layer_data_id FROM layers l JOIN layer_data d USING (layer_data_id) "
+      "WHERE l.map_id = ? AND d.sha256 IS NULL");
+  own.bind_all(map_id);
+  std::vector<std::int64_t> own_ids;
+  while (own.step()) own_ids.push_back(own.column_int(0));
+  own.reset();
   for (const auto table : kChildTables)
     statements.get("DELETE FROM " + std::string(table) + " WHERE map_id = ?")
         .bind_all(map_id)
         .run();
+  for (const auto id : own_ids) {
+    for (const auto table : kLayerDataChildTables)
+      statements.get("DELETE FROM " + std::string(table) + " WHERE layer_data_id = ?")
+          .bind_all(id)
+          .run();
+    statements.get("DELETE FROM layer_data WHERE layer_data_id = ?").bind_all(id).run();
+  }
 }
 
-void write_layers(StatementCache& st, std::int64_t map_id, const MapStats& stats) {
+// Whether the layer has a layer_data row: a key, or rows to hold.
+bool has_layer_data(const LayerStats& l) {
+  return l.data_key || !l.tile_counts.empty() || !l.entities.empty() || !l.numbers.empty() ||
+         (l.spritetile && !l.spritetile->triggers.empty());
+}
+
+// The layer's layer_data_id: the stored row of its key when there is one
+// (written by an earlier map), else a new row with its children.
+std::int64_t layer_data_id(StatementCache& st, int extractor_version, const LayerStats& l) {
+  const std::string_view kind = to_string(l.kind);
+  std::optional<std::string> sha256;
+  std::optional<std::int64_t> data_size;
+  std::optional<std::int64_t> version_of_extractor;
+  std::int64_t width = l.width, height = l.height, version = l.version;
+  if (l.data_key) {
+    const LayerDataKey& k = *l.data_key;
+    sha256 = to_hex(k.sha256);
+    data_size = k.data_size;
+    version_of_extractor = extractor_version;
+    width = k.width;
+    height = k.height;
+    version = k.version;
+    auto& find = st.get(
+        "SELECT layer_data_id FROM layer_data WHERE sha256 = ? AND kind = ? AND width = ? AND "
+        "height = ? AND version = ? AND data_size = ? AND extractor_version = ?");
+    find.bind_all(*sha256, to_string(k.kind), k.width, k.height, k.version, k.data_size,
+                  extractor_version);
+    std::optional<std::int64_t> found;
+    if (find.step()) found = find.column_int(0);
+    find.reset();
+    if (found) return *found;
+  }
+  auto& insert = st.get(
+      "INSERT INTO layer_data (sha256, kind, width, height, version, data_size, "
+      "extractor_version, non_empty, flip_x, flip_y, rotate) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING layer_data_id");
+  insert.bind_all(sha256, kind, width, height, version, data_size, version_of_extractor,
+                  l.non_empty, l.flip_x, l.flip_y, l.rotate);
+  if (!insert.step()) throw IndexError("storing layer data: no layer_data_id");
+  const std::int64_t id = insert.column_int(0);
+  insert.reset();
+
+  auto& tile_insert = st.get(
+      "INSERT INTO layer_data_tiles (layer_data_id, layer_kind, tile, count) VALUES (?, ?, ?, ?) "
+      "ON CONFLICT (layer_data_id, tile) DO UPDATE SET count = count + excluded.count");
+  auto& entity_insert = st.get(
+      "INSERT INTO layer_data_entities (layer_data_id, layer_kind, entity, count) "
+      "VALUES (?, ?, ?, ?) "
+      "ON CONFLICT (layer_data_id, entity) DO UPDATE SET count = count + excluded.count");
+  auto& number_insert =
+      st.get("INSERT OR IGNORE INTO layer_data_numbers (layer_data_id, number) VALUES (?, ?)");
+  auto& finding_insert = st.get(
+      "INSERT INTO layer_data_findings (layer_data_id, position, code, message) "
+      "VALUES (?, ?, ?, ?)");
+  for (const auto& t : l.tile_counts) tile_insert.bind_all(id, kind, t.tile, t.count).run();
+  for (const auto& e : l.entities) entity_insert.bind_all(id, kind, e.name, e.count).run();
+  for (const auto n : l.numbers) number_insert.bind_all(id, n).run();
+  if (l.spritetile)
+    for (const auto n : l.spritetile->triggers) number_insert.bind_all(id, n).run();
+  for (std::size_t i = 0; i < l.data_findings.size(); ++i)
+    finding_insert.bind_all(id, i, to_string(l.data_findings[i].code), l.data_findings[i].message)
+        .run();
+  return id;
+}
+
+void write_layers(StatementCache& st, int extractor_version, std::int64_t map_id,
+                  const MapStats& stats) {
   static const std::string layer_sql = insert_sql("layers", kLayerColumns);
   auto& layer_insert = st.get(layer_sql);
-  auto& tile_insert = st.get(
-      "INSERT INTO tile_counts (map_id, layer_index, layer_kind, tile, count) "
-      "VALUES (?, ?, ?, ?, ?) "
-      "ON CONFLICT (map_id, layer_index, tile) DO UPDATE SET count = count + excluded.count");
-  auto& entity_insert = st.get(
-      "INSERT INTO entities (map_id, layer_index, layer_kind, entity, count) "
-      "VALUES (?, ?, ?, ?, ?) "
-      "ON CONFLICT (map_id, layer_index, entity) DO UPDATE SET count = count + excluded.count");
-  auto& number_insert =
-      st.get("INSERT OR IGNORE INTO layer_numbers (map_id, layer_index, number) VALUES (?, ?, ?)");
 
   for (const auto& l : stats.layers) {
     const std::string_view kind = to_string(l.kind);
@@ -194,6 +277,8 @@ void write_layers(StatementCache& st, std::int64_t map_id, const MapStats& stats
       order_min = s->order_min;
       order_max = s->order_max;
     }
+    std::optional<std::int64_t> data_id;
+    if (has_layer_data(l)) data_id = layer_data_id(st, extractor_version, l);
     layer_insert
         .bind_named(named(":map_id", map_id), named(":layer_index", l.layer_index),
                     named(":group_index", index_or_null(l.group_index)), named(":kind", kind),
@@ -213,15 +298,9 @@ void write_layers(StatementCache& st, std::int64_t map_id, const MapStats& stats
                     named(":st_scroll_y", scroll_y), named(":st_preview_size", preview_size),
                     named(":st_layer_lock", layer_lock), named(":st_add_border", add_border),
                     named(":st_colliders", colliders), named(":st_flip_both", flip_both),
-                    named(":st_order_min", order_min), named(":st_order_max", order_max))
+                    named(":st_order_min", order_min), named(":st_order_max", order_max),
+                    named(":layer_data_id", data_id))
         .run();
-    for (const auto& t : l.tile_counts)
-      tile_insert.bind_all(map_id, l.layer_index, kind, t.tile, t.count).run();
-    for (const auto& e : l.entities)
-      entity_insert.bind_all(map_id, l.layer_index, kind, e.name, e.count).run();
-    for (const auto n : l.numbers) number_insert.bind_all(map_id, l.layer_index, n).run();
-    if (s)
-      for (const auto n : s->triggers) number_insert.bind_all(map_id, l.layer_index, n).run();
   }
 }
 
@@ -299,8 +378,23 @@ void write_sounds(StatementCache& st, std::int64_t map_id, const MapStats& stats
   }
 }
 
-void write_children(StatementCache& st, std::int64_t run_id, std::int64_t map_id,
-                    const MapStats& stats) {
+// The map's thumbnail, when it was drawn (one row per map content).
+void write_thumbnail(StatementCache& st, std::int64_t map_id, const MapStats& stats,
+                     bool if_missing = false) {
+  if (stats.thumbnail_png.empty()) return;
+  const auto size = render::png_size(Bytes(stats.thumbnail_png.data(), stats.thumbnail_png.size()));
+  if (!size) throw IndexError("map " + std::to_string(map_id) + ": the thumbnail is not a PNG");
+  const std::string_view png(reinterpret_cast<const char*>(stats.thumbnail_png.data()),
+                             stats.thumbnail_png.size());
+  st.get(if_missing
+             ? "INSERT OR IGNORE INTO thumbnails (map_id, width, height, png) VALUES (?, ?, ?, ?)"
+             : "INSERT INTO thumbnails (map_id, width, height, png) VALUES (?, ?, ?, ?)")
+      .bind_all(map_id, size->first, size->second, Blob{png})
+      .run();
+}
+
+void write_children(StatementCache& st, std::int64_t run_id, int extractor_version,
+                    std::int64_t map_id, const MapStats& stats) {
   auto& setting_insert =
       st.get("INSERT INTO settings (map_id, position, command, command_raw) VALUES (?, ?, ?, ?)");
   for (std::size_t i = 0; i < stats.settings.size(); ++i)
@@ -326,7 +420,8 @@ void write_children(StatementCache& st, std::int64_t run_id, std::int64_t map_id
                     named(":game_group", g.game_group))
         .run();
 
-  write_layers(st, map_id, stats);
+  write_layers(st, extractor_version, map_id, stats);
+  write_thumbnail(st, map_id, stats);
   write_images(st, map_id, stats);
   write_envelopes(st, map_id, stats);
   write_sounds(st, map_id, stats);
@@ -349,6 +444,69 @@ void write_children(StatementCache& st, std::int64_t run_id, std::int64_t map_id
 
 }  // namespace
 
+std::optional<LayerData> find_layer_data(StatementCache& statements, int extractor_version,
+                                         const LayerDataKey& key) {
+  auto& find = statements.get(
+      "SELECT layer_data_id, non_empty, flip_x, flip_y, rotate FROM layer_data "
+      "WHERE sha256 = ? AND kind = ? AND width = ? AND height = ? AND version = ? AND "
+      "data_size = ? AND extractor_version = ?");
+  find.bind_all(to_hex(key.sha256), to_string(key.kind), key.width, key.height, key.version,
+                key.data_size, extractor_version);
+  if (!find.step()) {
+    find.reset();
+    return std::nullopt;
+  }
+  const std::int64_t id = find.column_int(0);
+  LayerData d;
+  d.non_empty = find.column_int(1);
+  d.flip_x = find.column_int(2);
+  d.flip_y = find.column_int(3);
+  d.rotate = find.column_int(4);
+  find.reset();
+
+  auto& tiles = statements.get(
+      "SELECT tile, count FROM layer_data_tiles WHERE layer_data_id = ? ORDER BY tile");
+  tiles.bind_all(id);
+  while (tiles.step())
+    d.tile_counts.push_back(
+        TileCount{static_cast<std::int32_t>(tiles.column_int(0)), tiles.column_int(1)});
+  tiles.reset();
+  auto& entities = statements.get(
+      "SELECT entity, count FROM layer_data_entities WHERE layer_data_id = ? ORDER BY entity");
+  entities.bind_all(id);
+  while (entities.step())
+    d.entities.push_back(NamedCount{entities.column_text(0), entities.column_int(1)});
+  entities.reset();
+  auto& numbers = statements.get(
+      "SELECT number FROM layer_data_numbers WHERE layer_data_id = ? ORDER BY number");
+  numbers.bind_all(id);
+  while (numbers.step()) d.numbers.push_back(static_cast<std::int32_t>(numbers.column_int(0)));
+  numbers.reset();
+  auto& findings = statements.get(
+      "SELECT code, message FROM layer_data_findings WHERE layer_data_id = ? ORDER BY position");
+  findings.bind_all(id);
+  bool known_codes = true;
+  while (findings.step()) {
+    const std::string code = findings.column_text(0);
+    // Codes are stored as their strings; the string must name one code.
+    std::optional<Code> parsed;
+    int matches = 0;
+    for (const auto& info : code_table())
+      if (info.string == code) {
+        parsed = info.code;
+        ++matches;
+      }
+    if (matches != 1) {
+      known_codes = false;
+      break;
+    }
+    d.findings.push_back(LayerFinding{*parsed, findings.column_text(1)});
+  }
+  findings.reset();
+  if (!known_codes) return std::nullopt;
+  return d;
+}
+
 std::optional<StoredMap> find_map(StatementCache& statements, std::string_view sha256) {
   auto& select = statements.get("SELECT map_id, extractor_version FROM maps WHERE sha256 = ?");
   select.bind_all(sha256);
@@ -361,8 +519,11 @@ std::optional<StoredMap> find_map(StatementCache& statements, std::string_view s
 
 std::int64_t store_map(StatementCache& statements, std::int64_t run_id, int extractor_version,
                        const MapIdentity& identity, const MapStats& stats, bool replace) {
-  std::int64_t errors = 0, warnings = 0;
-  for (const auto& p : stats.problems) (p.severity() == Severity::error ? errors : warnings) += 1;
+  std::int64_t errors = 0, warnings = 0, infos = 0;
+  for (const auto& p : stats.problems)
+    (p.severity() == Severity::error     ? errors
+     : p.severity() == Severity::warning ? warnings
+                                         : infos) += 1;
   std::int64_t quads = 0, sources = 0;
   for (const auto& l : stats.layers) {
     quads += l.num_quads;
@@ -394,15 +555,20 @@ std::int64_t store_map(StatementCache& statements, std::int64_t run_id, int extr
       named(":license_raw", raw_text(stats.license)),
       named(":loads_teeworlds_06", loads_flag(stats, &TeeworldsVerdict::loads_06)),
       named(":loads_teeworlds_07", loads_flag(stats, &TeeworldsVerdict::loads_07)),
-      named(":teeworlds_status", to_string(status_for(stats, Game::teeworlds))));
+      named(":teeworlds_status", to_string(status_for(stats, Game::teeworlds))),
+      named(":infos", infos));
   if (!upsert.step())
     throw IndexError("storing map " + std::string(identity.sha256) + ": no map_id");
   const std::int64_t map_id = upsert.column_int(0);
   upsert.reset();
 
   if (replace) delete_children(statements, map_id);
-  write_children(statements, run_id, map_id, stats);
+  write_children(statements, run_id, extractor_version, map_id, stats);
   return map_id;
+}
+
+void add_missing_thumbnail(StatementCache& statements, std::int64_t map_id, const MapStats& stats) {
+  write_thumbnail(statements, map_id, stats, true);
 }
 
 }  // namespace mapindex::index

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string_view>
 
+#include "stages/extract/layer_data.h"
 #include "stages/extract/map_stats.h"
 #include "stages/sqlite/statement.h"
 
@@ -26,11 +27,21 @@ struct StoredMap {
 };
 std::optional<StoredMap> find_map(StatementCache& statements, std::string_view sha256);
 
+// The stored result of a tile layer's data (table layer_data and its
+// children) measured by `extractor_version`, or nullopt when the index has
+// none (or holds a finding code this build does not know: measured again).
+std::optional<LayerData> find_layer_data(StatementCache& statements, int extractor_version,
+                                         const LayerDataKey& key);
+
 // Inserts the maps row (or updates it in place, keeping map_id and
 // first_run_id, when the content is already indexed), deletes the map's old
 // child rows when `replace` (the content was indexed before) and writes the
 // new ones. Returns the map_id.
 std::int64_t store_map(StatementCache& statements, std::int64_t run_id, int extractor_version,
                        const MapIdentity& identity, const MapStats& stats, bool replace);
+
+// A map stored already (by this extractor version) that has no thumbnail
+// (indexed with --no-thumbnails) gets the one in `stats`, if any.
+void add_missing_thumbnail(StatementCache& statements, std::int64_t map_id, const MapStats& stats);
 
 }  // namespace mapindex::index

@@ -485,15 +485,20 @@ std::int64_t Datafile::data_size(std::size_t index) const {
   return data_stored_size(index);
 }
 
-Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scratch) const {
-  auto label = [index] { return "data item " + to_string(index); };
+Result<Bytes> Datafile::stored_data(std::size_t index) const {
   if (index >= num_data_)
-    return fail(Code::D1,
-                label() + " does not exist (the file has " + to_string(num_data_) + " data items)");
+    return fail(Code::D1, "data item " + to_string(index) + " does not exist (the file has " +
+                              to_string(num_data_) + " data items)");
   const auto offset = static_cast<std::uint32_t>(load_le_i32(data_offsets_ + 4 * index));
-  const std::uint32_t stored = data_stored_size(index);
-  const Bytes compressed(data_ + offset, stored);
-  if (version_ == 3) return compressed;
+  return Bytes(data_ + offset, data_stored_size(index));
+}
+
+Result<std::uint64_t> Datafile::charge(std::size_t index) const {
+  auto label = [index] { return "data item " + to_string(index); };
+  auto stored_bytes = stored_data(index);
+  if (!stored_bytes) return stored_bytes.error();
+  const auto stored = static_cast<std::uint32_t>(stored_bytes->size());
+  if (version_ == 3) return stored;
 
   const std::int64_t declared = data_size(index);
   if (declared <= 0)
@@ -517,6 +522,17 @@ Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scrat
                     " more would pass the limit of " + to_string(inflate_budget_) +
                     " (twice what inflating every data item once gives, plus 16 MiB)");
   inflated_ += wanted;
+  return wanted;
+}
+
+Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scratch) const {
+  auto label = [index] { return "data item " + to_string(index); };
+  auto charged = charge(index);
+  if (!charged) return charged.error();
+  const Bytes compressed = *stored_data(index);
+  if (version_ == 3) return compressed;
+  const std::uint32_t stored = static_cast<std::uint32_t>(compressed.size());
+  const std::uint64_t wanted = *charged;
   // Grow only: zero-filling the buffer again for every data item would
   // write each byte twice (libdeflate writes all `wanted` bytes on success).
   if (scratch.size() < wanted) scratch.resize(static_cast<std::size_t>(wanted));

@@ -121,6 +121,16 @@ class Datafile {
   // Datafile (kInflateBudgetFactor) is used up. Not thread-safe: counts what
   // it inflates (one Datafile per thread).
   Result<Bytes> data(std::size_t index, std::vector<std::uint8_t>& scratch) const;
+  // The bytes data item `index` occupies in the file (compressed in v4; "D1"
+  // when out of range): what a cache of results derived from a data item's
+  // contents keys by (with the declared size).
+  Result<Bytes> stored_data(std::size_t index) const;
+  // data()'s checks and its count against the inflate budget, without
+  // inflating: for a caller that already holds what the item's bytes give (a
+  // cached result), so that the Datafile's later data() calls fail or succeed
+  // exactly as if it had inflated. Returns the declared size (v3: the stored
+  // size). Errors as data(), except those of the inflating itself.
+  Result<std::uint64_t> charge(std::size_t index) const;
 
   // Data item `index` as a string (rule D7: size > 0, last byte NUL, no NUL
   // before it, valid UTF-8), without the terminating NUL.

@@ -51,6 +51,8 @@ inline constexpr std::uint8_t kAir = 0;
 // Game and front layers' index numbers (and, where the CSV lists them, the
 // switch layer's type numbers, which share them).
 namespace game_tile {
+inline constexpr std::uint8_t kSolid = 1, kNohook = 3, kFreeze = 9, kUnfreeze = 11, kStart = 33,
+                              kFinish = 34, kCp = 64, kCpF = 65, kLfreeze = 144;
 inline constexpr std::uint8_t kDeath = 2, kThroughCut = 5, kThrough = 6, kJump = 7, kDfreeze = 12,
                               kWalljump = 16, kEhookEnable = 17, kHitDisable = 20, kSoloEnable = 21,
                               kTimeCheckpointFirst = 35, kTimeCheckpointLast = 59, kStop = 60,
@@ -59,7 +61,10 @@ inline constexpr std::uint8_t kDeath = 2, kThroughCut = 5, kThrough = 6, kJump =
                               kSubtractTime = 95, kTeleGunEnable = 96, kNpcEnable = 104,
                               kUnlimitedJumpsEnable = 105, kJetpackEnable = 106, kNphEnable = 107,
                               kTeleGrenadeEnable = 112, kTeleLaserEnable = 128;
-// Entities.
+// Entities: DDNet's ENTITY_OFFSET (191) + the entity number, so every entity
+// is 192 or more; the spawns come first.
+inline constexpr std::uint8_t kFirstEntity = 192;
+inline constexpr std::uint8_t kSpawn = 192, kSpawnRed = 193, kSpawnBlue = 194;
 inline constexpr std::uint8_t kWeaponShotgun = 199, kWeaponGrenade = 200, kPowerupNinja = 201,
                               kWeaponLaser = 202, kLaserFastCcw = 203, kLaserFastCw = 209,
                               kPlasmaE = 220, kPlasmaF = 221, kPlasma = 222, kPlasmaU = 223,

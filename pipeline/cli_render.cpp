@@ -1,0 +1,257 @@
+// `mapindex render MAP [--out FILE.png] [--layers physics|all] [--scale N]`
+// and `mapindex render --from-index SHA256|NAME [--db FILE] [--out FILE.png]`:
+// a minimap of a map file, a SpriteTile level or an archive entry
+// (ARCHIVE::path/in/archive.map, read through stages/read without extracting
+// anything), or the thumbnail the index stored for a map.
+#include <boost/program_options.hpp>
+
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <variant>
+
+#include "pipeline/cli_parse.h"
+#include "pipeline/commands.h"
+#include "stages/decode/spritetile/level.h"
+#include "stages/extract/teeworlds_measure.h"
+#include "stages/read/source_reader.h"
+#include "stages/render/png.h"
+#include "stages/sqlite/statement.h"
+#include "stages/write/entry_record.h"
+#include "stages/write/index_db.h"
+
+namespace mapindex {
+namespace po = boost::program_options;
+namespace {
+
+// Not the user's fault: the map is read but cannot be drawn (exit 1), or
+// the user's (exit 2).
+struct Failure {
+  int status;
+  std::string message;
+};
+
+// The bytes of MAP: a file, or ARCHIVE::entry (the archive streamed through
+// stages/read until the entry comes; nested archives as
+// "outer.zip::inner.zip/maps/a.map", the reader's entry paths).
+std::variant<std::vector<std::uint8_t>, Failure> read_map(const std::string& map,
+                                                          std::uint64_t max_size) {
+  std::string input = map, wanted;
+  if (const auto sep = map.find("::"); sep != std::string::npos) {
+    input = map.substr(0, sep);
+    wanted = map.substr(sep + 2);
+    if (wanted.empty())
+      return Failure{kExitUsage, map + ": no entry after '::' (ARCHIVE::path/in/archive.map)"};
+  }
+  std::error_code ec;
+  if (input != "-" && !std::filesystem::exists(input, ec))
+    return Failure{kExitUsage, input + ": no such file"};
+  read::ReadOptions ro;
+  ro.max_entry_size = max_size;
+  read::SourceReader reader({input}, ro);
+  const read::SourceKind kind = reader.sources().front().kind;
+  if (wanted.empty() && kind == read::SourceKind::archive)
+    return Failure{kExitUsage, input + " is an archive: name the map in it as " + input +
+                                   "::path/in/archive.map"};
+  if (wanted.empty() && kind == read::SourceKind::folder)
+    return Failure{kExitUsage, input + " is a folder, not a map file"};
+  if (!wanted.empty() && kind != read::SourceKind::archive)
+    return Failure{kExitUsage, input + " is not an archive, so it has no entry '" + wanted + "'"};
+  while (auto entry = reader.next()) {
+    if (!wanted.empty() && entry->path != wanted) {
+      if (entry->kind == read::ReadOutcome::error && entry->path.empty())
+        return Failure{kExitUsage, input + ": " + entry->error.to_string()};
+      continue;
+    }
+    switch (entry->kind) {
+      case read::ReadOutcome::file: return std::move(entry->bytes);
+      case read::ReadOutcome::oversize:
+        return Failure{kExitUsage,
+                       map + ": " + std::to_string(entry->size) + " bytes, over --max-map-size"};
+      default: return Failure{kExitUsage, map + ": " + entry->error.to_string()};
+    }
+  }
+  return Failure{kExitUsage, input + " has no entry '" + wanted + "'"};
+}
+
+// The map's class image at one pixel per tile; a map over the pixel limit
+// is drawn downscaled (said on stderr).
+std::variant<render::ClassImage, Failure> draw_map(const std::string& map, Bytes bytes,
+                                                   bool all_layers) {
+  const auto note_downscale = [&](const render::Canvas& c) {
+    if (c.factor() > 1)
+      std::cerr << "mapindex render: " << map << ": over " << render::kMaxPixels
+                << " pixels at one per tile: drawn at one pixel per " << c.factor() << "x"
+                << c.factor() << " tiles\n";
+  };
+  const render::CanvasOptions full{.design_layers = all_layers};
+  render::CanvasOptions capped = full;
+  capped.max_side = 8192;  // 8192^2 = kMaxPixels
+  if (looks_like_datafile(bytes)) {
+    std::optional<render::Canvas> canvas;
+    MeasureOptions mo;
+    mo.on_tile_layer = [&](const render::TileLayerView& layer) {
+      if (!canvas) {
+        if (layer.map_width <= 0) return;
+        auto c = render::Canvas::create(layer.map_width, layer.map_height, full);
+        if (!c) c = render::Canvas::create(layer.map_width, layer.map_height, capped);
+        if (!c) return;
+        canvas.emplace(std::move(*c));
+      }
+      canvas->draw(layer);
+    };
+    const MapStats stats = measure_teeworlds(bytes, mo);
+    if (!canvas || canvas->layers_drawn() == 0) {
+      std::string why =
+          stats.game_width > 0 ? "its game layer's tiles cannot be read" : "it has no game layer";
+      for (const auto& p : stats.problems)
+        if (p.severity() == Severity::error) {
+          why += std::string(" (") + std::string(to_string(p.code)) + ": " + p.message + ")";
+          break;
+        }
+      return Failure{kExitFindings, map + ": nothing to draw: " + why};
+    }
+    note_downscale(*canvas);
+    return canvas->take_image();
+  }
+  if (spritetile::looks_like_spritetile(bytes)) {
+    auto level = spritetile::decode_level(bytes);
+    if (!level)
+      return Failure{kExitFindings, map + ": " +
+                                        (level.error().code == Code::st_not_level
+                                             ? "not a SpriteTile level: "
+                                             : "the level cannot be decoded: ") +
+                                        level.error().to_string()};
+    std::int64_t w = 0, h = 0;
+    render::level_size(*level, w, h);
+    auto canvas = render::Canvas::create(w, h, full);
+    if (!canvas) canvas = render::Canvas::create(w, h, capped);
+    if (!canvas) return Failure{kExitFindings, map + ": " + canvas.error().to_string()};
+    canvas->draw_level(*level);
+    note_downscale(*canvas);
+    return canvas->take_image();
+  }
+  return Failure{kExitFindings,
+                 map +
+                     ": not a map: neither a Teeworlds datafile (DATA/ATAD magic) nor a "
+                     "SpriteTile level"};
+}
+
+// The thumbnail stored for a SHA-256 or a map name (the newest map of that
+// name when several contents had it).
+std::variant<std::pair<std::string, std::string>, Failure> stored_thumbnail(
+    const std::string& db_path, const std::string& key) {
+  std::error_code ec;
+  if (!std::filesystem::exists(db_path, ec)) return Failure{kExitUsage, "no index at " + db_path};
+  auto db = index::IndexDb::open(db_path, index::OpenMode::read_only);
+  if (!db) return Failure{exit_status_for(db.error()), db.error().to_string()};
+  index::Statement select(db->handle(),
+                          "SELECT name, png, sha256 FROM map_thumbnails "
+                          "WHERE sha256 = lower(?1) OR name = ?1 ORDER BY map_id DESC");
+  select.bind_all(key);
+  if (!select.step())
+    return Failure{kExitFindings, db_path + ": no thumbnail for '" + key +
+                                      "' (no map of that SHA-256 or name, or indexed with "
+                                      "--no-thumbnails, or nothing to draw)"};
+  std::string name = select.column_text(0);
+  std::string png(select.column_blob(1));
+  const std::string sha256 = select.column_text(2);
+  int more = 0;
+  while (select.step()) ++more;
+  if (more > 0)
+    std::cerr << "mapindex render: " << more + 1 << " maps are named '" << key
+              << "': writing the newest (" << sha256 << ")\n";
+  if (name.empty()) name = sha256;
+  return std::make_pair(name, png);
+}
+
+}  // namespace
+
+int render_command(const Args& args) {
+  std::vector<std::string> maps;
+  std::string out, layers = "physics", from_index, db = "mapindex.sqlite";
+  std::int32_t scale = 1;
+  unsigned max_map_mb = 64;
+  po::options_description opts(
+      "Usage: mapindex render [OPTIONS] MAP\n"
+      "       mapindex render --from-index SHA256|NAME [--db FILE] [--out FILE.png]\n\n"
+      "Draws a minimap of MAP as a PNG: one pixel (or NxN with --scale) per tile,\n"
+      "each tile coloured by its class (air, solid, unhookable, death, freeze,\n"
+      "deep freeze, start, finish, checkpoints, teleporters, speedups, switches,\n"
+      "spawns, other entities; the palette is in the README, \"Pictures\"). MAP is\n"
+      "a .map file, a SpriteTile level (.bytes), or an entry of an archive written\n"
+      "ARCHIVE::path/in/archive.map (read from the archive, nothing extracted).\n"
+      "A SpriteTile level draws its colliders solid and its tiles by tile set. A\n"
+      "map over 2^26 pixels is drawn downscaled (said on stderr).\n\n"
+      "--from-index writes the thumbnail `mapindex index` stored for the map of\n"
+      "that SHA-256 or name (the view map_thumbnails), byte for byte.\n\nOptions");
+  opts.add_options()("help,h", "show this help")(
+      "out,o", po::value(&out),
+      "the PNG to write (default: the map's name with .png, in the current folder)")(
+      "layers", po::value(&layers)->default_value(layers),
+      "physics: the game, front, tele, speedup and switch layers; all: also the design tile "
+      "layers, in grey under the physics")("from-index", po::value(&from_index),
+                                           "write the stored thumbnail of this SHA-256 or name")(
+      "db", po::value(&db)->default_value(db), "the index for --from-index");
+  add_number_option(opts, "scale", &scale, 1, 64, "pixels per tile side");
+  add_number_option(opts, "max-map-size", &max_map_mb, 1u, 4096u,
+                    "a MAP larger than this many MB is refused", "MB");
+  const auto vm = parse_command_args("render", args, opts, &maps);
+  if (!vm) return kExitUsage;
+  if (vm->count("help")) {
+    std::cout << opts
+              << "\nExit status: 0 the PNG is written, 1 MAP is not a map or has nothing to\n"
+                 "draw (no game layer), or the index has no thumbnail for it, 2 usage error\n"
+                 "(MAP missing or unreadable, no such archive entry, a bad option, an image\n"
+                 "over the limit at that --scale, the PNG cannot be written), 3 the index is\n"
+                 "damaged or cannot be read.\n";
+    return kExitOk;
+  }
+  const auto fail = [](const Failure& f) {
+    std::cerr << "mapindex render: " << f.message << "\n";
+    return f.status;
+  };
+  if (layers != "physics" && layers != "all")
+    return fail({kExitUsage, "--layers must be physics or all, not '" + layers + "'"});
+
+  if (!from_index.empty()) {
+    if (!maps.empty()) return fail({kExitUsage, "give either MAP or --from-index, not both"});
+    if (vm->count("layers") && !(*vm)["layers"].defaulted())
+      return fail({kExitUsage, "--layers does not apply to --from-index (thumbnails are fixed)"});
+    if (scale != 1)
+      return fail({kExitUsage, "--scale does not apply to --from-index (thumbnails are fixed)"});
+    auto found = stored_thumbnail(db, from_index);
+    if (auto* f = std::get_if<Failure>(&found)) return fail(*f);
+    const auto& [name, png] = std::get<std::pair<std::string, std::string>>(found);
+    if (out.empty()) out = index::entry_name(name) + ".png";
+    auto written = render::write_file(out, std::vector<std::uint8_t>(png.begin(), png.end()));
+    if (!written) return fail({kExitUsage, written.error().message});
+    return kExitOk;
+  }
+
+  if (maps.size() != 1)
+    return fail({kExitUsage, maps.empty()
+                                 ? "no MAP given (see mapindex render --help)"
+                                 : "one MAP at a time, not " + std::to_string(maps.size())});
+  const std::string& map = maps.front();
+  auto bytes = read_map(map, static_cast<std::uint64_t>(max_map_mb) << 20);
+  if (auto* f = std::get_if<Failure>(&bytes)) return fail(*f);
+  const auto& data = std::get<std::vector<std::uint8_t>>(bytes);
+  auto image = draw_map(map, Bytes(data.data(), data.size()), layers == "all");
+  if (auto* f = std::get_if<Failure>(&image)) return fail(*f);
+  auto png = render::encode_png(std::get<render::ClassImage>(image), scale);
+  if (!png) {
+    const bool size = png.error().code == Code::render_size;
+    return fail({kExitUsage, map + ": " + png.error().message +
+                                 (size ? "; use a smaller --scale" : std::string())});
+  }
+  if (out.empty()) {
+    const auto sep = map.find("::");
+    out = index::entry_name(sep == std::string::npos ? map : map.substr(sep + 2)) + ".png";
+  }
+  auto written = render::write_file(out, *png);
+  if (!written) return fail({kExitUsage, written.error().message});
+  return kExitOk;
+}
+
+}  // namespace mapindex

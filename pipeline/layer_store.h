@@ -1,0 +1,63 @@
+// The layer-result store of `mapindex index` (MeasureOptions::layer_store):
+// results of tile layer data (stages/extract/layer_data.h) measured earlier in
+// this run, kept in memory and shared by the decode threads, and results
+// stored in the index by earlier runs, read through a read-only connection.
+// A layer whose key either level has is not inflated again.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+
+#include "pipeline/run_counters.h"
+#include "stages/extract/layer_data.h"
+#include "stages/sqlite/database.h"
+#include "stages/sqlite/statement.h"
+
+namespace mapindex {
+
+class RunLayerStore final : public LayerDataStore {
+ public:
+  // In-memory entries are kept until they hold about this many bytes; then
+  // new results are no longer kept (a later layer with their key is found in
+  // the index once the writer has committed it, or measured again: the same
+  // result either way).
+  static constexpr std::uint64_t kDefaultMemoryBytes = 32ull << 20;
+
+  // `index_path`: the index to read earlier runs' results from (empty: none);
+  // they count only when measured by `extractor_version`.
+  RunLayerStore(const std::string& index_path, int extractor_version, LayerStoreCounters& counters,
+                std::uint64_t memory_bytes = kDefaultMemoryBytes);
+
+  std::shared_ptr<const LayerData> find(const LayerDataKey& key) override;
+  void offer(const LayerDataKey& key, std::shared_ptr<const LayerData> data) override;
+
+  std::uint64_t memory_bytes() const;  // estimate of what the entries hold
+
+ private:
+  struct Entry {
+    std::shared_ptr<const LayerData> data;
+    bool from_index = false;
+  };
+  // Returns false when the store is full (the entry is not kept).
+  bool keep(const LayerDataKey& key, Entry entry);
+
+  int extractor_version_;
+  LayerStoreCounters& counters_;
+  std::uint64_t memory_limit_;
+
+  mutable std::shared_mutex mutex_;  // guards entries_ and memory_
+  std::unordered_map<LayerDataKey, Entry, LayerDataKeyHash> entries_;
+  std::uint64_t memory_ = 0;
+
+  std::mutex index_mutex_;  // guards the connection and its statements
+  index::Connection index_;
+  std::optional<index::StatementCache> statements_;
+};
+
+}  // namespace mapindex

@@ -1,0 +1,19 @@
+// SHA-256 of a byte span (OpenSSL EVP; SHA-NI where the CPU has it). The one
+// content hash of the project: whole files (stages/read/digest.h) and tile
+// layer data (stages/extract/layer_data.h). Inputs are hostile, so identity is
+// never taken from a non-cryptographic hash.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "stages/common/bytes.h"
+
+namespace mapindex {
+
+using Sha256 = std::array<std::uint8_t, 32>;
+
+// Throws std::runtime_error only when OpenSSL itself fails (allocation).
+Sha256 sha256(Bytes bytes);
+
+}  // namespace mapindex

@@ -1,0 +1,190 @@
+#include "stages/render/canvas.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "stages/decode/teeworlds/map_items.h"
+#include "stages/decode/teeworlds/skip_runs.h"
+#include "stages/decode/teeworlds/tiles.h"
+
+namespace mapindex::render {
+namespace {
+
+std::uint8_t max_class(std::uint8_t a, TileClass b) {
+  return std::max(a, static_cast<std::uint8_t>(b));
+}
+
+// Where the key of each kind's struct is (tiles.h).
+std::size_t key_offset(LayerKind kind) {
+  using namespace teeworlds;
+  switch (kind) {
+    case LayerKind::tele: return tele_struct::kType;
+    case LayerKind::speedup: return speedup_struct::kType;
+    case LayerKind::switch_layer: return switch_struct::kType;
+    case LayerKind::tune: return tune_struct::kType;
+    default: return tile_struct::kIndex;
+  }
+}
+
+const std::array<TileClass, 256>& design_table(std::int32_t number) {
+  static const auto tables = [] {
+    std::array<std::array<TileClass, 256>, kNumDesignShades> t;
+    for (std::size_t i = 0; i < kNumDesignShades; ++i) {
+      t[i].fill(static_cast<TileClass>(static_cast<std::size_t>(TileClass::design_1) + i));
+      t[i][teeworlds::kAir] = TileClass::air;
+    }
+    return t;
+  }();
+  return tables[static_cast<std::size_t>(number) % kNumDesignShades];
+}
+
+}  // namespace
+
+Result<Canvas> Canvas::create(std::int64_t width, std::int64_t height,
+                              const CanvasOptions& options) {
+  if (width <= 0 || height <= 0)
+    return Error{Code::render_size, "a map of " + std::to_string(width) + "x" +
+                                        std::to_string(height) + " tiles has nothing to draw"};
+  std::int64_t factor = 1;
+  if (options.max_side > 0) {
+    const std::int64_t longest = std::max(width, height);
+    factor = (longest + options.max_side - 1) / options.max_side;
+  }
+  const std::int64_t w = (width + factor - 1) / factor, h = (height + factor - 1) / factor;
+  // Both sides are below 2^31, so the product fits.
+  if (static_cast<std::uint64_t>(w) * static_cast<std::uint64_t>(h) > kMaxPixels)
+    return Error{Code::render_size, "a map of " + std::to_string(width) + "x" +
+                                        std::to_string(height) + " tiles makes an image of " +
+                                        std::to_string(w * h) + " pixels, over the limit of " +
+                                        std::to_string(kMaxPixels) + " (2^26)"};
+  Canvas c;
+  c.map_width_ = width;
+  c.map_height_ = height;
+  c.factor_ = static_cast<std::int32_t>(factor);
+  c.options_ = options;
+  c.image_.width = static_cast<std::int32_t>(w);
+  c.image_.height = static_cast<std::int32_t>(h);
+  c.image_.pixels.assign(static_cast<std::size_t>(w * h), 0);
+  return c;
+}
+
+void Canvas::put(std::int64_t x, std::int64_t y, TileClass c) {
+  if (x < 0 || y < 0 || x >= map_width_ || y >= map_height_) return;
+  auto& p = image_.pixels[static_cast<std::size_t>(y / factor_ * image_.width + x / factor_)];
+  p = max_class(p, c);
+}
+
+void Canvas::draw(const TileLayerView& layer) {
+  if (!layer.in_use || layer.width <= 0 || layer.height <= 0) return;
+  const std::array<TileClass, 256>* table = nullptr;
+  if (is_drawn_physics(layer.kind))
+    table = &class_table(layer.kind);
+  else if (layer.kind == LayerKind::tiles && options_.design_layers)
+    table = &design_table(layer.design_number);
+  if (!table) return;
+  ++layers_drawn_;
+  draw_keys(layer, *table, teeworlds::tile_struct_size(layer.kind), key_offset(layer.kind));
+}
+
+void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 256>& table,
+                       std::size_t struct_size, std::size_t key_at) {
+  const std::int64_t lw = layer.width;
+  const std::size_t num_tiles = static_cast<std::size_t>(lw * layer.height);
+  if (layer.skip_compressed) {
+    std::size_t at = 0;
+    (void)teeworlds::for_each_skip_run(
+        layer.data, num_tiles, [&](const std::uint8_t* run, std::size_t repeat) {
+          const TileClass c = table[run[teeworlds::tile_struct::kIndex]];
+          if (c != TileClass::air)
+            for (std::size_t i = at; i < at + repeat; ++i)
+              put(static_cast<std::int64_t>(i) % lw, static_cast<std::int64_t>(i) / lw, c);
+          at += repeat;
+        });
+    return;
+  }
+  const std::size_t n = std::min(num_tiles, layer.data.size() / struct_size);
+  const std::int64_t rows = std::min<std::int64_t>(layer.height, map_height_);
+  const std::int64_t cols = std::min<std::int64_t>(lw, map_width_);
+  // Most physics tiles are air (front, tele, speedup and switch layers almost
+  // entirely): blocks of about 32 bytes of all-zero structs are skipped with
+  // four loads; a division only where a tile leaves its pixel's columns.
+  const std::int64_t block = static_cast<std::int64_t>(32 / struct_size);
+  const std::size_t block_bytes = static_cast<std::size_t>(block) * struct_size;
+  const auto all_zero = [block_bytes](const std::uint8_t* p) {
+    std::uint64_t a, b, c, d;
+    std::memcpy(&a, p, 8);
+    std::memcpy(&b, p + 8, 8);
+    std::memcpy(&c, p + 16, 8);
+    std::memcpy(&d, p + block_bytes - 8, 8);
+    return (a | b | c | d) == 0;
+  };
+  for (std::int64_t y = 0; y < rows; ++y) {
+    const std::size_t row = static_cast<std::size_t>(y * lw);
+    if (row >= n) break;
+    const std::int64_t end = std::min<std::int64_t>(cols, static_cast<std::int64_t>(n - row));
+    const std::uint8_t* tile = layer.data.data() + row * struct_size;
+    std::uint8_t* out = image_.pixels.data() + static_cast<std::size_t>(y / factor_) * image_.width;
+    std::int64_t px = 0, px_end = factor_;  // the pixel of column x, and its first column past
+    for (std::int64_t x = 0; x < end;) {
+      if (x + block <= end && all_zero(tile)) {
+        x += block;
+        tile += block_bytes;
+        continue;
+      }
+      const std::uint8_t key = tile[key_at];
+      if (key) {
+        if (x >= px_end) {
+          px = x / factor_;
+          px_end = (px + 1) * factor_;
+        }
+        out[px] = max_class(out[px], table[key]);
+      }
+      ++x;
+      tile += struct_size;
+    }
+  }
+}
+
+void level_size(const spritetile::Level& level, std::int64_t& width, std::int64_t& height) {
+  width = height = 0;
+  for (const auto& l : level.layers) {
+    width = std::max<std::int64_t>(width, l.width);
+    height = std::max<std::int64_t>(height, l.height);
+  }
+}
+
+void Canvas::draw_level(const spritetile::Level& level) {
+  const std::int32_t per_set = std::max(level.tiles_per_set(), 1);
+  for (std::size_t i = 0; i < level.layers.size(); ++i) {
+    const auto& l = level.layers[i];
+    const spritetile::CellView cells = level.cells(i);
+    const std::size_t n =
+        std::min<std::size_t>(cells.size(), static_cast<std::size_t>(l.num_cells()));
+    ++layers_drawn_;
+    for (std::size_t c = 0; c < n; ++c) {
+      const spritetile::Cell cell = cells[c];
+      TileClass k = TileClass::air;
+      if (cell.collider())
+        k = TileClass::solid;
+      else if (!cell.empty())
+        k = static_cast<TileClass>(static_cast<std::size_t>(TileClass::set_1) +
+                                   static_cast<std::size_t>(cell.tile / per_set) % kNumSetShades);
+      if (k == TileClass::air) continue;
+      const std::int64_t x = static_cast<std::int64_t>(c % static_cast<std::size_t>(l.width));
+      const std::int64_t row = static_cast<std::int64_t>(c / static_cast<std::size_t>(l.width));
+      put(x, map_height_ - 1 - row, k);  // row 0 is the bottom row
+    }
+  }
+}
+
+Result<ClassImage> level_image(const spritetile::Level& level, std::int32_t max_side) {
+  std::int64_t w = 0, h = 0;
+  level_size(level, w, h);
+  auto canvas = Canvas::create(w, h, CanvasOptions{.max_side = max_side});
+  if (!canvas) return canvas.error();
+  canvas->draw_level(level);
+  return canvas->take_image();
+}
+
+}  // namespace mapindex::render

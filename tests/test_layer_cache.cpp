@@ -1,0 +1,355 @@
+// Layer-level content addressing (stages/extract/layer_data.h,
+// pipeline/layer_store.h, schema layer_data): a tile layer met again, in the
+// same map, another map of the run or a later run, is not inflated again, and
+// the index is the same as without the cache.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+#include "pipeline/layer_store.h"
+#include "stages/extract/teeworlds_measure.h"
+#include "tests/support/archive_builder.h"
+#include "tests/support/corpus.h"
+#include "tests/support/map_builder.h"
+#include "tests/support/process.h"
+#include "tests/support/sqlite_probe.h"
+
+namespace fs = std::filesystem;
+using namespace mapindex;
+using namespace mapindex::testing;
+
+namespace {
+
+// A store in a plain map, recording what it was asked.
+class MapStore final : public LayerDataStore {
+ public:
+  std::shared_ptr<const LayerData> find(const LayerDataKey& key) override {
+    ++finds;
+    auto it = entries.find(key);
+    if (it == entries.end()) return nullptr;
+    ++hits;
+    return it->second;
+  }
+  void offer(const LayerDataKey& key, std::shared_ptr<const LayerData> data) override {
+    ++offers;
+    entries.emplace(key, std::move(data));
+  }
+  std::unordered_map<LayerDataKey, std::shared_ptr<const LayerData>, LayerDataKeyHash> entries;
+  int finds = 0, hits = 0, offers = 0;
+};
+
+// The pool of distinct layers the synthetic maps are made of: two game layers
+// and three decoration layers, all 30x20 (D1 has a non-zero reserved byte: an
+// M14 finding that must follow the layer into every map that holds it).
+TileGrid pool_layer(const std::string& name) {
+  constexpr int w = 30, h = 20;
+  if (name == "G0") {
+    TileGrid g(LayerKind::game, w, h);
+    g.fill(0, h - 2, w, 2, 1).set(2, h - 3, 192);
+    return g;
+  }
+  if (name == "G1") {
+    TileGrid g(LayerKind::game, w, h);
+    g.fill(0, h - 3, w, 3, 1).set(5, h - 4, 193).set(9, h - 4, 9);
+    return g;
+  }
+  TileGrid d(LayerKind::tiles, w, h);
+  if (name == "D0") d.fill(0, 0, w, 3, 1);
+  if (name == "D1") d.fill(0, 0, w, 4, 2).set_byte(3, 1, 3, 7);
+  if (name == "D2") d.fill(0, 0, 10, 10, 3, 1).fill(10, 0, 5, 5, 4, 8);
+  return d;
+}
+
+std::vector<std::uint8_t> pool_map(const std::string& author,
+                                   const std::vector<std::string>& layers) {
+  MapBuilder b;
+  b.info({.author = author});
+  b.add_game_group();
+  for (const auto& l : layers) b.add_tile_layer(pool_layer(l), {.name = l});
+  return b.build();
+}
+
+ProcessResult index_into(const fs::path& db, const std::vector<std::string>& inputs,
+                         const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> args = {"index", "--db", db.string(), "--progress", "none"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.insert(args.end(), inputs.begin(), inputs.end());
+  return run_process(mapindex_binary(), args);
+}
+
+// The value of "field" in a flat --stats-json object.
+std::int64_t stats_field(const fs::path& path, const std::string& field) {
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto at = text.find("\"" + field + "\":");
+  REQUIRE_MESSAGE(at != std::string::npos, field << " not in " << text);
+  return std::stoll(text.substr(at + field.size() + 3));
+}
+
+// Every table and view a query can see, each as sorted rows, without what
+// legitimately differs between two runs over the same input: the run's
+// timestamps, its command line and process id.
+std::map<std::string, std::vector<Row>> dump(const fs::path& db) {
+  static const std::set<std::string> varying = {"started_at", "finished_at", "command", "pid"};
+  std::map<std::string, std::vector<Row>> out;
+  for (const auto& t : sql_rows(db,
+                                "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') "
+                                "AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
+    std::string columns;
+    for (const auto& c : sql_rows(db, "SELECT name FROM pragma_table_info('" + t[0] + "')"))
+      if (!varying.count(c[0])) columns += (columns.empty() ? "\"" : ", \"") + c[0] + "\"";
+    auto rows = sql_rows(db, "SELECT " + columns + " FROM \"" + t[0] + "\"");
+    std::sort(rows.begin(), rows.end());
+    out[t[0]] = std::move(rows);
+  }
+  return out;
+}
+
+// The first table (or view) whose rows differ, with a row only one side has.
+std::string first_difference(const std::map<std::string, std::vector<Row>>& a,
+                             const std::map<std::string, std::vector<Row>>& b) {
+  for (const auto& [name, rows] : a) {
+    auto it = b.find(name);
+    if (it == b.end()) return name + ": missing on the right";
+    if (rows == it->second) continue;
+    std::vector<Row> only;
+    std::set_symmetric_difference(rows.begin(), rows.end(), it->second.begin(), it->second.end(),
+                                  std::back_inserter(only));
+    std::string row;
+    for (const auto& v : only.front()) row += v + "|";
+    return name + ": " + std::to_string(rows.size()) + " vs " + std::to_string(it->second.size()) +
+           " rows, e.g. " + row;
+  }
+  if (a.size() != b.size()) return "the right has more tables";
+  return "";
+}
+
+void check_same_layers(const MapStats& a, const MapStats& b) {
+  REQUIRE(a.layers.size() == b.layers.size());
+  for (std::size_t i = 0; i < a.layers.size(); ++i) {
+    CAPTURE(i);
+    const auto &x = a.layers[i], &y = b.layers[i];
+    CHECK(x.tile_counts == y.tile_counts);
+    CHECK(x.entities == y.entities);
+    CHECK(x.numbers == y.numbers);
+    CHECK(x.non_empty == y.non_empty);
+    CHECK(x.flip_x == y.flip_x);
+    CHECK(x.flip_y == y.flip_y);
+    CHECK(x.rotate == y.rotate);
+    CHECK(x.data_key == y.data_key);
+    CHECK(x.data_findings == y.data_findings);
+  }
+  REQUIRE(a.problems.size() == b.problems.size());
+  for (std::size_t i = 0; i < a.problems.size(); ++i) {
+    CHECK(a.problems[i].code == b.problems[i].code);
+    CHECK(a.problems[i].message == b.problems[i].message);
+    CHECK(to_string(a.problems[i].location) == to_string(b.problems[i].location));
+  }
+  CHECK(a.ddnet_features == b.ddnet_features);
+  CHECK(a.status == b.status);
+}
+
+}  // namespace
+
+TEST_SUITE("layer cache") {
+  TEST_CASE("a layer result taken from the store gives the map the same stats, located here") {
+    const auto first = pool_map("a", {"G0", "D0", "D1"});
+    const auto second = pool_map("b", {"D1", "G0"});  // D1 now at layer 0, G0 at 1
+    MapStore store;
+    MeasureOptions with_store;
+    with_store.layer_store = &store;
+    const MapStats a = measure_teeworlds(first, with_store);
+    CHECK(store.offers == 3);  // three distinct layers, all new
+    CHECK(store.hits == 0);
+    const MapStats b_cached = measure_teeworlds(second, with_store);
+    CHECK(store.hits == 2);  // both layers known: none inflated
+    CHECK(store.offers == 3);
+    const MapStats b_plain = measure_teeworlds(second);
+    check_same_layers(b_cached, b_plain);
+    // D1's finding (its reserved byte) is the second map's problem at layer 0.
+    const auto m14 = std::find_if(b_cached.problems.begin(), b_cached.problems.end(),
+                                  [](const Problem& p) { return p.code == Code::M14; });
+    REQUIRE(m14 != b_cached.problems.end());
+    CHECK(to_string(m14->location) == to_string(Location::layer(0)));
+    CHECK(b_cached.layers[0].data_key == a.layers[2].data_key);
+    CHECK(b_cached.layers[1].data_key == a.layers[0].data_key);
+  }
+
+  TEST_CASE("a cached result is used as stored: the layer is not measured again") {
+    const auto map = pool_map("a", {"G0", "D0"});
+    MapStore store;
+    MeasureOptions o;
+    o.layer_store = &store;
+    const MapStats plain = measure_teeworlds(map, o);
+    REQUIRE(plain.layers[0].data_key);
+    // A result no inflating of G0's data gives: if the layer were measured,
+    // its real counts would show.
+    auto fake = std::make_shared<LayerData>();
+    fake->tile_counts = {{9, 4}};
+    fake->non_empty = 4;
+    fake->findings = {{Code::tile_invalid, "planted"}};
+    store.entries[*plain.layers[0].data_key] = fake;
+    const MapStats cached = measure_teeworlds(map, o);
+    CHECK(cached.layers[0].tile_counts == std::vector<TileCount>{{9, 4}});
+    CHECK(cached.layers[0].non_empty == 4);
+    CHECK(std::any_of(cached.problems.begin(), cached.problems.end(), [](const Problem& p) {
+      return p.message == "planted" && to_string(p.location) == to_string(Location::layer(0));
+    }));
+    CHECK(cached.layers[0].tile_counts != plain.layers[0].tile_counts);
+    CHECK(cached.layers[1].tile_counts == plain.layers[1].tile_counts);
+  }
+
+  TEST_CASE("the run's store keeps the first result of a key, within its memory bound") {
+    const auto map = pool_map("a", {"G0", "D0"});
+    const MapStats s = measure_teeworlds(map);
+    const LayerDataKey k0 = *s.layers[0].data_key, k1 = *s.layers[1].data_key;
+    auto first = std::make_shared<LayerData>(), second = std::make_shared<LayerData>();
+    first->non_empty = 1;
+    second->non_empty = 2;
+    LiveCounters counters;
+    RunLayerStore store("", kExtractorVersion, counters.layers);
+    CHECK(store.find(k0) == nullptr);
+    store.offer(k0, first);
+    store.offer(k0, second);  // another thread measured it too: the first stays
+    REQUIRE(store.find(k0) != nullptr);
+    CHECK(store.find(k0)->non_empty == 1);
+    CHECK(counters.layers.measured == 2);
+    CHECK(counters.layers.reused_run == 2);
+    // A store with room for one result keeps no second: that key is measured again.
+    const std::uint64_t one = store.memory_bytes();
+    RunLayerStore small("", kExtractorVersion, counters.layers, one);
+    small.offer(k0, first);
+    small.offer(k1, second);
+    CHECK(small.find(k0) != nullptr);
+    CHECK(small.find(k1) == nullptr);
+    CHECK(small.memory_bytes() == one);
+  }
+
+  TEST_CASE("a layer taken from the store still counts against the map's inflate budget") {
+    // Layers sharing one 8 MiB data item (a hostile map): the budget holds
+    // exactly 4 reads of it (tests/test_fuzz_regressions.cpp). With a store,
+    // the second to fourth are hits that inflate nothing, yet the fifth and
+    // later are refused as before: the map's problems are the same.
+    MapBuilder b;
+    const std::int32_t big = b.add_raw_data(std::vector<std::uint8_t>(8u << 20, 0));
+    b.add_game_group();
+    b.add_tile_layer(TileGrid(LayerKind::game, 8, 8));
+    for (int i = 0; i < 10; ++i) {
+      TileLayerSpec spec;
+      spec.stored_width = 2048;
+      spec.stored_height = 1024;
+      spec.data_index_override = big;
+      b.add_tile_layer(TileGrid(LayerKind::tiles, 1, 1), spec);
+    }
+    const auto file = b.build();
+    MapStore store;
+    MeasureOptions o;
+    o.layer_store = &store;
+    const MapStats cached = measure_teeworlds(file, o);
+    CHECK(store.offers == 2);  // the game layer and the first reader of the shared item
+    CHECK(store.hits == 9);    // the others: known, 3 within the budget, 6 refused by it
+    check_same_layers(cached, measure_teeworlds(file));
+    int refused = 0;
+    for (const auto& p : cached.problems)
+      if (p.message.find("D.budget") != std::string::npos) ++refused;
+    CHECK(refused == 6);
+  }
+
+  TEST_CASE("the key is the data, kind, size and version: another size is another key") {
+    const auto map = pool_map("a", {"G0", "D0", "D0"});
+    const MapStats s = measure_teeworlds(map);
+    REQUIRE(s.layers.size() == 3);
+    REQUIRE(s.layers[1].data_key);
+    CHECK(s.layers[1].data_key == s.layers[2].data_key);  // the same layer twice
+    CHECK(s.layers[0].data_key != s.layers[1].data_key);
+    CHECK(s.layers[1].data_key->kind == LayerKind::tiles);
+    CHECK(s.layers[1].data_key->width == 30);
+    CHECK(s.layers[1].data_key->height == 20);
+    CHECK(s.layers[1].data_key->data_size == 30 * 20 * 4);
+  }
+
+  TEST_CASE(
+      "maps sharing layers: one layer_data row per distinct layer, a later run inflates none") {
+    TempDir tmp;
+    // Run 1: 3 maps of 9 layers made of the 5 distinct pool layers.
+    write_archive(tmp / "first.zip", ArchiveFormat::zip,
+                  {{.path = "m1.map", .bytes = pool_map("m1", {"G0", "D0", "D1"})},
+                   {.path = "m2.map", .bytes = pool_map("m2", {"G0", "D1", "D2"})},
+                   {.path = "m3.map", .bytes = pool_map("m3", {"G1", "D0", "D2"})}});
+    // Run 2: new maps, every layer from the pool (5 layers, all known).
+    write_archive(tmp / "second.zip", ArchiveFormat::zip,
+                  {{.path = "m4.map", .bytes = pool_map("m4", {"D1", "G1"})},
+                   {.path = "m5.map", .bytes = pool_map("m5", {"G0", "D2", "D0"})}});
+    const auto db = tmp / "cached.sqlite";
+    const auto stats1 = tmp / "stats1.json", stats2 = tmp / "stats2.json";
+    auto r = index_into(db, {tmp.file("first.zip")},
+                        {"--threads", "1", "--stats-json", stats1.string()});
+    REQUIRE_MESSAGE(r.exit_code == 1, r.err);  // D1's reserved byte rejects m1 and m2
+    CHECK(sql_int(db, "SELECT count(*) FROM layers") == 9);
+    CHECK(sql_int(db, "SELECT count(*) FROM layer_data") == 5);
+    CHECK(sql_int(db, "SELECT count(DISTINCT layer_data_id) FROM layers") == 5);
+    CHECK(sql_int(db, "SELECT count(*) FROM layer_data WHERE sha256 IS NULL") == 0);
+    CHECK(stats_field(stats1, "layers_measured") == 5);
+    CHECK(stats_field(stats1, "layers_reused_run") == 4);
+    CHECK(stats_field(stats1, "layers_reused_index") == 0);
+    // D1's finding is each map's problem at the layer that holds D1.
+    CHECK(sql_rows(db,
+                   "SELECT f.name, p.location FROM problems p JOIN files f USING (map_id) "
+                   "WHERE p.code = 'M14' ORDER BY f.name") ==
+          std::vector<Row>{{"m1", "layer 2"}, {"m2", "layer 1"}});
+
+    r = index_into(db, {tmp.file("second.zip")},
+                   {"--threads", "1", "--stats-json", stats2.string()});
+    REQUIRE_MESSAGE(r.exit_code == 1, r.err);
+    CHECK(stats_field(stats2, "maps_measured") == 2);
+    CHECK(stats_field(stats2, "layers_measured") == 0);
+    CHECK(stats_field(stats2, "layers_reused_index") == 5);
+    CHECK(sql_int(db, "SELECT count(*) FROM layer_data") == 5);
+    CHECK(sql_int(db, "SELECT count(*) FROM layers") == 14);
+    CHECK(sql_rows(db,
+                   "SELECT f.name, p.location FROM problems p JOIN files f USING (map_id) "
+                   "WHERE p.code = 'M14' AND f.name = 'm4'") ==
+          std::vector<Row>{{"m4", "layer 0"}});
+
+    // The same two runs without the cache give the same index.
+    const auto plain = tmp / "plain.sqlite";
+    REQUIRE(index_into(plain, {tmp.file("first.zip")}, {"--no-layer-cache"}).exit_code == 1);
+    REQUIRE(index_into(plain, {tmp.file("second.zip")}, {"--no-layer-cache"}).exit_code == 1);
+    CHECK(first_difference(dump(db), dump(plain)) == "");
+  }
+
+  TEST_CASE("--no-layer-cache is accepted but not in --help") {
+    const auto help = run_process(mapindex_binary(), {"index", "--help"});
+    CHECK(help.exit_code == 0);
+    CHECK(help.out.find("layer-cache") == std::string::npos);
+  }
+
+  TEST_CASE("the corpus indexed with and without the layer cache, at 1 and 2 threads: same index") {
+    const auto maps = corpus_dir("maps");
+    if (!maps) {
+      report_corpus_missing("maps", "layer cache differential");
+      return;
+    }
+    TempDir tmp;
+    const auto cached1 = tmp / "cached1.sqlite", cached2 = tmp / "cached2.sqlite",
+               plain = tmp / "plain.sqlite";
+    const auto stats = tmp / "stats.json";
+    auto r =
+        index_into(cached1, {maps->string()}, {"--threads", "1", "--stats-json", stats.string()});
+    REQUIRE_MESSAGE(r.exit_code <= 1, r.err);
+    // The corpus repeats layers: some are reused (34% by the issue's count).
+    CHECK(stats_field(stats, "layers_reused_run") > 0);
+    REQUIRE(index_into(cached2, {maps->string()}, {"--threads", "2"}).exit_code <= 1);
+    REQUIRE(index_into(plain, {maps->string()}, {"--threads", "1", "--no-layer-cache"}).exit_code <=
+            1);
+    const auto reference = dump(plain);
+    CHECK(reference.at("layer_data").size() > 0);
+    CHECK(first_difference(dump(cached1), reference) == "");
+    CHECK(first_difference(dump(cached2), reference) == "");
+  }
+}

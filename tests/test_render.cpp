@@ -1,0 +1,541 @@
+// Pictures: the tile classes and palette, the canvas (scale, size cap,
+// downscale), PNGs read back with libpng, `mapindex render` on maps, levels
+// and archive entries, and the thumbnails the index stores.
+#include <doctest/doctest.h>
+#include <png.h>
+#include <sqlite3.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "stages/decode/teeworlds/tiles.h"
+#include "stages/extract/measure.h"
+#include "stages/read/digest.h"
+#include "stages/render/canvas.h"
+#include "stages/render/png.h"
+#include "stages/render/tile_class.h"
+#include "tests/support/archive_builder.h"
+#include "tests/support/corpus.h"
+#include "tests/support/map_builder.h"
+#include "tests/support/process.h"
+#include "tests/support/spritetile_writer.h"
+#include "tests/support/sqlite_probe.h"
+
+namespace fs = std::filesystem;
+using namespace mapindex::testing;
+using mapindex::Bytes;
+using mapindex::LayerKind;
+using mapindex::render::palette;
+using mapindex::render::Rgb;
+using mapindex::render::TileClass;
+
+namespace {
+
+// A PNG decoded to RGB by libpng's simplified API (independent of how the
+// product writes it).
+struct Decoded {
+  std::uint32_t width = 0, height = 0;
+  std::vector<std::uint8_t> rgb;
+  Rgb at(std::uint32_t x, std::uint32_t y) const {
+    const std::size_t i = (static_cast<std::size_t>(y) * width + x) * 3;
+    return Rgb{rgb[i], rgb[i + 1], rgb[i + 2]};
+  }
+};
+
+Decoded decode_png(const std::vector<std::uint8_t>& png) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  REQUIRE(png_image_begin_read_from_memory(&image, png.data(), png.size()) != 0);
+  image.format = PNG_FORMAT_RGB;
+  Decoded d;
+  d.width = image.width;
+  d.height = image.height;
+  d.rgb.resize(PNG_IMAGE_SIZE(image));
+  REQUIRE(png_image_finish_read(&image, nullptr, d.rgb.data(), 0, nullptr) != 0);
+  return d;
+}
+
+Rgb colour(TileClass c) { return palette()[static_cast<std::size_t>(c)].rgb; }
+
+std::string text(const Rgb& c) {
+  return std::to_string(c.r) + "," + std::to_string(c.g) + "," + std::to_string(c.b);
+}
+
+// The class at each place of the test map below, and the map.
+struct Placed {
+  int x, y;
+  TileClass expected;
+};
+
+constexpr int kW = 12, kH = 7;
+
+std::vector<std::uint8_t> known_tiles_map(std::vector<Placed>* placed = nullptr) {
+  using namespace mapindex::teeworlds;
+  using namespace mapindex::teeworlds::game_tile;
+  MapBuilder b;
+  b.add_game_group();
+  TileGrid deco(LayerKind::tiles, kW, kH);
+  deco.set(0, 5, 1).set(1, 1, 1);  // (1, 1) is under a solid game tile
+  b.add_tile_layer(deco, {.name = "Deco"});
+  TileGrid game(LayerKind::game, kW, kH);
+  game.set(1, 1, kSolid)
+      .set(2, 1, kDeath)
+      .set(3, 1, kFreeze)
+      .set(4, 1, kDfreeze)
+      .set(5, 1, kStart)
+      .set(6, 1, kFinish)
+      .set(7, 1, kCp)
+      .set(8, 1, kSpawn)
+      .set(1, 2, kNohook)
+      .set(2, 2, kWeaponShotgun)
+      .set(3, 2, kThrough)
+      .set(9, 1, kTimeCheckpointFirst)
+      .set(4, 2, kSolid);  // the front layer puts freeze over it
+  b.add_tile_layer(game, {.name = "Game"});
+  TileGrid front(LayerKind::front, kW, kH);
+  front.set(4, 2, kFreeze);
+  b.add_tile_layer(front, {.name = "Front"});
+  TileGrid tele(LayerKind::tele, kW, kH);
+  tele.set_tele(5, 2, tele_tile::kIn, 1);
+  b.add_tile_layer(tele, {.name = "Tele"});
+  TileGrid speedup(LayerKind::speedup, kW, kH);
+  speedup.set_speedup(6, 2, speedup_tile::kBoost, 10, 0, 90);
+  b.add_tile_layer(speedup, {.name = "Speedup"});
+  TileGrid sw(LayerKind::switch_layer, kW, kH);
+  sw.set_switch(7, 2, switch_tile::kOpen, 1);
+  b.add_tile_layer(sw, {.name = "Switch"});
+  if (placed)
+    *placed = {{1, 1, TileClass::solid},      {2, 1, TileClass::death},
+               {3, 1, TileClass::freeze},     {4, 1, TileClass::deep_freeze},
+               {5, 1, TileClass::start},      {6, 1, TileClass::finish},
+               {7, 1, TileClass::checkpoint}, {8, 1, TileClass::spawn},
+               {9, 1, TileClass::checkpoint}, {1, 2, TileClass::unhookable},
+               {2, 2, TileClass::entity},     {3, 2, TileClass::other},
+               {4, 2, TileClass::freeze},     {5, 2, TileClass::teleporter},
+               {6, 2, TileClass::speedup},    {7, 2, TileClass::switch_tile},
+               {0, 0, TileClass::air},        {11, 6, TileClass::air}};
+  return b.build();
+}
+
+std::vector<std::uint8_t> file_bytes(const fs::path& p) { return read_file(p); }
+
+ProcessResult render(const std::vector<std::string>& args) {
+  std::vector<std::string> all{"render"};
+  all.insert(all.end(), args.begin(), args.end());
+  return run_process(mapindex_binary(), all);
+}
+
+std::vector<std::uint8_t> blob(const fs::path& db, const std::string& sql) {
+  sqlite3* h = nullptr;
+  REQUIRE(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  REQUIRE(sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK);
+  std::vector<std::uint8_t> out;
+  if (sqlite3_step(st) == SQLITE_ROW) {
+    const auto* p = static_cast<const std::uint8_t*>(sqlite3_column_blob(st, 0));
+    out.assign(p, p + sqlite3_column_bytes(st, 0));
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return out;
+}
+
+}  // namespace
+
+TEST_SUITE("render") {
+  TEST_CASE("tile classes: every named game/front tile of schema/tile_names.csv gets its class") {
+    // The class each name must have, by the README's palette table.
+    const auto expected_for = [](const std::string& name, const std::string& category) {
+      if (name == "SOLID") return TileClass::solid;
+      if (name == "NOHOOK") return TileClass::unhookable;
+      if (name == "DEATH") return TileClass::death;
+      if (name == "FREEZE" || name == "LFREEZE") return TileClass::freeze;
+      if (name == "DFREEZE") return TileClass::deep_freeze;
+      if (name == "START") return TileClass::start;
+      if (name == "FINISH") return TileClass::finish;
+      if (name.starts_with("TIME_CHECKPOINT") || name == "CP" || name == "CP_F")
+        return TileClass::checkpoint;
+      if (name.starts_with("SPAWN")) return TileClass::spawn;
+      if (category == "entity") return TileClass::entity;
+      return TileClass::other;
+    };
+    std::ifstream csv(std::string(MAPINDEX_SOURCE_DIR) + "/schema/tile_names.csv");
+    REQUIRE(csv);
+    std::string line;
+    std::getline(csv, line);  // header
+    int checked = 0;
+    while (std::getline(csv, line)) {
+      std::stringstream fields(line);
+      std::string kind, tile, name, category;
+      std::getline(fields, kind, ',');
+      std::getline(fields, tile, ',');
+      std::getline(fields, name, ',');
+      std::getline(fields, category, ',');
+      const auto key = static_cast<std::uint8_t>(std::stoi(tile));
+      INFO(line);
+      if (kind == "game" || kind == "front") {
+        const LayerKind k = kind == "game" ? LayerKind::game : LayerKind::front;
+        CHECK(mapindex::render::class_of(k, key) == expected_for(name, category));
+        ++checked;
+      } else if (kind == "tele") {
+        CHECK(mapindex::render::class_of(LayerKind::tele, key) == TileClass::teleporter);
+      } else if (kind == "speedup") {
+        CHECK(mapindex::render::class_of(LayerKind::speedup, key) == TileClass::speedup);
+      } else if (kind == "switch") {
+        CHECK(mapindex::render::class_of(LayerKind::switch_layer, key) == TileClass::switch_tile);
+      }
+    }
+    CHECK(checked > 200);
+    for (const LayerKind k : {LayerKind::game, LayerKind::front, LayerKind::tele,
+                              LayerKind::speedup, LayerKind::switch_layer, LayerKind::tiles})
+      CHECK(mapindex::render::class_of(k, 0) == TileClass::air);
+  }
+
+  TEST_CASE("tile classes: the README's palette table is the palette") {
+    std::ifstream readme(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
+    const std::string doc((std::istreambuf_iterator<char>(readme)), {});
+    for (const auto& e : palette()) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "#%02x%02x%02x", e.rgb.r, e.rgb.g, e.rgb.b);
+      const std::string row =
+          "| " + std::string(e.name) + " | `" + hex + "` | " + std::string(e.tiles) + " |";
+      INFO(row);
+      CHECK(doc.find(row) != std::string::npos);
+    }
+    // Distinct colours, so a pixel's class can be told from its colour.
+    for (std::size_t i = 0; i < palette().size(); ++i)
+      for (std::size_t j = i + 1; j < palette().size(); ++j)
+        CHECK_FALSE(palette()[i].rgb == palette()[j].rgb);
+  }
+
+  TEST_CASE("render: known tiles at known places have the palette's colours") {
+    TempDir tmp;
+    std::vector<Placed> placed;
+    write_file(tmp / "known.map", known_tiles_map(&placed));
+    const auto r = render({tmp.file("known.map"), "--out", tmp.file("known.png")});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const Decoded png = decode_png(file_bytes(tmp / "known.png"));
+    CHECK(png.width == kW);
+    CHECK(png.height == kH);
+    for (const auto& p : placed) {
+      INFO(p.x << "," << p.y << " " << palette()[static_cast<std::size_t>(p.expected)].name);
+      CHECK(text(png.at(p.x, p.y)) == text(colour(p.expected)));
+    }
+    // physics only: the design tile at (0, 5) is not drawn
+    CHECK(text(png.at(0, 5)) == text(colour(TileClass::air)));
+
+    SUBCASE("--layers all draws the design layer under the physics") {
+      const auto all =
+          render({tmp.file("known.map"), "--layers", "all", "--out", tmp.file("all.png")});
+      REQUIRE_MESSAGE(all.exit_code == 0, all.err);
+      const Decoded a = decode_png(file_bytes(tmp / "all.png"));
+      CHECK(text(a.at(0, 5)) == text(colour(TileClass::design_1)));
+      CHECK(text(a.at(1, 1)) == text(colour(TileClass::solid)));  // physics over design
+      for (const auto& p : placed)
+        if (p.expected != TileClass::air) CHECK(text(a.at(p.x, p.y)) == text(png.at(p.x, p.y)));
+    }
+    SUBCASE("--scale N draws N x N pixels per tile") {
+      const auto s =
+          render({tmp.file("known.map"), "--scale", "3", "--out", tmp.file("scaled.png")});
+      REQUIRE_MESSAGE(s.exit_code == 0, s.err);
+      const Decoded d = decode_png(file_bytes(tmp / "scaled.png"));
+      CHECK(d.width == 3 * kW);
+      CHECK(d.height == 3 * kH);
+      for (const auto& p : placed)
+        for (std::uint32_t dy = 0; dy < 3; ++dy)
+          for (std::uint32_t dx = 0; dx < 3; ++dx)
+            CHECK(text(d.at(3 * p.x + dx, 3 * p.y + dy)) == text(colour(p.expected)));
+    }
+    SUBCASE("the default --out is the map's name with .png in the current folder") {
+      const auto cwd = fs::current_path();
+      fs::current_path(tmp.path());
+      const auto d = render({"known.map"});
+      fs::current_path(cwd);
+      CHECK_MESSAGE(d.exit_code == 0, d.err);
+      CHECK(fs::exists(tmp / "known.png"));
+      CHECK(file_bytes(tmp / "known.png").size() > 8);
+    }
+  }
+
+  TEST_CASE("render: a skip-compressed (version 4) game layer draws the same") {
+    using namespace mapindex::teeworlds::game_tile;
+    MapBuilder b;
+    b.add_game_group();
+    TileGrid game(LayerKind::game, 40, 3);
+    game.fill(0, 2, 40, 1, kSolid).set(17, 1, kFreeze).set(39, 0, kSpawn);
+    b.add_tile_layer(game, {.name = "Game", .version = 4});
+    TempDir tmp;
+    write_file(tmp / "v4.map", b.build());
+    const auto r = render({tmp.file("v4.map"), "--out", tmp.file("v4.png")});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const Decoded d = decode_png(file_bytes(tmp / "v4.png"));
+    CHECK(text(d.at(17, 1)) == text(colour(TileClass::freeze)));
+    CHECK(text(d.at(39, 0)) == text(colour(TileClass::spawn)));
+    CHECK(text(d.at(0, 2)) == text(colour(TileClass::solid)));
+    CHECK(text(d.at(39, 2)) == text(colour(TileClass::solid)));
+    CHECK(text(d.at(16, 1)) == text(colour(TileClass::air)));
+  }
+
+  TEST_CASE("render: a SpriteTile level draws colliders solid and tiles by set") {
+    // 4 x 3 cells from the lower-left corner: (0, row 0) collider, (3, row
+    // 2) a tile of set 1 (tiles_per_set 1024 with the default 32 sets).
+    StLayer layer;
+    layer.width = 4;
+    layer.height = 3;
+    layer.cells.resize(12);
+    layer.cells[0] = StCell{.tile = -1, .misc = 0x8000};
+    layer.cells[2 * 4 + 3] = StCell{.tile = 1024 + 5};
+    const auto level = SpriteTileWriter().layers({layer}).compressed();
+    TempDir tmp;
+    write_file(tmp / "level.bytes", level);
+    const auto r = render({tmp.file("level.bytes"), "--out", tmp.file("level.png")});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const Decoded d = decode_png(file_bytes(tmp / "level.png"));
+    CHECK(d.width == 4);
+    CHECK(d.height == 3);
+    CHECK(text(d.at(0, 2)) == text(colour(TileClass::solid)));  // row 0 is the bottom
+    CHECK(text(d.at(3, 0)) == text(colour(TileClass::set_2)));
+    CHECK(text(d.at(1, 1)) == text(colour(TileClass::air)));
+  }
+
+  TEST_CASE("render: ARCHIVE::path renders one entry of an archive") {
+    TempDir tmp;
+    std::vector<Placed> placed;
+    const auto known = known_tiles_map(&placed);
+    MapBuilder other;
+    other.add_game_group();
+    other.add_tile_layer(TileGrid(LayerKind::game, 5, 5).fill(0, 0, 5, 5, 1), {.name = "Game"});
+    write_archive(tmp / "pack.zip", ArchiveFormat::zip,
+                  {{.path = "maps/other.map", .bytes = other.build()},
+                   {.path = "maps/known.map", .bytes = known}});
+    const auto r = render({tmp.file("pack.zip") + "::maps/known.map", "--out", tmp.file("k.png")});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const Decoded d = decode_png(file_bytes(tmp / "k.png"));
+    CHECK(d.width == kW);
+    for (const auto& p : placed) CHECK(text(d.at(p.x, p.y)) == text(colour(p.expected)));
+
+    const auto missing =
+        render({tmp.file("pack.zip") + "::maps/nope.map", "--out", tmp.file("n.png")});
+    CHECK(missing.exit_code == 2);
+    CHECK(contains(missing.err, "has no entry 'maps/nope.map'"));
+    CHECK(contains(missing.err, "pack.zip"));
+    CHECK_FALSE(fs::exists(tmp / "n.png"));
+
+    const auto whole = render({tmp.file("pack.zip")});
+    CHECK(whole.exit_code == 2);
+    CHECK(contains(whole.err, "is an archive"));
+  }
+
+  TEST_CASE("render: errors name the file and the reason") {
+    TempDir tmp;
+    write_file(tmp / "text.map", to_bytes("hello, not a map"));
+    const auto not_map = render({tmp.file("text.map"), "--out", tmp.file("x.png")});
+    CHECK(not_map.exit_code == 1);
+    CHECK(contains(not_map.err, tmp.file("text.map") + ": not a map"));
+
+    MapBuilder b;
+    b.add_game_group();
+    b.add_tile_layer(TileGrid(LayerKind::tiles, 4, 4).fill(0, 0, 4, 4, 1), {.name = "Deco"});
+    write_file(tmp / "nogame.map", b.build());
+    const auto no_game = render({tmp.file("nogame.map"), "--out", tmp.file("x.png")});
+    CHECK(no_game.exit_code == 1);
+    CHECK(contains(no_game.err, "nogame.map: nothing to draw: it has no game layer"));
+
+    const auto absent = render({tmp.file("absent.map")});
+    CHECK(absent.exit_code == 2);
+    CHECK(contains(absent.err, "absent.map: no such file"));
+
+    write_file(tmp / "known.map", known_tiles_map());
+    const auto bad_layers = render({tmp.file("known.map"), "--layers", "some"});
+    CHECK(bad_layers.exit_code == 2);
+    CHECK(contains(bad_layers.err, "--layers must be physics or all"));
+    CHECK_FALSE(fs::exists(tmp / "x.png"));
+  }
+
+  TEST_CASE("canvas: limits are checked before allocating") {
+    using mapindex::render::Canvas;
+    const auto huge = Canvas::create(100000, 100000);
+    REQUIRE_FALSE(huge);
+    CHECK(huge.error().code == mapindex::Code::render_size);
+    CHECK(contains(huge.error().message, "100000x100000 tiles"));
+    CHECK(contains(huge.error().message, "2^26"));
+    // Downscaled to at most 256 pixels a side: one pixel per 391 x 391 tiles.
+    const auto thumb = Canvas::create(100000, 100000, {.max_side = 256});
+    REQUIRE(thumb);
+    CHECK(thumb->factor() == 391);
+    CHECK(thumb->image().width == 256);
+    CHECK(thumb->image().height == 256);
+    CHECK_FALSE(Canvas::create(0, 10));
+    CHECK_FALSE(Canvas::create(10, -1));
+    // A scale that would take the PNG over the limit.
+    auto big = Canvas::create(4097, 4097);
+    REQUIRE(big);
+    CHECK(mapindex::render::encode_png(big->image(), 1));
+    const auto scaled = mapindex::render::encode_png(big->image(), 2);
+    REQUIRE_FALSE(scaled);
+    CHECK(scaled.error().code == mapindex::Code::render_size);
+    CHECK(contains(scaled.error().message, "8194x8194"));
+  }
+
+  TEST_CASE("thumbnail: the downscale keeps a one-tile freeze line and a single spawn") {
+    using namespace mapindex::teeworlds::game_tile;
+    // 1024 x 512 tiles of solid: 4 x 4 tiles per pixel, a 256 x 128 thumbnail.
+    TileGrid game(LayerKind::game, 1024, 512);
+    game.fill(0, 0, 1024, 512, kSolid);
+    game.fill(517, 0, 1, 512, kFreeze);  // a vertical one-tile freeze line
+    game.fill(0, 301, 1024, 1, kDfreeze);
+    game.set(1021, 6, kSpawn);
+    MapBuilder b;
+    b.add_game_group();
+    b.add_tile_layer(game, {.name = "Game"});
+    const auto map = b.build();
+    mapindex::MeasureOptions mo;
+    mo.thumbnails = true;
+    const auto m = mapindex::measure_content(Bytes(map.data(), map.size()), mo);
+    REQUIRE(m.kind == mapindex::ContentKind::map);
+    REQUIRE_FALSE(m.stats.thumbnail_png.empty());
+    CHECK(m.stats.thumbnail_png.size() < 8192);
+    const Decoded d = decode_png(m.stats.thumbnail_png);
+    CHECK(d.width == 256);
+    CHECK(d.height == 128);
+    for (std::uint32_t y = 0; y < 128; ++y) {
+      INFO("row " << y);
+      if (y != 301 / 4) CHECK(text(d.at(517 / 4, y)) == text(colour(TileClass::freeze)));
+      if (y != 301 / 4 && y != 6 / 4) {
+        CHECK(text(d.at(517 / 4 - 1, y)) == text(colour(TileClass::solid)));
+        CHECK(text(d.at(517 / 4 + 1, y)) == text(colour(TileClass::solid)));
+      }
+    }
+    for (std::uint32_t x = 0; x < 256; ++x)
+      CHECK(text(d.at(x, 301 / 4)) == text(colour(TileClass::deep_freeze)));
+    CHECK(text(d.at(1021 / 4, 6 / 4)) == text(colour(TileClass::spawn)));
+
+    // Off unless asked for.
+    const auto plain = mapindex::measure_content(Bytes(map.data(), map.size()));
+    CHECK(plain.stats.thumbnail_png.empty());
+  }
+
+  TEST_CASE("index: one thumbnail per map content, the view, --from-index, --no-thumbnails") {
+    TempDir tmp;
+    fs::create_directories(tmp / "in");
+    const auto known = known_tiles_map();
+    write_file(tmp / "in/a.map", known);
+    write_file(tmp / "in/copy of a.map", known);  // the same content
+    MapBuilder other;
+    other.add_game_group();
+    other.add_tile_layer(TileGrid(LayerKind::game, 30, 20).fill(0, 0, 30, 1, 1), {.name = "Game"});
+    write_file(tmp / "in/b.map", other.build());
+    StLayer layer;
+    layer.width = 3;
+    layer.height = 2;
+    layer.cells.resize(6);
+    layer.cells[1] = StCell{.tile = -1, .misc = 0x8000};
+    write_file(tmp / "in/level.bytes", SpriteTileWriter().layers({layer}).compressed());
+    write_file(tmp / "in/readme.txt", to_bytes("not a map"));
+    MapBuilder nogame;
+    nogame.add_game_group();
+    nogame.add_tile_layer(TileGrid(LayerKind::tiles, 4, 4).fill(0, 0, 4, 4, 1), {.name = "D"});
+    write_file(tmp / "in/nogame.map", nogame.build());
+
+    const fs::path db = tmp / "i.sqlite";
+    const auto r =
+        run_process(mapindex_binary(), {"index", "--db", db.string(), "-q", (tmp / "in").string()});
+    REQUIRE_MESSAGE(r.exit_code <= 1, r.err);
+    // a, b and the level: one row each; the map without a game layer none.
+    CHECK(sql_int(db, "SELECT count(*) FROM thumbnails") == 3);
+    CHECK(sql_int(db, "SELECT count(*) FROM map_thumbnails") == 3);
+    const std::string sha_a = mapindex::read::digest(known).sha256_hex();
+    CHECK(sql_int(db, "SELECT count(*) FROM map_thumbnails WHERE sha256 = '" + sha_a + "'") == 1);
+    CHECK(sql_int(db, "SELECT count(*) FROM map_thumbnails WHERE name = 'b'") == 1);
+    CHECK(sql_int(db,
+                  "SELECT count(*) FROM map_thumbnails m JOIN maps USING (map_id) "
+                  "WHERE maps.format = 'spritetile'") == 1);
+    CHECK(sql_rows(db, "SELECT * FROM map_thumbnails LIMIT 1").front().size() == 4);
+
+    // The stored thumbnail of a is its picture (12 x 7 tiles: one pixel each).
+    const auto stored = blob(db, "SELECT png FROM map_thumbnails WHERE sha256 = '" + sha_a + "'");
+    std::vector<Placed> placed;
+    known_tiles_map(&placed);
+    const Decoded d = decode_png(stored);
+    CHECK(d.width == kW);
+    for (const auto& p : placed) CHECK(text(d.at(p.x, p.y)) == text(colour(p.expected)));
+    CHECK(sql_int(db, "SELECT width FROM thumbnails JOIN maps USING (map_id) WHERE sha256 = '" +
+                          sha_a + "'") == kW);
+
+    // --from-index by SHA-256 and by name writes the stored bytes.
+    const auto by_sha =
+        render({"--from-index", sha_a, "--db", db.string(), "--out", tmp.file("by_sha.png")});
+    REQUIRE_MESSAGE(by_sha.exit_code == 0, by_sha.err);
+    CHECK(file_bytes(tmp / "by_sha.png") == stored);
+    const auto by_name =
+        render({"--from-index", "b", "--db", db.string(), "--out", tmp.file("b.png")});
+    REQUIRE_MESSAGE(by_name.exit_code == 0, by_name.err);
+    CHECK(file_bytes(tmp / "b.png") == blob(db, "SELECT png FROM map_thumbnails WHERE name = 'b'"));
+    const auto none =
+        render({"--from-index", "nogame", "--db", db.string(), "--out", tmp.file("x.png")});
+    CHECK(none.exit_code == 1);
+    CHECK(contains(none.err, "no thumbnail for 'nogame'"));
+    const auto no_db = render({"--from-index", "b", "--db", tmp.file("absent.sqlite")});
+    CHECK(no_db.exit_code == 2);
+
+    // --no-thumbnails: none stored.
+    const fs::path db2 = tmp / "plain.sqlite";
+    const auto r2 = run_process(mapindex_binary(), {"index", "--db", db2.string(), "-q",
+                                                    "--no-thumbnails", (tmp / "in").string()});
+    REQUIRE_MESSAGE(r2.exit_code <= 1, r2.err);
+    CHECK(sql_int(db2, "SELECT count(*) FROM maps") == 4);
+    CHECK(sql_int(db2, "SELECT count(*) FROM thumbnails") == 0);
+    // A later --reindex run adds the thumbnails the maps lack.
+    const auto r3 = run_process(mapindex_binary(), {"index", "--db", db2.string(), "-q",
+                                                    "--reindex", (tmp / "in").string()});
+    REQUIRE_MESSAGE(r3.exit_code <= 1, r3.err);
+    CHECK(sql_int(db2, "SELECT count(*) FROM thumbnails") == 3);
+    CHECK(blob(db2, "SELECT png FROM map_thumbnails WHERE sha256 = '" + sha_a + "'") == stored);
+  }
+
+  TEST_CASE("readme: the minimap in the README is what render draws of the demo archive") {
+    TempDir tmp;
+    const auto demo = run_process(make_demo_binary(), {tmp.file("maps.zip")});
+    REQUIRE_MESSAGE(demo.exit_code == 0, demo.err);
+    const auto r = render({tmp.file("maps.zip") + "::maps/ddnet/Demo Race.map", "--scale", "2",
+                           "--out", tmp.file("demo-race.png")});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const auto committed =
+        file_bytes(fs::path(MAPINDEX_SOURCE_DIR) / "docs/pictures/demo-race.png");
+    CHECK(file_bytes(tmp / "demo-race.png") == committed);
+    std::ifstream readme(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
+    const std::string doc((std::istreambuf_iterator<char>(readme)), {});
+    CHECK(contains(doc, "(docs/pictures/demo-race.png)"));
+  }
+
+  TEST_CASE("corpus: every map with a game layer and every level gets a thumbnail") {
+    const auto maps = corpus_files("maps", ".map");
+    const auto levels = corpus_files("spritetile", ".bytes");
+    if (maps.empty()) {
+      report_corpus_missing("maps", "thumbnails of the corpus");
+      return;
+    }
+    TempDir tmp;
+    const fs::path db = tmp / "corpus.sqlite";
+    std::vector<std::string> args{"index", "--db", db.string(), "-q"};
+    for (const auto& sub : {"maps", "spritetile"})
+      if (const auto dir = corpus_dir(sub)) args.push_back(dir->string());
+    const auto r = run_process(mapindex_binary(), args);
+    REQUIRE_MESSAGE(r.exit_code <= 1, r.err);
+    const auto without =
+        sql_rows(db,
+                 "SELECT sha256 FROM maps WHERE (game_width > 0 OR format = 'spritetile') "
+                 "AND map_id NOT IN (SELECT map_id FROM thumbnails)");
+    CHECK(without.empty());
+    for (const auto& row : without) MESSAGE("no thumbnail: " << row.front());
+    CHECK(sql_int(db, "SELECT count(*) FROM thumbnails") > 200);
+    CHECK(sql_int(db, "SELECT max(max(width, height)) FROM thumbnails") <= 256);
+    MESSAGE("thumbnails: " << sql_value(db, "SELECT count(*) FROM thumbnails") << ", average "
+                           << sql_value(db, "SELECT avg(length(png)) FROM thumbnails")
+                           << " bytes, largest "
+                           << sql_value(db, "SELECT max(length(png)) FROM thumbnails"));
+    (void)levels;
+  }
+}
