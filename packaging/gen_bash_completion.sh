@@ -14,8 +14,8 @@ out=$2
 # option=values, for every command that has the option. Keep in step with the
 # options' help texts (the test fails otherwise).
 VALUES=(
-  "format=text json markdown"
-  "audit-format=text json markdown"
+  "format=text json markdown html"
+  "audit-format=text json markdown html"
   "fail-on=error warning never"
   "game=ddnet teeworlds"
   "progress=auto bar lines none"

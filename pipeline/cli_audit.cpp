@@ -1,5 +1,5 @@
-// `mapindex audit [--db FILE] [--run N] [--against M] [--format text|json|markdown]
-//                 [--fail-on error|warning|never] [--limit N] [--only-new]`
+// `mapindex audit [--db FILE] [--run N] [--against M] [--format text|json|markdown|html]
+//                 [--out FILE] [--fail-on error|warning|never] [--limit N] [--only-new]`
 // `mapindex audit [--db FILE] --accept [--run N] [--note TEXT]`
 // `mapindex audit [--db FILE] --acknowledge SHA256|PATH|NAME [--note TEXT]`
 #include <boost/program_options.hpp>
@@ -8,12 +8,14 @@
 #include <iostream>
 #include <limits>
 #include <optional>
+#include <sstream>
 
 #include "pipeline/cli_parse.h"
 #include "pipeline/commands.h"
 #include "stages/audit/audit_marks.h"
 #include "stages/audit/build_audit.h"
 #include "stages/audit/render.h"
+#include "stages/common/file_write.h"
 #include "stages/write/index_db.h"
 
 namespace mapindex {
@@ -26,9 +28,10 @@ int audit_command(const Args& args) {
   std::size_t limit = 50;
   std::optional<std::int64_t> run, against;
   bool only_new = false, accept = false;
-  std::string acknowledge, note;
+  std::string acknowledge, note, out_path;
   po::options_description opts(
-      "Usage: mapindex audit [--db FILE] [--run N] [--against M] [--format text|json|markdown]\n"
+      "Usage: mapindex audit [--db FILE] [--run N] [--against M]\n"
+      "                      [--format text|json|markdown|html] [--out FILE]\n"
       "                      [--fail-on error|warning|never] [--limit N] [--only-new]\n"
       "                      [--game ddnet|teeworlds]\n"
       "       mapindex audit [--db FILE] --accept [--run N] [--note TEXT]\n"
@@ -42,7 +45,9 @@ int audit_command(const Args& args) {
       "names that differ only by case or punctuation). A source no earlier complete\n"
       "run read has no baseline: everything in it counts as new. A run that read a\n"
       "source only in part (an archive cut short, or unreadable) is never a baseline\n"
-      "for it; its audit says so instead of listing the entries not read as removed.\n\n"
+      "for it; its audit says so instead of listing the entries not read as removed.\n"
+      "--format html writes one self-contained page (no JavaScript; the maps'\n"
+      "thumbnails inlined, old and new side by side for a changed map).\n\n"
       "--accept accepts a run as it is (the first night on an archive: everything is\n"
       "new): its audit then exits 0. --acknowledge marks a map content as known: its\n"
       "problems and findings are listed as acknowledged and never fail the audit (a\n"
@@ -57,11 +62,14 @@ int audit_command(const Args& args) {
                     "the run to compare it with (default: per source, the latest complete run "
                     "before it that read the source to its end)");
   add_number_option(opts, "limit", &limit, std::size_t{0}, std::size_t{1000000},
-                    "text and markdown list at most this many items per list (0: all)");
+                    "text, markdown and html list at most this many items per list (0: all)");
   Game game = Game::ddnet;
   add_game_option(opts, &game);
   opts.add_options()("format", po::value(&format_name)->default_value(format_name),
-                     "text, json (stable format, see the README) or markdown")(
+                     "text, json (stable format, see the README), markdown or html (one "
+                     "self-contained page with the maps' thumbnails)")(
+      "out,o", po::value(&out_path),
+      "write the report to FILE (replaced whole, atomically) instead of standard output")(
       "fail-on", po::value(&fail_on_name)->default_value(fail_on_name),
       "exit 1 when something is newly broken (error), also on new warnings (warning), "
       "or never; info findings (unused envelopes, images, sounds) never fail it")(
@@ -93,8 +101,8 @@ int audit_command(const Args& args) {
   }
   const auto format = audit::parse_report_format(format_name);
   if (!format) {
-    std::cerr << "mapindex audit: --format must be text, json or markdown, not '" << format_name
-              << "'\n";
+    std::cerr << "mapindex audit: --format must be text, json, markdown or html, not '"
+              << format_name << "'\n";
     return kExitUsage;
   }
   const auto fail_on = audit::parse_fail_on(fail_on_name);
@@ -132,6 +140,10 @@ int audit_command(const Args& args) {
               << acknowledged->sha256 << "): its problems no longer fail the audit\n";
     return kExitOk;
   }
+  if (vm.count("out") && (accept || !acknowledge.empty())) {
+    std::cerr << "mapindex audit: --out goes with a report, not with --accept or --acknowledge\n";
+    return kExitUsage;
+  }
   if (vm.count("note")) {
     std::cerr << "mapindex audit: --note goes with --accept or --acknowledge\n";
     return kExitUsage;
@@ -140,6 +152,7 @@ int audit_command(const Args& args) {
   options.game = game;
   if (run) options.run = *run;
   if (against) options.against = *against;
+  options.pictures = *format == audit::ReportFormat::html;
 
   auto db = index::IndexDb::open(db_path, index::OpenMode::read_only);
   if (!db) {
@@ -154,8 +167,18 @@ int audit_command(const Args& args) {
   audit::RenderOptions render_options;
   render_options.limit = limit;
   render_options.only_new = only_new;
-  audit::render(*report, *format, std::cout, render_options);
-  std::cout.flush();
+  if (vm.count("out")) {
+    std::ostringstream text;
+    audit::render(*report, *format, text, render_options);
+    const auto written = write_file_atomically(out_path, text.str(), Code::audit_output);
+    if (!written) {
+      std::cerr << "mapindex audit: --out: " << written.error().message << "\n";
+      return kExitUsage;
+    }
+  } else {
+    audit::render(*report, *format, std::cout, render_options);
+    std::cout.flush();
+  }
   return audit::exit_status(*report, *fail_on) == 0 ? kExitOk : kExitFindings;
 }
 

@@ -193,8 +193,8 @@ int index_command(const Args& args) {
       "when the run is complete, print `mapindex audit` of it against the previous run; "
       "the exit status is then the audit's (one command for cron)")(
       "audit-format", po::value(&audit_format)->default_value(audit_format),
-      "with --audit: text, json or markdown (json: standard output holds only the JSON, "
-      "no run summary)")(
+      "with --audit: text, json, markdown or html (json, html: standard output holds only "
+      "the report, no run summary)")(
       "fail-on", po::value(&fail_on)->default_value(fail_on),
       "with --audit: exit 1 when something is newly broken (error), also on new warnings "
       "(warning), or never; info findings never fail it");
@@ -265,7 +265,8 @@ int index_command(const Args& args) {
     return kExitUsage;
   }
   if (!audit::parse_report_format(audit_format) || !audit::parse_fail_on(fail_on)) {
-    std::cerr << "mapindex index: --audit-format must be text, json or markdown and --fail-on "
+    std::cerr << "mapindex index: --audit-format must be text, json, markdown or html and "
+                 "--fail-on "
                  "error, warning or never\n";
     return kExitUsage;
   }
@@ -285,8 +286,8 @@ int index_command(const Args& args) {
     std::cerr << "mapindex index: " << result.error().message << "\n";
     return exit_status_for(result.error());
   }
-  // With --audit-format json, standard output holds only the JSON report.
-  const bool json_only = audit && audit_format == "json";
+  // With --audit-format json or html, standard output holds only the report.
+  const bool json_only = audit && (audit_format == "json" || audit_format == "html");
   if (!quiet && !json_only) print_summary(o, counters, *result);
   if (!stats_json.empty() && !write_stats_json(stats_json, o, counters, *result))
     std::cerr << "mapindex index: cannot write --stats-json " << stats_json << "\n";

@@ -14,6 +14,8 @@ packages=(
   clang libclang-rt-dev  # the fuzz targets: clang with libFuzzer, ASan and UBSan runtimes
   clang-format           # the format test (.clang-format)
   help2man               # the man pages (cmake --install), made from the --help texts
+  chromium               # the HTML audit's browser test and scripts/readme_images.sh (headless)
+  pngquant               # scripts/readme_images.sh: the README's screenshot as a small palette PNG
 )
 
 missing=()

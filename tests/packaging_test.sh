@@ -74,7 +74,7 @@ if [ "$mode" = completion ]; then
     grep -qx -- "$o" <<<"$got" || fail "'mapindex index --<TAB>' does not offer $o"
   done
   got=$(complete_words mapindex audit --format "")
-  [ "$got" = "$(printf 'json\nmarkdown\ntext')" ] || fail "'mapindex audit --format <TAB>' gives '$(echo $got)'"
+  [ "$got" = "$(printf 'html\njson\nmarkdown\ntext')" ] || fail "'mapindex audit --format <TAB>' gives '$(echo $got)'"
   got=$(complete_words mapindex audit --fail-on w)
   [ "$got" = "warning" ] || fail "'mapindex audit --fail-on w<TAB>' gives '$(echo $got)'"
   got=$(complete_words mapindex index --game "")

@@ -284,9 +284,10 @@ TEST_SUITE("audit") {
 
     const auto help = run_cli({"audit", "--help"});
     CHECK(help.exit_code == 0);
-    for (const char* option : {"--db arg (=mapindex.sqlite)", "--run N", "--against N",
-                               "--format arg (=text)", "--fail-on arg (=error)", "--limit N (=50)",
-                               "--only-new", "--accept", "--acknowledge arg", "--note arg"})
+    for (const char* option :
+         {"--db arg (=mapindex.sqlite)", "--run N", "--against N", "--format arg (=text)",
+          "--fail-on arg (=error)", "--limit N (=50)", "--only-new", "--accept",
+          "--acknowledge arg", "--note arg", "-o [ --out ] arg"})
       CHECK_MESSAGE(contains(help.out, option), option);
     CHECK(contains(help.out, "Exit status: 0"));
 
@@ -300,7 +301,7 @@ TEST_SUITE("audit") {
     CHECK(audit(db).exit_code == 0);
     r = audit(db, {"--format", "xml"});
     CHECK(r.exit_code == 2);
-    CHECK(contains(r.err, "--format must be text, json or markdown, not 'xml'"));
+    CHECK(contains(r.err, "--format must be text, json, markdown or html, not 'xml'"));
     r = audit(db, {"--fail-on", "sometimes"});
     CHECK(r.exit_code == 2);
     CHECK(contains(r.err, "--fail-on must be error, warning or never"));

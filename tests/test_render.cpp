@@ -2,7 +2,6 @@
 // downscale), PNGs read back with libpng, `mapindex render` on maps, levels
 // and archive entries, and the thumbnails the index stores.
 #include <doctest/doctest.h>
-#include <png.h>
 #include <sqlite3.h>
 
 #include <fstream>
@@ -19,6 +18,7 @@
 #include "tests/support/archive_builder.h"
 #include "tests/support/corpus.h"
 #include "tests/support/map_builder.h"
+#include "tests/support/png_probe.h"
 #include "tests/support/process.h"
 #include "tests/support/spritetile_writer.h"
 #include "tests/support/sqlite_probe.h"
@@ -33,28 +33,13 @@ using mapindex::render::TileClass;
 
 namespace {
 
-// A PNG decoded to RGB by libpng's simplified API (independent of how the
-// product writes it).
-struct Decoded {
-  std::uint32_t width = 0, height = 0;
-  std::vector<std::uint8_t> rgb;
-  Rgb at(std::uint32_t x, std::uint32_t y) const {
-    const std::size_t i = (static_cast<std::size_t>(y) * width + x) * 3;
-    return Rgb{rgb[i], rgb[i + 1], rgb[i + 2]};
-  }
-};
-
-Decoded decode_png(const std::vector<std::uint8_t>& png) {
-  png_image image{};
-  image.version = PNG_IMAGE_VERSION;
-  REQUIRE(png_image_begin_read_from_memory(&image, png.data(), png.size()) != 0);
-  image.format = PNG_FORMAT_RGB;
-  Decoded d;
-  d.width = image.width;
-  d.height = image.height;
-  d.rgb.resize(PNG_IMAGE_SIZE(image));
-  REQUIRE(png_image_finish_read(&image, nullptr, d.rgb.data(), 0, nullptr) != 0);
-  return d;
+// A PNG decoded to RGB (tests/support/png_probe.h); the test fails when
+// libpng cannot read it.
+using Decoded = mapindex::testing::DecodedPng;
+Decoded decode_or_fail(const std::vector<std::uint8_t>& png) {
+  auto d = mapindex::testing::decode_png(png);
+  REQUIRE(d.has_value());
+  return *d;
 }
 
 Rgb colour(TileClass c) { return palette()[static_cast<std::size_t>(c)].rgb; }
@@ -216,7 +201,7 @@ TEST_SUITE("render") {
     write_file(tmp / "known.map", known_tiles_map(&placed));
     const auto r = render({tmp.file("known.map"), "--out", tmp.file("known.png")});
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-    const Decoded png = decode_png(file_bytes(tmp / "known.png"));
+    const Decoded png = decode_or_fail(file_bytes(tmp / "known.png"));
     CHECK(png.width == kW);
     CHECK(png.height == kH);
     for (const auto& p : placed) {
@@ -230,7 +215,7 @@ TEST_SUITE("render") {
       const auto all =
           render({tmp.file("known.map"), "--layers", "all", "--out", tmp.file("all.png")});
       REQUIRE_MESSAGE(all.exit_code == 0, all.err);
-      const Decoded a = decode_png(file_bytes(tmp / "all.png"));
+      const Decoded a = decode_or_fail(file_bytes(tmp / "all.png"));
       CHECK(text(a.at(0, 5)) == text(colour(TileClass::design_1)));
       CHECK(text(a.at(1, 1)) == text(colour(TileClass::solid)));  // physics over design
       for (const auto& p : placed)
@@ -240,7 +225,7 @@ TEST_SUITE("render") {
       const auto s =
           render({tmp.file("known.map"), "--scale", "3", "--out", tmp.file("scaled.png")});
       REQUIRE_MESSAGE(s.exit_code == 0, s.err);
-      const Decoded d = decode_png(file_bytes(tmp / "scaled.png"));
+      const Decoded d = decode_or_fail(file_bytes(tmp / "scaled.png"));
       CHECK(d.width == 3 * kW);
       CHECK(d.height == 3 * kH);
       for (const auto& p : placed)
@@ -270,7 +255,7 @@ TEST_SUITE("render") {
     write_file(tmp / "v4.map", b.build());
     const auto r = render({tmp.file("v4.map"), "--out", tmp.file("v4.png")});
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-    const Decoded d = decode_png(file_bytes(tmp / "v4.png"));
+    const Decoded d = decode_or_fail(file_bytes(tmp / "v4.png"));
     CHECK(text(d.at(17, 1)) == text(colour(TileClass::freeze)));
     CHECK(text(d.at(39, 0)) == text(colour(TileClass::spawn)));
     CHECK(text(d.at(0, 2)) == text(colour(TileClass::solid)));
@@ -292,7 +277,7 @@ TEST_SUITE("render") {
     write_file(tmp / "level.bytes", level);
     const auto r = render({tmp.file("level.bytes"), "--out", tmp.file("level.png")});
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-    const Decoded d = decode_png(file_bytes(tmp / "level.png"));
+    const Decoded d = decode_or_fail(file_bytes(tmp / "level.png"));
     CHECK(d.width == 4);
     CHECK(d.height == 3);
     CHECK(text(d.at(0, 2)) == text(colour(TileClass::solid)));  // row 0 is the bottom
@@ -312,7 +297,7 @@ TEST_SUITE("render") {
                    {.path = "maps/known.map", .bytes = known}});
     const auto r = render({tmp.file("pack.zip") + "::maps/known.map", "--out", tmp.file("k.png")});
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-    const Decoded d = decode_png(file_bytes(tmp / "k.png"));
+    const Decoded d = decode_or_fail(file_bytes(tmp / "k.png"));
     CHECK(d.width == kW);
     for (const auto& p : placed) CHECK(text(d.at(p.x, p.y)) == text(colour(p.expected)));
 
@@ -397,7 +382,7 @@ TEST_SUITE("render") {
     REQUIRE(m.kind == mapindex::ContentKind::map);
     REQUIRE_FALSE(m.stats.thumbnail_png.empty());
     CHECK(m.stats.thumbnail_png.size() < 8192);
-    const Decoded d = decode_png(m.stats.thumbnail_png);
+    const Decoded d = decode_or_fail(m.stats.thumbnail_png);
     CHECK(d.width == 256);
     CHECK(d.height == 128);
     for (std::uint32_t y = 0; y < 128; ++y) {
@@ -458,7 +443,7 @@ TEST_SUITE("render") {
     const auto stored = blob(db, "SELECT png FROM map_thumbnails WHERE sha256 = '" + sha_a + "'");
     std::vector<Placed> placed;
     known_tiles_map(&placed);
-    const Decoded d = decode_png(stored);
+    const Decoded d = decode_or_fail(stored);
     CHECK(d.width == kW);
     for (const auto& p : placed) CHECK(text(d.at(p.x, p.y)) == text(colour(p.expected)));
     CHECK(sql_int(db, "SELECT width FROM thumbnails JOIN maps USING (map_id) WHERE sha256 = '" +

@@ -1,5 +1,6 @@
 #include "stages/audit/audit_loader.h"
 
+#include "stages/render/png.h"
 #include "stages/sqlite/statement.h"
 
 namespace mapindex::audit {
@@ -128,6 +129,42 @@ std::string status_of_map(Game game) {
   return game == Game::ddnet ? "m.status" : "coalesce(m.teeworlds_status, m.status)";
 }
 }  // namespace
+
+std::map<std::string, MapPicture> load_pictures(sqlite3* db, const std::set<std::string>& sha256s) {
+  std::map<std::string, MapPicture> pictures;
+  if (sha256s.empty()) return pictures;
+  Statement view(db, "SELECT 1 FROM sqlite_schema WHERE type = 'view' AND name = 'map_thumbnails'");
+  const bool thumbnails = view.step();
+  // One content, one row: the view's name comes from map_names; the PNG is
+  // the same for every name.
+  Statement s(db, std::string("SELECT m.size, m.game_width, m.game_height, m.num_groups, "
+                              "m.num_layers, m.num_images, m.num_envelopes, m.num_sounds, "
+                              "m.num_quads, m.errors, m.warnings, ") +
+                      (thumbnails ? "(SELECT t.png FROM map_thumbnails t WHERE t.map_id = "
+                                    "m.map_id LIMIT 1)"
+                                  : "NULL") +
+                      " FROM maps m WHERE m.sha256 = ?");
+  for (const auto& sha256 : sha256s) {
+    if (sha256.empty()) continue;
+    s.bind_all(sha256);
+    if (!s.step()) continue;
+    MapPicture p;
+    p.counts = {s.column_int(0), s.column_int(1), s.column_int(2), s.column_int(3),
+                s.column_int(4), s.column_int(5), s.column_int(6), s.column_int(7),
+                s.column_int(8), s.column_int(9), s.column_int(10)};
+    if (!s.column_is_null(11)) {
+      const auto png = s.column_blob(11);
+      if (const auto size = render::png_size(
+              Bytes(reinterpret_cast<const std::uint8_t*>(png.data()), png.size()))) {
+        p.png = std::string(png);
+        p.width = size->first;
+        p.height = size->second;
+      }
+    }
+    pictures.emplace(sha256, std::move(p));
+  }
+  return pictures;
+}
 
 bool has_game_verdicts(sqlite3* db) {
   Statement s(db, "SELECT 1 FROM pragma_table_info('maps') WHERE name = 'teeworlds_status'");

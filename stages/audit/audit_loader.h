@@ -7,7 +7,9 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -66,6 +68,11 @@ std::unordered_map<std::int64_t, std::vector<SeenEntry>> load_entries(sqlite3* d
 
 // Status, problems, images and race tiles of every map any of the runs saw.
 MapFactsById load_map_facts(sqlite3* db, const std::vector<std::int64_t>& run_ids, Game game);
+
+// The thumbnail (view map_thumbnails; none before schema 7 or with
+// --no-thumbnails) and counts of each map content of `sha256s` that the index
+// has, by SHA-256.
+std::map<std::string, MapPicture> load_pictures(sqlite3* db, const std::set<std::string>& sha256s);
 
 // Whether the index has the Teeworlds verdicts (schema 4).
 bool has_game_verdicts(sqlite3* db);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -190,6 +191,24 @@ struct Acceptance {
   std::string note;
 };
 
+// A map content's counts the HTML report compares (maps columns).
+struct MapCounts {
+  std::int64_t size = 0;  // bytes
+  std::int64_t game_width = 0, game_height = 0;
+  std::int64_t groups = 0, layers = 0, images = 0, envelopes = 0, sounds = 0, quads = 0;
+  std::int64_t errors = 0, warnings = 0;
+
+  bool operator==(const MapCounts&) const = default;
+};
+
+// What the HTML report shows of a map content: its thumbnail (the index's
+// map_thumbnails view) and its counts.
+struct MapPicture {
+  std::string png;                     // the thumbnail's PNG bytes; "" when the index has none
+  std::int64_t width = 0, height = 0;  // the thumbnail's size (0 without one)
+  MapCounts counts;
+};
+
 struct AuditReport {
   RunInfo run;
   std::vector<RunInfo> baselines;               // the distinct baseline runs used, by run_id
@@ -199,6 +218,10 @@ struct AuditReport {
   std::optional<Totals> before;                 // over the sources that have a baseline
   std::vector<SourceNotRead> sources_not_read;  // by path
   std::optional<Acceptance> accepted;           // the audited run was accepted: exit 0
+  // By SHA-256: the map contents of the added, removed, changed and newly
+  // broken entries, filled only when asked (AuditOptions::pictures, for the
+  // HTML report). Not part of the JSON report.
+  std::map<std::string, MapPicture> pictures;
 };
 
 // What decides the exit status: entries (per source) newly broken, and

@@ -190,6 +190,21 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
     }
     report.sources.push_back(std::move(audit));
   }
+  if (options.pictures) {
+    // The maps the HTML report shows: added, removed, changed (both sides),
+    // newly broken.
+    std::set<std::string> shown;
+    for (const auto& s : report.sources) {
+      for (const auto* list : {&s.added, &s.removed})
+        for (const auto& e : *list)
+          if (e.map_id) shown.insert(e.sha256);
+      for (const auto& c : s.changed)
+        for (const auto* e : {&c.before, &c.after})
+          if (e->map_id) shown.insert(e->sha256);
+      for (const auto& c : s.newly_broken) shown.insert(c.sha256);
+    }
+    report.pictures = load_pictures(db, shown);
+  }
   report.now.distinct_maps = distinct_maps(all_now);
   if (report.before) report.before->distinct_maps = distinct_maps(all_before);
   return report;

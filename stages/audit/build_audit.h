@@ -29,6 +29,8 @@ struct AuditOptions {
   std::optional<std::int64_t> run;      // default: the latest complete run
   std::optional<std::int64_t> against;  // default: per source, the previous complete run
   Game game = Game::ddnet;              // whose verdict "rejected" means
+  // Also load AuditReport::pictures (thumbnails and counts, for the HTML report).
+  bool pictures = false;
 };
 
 // Errors: audit.no_runs (the index has no run), audit.no_complete_run (no

@@ -147,6 +147,7 @@ std::optional<ReportFormat> parse_report_format(std::string_view name) {
   if (name == "text") return ReportFormat::text;
   if (name == "json") return ReportFormat::json;
   if (name == "markdown") return ReportFormat::markdown;
+  if (name == "html") return ReportFormat::html;
   return std::nullopt;
 }
 
@@ -155,6 +156,7 @@ std::string_view to_string(ReportFormat format) {
     case ReportFormat::text: return "text";
     case ReportFormat::json: return "json";
     case ReportFormat::markdown: return "markdown";
+    case ReportFormat::html: return "html";
   }
   return "text";
 }
@@ -165,6 +167,7 @@ void render(const AuditReport& report, ReportFormat format, std::ostream& out,
     case ReportFormat::text: render_text(report, out, options); break;
     case ReportFormat::json: render_json(report, out); break;
     case ReportFormat::markdown: render_markdown(report, out, options); break;
+    case ReportFormat::html: render_html(report, out, options); break;
   }
 }
 

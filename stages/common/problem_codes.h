@@ -355,6 +355,8 @@ std::string_view to_string(GameLoad g);
   X(audit_game, "audit.game", error, tool, none, none, none,                                       \
     "--game teeworlds on an index without the Teeworlds verdicts (schema older than 4)")           \
   X(audit_run, "audit.run", error, tool, none, none, none, "a bad `--run`")                        \
+  X(audit_output, "audit.output", error, tool, none, none, none,                                   \
+    "`audit --out`: the report cannot be written")                                                 \
   X(render_input, "render.input", error, tool, none, none, none,                                   \
     "`render`: the MAP cannot be read, is not a map, or the archive has no such entry")            \
   X(render_nothing, "render.nothing", error, tool, none, none, none,                               \

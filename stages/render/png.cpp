@@ -3,10 +3,10 @@
 #include <png.h>
 #include <zlib.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
+
+#include "stages/common/file_write.h"
 
 namespace mapindex::render {
 namespace {
@@ -98,16 +98,9 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> png_size(Bytes png) {
 }
 
 Result<bool> write_file(const std::string& path, const std::vector<std::uint8_t>& png) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f)
-    return Error{Code::render_png,
-                 "cannot create '" + path + "': " + std::string(std::strerror(errno))};
-  f.write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
-  f.close();
-  if (!f)
-    return Error{Code::render_png,
-                 "cannot write '" + path + "': " + std::string(std::strerror(errno))};
-  return true;
+  return write_file_atomically(
+      path, std::string_view(reinterpret_cast<const char*>(png.data()), png.size()),
+      Code::render_png);
 }
 
 }  // namespace mapindex::render

@@ -24,7 +24,8 @@ Result<std::vector<std::uint8_t>> encode_png(const ClassImage& image, std::int32
 // not start like a PNG.
 std::optional<std::pair<std::uint32_t, std::uint32_t>> png_size(Bytes png);
 
-// Writes `png` to `path` (replacing it). Error "render.png" naming the file
+// Writes `png` to `path` atomically (stages/common/file_write.h: replacing it
+// whole). Error "render.png" naming the file
 // and the reason.
 Result<bool> write_file(const std::string& path, const std::vector<std::uint8_t>& png);
 

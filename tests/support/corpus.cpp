@@ -74,6 +74,10 @@ void report_corpus_missing(const std::string& sub, const std::string& what) {
   if (const char* required = std::getenv("MAPINDEX_REQUIRE_CORPUS");
       required && *required && std::string(required) != "0")
     throw std::runtime_error("MAPINDEX_REQUIRE_CORPUS is set but the corpus is missing: " + why);
+  report_skipped(why);
+}
+
+void report_skipped(const std::string& why) {
   std::cout << "SKIPPED: " << why << "\n";
   g_skipped = true;
 }

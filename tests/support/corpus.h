@@ -28,7 +28,11 @@ std::vector<std::uint8_t> read_file(const std::filesystem::path& path);
 // fails rather than skips.
 void report_corpus_missing(const std::string& sub, const std::string& what);
 
-// Whether report_corpus_missing was called in this process.
+// Any other missing prerequisite (a program, e.g. chromium): prints
+// "SKIPPED: <why>" and remembers it like report_corpus_missing (exit 77).
+void report_skipped(const std::string& why);
+
+// Whether report_corpus_missing or report_skipped was called in this process.
 bool corpus_tests_skipped();
 
 }  // namespace mapindex::testing

@@ -1,8 +1,12 @@
-// mapindex-make-demo OUT.zip: writes the demo archive of the README's first
-// command, made entirely by the project's own writers: DDNet race maps with
-// every physics layer, vanilla 0.6 and 0.7 maps, SpriteTile levels (both byte
-// orders) and a groups file, a nested tar.gz with a renamed duplicate, a
-// non-map entry, and broken maps the index must report without stopping.
+// mapindex-make-demo [--next-night] OUT.zip: writes the demo archive of the
+// README's first command, made entirely by the project's own writers: DDNet
+// race maps with every physics layer, vanilla 0.6 and 0.7 maps, SpriteTile
+// levels (both byte orders) and a groups file, a nested tar.gz with a renamed
+// duplicate, a non-map entry, and broken maps the index must report without
+// stopping. --next-night writes the same archive as it is the next night, for
+// the audit's examples (scripts/readme_images.sh): "Demo Race" edited (wider,
+// a longer finish run), "Demo Long Race" cut short by an upload, "Demo_Race"
+// added, README.txt removed, race7 renamed.
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -121,10 +125,12 @@ std::vector<std::uint8_t> spritetile_groups_file() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: mapindex-make-demo OUT.zip\n");
+  const bool next_night = argc == 3 && std::string(argv[1]) == "--next-night";
+  if (argc != 2 && !next_night) {
+    std::fprintf(stderr, "usage: mapindex-make-demo [--next-night] OUT.zip\n");
     return 2;
   }
+  const char* out = argv[argc - 1];
   try {
     const auto race1 = make_realistic_ddnet_map({.width = 300, .height = 150, .seed = 1});
     const auto race2 =
@@ -155,8 +161,25 @@ int main(int argc, char** argv) {
         {.path = "levels/TilesGroups.bytes", .bytes = spritetile_groups_file()},
         {.path = "packs/extra.tar.gz", .bytes = build_archive(ArchiveFormat::tar_gz, nested)},
     };
-    write_archive(argv[1], ArchiveFormat::zip, members);
-    std::printf("mapindex-make-demo: wrote %s (%zu entries)\n", argv[1], members.size());
+    std::vector<ArchiveMember> written = members;
+    if (next_night) {
+      // The same maps the next night: one edited, one cut short, one added
+      // under a similar name, one renamed, the README gone.
+      written.clear();
+      for (auto m : members) {
+        if (m.path == "README.txt") continue;
+        if (m.path == "maps/ddnet/Demo Race.map")
+          m.bytes = make_realistic_ddnet_map({.width = 360, .height = 150, .seed = 1});
+        if (m.path == "maps/ddnet/Demo Long Race.map") m.bytes.resize(m.bytes.size() * 3 / 4);
+        if (m.path == "maps/vanilla7/race7.map") m.path = "maps/vanilla7/race7 (fixed).map";
+        written.push_back(std::move(m));
+      }
+      written.push_back(
+          {.path = "maps/ddnet/Demo_Race.map",
+           .bytes = make_realistic_ddnet_map({.width = 220, .height = 90, .seed = 5})});
+    }
+    write_archive(out, ArchiveFormat::zip, written);
+    std::printf("mapindex-make-demo: wrote %s (%zu entries)\n", out, written.size());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mapindex-make-demo: %s\n", e.what());
     return 1;
