@@ -25,17 +25,4 @@ std::vector<std::size_t> tile_data_indices(const datafile::Datafile& df) {
   return out;
 }
 
-Bytes stored_data(const datafile::Datafile& df, std::size_t index) {
-  // Header: 9 int32s (magic, version, size, swaplen, num_item_types,
-  // num_items, num_data, item_size, data_size), then item types (12 bytes
-  // each), item offsets, data offsets, the v4 size table, items, data.
-  const std::uint8_t* file = df.file().data();
-  const auto item_size = static_cast<std::size_t>(load_le_u32(file + 28));
-  const std::size_t offsets = 36 + df.num_item_types() * 12 + df.num_items() * 4;
-  const std::size_t data_start =
-      offsets + df.num_data() * 4 + (df.version() == 4 ? df.num_data() * 4 : 0) + item_size;
-  const std::size_t offset = load_le_u32(file + offsets + 4 * index);
-  return df.file().subspan(data_start + offset, df.data_stored_size(index));
-}
-
 }  // namespace mapindex::bench

@@ -18,9 +18,4 @@ namespace mapindex::bench {
 // range), in layer order.
 std::vector<std::size_t> tile_data_indices(const datafile::Datafile& df);
 
-// The bytes data item `index` occupies in the file (compressed in v4), read
-// from the header layout: what zlib's uncompress() is handed. Precondition:
-// index < df.num_data().
-Bytes stored_data(const datafile::Datafile& df, std::size_t index);
-
 }  // namespace mapindex::bench

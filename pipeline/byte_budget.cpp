@@ -10,6 +10,11 @@ ByteBudget::ByteBudget(std::uint64_t limit, std::uint64_t largest_item, std::uin
       largest_item_(std::min(largest_item, limit)),
       max_entries_(std::max<std::uint64_t>(max_entries, 1)) {}
 
+std::uint64_t ByteBudget::default_max_entries(unsigned decode_threads) {
+  return std::clamp<std::uint64_t>(kDefaultEntriesPerThread * decode_threads, 1,
+                                   kDefaultMaxEntries);
+}
+
 bool ByteBudget::wait_for_room(const std::function<bool()>& stop) {
   std::unique_lock lock(mutex_);
   while (!(entries_ == 0 || (in_flight_ + largest_item_ <= limit_ && entries_ < max_entries_))) {

@@ -8,6 +8,12 @@
 // the graph's bookkeeping: about 1 KiB measured for a tiny entry), and no
 // more than max_entries are in flight however small they are: without that,
 // 200,000 one-byte entries ran all ahead of the writer (246 MB).
+//
+// The defaults of `mapindex index` (--memory 128 MB, --max-in-flight 16 per
+// decode thread, at most 1024): a decode thread needs one entry to work on
+// and a few queued behind it to stay fed while the writer and the sequencer
+// catch up; more only hoards memory (the reader ran up to 1 GB ahead of a
+// single decode thread with the old default of 1024 MB).
 #pragma once
 
 #include <condition_variable>
@@ -21,6 +27,12 @@ class ByteBudget {
  public:
   static constexpr std::uint64_t kEntryOverhead = 2048;
   static constexpr std::uint64_t kDefaultMaxEntries = 1024;
+  static constexpr std::uint64_t kDefaultMemoryMb = 128;
+  static constexpr std::uint64_t kDefaultEntriesPerThread = 16;
+
+  // Entries in flight by default for `decode_threads` decode threads:
+  // kDefaultEntriesPerThread each, at most kDefaultMaxEntries.
+  static std::uint64_t default_max_entries(unsigned decode_threads);
 
   // `limit`: bytes allowed in flight; `largest_item`: the most one item can
   // take (an entry is never larger than --max-map-size, plus its overhead);

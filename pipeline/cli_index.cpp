@@ -13,8 +13,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <thread>
 
+#include "pipeline/byte_budget.h"
 #include "pipeline/cli_parse.h"
 #include "pipeline/commands.h"
 #include "pipeline/index_run.h"
@@ -115,6 +117,8 @@ bool write_stats_json(const std::string& path, const IndexOptions& o, const Live
       .field("writer_seconds", s.writer_seconds)
       .field("peak_in_flight_bytes", s.peak_in_flight)
       .field("peak_in_flight_entries", s.peak_in_flight_entries)
+      .field("max_in_flight_entries", s.max_in_flight)
+      .field("decode_threads", s.decode_threads)
       .field("peak_run_contents", s.peak_run_contents)
       .field("memory_budget_bytes", o.memory_budget)
       .field("entries", c.entries.load())
@@ -137,7 +141,8 @@ bool write_stats_json(const std::string& path, const IndexOptions& o, const Live
 
 int index_command(const Args& args) {
   IndexOptions o;
-  unsigned memory_mb = 1024, max_map_mb = 64;
+  unsigned memory_mb = ByteBudget::kDefaultMemoryMb, max_map_mb = 64;
+  std::optional<std::uint64_t> max_in_flight;
   std::string progress = "auto";
   bool quiet = false;
   std::string stats_json;
@@ -156,9 +161,13 @@ int index_command(const Args& args) {
   add_number_option(opts, "threads,j", &o.threads, 0u, kMaxThreads,
                     "decode threads (0 = all cores); the results do not depend on it");
   add_number_option(opts, "memory", &memory_mb, 2u, 1024u * 1024u,
-                    "memory budget in MB for entries in flight (an entry counts its bytes + 2 "
-                    "KiB; at most 1024 entries); at least twice --max-map-size",
+                    "memory budget in MB for entries in flight between reader and writer (an "
+                    "entry counts its bytes + 2 KiB); at least twice --max-map-size (when not "
+                    "given: 128, or twice --max-map-size if that is more)",
                     "MB");
+  add_number_option(opts, "max-in-flight", &max_in_flight, std::uint64_t{1}, std::uint64_t{1} << 20,
+                    "most entries in flight between reader and writer, however small (default: "
+                    "16 per decode thread, at most 1024)");
   add_number_option(opts, "max-map-size", &max_map_mb, 1u, 4096u,
                     "entries larger than this many MB are skipped with a problem row", "MB");
   add_number_option(opts, "max-nesting", &o.max_nesting, 0, 32,
@@ -178,7 +187,8 @@ int index_command(const Args& args) {
       "stats-json", po::value(&stats_json),
       "also write the run's figures to this file as one JSON object: seconds, cpu_seconds, "
       "writer_seconds (inside the SQLite writer), peak_in_flight_bytes (most entry bytes "
-      "held against --memory), counts (used by benchmarks/run.sh)")(
+      "held against --memory), memory_budget_bytes and max_in_flight_entries (the budget "
+      "used), counts (used by benchmarks/run.sh)")(
       "audit", po::bool_switch(&audit),
       "when the run is complete, print `mapindex audit` of it against the previous run; "
       "the exit status is then the audit's (one command for cron)")(
@@ -244,9 +254,14 @@ int index_command(const Args& args) {
               << "'\n";
     return kExitUsage;
   }
+  // The reader waits until one more entry of up to --max-map-size fits, so
+  // the budget must hold two: one in flight, one being read. Without --memory
+  // the default grows to fit a larger --max-map-size.
+  if (vm->at("memory").defaulted()) memory_mb = std::max(memory_mb, 2 * max_map_mb);
   if (memory_mb < 2 * max_map_mb) {
     std::cerr << "mapindex index: --memory (" << memory_mb
-              << " MB) must be at least twice --max-map-size (" << max_map_mb << " MB)\n";
+              << " MB) must be at least twice --max-map-size (" << max_map_mb
+              << " MB): give --memory " << 2 * max_map_mb << " or more, or leave it out\n";
     return kExitUsage;
   }
   if (!audit::parse_report_format(audit_format) || !audit::parse_fail_on(fail_on)) {
@@ -256,6 +271,7 @@ int index_command(const Args& args) {
     return kExitUsage;
   }
   o.memory_budget = static_cast<std::uint64_t>(memory_mb) << 20;
+  o.max_in_flight = max_in_flight.value_or(0);
   o.max_map_size = static_cast<std::uint64_t>(max_map_mb) << 20;
   o.command_line = "mapindex index";
   for (const auto& a : args) o.command_line += " " + a;

@@ -436,7 +436,11 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   // without taking a decode thread away.
   oneapi::tbb::global_control parallelism(oneapi::tbb::global_control::max_allowed_parallelism,
                                           threads + 1);
-  ByteBudget budget(options.memory_budget, options.max_map_size + ByteBudget::kEntryOverhead);
+  summary.decode_threads = threads;
+  summary.max_in_flight =
+      options.max_in_flight ? options.max_in_flight : ByteBudget::default_max_entries(threads);
+  ByteBudget budget(options.memory_budget, options.max_map_size + ByteBudget::kEntryOverhead,
+                    summary.max_in_flight);
   const auto stop = [] { return interrupt_requested(); };
   EntryWriter writer(*db, summary.run_id, options, std::move(source_ids), contents, budget,
                      counters);

@@ -16,9 +16,12 @@ namespace mapindex {
 struct IndexOptions {
   std::string db_path = "mapindex.sqlite";
   std::vector<std::string> inputs;
-  unsigned threads = 0;                         // 0: all cores
-  std::uint64_t memory_budget = 1024ull << 20;  // bytes of entries in flight
-  std::uint64_t max_map_size = 64ull << 20;     // larger entries are skipped with a problem
+  unsigned threads = 0;                        // 0: all cores
+  std::uint64_t memory_budget = 128ull << 20;  // bytes of entries in flight (--memory)
+  // Entries in flight (--max-in-flight); 0: ByteBudget::default_max_entries
+  // of the decode threads (16 each, at most 1024).
+  std::uint64_t max_in_flight = 0;
+  std::uint64_t max_map_size = 64ull << 20;  // larger entries are skipped with a problem
   std::uint64_t max_data_item_size = 256ull << 20;
   int max_nesting = 4;
   std::uint32_t batch_size = 500;  // entries per transaction (also every second)
@@ -39,7 +42,9 @@ struct IndexSummary {
   double seconds = 0;
   double cpu_seconds = 0;
   std::uint64_t peak_in_flight = 0;          // most bytes held between reader and writer
-  std::uint64_t peak_in_flight_entries = 0;  // most entries held (at most ByteBudget's cap)
+  std::uint64_t peak_in_flight_entries = 0;  // most entries held (at most max_in_flight)
+  unsigned decode_threads = 0;               // the decode threads the run used
+  std::uint64_t max_in_flight = 0;           // the cap on entries in flight it used
   std::uint64_t peak_run_contents = 0;       // most contents tracked at once for in-run dedup
   double writer_seconds = 0;                 // time spent inside the writer node
 };

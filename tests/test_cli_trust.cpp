@@ -199,6 +199,8 @@ TEST_SUITE("cli") {
         {index_cmd, "--memory", "1", "2..1048576"},
         {index_cmd, "--memory", "1048577", "2..1048576"},
         {index_cmd, "--memory", "99999999999999999999", "2..1048576"},
+        {index_cmd, "--max-in-flight", "0", "1..1048576"},
+        {index_cmd, "--max-in-flight", "1048577", "1..1048576"},
         {index_cmd, "--max-map-size", "0", "1..4096"},
         {index_cmd, "--max-map-size", "4097", "1..4096"},
         {index_cmd, "--max-nesting", "-1", "0..32"},

@@ -5,13 +5,18 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
+#include <thread>
 #include <unordered_map>
 
 #include "pipeline/layer_store.h"
+#include "stages/common/shared_buffer.h"
 #include "stages/extract/teeworlds_measure.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/corpus.h"
@@ -351,5 +356,85 @@ TEST_SUITE("layer cache") {
     CHECK(reference.at("layer_data").size() > 0);
     CHECK(first_difference(dump(cached1), reference) == "");
     CHECK(first_difference(dump(cached2), reference) == "");
+  }
+
+  TEST_CASE("the shared buffer is held by one thread at a time") {
+    SharedBuffer shared;
+    std::atomic<bool> other_has_it{false};
+    auto lease = shared.take();
+    CHECK(shared.held_by_this_thread());
+    std::thread other([&] {
+      auto mine = shared.take();
+      CHECK(shared.held_by_this_thread());
+      other_has_it = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK_FALSE(other_has_it.load());  // still waiting for this thread's lease
+    lease = {};
+    CHECK_FALSE(shared.held_by_this_thread());
+    other.join();
+    CHECK(other_has_it.load());
+  }
+
+  TEST_CASE("tile layers over 32 MiB: measured in the shared buffer, the same on 2 threads") {
+    // 3000x3000 tiles of 4 bytes: 36 MB, over kSharedBufferAbove.
+    constexpr int n = 3000;
+    static_assert(std::int64_t{n} * n * 4 > static_cast<std::int64_t>(kSharedBufferAbove));
+    TileGrid game(LayerKind::game, n, n), deco(LayerKind::tiles, n, n);
+    game.fill(0, n - 10, n, 10, 1);  // 30,000 solid tiles
+    deco.fill(0, 0, 100, 100, 2);    // 10,000 tiles of index 2
+    MapBuilder b;
+    b.add_game_group();
+    b.add_tile_layer(game, {.name = "Game"});
+    b.add_tile_layer(deco, {.name = "Big"});
+    b.add_tile_layer(pool_layer("D0"), {.name = "D0"});
+    const auto map = b.build();
+
+    const MapStats plain = measure_teeworlds(map);
+    REQUIRE(plain.layers.size() == 3);
+    CHECK(plain.layers[0].tile_counts == std::vector<TileCount>{{1, 30000}});
+    CHECK(plain.layers[1].tile_counts == std::vector<TileCount>{{2, 10000}});
+    CHECK(plain.layers[2].tile_counts == std::vector<TileCount>{{1, 90}});  // D0: 30x3
+
+    // Two threads at once, twice each: they take the buffer in turn.
+    std::vector<MapStats> results(4);
+    {
+      std::thread a(
+          [&] { results[0] = measure_teeworlds(map), results[1] = measure_teeworlds(map); });
+      std::thread c(
+          [&] { results[2] = measure_teeworlds(map), results[3] = measure_teeworlds(map); });
+      a.join();
+      c.join();
+    }
+    for (const auto& r : results) check_same_layers(r, plain);
+
+    // The layer cache is never asked, nor offered a result, by a thread
+    // holding the shared buffer (it must not wait on anything holding it).
+    struct CheckingStore final : LayerDataStore {
+      std::shared_ptr<const LayerData> find(const LayerDataKey& key) override {
+        if (SharedBuffer::instance().held_by_this_thread()) ++held;
+        std::lock_guard lock(mutex);
+        auto it = entries.find(key);
+        return it == entries.end() ? nullptr : it->second;
+      }
+      void offer(const LayerDataKey& key, std::shared_ptr<const LayerData> data) override {
+        if (SharedBuffer::instance().held_by_this_thread()) ++held;
+        std::lock_guard lock(mutex);
+        entries.emplace(key, std::move(data));
+      }
+      std::mutex mutex;
+      std::unordered_map<LayerDataKey, std::shared_ptr<const LayerData>, LayerDataKeyHash> entries;
+      std::atomic<int> held{0};
+    } store;
+    MeasureOptions o;
+    o.layer_store = &store;
+    const MapStats first = measure_teeworlds(map, o);  // measures and offers all three
+    CHECK(store.entries.size() == 3);
+    o.inflate_always = ~0u;  // known layers are inflated anyway (as for a thumbnail)
+    const MapStats again = measure_teeworlds(map, o);
+    check_same_layers(first, plain);
+    check_same_layers(again, plain);
+    CHECK(store.held.load() == 0);
+    CHECK_FALSE(SharedBuffer::instance().held_by_this_thread());
   }
 }

@@ -326,14 +326,69 @@ TEST_SUITE("pipeline") {
       };
       CHECK(field("entries") == static_cast<unsigned long long>(count));
       CHECK(field("peak_in_flight_entries") >= 1);
-      CHECK(field("peak_in_flight_entries") <= 1024);  // ByteBudget::kDefaultMaxEntries
+      // The default cap: 16 entries per decode thread (-j 2).
+      CHECK(field("max_in_flight_entries") == 32);
+      CHECK(field("peak_in_flight_entries") <= 32);
       // Contents are tracked for in-run dedup only while their first entry is in flight.
       CHECK(field("peak_run_contents") >= 1);
-      CHECK(field("peak_run_contents") <= 1024);
+      CHECK(field("peak_run_contents") <= 32);
       // Each entry is charged its buffer's capacity plus kEntryOverhead (2048):
       // a one-byte entry must not hold a 64 KiB read buffer.
       CHECK(field("peak_in_flight_bytes") <= 1024 * (2048 + 64));
     }
+  }
+
+  TEST_CASE("the default memory budget is what --stats-json reports") {
+    // README "Using it": --memory 128 MB (or twice --max-map-size when that is
+    // more and --memory is not given), 16 entries in flight per decode thread,
+    // at most 1024; --max-in-flight sets the cap.
+    TempDir tmp;
+    write_archive(
+        tmp / "in.tar", ArchiveFormat::tar,
+        {{.path = "a.map", .bytes = small_map(1)}, {.path = "b.map", .bytes = small_map(2)}});
+    const auto stats_of = [&](const std::vector<std::string>& options) {
+      std::vector<std::string> args = options;
+      args.insert(args.end(), {"--stats-json", (tmp / "stats.json").string()});
+      fs::remove(tmp / "db.sqlite");
+      const auto r = index(tmp / "db.sqlite", {(tmp / "in.tar").string()}, args);
+      REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+      std::ifstream in(tmp / "stats.json");
+      const std::string json((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+      return [json](const std::string& name) {
+        const auto at = json.find("\"" + name + "\":");
+        REQUIRE(at != std::string::npos);
+        return std::stoull(json.substr(at + name.size() + 3));
+      };
+    };
+    constexpr unsigned long long kMiB = 1ull << 20;
+    for (const unsigned threads : {1u, 2u, 3u, 64u, 100u}) {
+      CAPTURE(threads);
+      const auto field = stats_of({"-j", std::to_string(threads)});
+      CHECK(field("memory_budget_bytes") == 128 * kMiB);
+      CHECK(field("decode_threads") == threads);
+      CHECK(field("max_in_flight_entries") == std::min(16ull * threads, 1024ull));
+      CHECK(field("peak_in_flight_entries") <= field("max_in_flight_entries"));
+    }
+    // -j 0: all cores, and the cap follows them.
+    const auto all = stats_of({"-j", "0"});
+    CHECK(all("decode_threads") == std::max(1u, std::thread::hardware_concurrency()));
+    CHECK(all("max_in_flight_entries") == std::min(16ull * all("decode_threads"), 1024ull));
+    // A larger --max-map-size raises the default budget to twice it.
+    CHECK(stats_of({"--max-map-size", "100"})("memory_budget_bytes") == 200 * kMiB);
+    CHECK(stats_of({"--max-map-size", "10"})("memory_budget_bytes") == 128 * kMiB);
+    // Given values win.
+    const auto given = stats_of({"--memory", "20", "--max-map-size", "10", "--max-in-flight", "3"});
+    CHECK(given("memory_budget_bytes") == 20 * kMiB);
+    CHECK(given("max_in_flight_entries") == 3);
+    CHECK(given("peak_in_flight_entries") <= 3);
+    // A given --memory below twice --max-map-size is a usage error naming both.
+    const auto r = index(tmp / "db.sqlite", {(tmp / "in.tar").string()},
+                         {"--memory", "150", "--max-map-size", "100"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--memory (150 MB) must be at least twice --max-map-size (100 MB)") !=
+          std::string::npos);
+    CHECK(r.err.find("--memory 200") != std::string::npos);
   }
 
   TEST_CASE(
@@ -450,10 +505,13 @@ TEST_SUITE("pipeline") {
         // The variants share their tile layers, so with the layer cache the
         // entries in flight after the first Ctrl-C finish in a few
         // milliseconds; the second Ctrl-C must find them still working, so
-        // that run measures every layer (the resumed run uses the cache).
+        // that run measures every layer (the resumed run uses the cache), and
+        // it lets 64 entries be in flight (the default at -j 1 is 16, which
+        // one decode thread finishes before the second signal on a fast
+        // machine).
         std::vector<std::string> args = {"index",     "--db", db.string(), "--progress", "none",
                                          "--threads", "1",    "--batch",   "2"};
-        if (mode == kTwice) args.push_back("--no-layer-cache");
+        if (mode == kTwice) args.insert(args.end(), {"--no-layer-cache", "--max-in-flight", "64"});
         args.push_back((tmp / "maps").string());
         BackgroundProcess p(mapindex_binary(), args, tmp.path());
         // Wait until some entries are committed, then interrupt.
@@ -566,6 +624,8 @@ TEST_SUITE("pipeline") {
                                              "writer_seconds",
                                              "peak_in_flight_bytes",
                                              "peak_in_flight_entries",
+                                             "max_in_flight_entries",
+                                             "decode_threads",
                                              "peak_run_contents",
                                              "memory_budget_bytes",
                                              "entries",
@@ -688,10 +748,11 @@ TEST_SUITE("pipeline") {
   TEST_CASE("help lists every option with its default, usage errors exit 2") {
     const auto r = run_mapindex({"index", "--help"});
     CHECK(r.exit_code == 0);
-    for (const char* opt : {"--db", "--threads", "--memory", "--max-map-size", "--max-nesting",
-                            "--batch", "--reindex", "--progress", "--quiet"})
+    for (const char* opt : {"--db", "--threads", "--memory", "--max-in-flight", "--max-map-size",
+                            "--max-nesting", "--batch", "--reindex", "--progress", "--quiet"})
       CHECK_MESSAGE(r.out.find(opt) != std::string::npos, opt);
-    CHECK(r.out.find("(=1024)") != std::string::npos);
+    CHECK(r.out.find("--memory MB (=128)") != std::string::npos);
+    CHECK(r.out.find("16 per decode thread") != std::string::npos);
     CHECK(run_mapindex({"--help"}).out.find("index") != std::string::npos);
     CHECK(run_mapindex({"index"}).exit_code == 2);
     CHECK(run_mapindex({"index", "--no-such-option", "x"}).exit_code == 2);

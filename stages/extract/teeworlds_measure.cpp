@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "stages/common/sha256.h"
+#include "stages/common/shared_buffer.h"
 #include "stages/decode/datafile/datafile.h"
 #include "stages/decode/teeworlds/teeworlds_map.h"
 #include "stages/extract/teeworlds_checks.h"
@@ -263,9 +264,11 @@ class LayerMeasurer {
   LayerMeasurer(const Datafile& df, const TeeworldsMap& map, MapStats& stats, References& refs,
                 const MeasureOptions& options)
       : df_(df), map_(map), stats_(stats), refs_(refs), options_(options) {
-    const std::uint64_t max_data_item_size = options.max_data_item_size;
+    const std::uint64_t max_data_item_size =
+        std::min<std::uint64_t>(options.max_data_item_size, kSharedBufferAbove);
     // One buffer of the largest tile layer's size for all layers: no
-    // reallocation (and copy) each time a larger layer comes.
+    // reallocation (and copy) each time a larger layer comes. Layers larger
+    // than kSharedBufferAbove go into the shared buffer instead.
     std::int64_t largest = 0;
     for (const auto& layer : map.layers) {
       if (!layer.tilemap || !layer.tiles_readable) continue;
@@ -274,6 +277,13 @@ class LayerMeasurer {
     }
     scratch_.reserve(static_cast<std::size_t>(largest));
   }
+  // The thread's buffer stays at most kSharedBufferAbove between maps (quads
+  // or sound data of a hostile map may have grown it further).
+  ~LayerMeasurer() {
+    if (scratch_.capacity() > kSharedBufferAbove) std::vector<std::uint8_t>().swap(scratch_);
+  }
+  LayerMeasurer(const LayerMeasurer&) = delete;
+  LayerMeasurer& operator=(const LayerMeasurer&) = delete;
 
   void measure(const DecodedLayer& layer) {
     LayerStats ls;
@@ -333,6 +343,18 @@ class LayerMeasurer {
     return key;
   }
 
+  // Where tile data item `index` is inflated: the thread's buffer, or for
+  // data larger than kSharedBufferAbove the shared one, taken (waiting for
+  // another thread to give it back) into `lease` until the caller drops it.
+  // Taken after the layer cache was asked and given back before a result is
+  // offered to it, so a thread never holds it while it waits on the cache.
+  std::vector<std::uint8_t>& buffer_for(std::int32_t index, SharedBuffer::Lease& lease) {
+    const std::int64_t size = df_.data_size(static_cast<std::size_t>(index));
+    if (size <= 0 || static_cast<std::uint64_t>(size) <= kSharedBufferAbove) return scratch_;
+    lease = SharedBuffer::instance().take();
+    return lease.buffer();
+  }
+
   void count_tiles(const DecodedLayer& layer, const TilemapLayer& t, LayerStats& ls) {
     const std::int32_t index = t.tile_data();
     const std::optional<LayerDataKey> key = data_key(layer, t);
@@ -344,7 +366,8 @@ class LayerMeasurer {
         const bool inflate = (options_.inflate_always >> index_of(layer.type)) & 1u;
         bool read = false;
         if (inflate) {
-          auto data = df_.data(static_cast<std::size_t>(index), scratch_);
+          SharedBuffer::Lease lease;
+          auto data = df_.data(static_cast<std::size_t>(index), buffer_for(index, lease));
           read = data.ok();
           if (read && options_.on_tile_layer)
             options_.on_tile_layer(tile_layer_view(layer, t, *data));
@@ -360,7 +383,8 @@ class LayerMeasurer {
         }
       }
     }
-    auto data = df_.data(static_cast<std::size_t>(index), scratch_);
+    SharedBuffer::Lease lease;
+    auto data = df_.data(static_cast<std::size_t>(index), buffer_for(index, lease));
     if (!data) {
       const bool game = layer.type == LayerKind::game;
       error(layer, game ? Code::M15 : Code::M14,
@@ -370,6 +394,7 @@ class LayerMeasurer {
     }
     if (options_.on_tile_layer) options_.on_tile_layer(tile_layer_view(layer, t, *data));
     auto measured = std::make_shared<LayerData>(measure_data(layer.type, t, *data));
+    lease = {};  // the data is no longer needed
     apply(layer, *measured, ls);
     if (key) {
       ls.data_key = key;

@@ -95,8 +95,17 @@ Connection& Connection::operator=(Connection&& other) noexcept {
 }
 
 int Connection::open(const std::string& name, int flags) {
+  // No allocation statistics: SQLite would take a global mutex around every
+  // malloc and free to keep them. Only possible before SQLite initialises
+  // (the first open); later calls fail harmlessly.
+  static const int memstatus_off = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+  (void)memstatus_off;
   sqlite3_close_v2(db_);
   db_ = nullptr;
+  // Every connection is used by one thread at a time (the writer node, or
+  // the layer store behind its own mutex): SQLite's per-connection mutexes
+  // are not needed.
+  if (!(flags & SQLITE_OPEN_FULLMUTEX)) flags |= SQLITE_OPEN_NOMUTEX;
   const int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
   if (db_) sqlite3_extended_result_codes(db_, 1);
   return rc;

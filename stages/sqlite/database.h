@@ -75,7 +75,10 @@ class Connection {
   Connection& operator=(const Connection&) = delete;
 
   // sqlite3_open_v2 (closing the handle held before) with extended result
-  // codes on; returns SQLite's result code. After a failure get() may hold a
+  // codes on, SQLITE_OPEN_NOMUTEX unless `flags` ask for FULLMUTEX (so the
+  // connection must be used by one thread at a time) and SQLite's memory
+  // statistics off (process-wide, set before the first open); returns
+  // SQLite's result code. After a failure get() may hold a
   // handle whose sqlite3_errmsg says why (null when out of memory).
   int open(const std::string& name, int flags);
 

@@ -606,6 +606,29 @@ std::vector<std::uint8_t> make_realistic_ddnet_map(const RealisticMapOptions& o,
   tune.fill(W - 20, 2, 10, H - 4, 68);
   for (std::int32_t y = 2; y < H - 2; ++y) tune.set_tune(W - 20, y, 68, 1);
 
+  // The marks (RealisticMapOptions::marks): markable layer `layer` gets a
+  // tile at each of its marks' places, rows 6.. above the switch row (H / 3)
+  // and columns 8.. left of the tune zone (W - 20), where nothing else is.
+  const int markable = o.decoration_layers + 5;
+  const auto for_marks = [&](int layer, const auto& put) {
+    const std::int32_t cols = std::max(W - 32, 1), rows = std::max(H / 3 - 8, 1);
+    for (const auto& m : o.marks)
+      for (int k = 0; k < std::min(m.count, markable); ++k)
+        if ((m.first + k) % markable == layer) {
+          put(8 + static_cast<std::int32_t>(m.mark % static_cast<std::uint32_t>(cols)),
+              6 + static_cast<std::int32_t>(m.mark / static_cast<std::uint32_t>(cols) %
+                                            static_cast<std::uint32_t>(rows)));
+          break;
+        }
+  };
+  const int first_phys = o.decoration_layers;
+  for_marks(first_phys, [&](std::int32_t x, std::int32_t y) { front.set(x, y, 9); });
+  for_marks(first_phys + 1, [&](std::int32_t x, std::int32_t y) { tele.set_tele(x, y, 26, 1); });
+  for_marks(first_phys + 2,
+            [&](std::int32_t x, std::int32_t y) { speedup.set_speedup(x, y, 29, 30, 0, 90); });
+  for_marks(first_phys + 3, [&](std::int32_t x, std::int32_t y) { sw.set_switch(x, y, 24, 1); });
+  for_marks(first_phys + 4, [&](std::int32_t x, std::int32_t y) { tune.set_tune(x, y, 68, 1); });
+
   GroupSpec decoration;
   decoration.name = "Decoration";
   b.add_group(decoration);
@@ -621,6 +644,7 @@ std::vector<std::uint8_t> make_realistic_ddnet_map(const RealisticMapOptions& o,
           deco.set(x, y, static_cast<std::uint8_t>(1 + (x + y + d) % 16),
                    static_cast<std::uint8_t>(rnd(0, 3) == 0 ? 1 : 0));
       }
+    for_marks(d, [&](std::int32_t x, std::int32_t y) { deco.set(x, y, 20); });
     deco_spec.name = "Deco " + std::to_string(d);
     deco_spec.image = d % 2 == 0 ? grass : doodads;
     deco_spec.color_envelope = d == 0 ? pulse : -1;

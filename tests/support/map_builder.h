@@ -247,6 +247,18 @@ struct RealisticMapOptions {
   int decoration_layers = 3;
   bool skip_compressed = false;  // 0.7-style version-4 tiles and game layers
   bool with_sounds = true;
+  // For the benchmarks' synthetic archives: one extra tile per mark in each
+  // of `count` markable layers from `first` on (markable: Deco 0, Deco 1, ...,
+  // then Front, Tele, Speedup, Switch, Tune; indices wrap around), at a place
+  // given by `mark` alone (it uses no random numbers, so the rest of the map
+  // stays as without marks). On a 500x500 map marks below 73,944 have
+  // distinct places, so maps with different marks share no marked layer.
+  struct LayerMark {
+    std::uint32_t mark = 0;
+    int first = 0;
+    int count = 0;
+  };
+  std::vector<LayerMark> marks;
 };
 std::vector<std::uint8_t> make_realistic_ddnet_map(const RealisticMapOptions& options = {},
                                                    const WriterOptions& writer = {});
