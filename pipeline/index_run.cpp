@@ -9,10 +9,14 @@
 //      |                                 not depend on the number of threads
 //   write (function_node, serial)        stages/write: rows in batched transactions,
 //                                        gives the entry's bytes back to the budget
+//
+// The graph runs in a task arena of N + 2 threads, so the reader (which may
+// block on the budget) and the writer each have a thread of their own.
 #include "pipeline/index_run.h"
 
 #include <oneapi/tbb/flow_graph.h>
 #include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
 #include <chrono>
@@ -432,10 +436,14 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
 
   const unsigned threads =
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  // One more thread than decode threads: the reader may wait for budget
-  // without taking a decode thread away.
+  // Two more threads than decode threads, in an arena of its own: the reader
+  // may wait for budget and the writer may write without taking a decode
+  // thread away. (The default arena has one slot per core: on 2 cores at
+  // --threads 1 the writer and the decoding took turns on one thread.)
+  const int graph_threads = static_cast<int>(threads + 2);
   oneapi::tbb::global_control parallelism(oneapi::tbb::global_control::max_allowed_parallelism,
-                                          threads + 1);
+                                          graph_threads);
+  oneapi::tbb::task_arena arena(graph_threads);
   summary.decode_threads = threads;
   summary.max_in_flight =
       options.max_in_flight ? options.max_in_flight : ByteBudget::default_max_entries(threads);
@@ -446,59 +454,62 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
                      counters);
 
   std::uint64_t next_seq = 0;
-
-  flow::graph g;
-  flow::input_node<WorkPtr> read_node(g, [&](oneapi::tbb::flow_control& fc) -> WorkPtr {
-    if (!budget.wait_for_room(stop)) {
-      reader.stop();
-      fc.stop();
-      return {};
-    }
-    auto entry = reader.next();
-    const auto progress = reader.progress();
-    counters.input_bytes_total = progress.input_bytes_total;
-    counters.input_bytes_done = progress.input_bytes_done;
-    if (!entry) {
-      fc.stop();
-      return {};
-    }
-    auto w = std::make_shared<WorkItem>();
-    w->seq = next_seq++;
-    // What the entry's buffer holds (its capacity), not only its size.
-    w->charge = entry->bytes.capacity() + ByteBudget::kEntryOverhead;
-    counters.bytes += entry->bytes.size();
-    w->input_position = progress.input_bytes_done;
-    w->entry = std::move(*entry);
-    budget.acquire(w->charge);
-    counters.entries++;
-    return w;
-  });
-
-  flow::function_node<WorkPtr, WorkPtr> measure_node(g, threads, [&](WorkPtr w) {
-    measure_entry(*w, known, contents, counters, options, layer_store ? &*layer_store : nullptr);
-    return w;
-  });
-
-  flow::sequencer_node<WorkPtr> order_node(g, [](const WorkPtr& w) { return w->seq; });
-
-  flow::function_node<WorkPtr> write_node(g, flow::serial, [&](WorkPtr w) { writer.write(*w); });
-
-  flow::make_edge(read_node, measure_node);
-  flow::make_edge(measure_node, order_node);
-  flow::make_edge(order_node, write_node);
-
   std::string failure;
   Code failure_code = Code::index_failed;
-  try {
-    read_node.activate();
-    g.wait_for_all();
-  } catch (const index::IndexError& e) {
-    failure = e.what();
-    if (e.code() != Code::index_sql) failure_code = e.code();
-  } catch (const std::exception& e) {
-    failure = e.what();
-    failure_code = Code::internal;  // not the index's fault: a bug
-  }
+
+  // The graph is made inside the arena: its tasks run there.
+  arena.execute([&] {
+    flow::graph g;
+    flow::input_node<WorkPtr> read_node(g, [&](oneapi::tbb::flow_control& fc) -> WorkPtr {
+      if (!budget.wait_for_room(stop)) {
+        reader.stop();
+        fc.stop();
+        return {};
+      }
+      auto entry = reader.next();
+      const auto progress = reader.progress();
+      counters.input_bytes_total = progress.input_bytes_total;
+      counters.input_bytes_done = progress.input_bytes_done;
+      if (!entry) {
+        fc.stop();
+        return {};
+      }
+      auto w = std::make_shared<WorkItem>();
+      w->seq = next_seq++;
+      // What the entry's buffer holds (its capacity), not only its size.
+      w->charge = entry->bytes.capacity() + ByteBudget::kEntryOverhead;
+      counters.bytes += entry->bytes.size();
+      w->input_position = progress.input_bytes_done;
+      w->entry = std::move(*entry);
+      budget.acquire(w->charge);
+      counters.entries++;
+      return w;
+    });
+
+    flow::function_node<WorkPtr, WorkPtr> measure_node(g, threads, [&](WorkPtr w) {
+      measure_entry(*w, known, contents, counters, options, layer_store ? &*layer_store : nullptr);
+      return w;
+    });
+
+    flow::sequencer_node<WorkPtr> order_node(g, [](const WorkPtr& w) { return w->seq; });
+
+    flow::function_node<WorkPtr> write_node(g, flow::serial, [&](WorkPtr w) { writer.write(*w); });
+
+    flow::make_edge(read_node, measure_node);
+    flow::make_edge(measure_node, order_node);
+    flow::make_edge(order_node, write_node);
+
+    try {
+      read_node.activate();
+      g.wait_for_all();
+    } catch (const index::IndexError& e) {
+      failure = e.what();
+      if (e.code() != Code::index_sql) failure_code = e.code();
+    } catch (const std::exception& e) {
+      failure = e.what();
+      failure_code = Code::internal;  // not the index's fault: a bug
+    }
+  });
 
   summary.interrupted = interrupt_requested();
   if (failure.empty()) writer.record_readings();
