@@ -278,6 +278,43 @@ TEST_SUITE("layer cache") {
     CHECK(refused == 6);
   }
 
+  TEST_CASE("a known thumbnail whose game layer the inflate budget refuses here is not taken") {
+    // a: a game layer on an 8 MiB data item. b: four design layers read the
+    // same item first (the budget holds 4 reads of it), so b's game layer,
+    // known by key with a's thumbnail, is refused: b has nothing drawn, as
+    // without the store.
+    const auto build = [](int design_layers) {
+      MapBuilder b;
+      const std::int32_t big = b.add_raw_data(std::vector<std::uint8_t>(8u << 20, 0));
+      b.add_game_group();
+      TileLayerSpec spec;
+      spec.stored_width = 2048;
+      spec.stored_height = 1024;
+      spec.data_index_override = big;
+      for (int i = 0; i < design_layers; ++i)
+        b.add_tile_layer(TileGrid(LayerKind::tiles, 1, 1), spec);
+      b.add_tile_layer(TileGrid(LayerKind::game, 1, 1), spec);
+      return b.build();
+    };
+    const auto a = build(0), b = build(4);
+    MapStore store;
+    MeasureOptions o;
+    o.layer_store = &store;
+    o.thumbnails = true;
+    const Measurement ma = measure_content(a, o);
+    REQUIRE_FALSE(ma.stats.thumbnail_png.empty());
+    CHECK(store.thumbnail_offers == 1);
+    const Measurement mb = measure_content(b, o);
+    CHECK(store.thumbnail_hits == 1);  // found, then not taken
+    MeasureOptions plain;
+    plain.thumbnails = true;
+    const Measurement mb_plain = measure_content(b, plain);
+    CHECK(mb_plain.stats.thumbnail_png.empty());
+    CHECK(mb.stats.thumbnail_png == mb_plain.stats.thumbnail_png);
+    CHECK_FALSE(mb.stats.thumbnail_key);
+    check_same_layers(mb.stats, mb_plain.stats);
+  }
+
   TEST_CASE("the key is the data, kind, size and version: another size is another key") {
     const auto map = pool_map("a", {"G0", "D0", "D0"});
     const MapStats s = measure_teeworlds(map);

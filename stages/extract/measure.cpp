@@ -113,8 +113,8 @@ MapStats measure_with_thumbnail(Bytes file, const MeasureOptions& options) {
       if (key && reuse) known = store->find_thumbnail(*key);
       return known != nullptr;
     };
-    with_hook.on_tile_layer = [&drawer, &options](const render::TileLayerView& layer) {
-      drawer.draw(layer);
+    with_hook.on_tile_layer = [&drawer, &known, &options](const render::TileLayerView& layer) {
+      if (!known) drawer.draw(layer);  // with the thumbnail known, nothing to draw
       if (options.on_tile_layer) options.on_tile_layer(layer);
     };
     MapStats stats = measure_teeworlds(file, with_hook);
