@@ -130,6 +130,7 @@ bool write_stats_json(const std::string& path, const IndexOptions& o, const Live
       .field("layers_measured", c.layers.measured.load())
       .field("layers_reused_run", c.layers.reused_run.load())
       .field("layers_reused_index", c.layers.reused_index.load())
+      .field("thumbnails_reused", c.layers.thumbnails_reused.load())
       .field("rejected", c.rejected.load())
       .field("not_maps", c.not_maps.load())
       .field("unreadable", c.unreadable.load())

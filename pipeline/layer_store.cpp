@@ -73,6 +73,46 @@ bool RunLayerStore::keep(const LayerDataKey& key, Entry entry) {
   return true;
 }
 
+std::size_t RunLayerStore::Sha256Hash::operator()(const Sha256& k) const noexcept {
+  std::size_t h = 0;
+  for (std::size_t i = 0; i < sizeof(h); ++i) h = (h << 8) | k[i];
+  return h;
+}
+
+std::shared_ptr<const std::vector<std::uint8_t>> RunLayerStore::find_thumbnail(const Sha256& key) {
+  {
+    std::shared_lock lock(thumbnail_mutex_);
+    if (auto it = thumbnails_.find(key); it != thumbnails_.end()) {
+      counters_.thumbnails_reused++;
+      return it->second;
+    }
+  }
+  if (!statements_) return nullptr;
+  std::shared_ptr<const std::vector<std::uint8_t>> stored;
+  {
+    std::lock_guard lock(index_mutex_);
+    try {
+      if (auto png = index::find_thumbnail(*statements_, key))
+        stored = std::make_shared<const std::vector<std::uint8_t>>(std::move(*png));
+    } catch (const index::IndexError&) {
+      return nullptr;  // as find: drawn then
+    }
+  }
+  if (!stored) return nullptr;
+  counters_.thumbnails_reused++;
+  offer_thumbnail(key, stored);
+  return stored;
+}
+
+void RunLayerStore::offer_thumbnail(const Sha256& key,
+                                    std::shared_ptr<const std::vector<std::uint8_t>> png) {
+  const std::uint64_t bytes = 128 + png->capacity();
+  std::unique_lock lock(thumbnail_mutex_);
+  if (thumbnail_memory_ + bytes > kThumbnailMemoryBytes) return;
+  // Two threads that drew the same new key: the first thumbnail is kept.
+  if (thumbnails_.emplace(key, std::move(png)).second) thumbnail_memory_ += bytes;
+}
+
 std::uint64_t RunLayerStore::memory_bytes() const {
   std::shared_lock lock(mutex_);
   return memory_;

@@ -13,6 +13,7 @@
 #include <shared_mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "pipeline/run_counters.h"
 #include "stages/extract/layer_data.h"
@@ -37,6 +38,14 @@ class RunLayerStore final : public LayerDataStore {
   std::shared_ptr<const LayerData> find(const LayerDataKey& key) override;
   void offer(const LayerDataKey& key, std::shared_ptr<const LayerData> data) override;
 
+  // Thumbnails by key (measure.cpp): those drawn in this run, kept in memory
+  // up to kThumbnailMemoryBytes (the first offered for a key is kept), and
+  // those the index holds (thumbnails.layers_key).
+  std::shared_ptr<const std::vector<std::uint8_t>> find_thumbnail(const Sha256& key) override;
+  void offer_thumbnail(const Sha256& key,
+                       std::shared_ptr<const std::vector<std::uint8_t>> png) override;
+  static constexpr std::uint64_t kThumbnailMemoryBytes = 8ull << 20;
+
   std::uint64_t memory_bytes() const;  // estimate of what the entries hold
 
  private:
@@ -54,6 +63,14 @@ class RunLayerStore final : public LayerDataStore {
   mutable std::shared_mutex mutex_;  // guards entries_ and memory_
   std::unordered_map<LayerDataKey, Entry, LayerDataKeyHash> entries_;
   std::uint64_t memory_ = 0;
+
+  struct Sha256Hash {
+    std::size_t operator()(const Sha256& k) const noexcept;
+  };
+  mutable std::shared_mutex thumbnail_mutex_;  // guards thumbnails_ and thumbnail_memory_
+  std::unordered_map<Sha256, std::shared_ptr<const std::vector<std::uint8_t>>, Sha256Hash>
+      thumbnails_;
+  std::uint64_t thumbnail_memory_ = 0;
 
   std::mutex index_mutex_;  // guards the connection and its statements
   index::Connection index_;

@@ -9,9 +9,10 @@ namespace mapindex {
 
 // What the layer-result store (pipeline/layer_store.h) did.
 struct LayerStoreCounters {
-  std::atomic<std::uint64_t> measured{0};      // keyed tile layers inflated and measured
-  std::atomic<std::uint64_t> reused_run{0};    // taken from results measured in this run
-  std::atomic<std::uint64_t> reused_index{0};  // taken from results of earlier runs
+  std::atomic<std::uint64_t> measured{0};           // keyed tile layers inflated and measured
+  std::atomic<std::uint64_t> reused_run{0};         // taken from results measured in this run
+  std::atomic<std::uint64_t> reused_index{0};       // taken from results of earlier runs
+  std::atomic<std::uint64_t> thumbnails_reused{0};  // thumbnails taken, not drawn
 };
 
 struct LiveCounters {

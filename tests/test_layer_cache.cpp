@@ -17,6 +17,7 @@
 
 #include "pipeline/layer_store.h"
 #include "stages/common/shared_buffer.h"
+#include "stages/extract/measure.h"
 #include "stages/extract/teeworlds_measure.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/corpus.h"
@@ -44,8 +45,20 @@ class MapStore final : public LayerDataStore {
     ++offers;
     entries.emplace(key, std::move(data));
   }
+  std::shared_ptr<const std::vector<std::uint8_t>> find_thumbnail(const Sha256& key) override {
+    auto it = thumbnails.find(key);
+    if (it == thumbnails.end()) return nullptr;
+    ++thumbnail_hits;
+    return it->second;
+  }
+  void offer_thumbnail(const Sha256& key,
+                       std::shared_ptr<const std::vector<std::uint8_t>> png) override {
+    ++thumbnail_offers;
+    thumbnails.emplace(key, std::move(png));
+  }
   std::unordered_map<LayerDataKey, std::shared_ptr<const LayerData>, LayerDataKeyHash> entries;
-  int finds = 0, hits = 0, offers = 0;
+  std::map<Sha256, std::shared_ptr<const std::vector<std::uint8_t>>> thumbnails;
+  int finds = 0, hits = 0, offers = 0, thumbnail_hits = 0, thumbnail_offers = 0;
 };
 
 // The pool of distinct layers the synthetic maps are made of: two game layers
@@ -265,6 +278,43 @@ TEST_SUITE("layer cache") {
     CHECK(refused == 6);
   }
 
+  TEST_CASE("a known thumbnail whose game layer the inflate budget refuses here is not taken") {
+    // a: a game layer on an 8 MiB data item. b: four design layers read the
+    // same item first (the budget holds 4 reads of it), so b's game layer,
+    // known by key with a's thumbnail, is refused: b has nothing drawn, as
+    // without the store.
+    const auto build = [](int design_layers) {
+      MapBuilder b;
+      const std::int32_t big = b.add_raw_data(std::vector<std::uint8_t>(8u << 20, 0));
+      b.add_game_group();
+      TileLayerSpec spec;
+      spec.stored_width = 2048;
+      spec.stored_height = 1024;
+      spec.data_index_override = big;
+      for (int i = 0; i < design_layers; ++i)
+        b.add_tile_layer(TileGrid(LayerKind::tiles, 1, 1), spec);
+      b.add_tile_layer(TileGrid(LayerKind::game, 1, 1), spec);
+      return b.build();
+    };
+    const auto a = build(0), b = build(4);
+    MapStore store;
+    MeasureOptions o;
+    o.layer_store = &store;
+    o.thumbnails = true;
+    const Measurement ma = measure_content(a, o);
+    REQUIRE_FALSE(ma.stats.thumbnail_png.empty());
+    CHECK(store.thumbnail_offers == 1);
+    const Measurement mb = measure_content(b, o);
+    CHECK(store.thumbnail_hits == 1);  // found, then not taken
+    MeasureOptions plain;
+    plain.thumbnails = true;
+    const Measurement mb_plain = measure_content(b, plain);
+    CHECK(mb_plain.stats.thumbnail_png.empty());
+    CHECK(mb.stats.thumbnail_png == mb_plain.stats.thumbnail_png);
+    CHECK_FALSE(mb.stats.thumbnail_key);
+    check_same_layers(mb.stats, mb_plain.stats);
+  }
+
   TEST_CASE("the key is the data, kind, size and version: another size is another key") {
     const auto map = pool_map("a", {"G0", "D0", "D0"});
     const MapStats s = measure_teeworlds(map);
@@ -328,6 +378,110 @@ TEST_SUITE("layer cache") {
     CHECK(first_difference(dump(db), dump(plain)) == "");
   }
 
+  TEST_CASE("a thumbnail taken from the store is the drawn one, a changed drawn layer misses") {
+    // a and b share their game layer (b's design layers differ); c's differs.
+    const auto a = pool_map("a", {"G0", "D0"});
+    const auto b = pool_map("b", {"D2", "G0", "D1"});
+    const auto c = pool_map("c", {"G1", "D0"});
+    MapStore store;
+    std::vector<LayerKind> inflated;
+    MeasureOptions o;
+    o.layer_store = &store;
+    o.thumbnails = true;
+    o.on_tile_layer = [&](const render::TileLayerView& v) { inflated.push_back(v.kind); };
+    MeasureOptions plain;
+    plain.thumbnails = true;
+
+    const Measurement ma = measure_content(a, o);
+    REQUIRE_FALSE(ma.stats.thumbnail_png.empty());
+    REQUIRE(ma.stats.thumbnail_key);
+    CHECK(store.thumbnail_offers == 1);
+    CHECK(store.thumbnail_hits == 0);
+    CHECK(std::count(inflated.begin(), inflated.end(), LayerKind::game) == 1);
+
+    inflated.clear();
+    const Measurement mb = measure_content(b, o);
+    CHECK(store.thumbnail_hits == 1);
+    CHECK(store.thumbnail_offers == 1);
+    // The game layer was known by key: not inflated to draw it again.
+    CHECK(std::count(inflated.begin(), inflated.end(), LayerKind::game) == 0);
+    CHECK(std::count(inflated.begin(), inflated.end(), LayerKind::tiles) == 2);  // D2, D1 new
+    const Measurement mb_drawn = measure_content(b, plain);
+    REQUIRE_FALSE(mb_drawn.stats.thumbnail_png.empty());
+    CHECK(mb.stats.thumbnail_png == mb_drawn.stats.thumbnail_png);
+    CHECK(mb.stats.thumbnail_key == mb_drawn.stats.thumbnail_key);
+    CHECK(mb.stats.thumbnail_key == ma.stats.thumbnail_key);
+    check_same_layers(mb.stats, mb_drawn.stats);
+
+    inflated.clear();
+    const Measurement mc = measure_content(c, o);
+    CHECK(store.thumbnail_hits == 1);  // G1 is another layer: drawn
+    CHECK(store.thumbnail_offers == 2);
+    CHECK(std::count(inflated.begin(), inflated.end(), LayerKind::game) == 1);
+    REQUIRE(mc.stats.thumbnail_key);
+    CHECK(*mc.stats.thumbnail_key != *ma.stats.thumbnail_key);
+    CHECK(mc.stats.thumbnail_png != ma.stats.thumbnail_png);
+    CHECK(mc.stats.thumbnail_png == measure_content(c, plain).stats.thumbnail_png);
+  }
+
+  TEST_CASE("a stored thumbnail for the key of a map is what the map shows, and only for it") {
+    // A planted thumbnail under a's key shows for a: the store is trusted
+    // like the layer results, so what it holds under a key is what shows.
+    const auto a = pool_map("a", {"G0", "D0"});
+    MeasureOptions plain;
+    plain.thumbnails = true;
+    const Measurement drawn = measure_content(a, plain);
+    REQUIRE(drawn.stats.thumbnail_key);
+    MapStore store;
+    const std::vector<std::uint8_t> planted = {1, 2, 3};
+    store.thumbnails[*drawn.stats.thumbnail_key] =
+        std::make_shared<const std::vector<std::uint8_t>>(planted);
+    MeasureOptions o = plain;
+    o.layer_store = &store;
+    CHECK(measure_content(a, o).stats.thumbnail_png == planted);
+    // A thumbnail under another key is not taken: the map is drawn.
+    MapStore other;
+    Sha256 wrong = *drawn.stats.thumbnail_key;
+    wrong[0] ^= 1;
+    other.thumbnails[wrong] = std::make_shared<const std::vector<std::uint8_t>>(planted);
+    o.layer_store = &other;
+    CHECK(measure_content(a, o).stats.thumbnail_png == drawn.stats.thumbnail_png);
+  }
+
+  TEST_CASE("a later run takes the thumbnail of a map whose drawn layers it knows") {
+    TempDir tmp;
+    write_archive(tmp / "first.zip", ArchiveFormat::zip,
+                  {{.path = "m1.map", .bytes = pool_map("m1", {"G0", "D0"})}});
+    // m2: m1's game layer, another design layer.
+    write_archive(tmp / "second.zip", ArchiveFormat::zip,
+                  {{.path = "m2.map", .bytes = pool_map("m2", {"D2", "G0"})}});
+    const auto db = tmp / "cached.sqlite", plain = tmp / "plain.sqlite";
+    const auto stats1 = tmp / "stats1.json", stats2 = tmp / "stats2.json";
+    auto r = index_into(db, {tmp.file("first.zip")}, {"--stats-json", stats1.string()});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(stats_field(stats1, "thumbnails_reused") == 0);
+    r = index_into(db, {tmp.file("second.zip")}, {"--stats-json", stats2.string()});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(stats_field(stats2, "thumbnails_reused") == 1);
+    CHECK(stats_field(stats2, "layers_measured") == 1);  // D2 only
+    CHECK(stats_field(stats2, "layers_reused_index") == 1);
+    CHECK(sql_int(db, "SELECT count(DISTINCT layers_key) FROM thumbnails") == 1);
+    CHECK(sql_int(db, "SELECT count(*) FROM thumbnails WHERE length(layers_key) = 32") == 2);
+
+    REQUIRE(index_into(plain, {tmp.file("first.zip")}, {"--no-layer-cache"}).exit_code == 0);
+    const auto stats3 = tmp / "stats3.json";
+    REQUIRE(index_into(plain, {tmp.file("second.zip")},
+                       {"--no-layer-cache", "--stats-json", stats3.string()})
+                .exit_code == 0);
+    CHECK(stats_field(stats3, "thumbnails_reused") == 0);
+    const std::string m2 =
+        "SELECT png, layers_key FROM thumbnails JOIN files USING (map_id) "
+        "WHERE files.name = 'm2'";
+    REQUIRE(sql_rows(plain, m2).size() == 1);
+    CHECK(sql_rows(db, m2) == sql_rows(plain, m2));
+    CHECK(first_difference(dump(db), dump(plain)) == "");
+  }
+
   TEST_CASE("--no-layer-cache is accepted but not in --help") {
     const auto help = run_process(mapindex_binary(), {"index", "--help"});
     CHECK(help.exit_code == 0);
@@ -354,6 +508,8 @@ TEST_SUITE("layer cache") {
             1);
     const auto reference = dump(plain);
     CHECK(reference.at("layer_data").size() > 0);
+    // The thumbnails (their PNG bytes and keys) are compared too.
+    CHECK(reference.at("thumbnails").size() > 0);
     CHECK(first_difference(dump(cached1), reference) == "");
     CHECK(first_difference(dump(cached2), reference) == "");
   }

@@ -637,6 +637,7 @@ TEST_SUITE("pipeline") {
                                              "layers_measured",
                                              "layers_reused_run",
                                              "layers_reused_index",
+                                             "thumbnails_reused",
                                              "rejected",
                                              "not_maps",
                                              "unreadable"});

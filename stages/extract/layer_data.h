@@ -46,6 +46,15 @@ class LayerDataStore {
   virtual std::shared_ptr<const LayerData> find(const LayerDataKey& key) = 0;
   // A result just measured for `key` (the store may keep it or not).
   virtual void offer(const LayerDataKey& key, std::shared_ptr<const LayerData> data) = 0;
+
+  // Thumbnails (PNG bytes) by the key of what they were drawn from
+  // (measure.cpp: the drawn layers' keys, the map's size and the render
+  // version). A store without thumbnails has none and keeps none.
+  virtual std::shared_ptr<const std::vector<std::uint8_t>> find_thumbnail(const Sha256& /*key*/) {
+    return nullptr;
+  }
+  virtual void offer_thumbnail(const Sha256& /*key*/,
+                               std::shared_ptr<const std::vector<std::uint8_t>> /*png*/) {}
 };
 
 }  // namespace mapindex

@@ -215,6 +215,10 @@ struct MapStats {
   // A thumbnail (PNG, longest side at most 256 pixels) when measured with
   // MeasureOptions::thumbnails and the map has something to draw.
   std::vector<std::uint8_t> thumbnail_png;
+  // The key of what the thumbnail was drawn from (measure.cpp thumbnail_key:
+  // the drawn physics layers' LayerDataKeys, the map's size, the render
+  // version), when every drawn layer has a key and was drawn.
+  std::optional<Sha256> thumbnail_key;
 };
 
 // Sets `status` from the problems: rejected if any error, warnings if any

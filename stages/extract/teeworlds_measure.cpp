@@ -302,6 +302,31 @@ class LayerMeasurer {
 
   KeysPresent& present() { return present_; }
 
+  // The physics layers a thumbnail would be drawn from, with their keys;
+  // with before_layers returning true, they are not inflated for drawing.
+  void offer_drawn_layers() {
+    if (!options_.before_layers) return;
+    DrawnLayers drawn;
+    std::uint32_t kinds = 0;
+    for (const auto& layer : map_.layers) {
+      if (!layer.tilemap || !layer.tiles_readable) continue;
+      if (!((options_.inflate_always >> index_of(layer.type)) & 1u)) continue;
+      if (!render::is_drawn_physics(layer.type)) continue;
+      if (map_.physics_layer(layer.type) != layer.index) continue;
+      drawn.layer_indices.push_back(layer.index);
+      kinds |= 1u << index_of(layer.type);
+      if (auto key = data_key(layer, *layer.tilemap))
+        drawn.keys.push_back(*key);
+      else
+        drawn.all_keyed = false;
+    }
+    if (const std::int32_t game = map_.game_layer(); game >= 0) {
+      drawn.map_width = map_.layers[static_cast<std::size_t>(game)].tilemap->width;
+      drawn.map_height = map_.layers[static_cast<std::size_t>(game)].tilemap->height;
+    }
+    if (options_.before_layers(drawn)) inflate_always_ &= ~kinds;
+  }
+
  private:
   void error(const DecodedLayer& layer, Code code, std::string message) {
     add(stats_, code, std::move(message), Location::layer(layer.index));
@@ -328,7 +353,15 @@ class LayerMeasurer {
 
   // The key of the layer's data: v4 datafiles only (v3 stores the data as
   // is: nothing to inflate, and its bytes are no zlib stream to key by).
-  std::optional<LayerDataKey> data_key(const DecodedLayer& layer, const TilemapLayer& t) const {
+  // Computed once per layer (offer_drawn_layers asks before count_tiles).
+  std::optional<LayerDataKey> data_key(const DecodedLayer& layer, const TilemapLayer& t) {
+    if (auto it = keys_.find(layer.index); it != keys_.end()) return it->second;
+    auto key = compute_data_key(layer, t);
+    keys_.emplace(layer.index, key);
+    return key;
+  }
+  std::optional<LayerDataKey> compute_data_key(const DecodedLayer& layer,
+                                               const TilemapLayer& t) const {
     if (df_.version() != 4) return std::nullopt;
     const std::int32_t index = t.tile_data();
     auto stored = df_.stored_data(static_cast<std::size_t>(index));
@@ -363,7 +396,7 @@ class LayerMeasurer {
       if (auto known = store->find(*key)) {
         // Inflated anyway for a caller that needs the tiles; otherwise only
         // counted against the inflate budget, as inflating would have.
-        const bool inflate = (options_.inflate_always >> index_of(layer.type)) & 1u;
+        const bool inflate = (inflate_always_ >> index_of(layer.type)) & 1u;
         bool read = false;
         if (inflate) {
           SharedBuffer::Lease lease;
@@ -600,6 +633,8 @@ class LayerMeasurer {
       thread_scratch();  // one layer's data at a time, reused across maps
   TileCounts counts_;
   KeysPresent present_{};
+  std::uint32_t inflate_always_ = options_.inflate_always;
+  std::map<std::int32_t, std::optional<LayerDataKey>> keys_;  // by layer index
 };
 
 }  // namespace
@@ -647,6 +682,7 @@ MapStats measure_teeworlds(Bytes file, const MeasureOptions& options) {
   References refs;
   {
     LayerMeasurer measurer(df, map, stats, refs, options);
+    measurer.offer_drawn_layers();
     for (const auto& layer : map.layers) measurer.measure(layer);
     stats.ddnet_features = ddnet_features(measurer.present());
   }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "stages/common/bytes.h"
 #include "stages/extract/layer_data.h"
@@ -12,6 +13,19 @@
 #include "stages/render/canvas.h"
 
 namespace mapindex {
+
+// The physics layers a caller drawing from MeasureOptions::on_tile_layer would
+// be given before a map's layers are measured: the game's layer of each kind
+// in MeasureOptions::inflate_always that render::is_drawn_physics, with
+// readable tiles (whether the data then reads shows in LayerStats::data_key).
+struct DrawnLayers {
+  std::vector<std::int32_t> layer_indices;  // in layer order
+  // Their keys, in the same order; incomplete (all_keyed false) when one of
+  // them has none (datafile version 3, data that does not read).
+  std::vector<LayerDataKey> keys;
+  bool all_keyed = true;
+  std::int32_t map_width = 0, map_height = 0;  // the game layer's size (0: no game layer)
+};
 
 struct MeasureOptions {
   // The largest data item (declared uncompressed size) that is inflated.
@@ -28,6 +42,11 @@ struct MeasureOptions {
   // right where they are inflated for counting, on the measuring thread; the
   // view lives only during the call. Empty: not called.
   std::function<void(const render::TileLayerView&)> on_tile_layer;
+  // Called once the map is decoded, before its layers are measured. Returns
+  // true when the caller has what it would draw from those layers already:
+  // they are then not inflated for on_tile_layer (only when the store lacks
+  // their result). Empty: not called.
+  std::function<bool(const DrawnLayers&)> before_layers;
   // measure_content: draw a thumbnail of each map or level while measuring
   // (MapStats::thumbnail_png), through on_tile_layer.
   bool thumbnails = false;

@@ -386,10 +386,15 @@ void write_thumbnail(StatementCache& st, std::int64_t map_id, const MapStats& st
   if (!size) throw IndexError("map " + std::to_string(map_id) + ": the thumbnail is not a PNG");
   const std::string_view png(reinterpret_cast<const char*>(stats.thumbnail_png.data()),
                              stats.thumbnail_png.size());
-  st.get(if_missing
-             ? "INSERT OR IGNORE INTO thumbnails (map_id, width, height, png) VALUES (?, ?, ?, ?)"
-             : "INSERT INTO thumbnails (map_id, width, height, png) VALUES (?, ?, ?, ?)")
-      .bind_all(map_id, size->first, size->second, Blob{png})
+  std::optional<Blob> layers_key;
+  if (stats.thumbnail_key)
+    layers_key = Blob{std::string_view(reinterpret_cast<const char*>(stats.thumbnail_key->data()),
+                                       stats.thumbnail_key->size())};
+  st.get(if_missing ? "INSERT OR IGNORE INTO thumbnails (map_id, width, height, png, layers_key) "
+                      "VALUES (?, ?, ?, ?, ?)"
+                    : "INSERT INTO thumbnails (map_id, width, height, png, layers_key) "
+                      "VALUES (?, ?, ?, ?, ?)")
+      .bind_all(map_id, size->first, size->second, Blob{png}, layers_key)
       .run();
 }
 
@@ -443,6 +448,21 @@ void write_children(StatementCache& st, std::int64_t run_id, int extractor_versi
 }
 
 }  // namespace
+
+std::optional<std::vector<std::uint8_t>> find_thumbnail(StatementCache& statements,
+                                                        const Sha256& layers_key) {
+  auto& find = statements.get("SELECT png FROM thumbnails WHERE layers_key = ? LIMIT 1");
+  find.bind_all(
+      Blob{std::string_view(reinterpret_cast<const char*>(layers_key.data()), layers_key.size())});
+  if (!find.step()) {
+    find.reset();
+    return std::nullopt;
+  }
+  const std::string_view png = find.column_blob(0);
+  std::vector<std::uint8_t> out(png.begin(), png.end());
+  find.reset();
+  return out;
+}
 
 std::optional<LayerData> find_layer_data(StatementCache& statements, int extractor_version,
                                          const LayerDataKey& key) {

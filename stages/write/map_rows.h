@@ -27,6 +27,11 @@ struct StoredMap {
 };
 std::optional<StoredMap> find_map(StatementCache& statements, std::string_view sha256);
 
+// The PNG of a thumbnail stored with `layers_key` (thumbnails.layers_key:
+// MapStats::thumbnail_key), or nullopt when the index has none.
+std::optional<std::vector<std::uint8_t>> find_thumbnail(StatementCache& statements,
+                                                        const Sha256& layers_key);
+
 // The stored result of a tile layer's data (table layer_data and its
 // children) measured by `extractor_version`, or nullopt when the index has
 // none (or holds a finding code this build does not know: measured again).

@@ -1,0 +1,63 @@
+// The thumbnail key (schema/008_thumbnail_key.sql): an index of the previous
+// schema migrates in place, its thumbnails keeping their rows without a key,
+// and a thumbnail is found by the key it was stored with.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "stages/write/index_db.h"
+#include "stages/write/map_rows.h"
+#include "stages/write/migrations.h"
+#include "tests/test_index_helpers.h"
+
+using namespace mapindex;
+using namespace mapindex::index;
+using namespace mapindex::index::testing;
+
+TEST_SUITE("index") {
+  TEST_CASE("an index of the previous schema gets thumbnails.layers_key, found by that key") {
+    TempDir dir;
+    const auto path = dir.file("v7.sqlite");
+    const auto& all = default_migrations();
+    const auto migration = std::find_if(all.begin(), all.end(), [](const auto& m) {
+      return m.name.find("_thumbnail_key.sql") != std::string::npos;
+    });
+    REQUIRE(migration != all.end());
+    OpenOptions previous;
+    previous.migrations.assign(all.begin(), migration);
+    {
+      auto db = open_index(path, previous);
+      CHECK(db.schema_version() == migration->version - 1);
+      const auto run = db.begin_run("test", "0.0-test");
+      const auto source = db.source_id(run, "/srv/maps", SourceKind::folder);
+      const auto stats = race_map();
+      db.write_entry(run, map_entry(source, "maps/a.map", 1), &stats);
+      db.finish_run(run, RunStatus::complete, {});
+      exec_sql(db.handle(),
+               "INSERT INTO thumbnails (map_id, width, height, png) "
+               "SELECT map_id, 1, 1, x'89504e47' FROM maps");
+    }
+    auto db = open_index(path);
+    CHECK(db.schema_version() == migration->version);
+    CHECK(query_rows(db.handle(), "SELECT width, height, hex(png), layers_key FROM thumbnails") ==
+          std::vector<std::string>{"1|1|89504E47|NULL"});
+    CHECK(query_int(db.handle(),
+                    "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND "
+                    "tbl_name = 'thumbnails' AND sql LIKE '%layers_key%'") == 1);
+
+    Sha256 key{};
+    key.fill(0xab);
+    StatementCache statements(db.handle());
+    CHECK_FALSE(find_thumbnail(statements, key));  // a row without a key is no match
+    exec_sql(db.handle(), "UPDATE thumbnails SET layers_key = x'" + std::string(64, 'a') + "'");
+    CHECK_FALSE(find_thumbnail(statements, key));
+    exec_sql(db.handle(), "UPDATE thumbnails SET layers_key = x'" + std::string(64, 'b') + "'");
+    CHECK_FALSE(find_thumbnail(statements, key));  // 0xbb.. is not 0xab..
+    std::string hex;
+    for (int i = 0; i < 32; ++i) hex += "ab";
+    exec_sql(db.handle(), "UPDATE thumbnails SET layers_key = x'" + hex + "'");
+    const auto png = find_thumbnail(statements, key);
+    REQUIRE(png);
+    CHECK(*png == std::vector<std::uint8_t>{0x89, 0x50, 0x4e, 0x47});
+  }
+}
