@@ -19,6 +19,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -449,7 +450,19 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
       options.max_in_flight ? options.max_in_flight : ByteBudget::default_max_entries(threads);
   ByteBudget budget(options.memory_budget, options.max_map_size + ByteBudget::kEntryOverhead,
                     summary.max_in_flight);
-  const auto stop = [] { return interrupt_requested(); };
+  // Set when a node's body throws (the index failed, or a bug): the graph is
+  // then cancelled and the entries in flight never give their bytes back, so
+  // the reader, which may be waiting for room, must stop waiting.
+  std::atomic<bool> node_failed{false};
+  const auto stop = [&node_failed] { return interrupt_requested() || node_failed.load(); };
+  const auto failing = [&node_failed](auto&& body) {
+    try {
+      body();
+    } catch (...) {
+      node_failed = true;
+      throw;
+    }
+  };
   EntryWriter writer(*db, summary.run_id, options, std::move(source_ids), contents, budget,
                      counters);
 
@@ -487,13 +500,17 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     });
 
     flow::function_node<WorkPtr, WorkPtr> measure_node(g, threads, [&](WorkPtr w) {
-      measure_entry(*w, known, contents, counters, options, layer_store ? &*layer_store : nullptr);
+      failing([&] {
+        measure_entry(*w, known, contents, counters, options,
+                      layer_store ? &*layer_store : nullptr);
+      });
       return w;
     });
 
     flow::sequencer_node<WorkPtr> order_node(g, [](const WorkPtr& w) { return w->seq; });
 
-    flow::function_node<WorkPtr> write_node(g, flow::serial, [&](WorkPtr w) { writer.write(*w); });
+    flow::function_node<WorkPtr> write_node(g, flow::serial,
+                                            [&](WorkPtr w) { failing([&] { writer.write(*w); }); });
 
     flow::make_edge(read_node, measure_node);
     flow::make_edge(measure_node, order_node);

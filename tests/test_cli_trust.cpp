@@ -21,6 +21,7 @@
 #include "stages/write/index_db.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/codes.h"
+#include "tests/support/corpus.h"
 #include "tests/support/map_builder.h"
 #include "tests/support/process.h"
 #include "tests/support/sqlite_probe.h"
@@ -98,6 +99,23 @@ void damage_copy(const fs::path& db, const fs::path& copy, const std::vector<std
     file.write(noise.data(), static_cast<std::streamsize>(noise.size()));
   }
   REQUIRE(file.good());
+}
+
+// Runs mapindex with a private mount namespace in which `dir` is a 1 MB
+// tmpfs (the index's disk fills up). A run that hangs instead of failing
+// ends after 120 s (exit 124).
+ProcessResult on_small_disk(const fs::path& dir, const std::vector<std::string>& args) {
+  const std::string script =
+      "mount -t tmpfs -o size=1m none \"$D\" 2>/dev/null || exit 97; shift; exec \"$@\"";
+  std::vector<std::string> full = {"-m", "env", "D=" + dir.string(), "sh", "-c", script,
+                                   "sh", "x",   "timeout",           "-k", "5",  "120"};
+  full.push_back(mapindex_binary());
+  full.insert(full.end(), args.begin(), args.end());
+  return run_process("/usr/bin/unshare", full);
+}
+
+bool small_disk_available(const fs::path& dir) {
+  return fs::exists("/usr/bin/unshare") && on_small_disk(dir, {"--version"}).exit_code == 0;
 }
 
 }  // namespace
@@ -522,24 +540,41 @@ TEST_SUITE("cli") {
                                            .height = 40,
                                            .seed = static_cast<std::uint32_t>(i),
                                            .decoration_layers = 1}));
-    // A private mount namespace with a 1 MB tmpfs for the index.
-    const std::string script =
-        "mount -t tmpfs -o size=1m none \"$D\" 2>/dev/null || exit 97; shift; exec \"$@\"";
-    const auto on_small_disk = [&](std::vector<std::string> args) {
-      std::vector<std::string> full = {"-m", "env", "D=" + (tmp / "small").string(),
-                                       "sh", "-c",  script,
-                                       "sh", "x",   mapindex_binary()};
-      full.insert(full.end(), args.begin(), args.end());
-      return run_process("/usr/bin/unshare", full);
-    };
-    if (!fs::exists("/usr/bin/unshare") || on_small_disk({"--version"}).exit_code != 0) {
+    if (!small_disk_available(tmp / "small")) {
       MESSAGE("cannot mount a small tmpfs here; a full disk is not tested");
       return;
     }
-    const auto r = on_small_disk({"index", "--db", (tmp / "small" / "x.sqlite").string(), "--quiet",
-                                  (tmp / "maps").string()});
+    const auto r =
+        on_small_disk(tmp / "small", {"index", "--db", (tmp / "small" / "x.sqlite").string(),
+                                      "--quiet", (tmp / "maps").string()});
     CHECK(r.exit_code == 3);
     CHECK_MESSAGE(contains(r.err, "database or disk is full"), r.err);
+  }
+
+  TEST_CASE("corpus: a full disk while large maps are in flight stops the run, not hangs") {
+    // The corpus's large maps keep entries in flight when the writer fails;
+    // the reader, waiting for their bytes to come back (they never do: the
+    // graph is cancelled), must stop waiting. It waited forever once (the
+    // timeout's exit 124), at 1 and 2 threads alike.
+    const auto maps = corpus_dir("maps");
+    if (!maps) {
+      report_corpus_missing("maps", "a full disk with large maps in flight");
+      return;
+    }
+    TempDir tmp;
+    fs::create_directories(tmp / "small");
+    if (!small_disk_available(tmp / "small")) {
+      MESSAGE("cannot mount a small tmpfs here; a full disk is not tested");
+      return;
+    }
+    for (const std::string threads : {"1", "2"}) {
+      CAPTURE(threads);
+      const auto r =
+          on_small_disk(tmp / "small", {"index", "--db", (tmp / "small" / "x.sqlite").string(),
+                                        "--quiet", "--threads", threads, maps->string()});
+      CHECK(r.exit_code == 3);
+      CHECK_MESSAGE(contains(r.err, "database or disk is full"), r.err);
+    }
   }
 
   TEST_CASE("cli: the help documents every exit status") {
