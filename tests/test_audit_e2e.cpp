@@ -70,19 +70,10 @@ std::vector<std::uint8_t> map_with_unused_envelope(int seed) {
   return b.build();
 }
 
-ProcessResult run_cli(const Strings& args) { return run_process(mapindex_binary(), args); }
-
-ProcessResult index_archive(const fs::path& db, const fs::path& archive, Strings extra = {}) {
-  Strings args = {"index", "--db", db.string(), "--progress", "none", "--quiet"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  args.push_back(archive.string());
-  return run_cli(args);
-}
-
 ProcessResult audit(const fs::path& db, Strings extra = {}) {
   Strings args = {"audit", "--db", db.string()};
   args.insert(args.end(), extra.begin(), extra.end());
-  return run_cli(args);
+  return run_mapindex(args);
 }
 
 Strings paths(const Json& list) {
@@ -282,7 +273,7 @@ TEST_SUITE("audit") {
     TempDir dir;
     const fs::path db = dir / "index.sqlite";
 
-    const auto help = run_cli({"audit", "--help"});
+    const auto help = run_mapindex({"audit", "--help"});
     CHECK(help.exit_code == 0);
     for (const char* option :
          {"--db arg (=mapindex.sqlite)", "--run N", "--against N", "--format arg (=text)",
@@ -443,7 +434,7 @@ TEST_SUITE("audit") {
     index_archive(db, archive);
     CHECK(audit(db).exit_code == 1);
     // ... until it is accepted.
-    auto r = run_cli({"audit", "--db", db.string(), "--accept", "--note", "first night"});
+    auto r = run_mapindex({"audit", "--db", db.string(), "--accept", "--note", "first night"});
     INFO(r.err);
     CHECK(r.exit_code == 0);
     CHECK(contains(r.out, "run 1 accepted"));
@@ -460,7 +451,8 @@ TEST_SUITE("audit") {
     index_archive(db, archive);
     CHECK(audit(db).exit_code == 1);
     // Acknowledged by name: the audit passes and lists it as acknowledged.
-    r = run_cli({"audit", "--db", db.string(), "--acknowledge", "x", "--note", "author knows"});
+    r = run_mapindex(
+        {"audit", "--db", db.string(), "--acknowledge", "x", "--note", "author knows"});
     INFO(r.err);
     CHECK(r.exit_code == 0);
     CHECK(contains(r.out, "acknowledged maps/x.map (sha256 "));
@@ -485,13 +477,14 @@ TEST_SUITE("audit") {
     CHECK(contains(r.out, "    ! maps/x.map  (new) -> rejected  [H5]"));
 
     // Usage errors.
-    CHECK(run_cli({"audit", "--db", db.string(), "--acknowledge", "nope"}).exit_code == 2);
+    CHECK(run_mapindex({"audit", "--db", db.string(), "--acknowledge", "nope"}).exit_code == 2);
+    CHECK(run_mapindex({"audit", "--db", db.string(), "--acknowledge", std::string(64, 'a')})
+              .exit_code == 2);
+    CHECK(run_mapindex({"audit", "--db", db.string(), "--accept", "--run", "9"}).exit_code == 2);
     CHECK(
-        run_cli({"audit", "--db", db.string(), "--acknowledge", std::string(64, 'a')}).exit_code ==
+        run_mapindex({"audit", "--db", db.string(), "--accept", "--acknowledge", "x"}).exit_code ==
         2);
-    CHECK(run_cli({"audit", "--db", db.string(), "--accept", "--run", "9"}).exit_code == 2);
-    CHECK(run_cli({"audit", "--db", db.string(), "--accept", "--acknowledge", "x"}).exit_code == 2);
-    CHECK(run_cli({"audit", "--db", db.string(), "--note", "why"}).exit_code == 2);
+    CHECK(run_mapindex({"audit", "--db", db.string(), "--note", "why"}).exit_code == 2);
   }
 
   TEST_CASE(
@@ -565,15 +558,15 @@ TEST_SUITE("audit") {
     const fs::path db = dir / "index.sqlite";
     const fs::path archive = dir / "maps.zip";
     write_archive(archive, ArchiveFormat::zip, {{"a.map", e2e_map(1)}});
-    const auto r = run_cli({"index", "--db", db.string(), "--progress", "none", "--audit",
-                            "--audit-format", "json", archive.string()});
+    const auto r = run_mapindex({"index", "--db", db.string(), "--progress", "none", "--audit",
+                                 "--audit-format", "json", archive.string()});
     INFO(r.out);
     CHECK(r.exit_code == 0);
     const Json report = parse_json(r.out);  // throws on anything but one JSON value
     CHECK(report["run"]["run_id"].integer() == 1);
     // Without --audit-format json, the summary is still printed.
-    const auto text =
-        run_cli({"index", "--db", db.string(), "--progress", "none", "--audit", archive.string()});
+    const auto text = run_mapindex(
+        {"index", "--db", db.string(), "--progress", "none", "--audit", archive.string()});
     CHECK(contains(text.out, "mapindex: finished run 2"));
   }
 
@@ -594,9 +587,9 @@ TEST_SUITE("audit") {
     INFO(run.err);
     REQUIRE(run.exit_code == 0);
     // Stored as info, and the map is ok.
-    auto q = run_cli({"query", "--db", db.string(), "--tsv",
-                      "SELECT m.status, m.teeworlds_status, m.warnings, m.infos, p.severity, "
-                      "p.code FROM maps m JOIN problems p ON p.map_id = m.map_id"});
+    auto q = run_mapindex({"query", "--db", db.string(), "--tsv",
+                           "SELECT m.status, m.teeworlds_status, m.warnings, m.infos, p.severity, "
+                           "p.code FROM maps m JOIN problems p ON p.map_id = m.map_id"});
     REQUIRE(q.exit_code == 0);
     CHECK(has_line(q.out, "ok\tok\t0\t1\tinfo\tenvelope.unused"));
 

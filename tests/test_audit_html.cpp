@@ -168,15 +168,6 @@ std::vector<std::uint8_t> map_with_unused_envelope(int seed) {
   return b.build();
 }
 
-ProcessResult run_cli(const Strings& args) { return run_process(mapindex_binary(), args); }
-
-ProcessResult index_archive(const fs::path& db, const fs::path& archive, Strings extra = {}) {
-  Strings args = {"index", "--db", db.string(), "--progress", "none", "--quiet"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  args.push_back(archive.string());
-  return run_cli(args);
-}
-
 // The changed archive of the e2e and browser tests: run 1, then run 2 with
 // maps/change.map changed (30x12 -> 40x16 tiles), an added map with a hostile
 // name (18x9), a removed map (22x11), a map broken (cut short), a race map
@@ -359,8 +350,8 @@ TEST_SUITE("audit") {
   TEST_CASE("audit html e2e: the report of a changed archive, --out for every format") {
     TempDir dir;
     const auto db = changed_archive_index(dir);
-    const auto r = run_cli({"audit", "--db", db.string(), "--format", "html", "--out",
-                            dir.file("report.html"), "--fail-on", "never"});
+    const auto r = run_mapindex({"audit", "--db", db.string(), "--format", "html", "--out",
+                                 dir.file("report.html"), "--fail-on", "never"});
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     CHECK(r.out.empty());  // the report went to the file
     const std::string html = file_text(dir / "report.html");
@@ -397,27 +388,28 @@ TEST_SUITE("audit") {
 
     // --out works for every format: the same bytes as standard output.
     for (const char* format : {"text", "json", "markdown"}) {
-      const auto to_stdout = run_cli({"audit", "--db", db.string(), "--format", format});
-      const auto to_file = run_cli({"audit", "--db", db.string(), "--format", format, "--out",
-                                    dir.file(std::string("report.") + format)});
+      const auto to_stdout = run_mapindex({"audit", "--db", db.string(), "--format", format});
+      const auto to_file = run_mapindex({"audit", "--db", db.string(), "--format", format, "--out",
+                                         dir.file(std::string("report.") + format)});
       CHECK(to_file.exit_code == to_stdout.exit_code);
       CHECK(to_file.out.empty());
       CHECK(file_text(dir / (std::string("report.") + format)) == to_stdout.out);
     }
     // A file that cannot be written is named, exit 2, and nothing is left.
     const std::string bad = dir.file("no/such/folder/report.html");
-    const auto failed = run_cli({"audit", "--db", db.string(), "--format", "html", "--out", bad});
+    const auto failed =
+        run_mapindex({"audit", "--db", db.string(), "--format", "html", "--out", bad});
     CHECK(failed.exit_code == 2);
     CHECK(contains(failed.err, "'" + bad + "'"));
     CHECK(contains(failed.err, "No such file or directory"));
     // --out replaces a file whole, leaving no temporary file beside it.
-    const auto again = run_cli({"audit", "--db", db.string(), "--format", "html", "--out",
-                                dir.file("report.html"), "--fail-on", "never"});
+    const auto again = run_mapindex({"audit", "--db", db.string(), "--format", "html", "--out",
+                                     dir.file("report.html"), "--fail-on", "never"});
     CHECK(again.exit_code == 0);
     CHECK(file_text(dir / "report.html") == html);
     for (const auto& e : fs::directory_iterator(dir.path()))
       CHECK_FALSE(contains(e.path().filename().string(), ".tmp-"));
-    CHECK(run_cli({"audit", "--db", db.string(), "--format", "pdf"}).exit_code == 2);
+    CHECK(run_mapindex({"audit", "--db", db.string(), "--format", "pdf"}).exit_code == 2);
   }
 
   TEST_CASE("audit html e2e: index --audit --audit-format html prints only the page") {
@@ -444,8 +436,8 @@ TEST_SUITE("audit") {
     TempDir dir;
     const auto db = changed_archive_index(dir);
     const fs::path page = dir / "report.html";
-    const auto r = run_cli({"audit", "--db", db.string(), "--format", "html", "--out",
-                            page.string(), "--fail-on", "never"});
+    const auto r = run_mapindex({"audit", "--db", db.string(), "--format", "html", "--out",
+                                 page.string(), "--fail-on", "never"});
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const std::string html = file_text(page);
     const auto expected_images = img_tags(html).size();

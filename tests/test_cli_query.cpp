@@ -19,14 +19,10 @@ using namespace mapindex::index;
 using namespace mapindex::index::testing;
 using mapindex::testing::mapindex_binary;
 using mapindex::testing::ProcessResult;
+using mapindex::testing::run_mapindex;
 using mapindex::testing::run_process;
 
 namespace {
-
-ProcessResult run_mapindex(const std::vector<std::string>& args,
-                           const fs::path& stdin_file = "/dev/null") {
-  return run_process(mapindex_binary(), args, stdin_file);
-}
 
 std::size_t count_lines(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));

@@ -42,10 +42,6 @@ std::vector<std::uint8_t> tiny_map(int seed) {
   return b.build();
 }
 
-ProcessResult run_mapindex(const std::vector<std::string>& args) {
-  return run_process(mapindex_binary(), args);
-}
-
 // A folder of `n` small maps and an index of it.
 struct IndexedFolder {
   TempDir tmp;

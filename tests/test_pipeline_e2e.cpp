@@ -48,10 +48,6 @@ std::string sha(const std::vector<std::uint8_t>& bytes) {
   return mapindex::read::digest(bytes).sha256_hex();
 }
 
-ProcessResult run_mapindex(const std::vector<std::string>& args, const fs::path& in = "/dev/null") {
-  return run_process(mapindex_binary(), args, in);
-}
-
 ProcessResult index(const fs::path& db, std::vector<std::string> inputs,
                     std::vector<std::string> extra = {}) {
   std::vector<std::string> args = {"index", "--db", db.string(), "--progress", "none"};

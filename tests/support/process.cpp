@@ -99,6 +99,19 @@ ProcessResult BackgroundProcess::wait() {
 }
 
 std::string mapindex_binary() { return MAPINDEX_BINARY_FOR_FIXTURES; }
+
+ProcessResult run_mapindex(const std::vector<std::string>& args,
+                           const std::filesystem::path& stdin_file) {
+  return run_process(mapindex_binary(), args, stdin_file);
+}
+
+ProcessResult index_archive(const std::filesystem::path& db, const std::filesystem::path& input,
+                            const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"index", "--db", db.string(), "--progress", "none", "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.push_back(input.string());
+  return run_mapindex(args);
+}
 std::string make_demo_binary() { return MAPINDEX_MAKE_DEMO_FOR_FIXTURES; }
 
 bool contains(const std::string& text, const std::string& part) {

@@ -42,6 +42,13 @@ class BackgroundProcess {
 std::string mapindex_binary();
 std::string make_demo_binary();
 
+// Runs the mapindex binary with `args` (standard input from `stdin_file`).
+ProcessResult run_mapindex(const std::vector<std::string>& args,
+                           const std::filesystem::path& stdin_file = "/dev/null");
+// `mapindex index --db DB --progress none --quiet EXTRA... INPUT`.
+ProcessResult index_archive(const std::filesystem::path& db, const std::filesystem::path& input,
+                            const std::vector<std::string>& extra = {});
+
 // Checks on a process's output: `part` occurs in `text`; `line` is one whole
 // line of `text`.
 bool contains(const std::string& text, const std::string& part);
