@@ -31,13 +31,20 @@ Statement Statement::prepare_first(sqlite3* db, std::string_view& sql) {
 Statement::~Statement() { sqlite3_finalize(stmt_); }
 
 Statement::Statement(Statement&& other) noexcept
-    : db_(std::exchange(other.db_, nullptr)), stmt_(std::exchange(other.stmt_, nullptr)) {}
+    : db_(std::exchange(other.db_, nullptr)),
+      stmt_(std::exchange(other.stmt_, nullptr)),
+      names_(std::move(other.names_)),
+      bound_(std::move(other.bound_)),
+      last_(other.last_) {}
 
 Statement& Statement::operator=(Statement&& other) noexcept {
   if (this != &other) {
     sqlite3_finalize(stmt_);
     db_ = std::exchange(other.db_, nullptr);
     stmt_ = std::exchange(other.stmt_, nullptr);
+    names_ = std::move(other.names_);
+    bound_ = std::move(other.bound_);
+    last_ = other.last_;
   }
   return *this;
 }
@@ -55,22 +62,45 @@ void Statement::check_parameter_count(int given) const {
                      " parameters, given " + std::to_string(given));
 }
 
-int Statement::parameter_index(std::string_view name, std::vector<bool>& bound) const {
-  const int i = sqlite3_bind_parameter_index(stmt_, std::string(name).c_str());
+void Statement::start_named() {
+  if (names_.empty()) {
+    const int count = sqlite3_bind_parameter_count(stmt_);
+    names_.resize(static_cast<std::size_t>(count) + 1);
+    for (int i = 1; i <= count; ++i) {
+      const char* name = sqlite3_bind_parameter_name(stmt_, i);
+      names_[static_cast<std::size_t>(i)] = name ? std::string_view(name) : std::string_view();
+    }
+  }
+  bound_.assign(names_.size(), 0);
+  last_ = 0;
+}
+
+int Statement::parameter_index(std::string_view name) {
+  const int count = static_cast<int>(names_.size()) - 1;
+  int i = last_ + 1;
+  if (i > count || names_[static_cast<std::size_t>(i)] != name) {
+    i = 0;
+    for (int k = 1; k <= count; ++k)
+      if (names_[static_cast<std::size_t>(k)] == name) {
+        i = k;
+        break;
+      }
+  }
   if (i <= 0)
     throw IndexError("`" + std::string(sqlite3_sql(stmt_)) + "` has no parameter " +
                      std::string(name));
-  if (bound[static_cast<std::size_t>(i)])
+  if (bound_[static_cast<std::size_t>(i)])
     throw IndexError("parameter " + std::string(name) + " of `" + std::string(sqlite3_sql(stmt_)) +
                      "` is given twice");
-  bound[static_cast<std::size_t>(i)] = true;
+  bound_[static_cast<std::size_t>(i)] = 1;
+  last_ = i;
   return i;
 }
 
-void Statement::check_all_bound(const std::vector<bool>& bound) const {
+void Statement::check_all_bound() const {
   std::string missing;
-  for (std::size_t i = 1; i < bound.size(); ++i) {
-    if (bound[i]) continue;
+  for (std::size_t i = 1; i < bound_.size(); ++i) {
+    if (bound_[i]) continue;
     const char* name = sqlite3_bind_parameter_name(stmt_, static_cast<int>(i));
     missing += (missing.empty() ? "" : ", ") + (name ? std::string(name) : "?" + std::to_string(i));
   }
@@ -183,7 +213,7 @@ void Statement::reset() {
 }
 
 Statement& StatementCache::get(std::string_view sql) {
-  auto it = cache_.find(std::string(sql));
+  auto it = cache_.find(sql);
   if (it == cache_.end()) it = cache_.emplace(std::string(sql), Statement(db_, sql)).first;
   return it->second;
 }

@@ -9,6 +9,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -71,12 +72,14 @@ class Statement {
   // Binds the parameters by name (after resetting the statement): every
   // name must be a parameter of the statement and given once, and every
   // parameter of the statement must be given; else IndexError naming them.
+  // The names are read once per statement; a name is looked for first at the
+  // parameter after the previous one (call sites list them in order).
   template <class... Args>
   Statement& bind_named(const Named<Args>&... args) {
     reset();
-    std::vector<bool> bound(static_cast<std::size_t>(sqlite3_bind_parameter_count(stmt_)) + 1);
-    (bind(parameter_index(args.name, bound), args.value), ...);
-    check_all_bound(bound);
+    start_named();
+    (bind(parameter_index(args.name), args.value), ...);
+    check_all_bound();
     return *this;
   }
 
@@ -138,15 +141,22 @@ class Statement {
  private:
   void bind_int64(int i, std::int64_t v);
   void check_parameter_count(int given) const;
-  // The index of parameter `name`, marked in `bound`; throws when the
+  // Reads the parameter names (first use) and clears the marks of bound ones.
+  void start_named();
+  // The index of parameter `name`, marked as bound; throws when the
   // statement has no such parameter or it is bound twice.
-  int parameter_index(std::string_view name, std::vector<bool>& bound) const;
-  void check_all_bound(const std::vector<bool>& bound) const;
+  int parameter_index(std::string_view name);
+  void check_all_bound() const;
   void check_bind(int rc, int i);
   [[noreturn]] void throw_unknown_value(std::string_view column, const std::string& text) const;
 
   sqlite3* db_ = nullptr;
   sqlite3_stmt* stmt_ = nullptr;
+  // For bind_named: names_[i] is parameter i's name (names_[0] unused),
+  // bound_[i] whether it is given, last_ the index bound last.
+  std::vector<std::string_view> names_;
+  std::vector<char> bound_;
+  int last_ = 0;
 };
 
 // Prepared statements by SQL text, prepared on first use.
@@ -157,8 +167,13 @@ class StatementCache {
   void clear() { cache_.clear(); }
 
  private:
+  // Looked up by string_view without building a std::string.
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   sqlite3* db_;
-  std::unordered_map<std::string, Statement> cache_;
+  std::unordered_map<std::string, Statement, Hash, std::equal_to<>> cache_;
 };
 
 }  // namespace mapindex::index
