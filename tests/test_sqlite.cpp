@@ -89,6 +89,25 @@ TEST_SUITE("sqlite") {
     CHECK_MESSAGE(contains(count, "takes 3 parameters, given 2"), count);
   }
 
+  TEST_CASE("bind_named keeps working when SQLite prepares the statement again") {
+    // A schema change makes SQLite prepare a statement again on its next
+    // step, freeing what it held (its parameter names among it); bind_named
+    // must not rely on them.
+    auto db = memory_db();
+    Statement insert(db.get(), "INSERT INTO t (a, b, c) VALUES (:a, :b, :c)");
+    insert.bind_named(named(":a", 1), named(":b", "x"), named(":c", 1.0)).run();
+    for (int i = 0; i < 3; ++i) {
+      Statement alter(db.get(), "ALTER TABLE t ADD COLUMN extra" + std::to_string(i) + " INTEGER");
+      alter.run();
+      insert.bind_named(named(":a", 2 + i), named(":b", "y"), named(":c", 2.0)).run();
+      // Names are still checked after the statement was prepared again.
+      const auto no_such =
+          index_error_of([&] { insert.bind_named(named(":a", 1), named(":zz", "x")); });
+      CHECK_MESSAGE(contains(no_such, "has no parameter :zz"), no_such);
+    }
+    CHECK(query_int(db.get(), "SELECT sum(a) FROM t") == 1 + 2 + 3 + 4);
+  }
+
   TEST_CASE("prepare_first walks a script statement by statement, skipping comments") {
     auto db = memory_db();
     std::string_view sql = "SELECT 1; -- a comment\n SELECT 2 ;  ";

@@ -68,7 +68,7 @@ void Statement::start_named() {
     names_.resize(static_cast<std::size_t>(count) + 1);
     for (int i = 1; i <= count; ++i) {
       const char* name = sqlite3_bind_parameter_name(stmt_, i);
-      names_[static_cast<std::size_t>(i)] = name ? std::string_view(name) : std::string_view();
+      names_[static_cast<std::size_t>(i)] = name ? name : "";
     }
   }
   bound_.assign(names_.size(), 0);

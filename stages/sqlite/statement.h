@@ -153,8 +153,9 @@ class Statement {
   sqlite3* db_ = nullptr;
   sqlite3_stmt* stmt_ = nullptr;
   // For bind_named: names_[i] is parameter i's name (names_[0] unused),
-  // bound_[i] whether it is given, last_ the index bound last.
-  std::vector<std::string_view> names_;
+  // bound_[i] whether it is given, last_ the index bound last. Copies: SQLite
+  // frees its own when it prepares the statement again (schema changes).
+  std::vector<std::string> names_;
   std::vector<char> bound_;
   int last_ = 0;
 };
