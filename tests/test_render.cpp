@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -362,6 +363,66 @@ TEST_SUITE("render") {
     REQUIRE_FALSE(scaled);
     CHECK(scaled.error().code == mapindex::Code::render_size);
     CHECK(contains(scaled.error().message, "8194x8194"));
+  }
+
+  TEST_CASE("render: stretches of air skipped whole draw what a tile-by-tile drawing draws") {
+    // Each physics kind with its struct size and key byte (docs/formats), tiles
+    // scattered after air of every length, at one pixel per tile and at
+    // several tiles per pixel. The expectation: each pixel holds the highest
+    // class (the palette's order) of the tiles it covers.
+    struct Kind {
+      LayerKind kind;
+      std::size_t size, key_at;
+    };
+    const Kind kinds[] = {{LayerKind::game, 4, 0},         {LayerKind::front, 4, 0},
+                          {LayerKind::tele, 2, 1},         {LayerKind::speedup, 6, 2},
+                          {LayerKind::switch_layer, 4, 1}, {LayerKind::tune, 2, 1}};
+    const std::int32_t w = 301, h = 37;
+    std::uint32_t seed = 12345;
+    auto next = [&seed] {
+      seed = seed * 1103515245u + 12345u;
+      return seed >> 8;
+    };
+    for (const auto& k : kinds) {
+      for (const std::int32_t side : {0, 64}) {
+        CAPTURE(to_string(k.kind));
+        CAPTURE(side);
+        std::vector<std::uint8_t> data(static_cast<std::size_t>(w) * h * k.size);
+        for (std::size_t t = 0; t < static_cast<std::size_t>(w) * h;) {
+          t += next() % 300;  // air
+          for (std::size_t run = 1 + next() % 3; run > 0 && t < static_cast<std::size_t>(w) * h;
+               --run, ++t)
+            data[t * k.size + k.key_at] = static_cast<std::uint8_t>(1 + next() % 255);
+        }
+        mapindex::render::CanvasOptions options;
+        options.max_side = side;
+        auto canvas = mapindex::render::Canvas::create(w, h, options);
+        REQUIRE(canvas);
+        mapindex::render::TileLayerView view;
+        view.kind = k.kind;
+        view.width = w;
+        view.height = h;
+        view.data = Bytes(data.data(), data.size());
+        view.map_width = w;
+        view.map_height = h;
+        canvas->draw(view);
+        const auto& image = canvas->image();
+        const std::int32_t f = canvas->factor();
+        CHECK(f == (side == 0 ? 1 : 5));
+        std::vector<std::uint8_t> want(image.pixels.size(), 0);
+        for (std::int32_t y = 0; y < h; ++y)
+          for (std::int32_t x = 0; x < w; ++x) {
+            const std::uint8_t key =
+                data[(static_cast<std::size_t>(y) * w + x) * k.size + k.key_at];
+            if (key == 0 || !mapindex::render::is_drawn_physics(k.kind)) continue;
+            auto& p = want[static_cast<std::size_t>(y / f) * image.width + x / f];
+            p = std::max(p, static_cast<std::uint8_t>(mapindex::render::class_of(k.kind, key)));
+          }
+        if (mapindex::render::is_drawn_physics(k.kind))
+          CHECK(std::count(want.begin(), want.end(), 0) < static_cast<long>(want.size()));
+        CHECK(image.pixels == want);
+      }
+    }
   }
 
   TEST_CASE("thumbnail: the downscale keeps a one-tile freeze line and a single spawn") {

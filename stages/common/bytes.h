@@ -28,6 +28,13 @@ inline std::uint16_t load_le_u16(const std::uint8_t* p) {
 inline std::uint16_t load_be_u16(const std::uint8_t* p) {
   return static_cast<std::uint16_t>((p[0] << 8) | p[1]);
 }
+// Eight bytes in host order: for tests of whole words (all zero, all equal)
+// where the byte order does not matter.
+inline std::uint64_t load_host_u64(const std::uint8_t* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
 inline void store_le_u32(std::uint8_t* p, std::uint32_t v) {
   p[0] = static_cast<std::uint8_t>(v);
   p[1] = static_cast<std::uint8_t>(v >> 8);

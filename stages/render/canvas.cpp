@@ -1,9 +1,10 @@
 #include "stages/render/canvas.h"
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 
+#include "stages/common/bytes.h"
+#include "stages/common/zero_blocks.h"
 #include "stages/decode/teeworlds/map_items.h"
 #include "stages/decode/teeworlds/skip_runs.h"
 #include "stages/decode/teeworlds/tiles.h"
@@ -107,17 +108,15 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
   const std::int64_t rows = std::min<std::int64_t>(layer.height, map_height_);
   const std::int64_t cols = std::min<std::int64_t>(lw, map_width_);
   // Most physics tiles are air (front, tele, speedup and switch layers almost
-  // entirely): blocks of about 32 bytes of all-zero structs are skipped with
-  // four loads; a division only where a tile leaves its pixel's columns.
+  // entirely): stretches of all-zero structs are skipped 32 bytes at a time
+  // (zero_blocks, for structs that tile 32 bytes; 30 bytes of speedups by four
+  // loads); a division only where a tile leaves its pixel's columns.
   const std::int64_t block = static_cast<std::int64_t>(32 / struct_size);
   const std::size_t block_bytes = static_cast<std::size_t>(block) * struct_size;
+  const bool whole_blocks = block_bytes == 32;
   const auto all_zero = [block_bytes](const std::uint8_t* p) {
-    std::uint64_t a, b, c, d;
-    std::memcpy(&a, p, 8);
-    std::memcpy(&b, p + 8, 8);
-    std::memcpy(&c, p + 16, 8);
-    std::memcpy(&d, p + block_bytes - 8, 8);
-    return (a | b | c | d) == 0;
+    return (load_host_u64(p) | load_host_u64(p + 8) | load_host_u64(p + 16) |
+            load_host_u64(p + block_bytes - 8)) == 0;
   };
   for (std::int64_t y = 0; y < rows; ++y) {
     const std::size_t row = static_cast<std::size_t>(y * lw);
@@ -128,8 +127,12 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
     std::int64_t px = 0, px_end = factor_;  // the pixel of column x, and its first column past
     for (std::int64_t x = 0; x < end;) {
       if (x + block <= end && all_zero(tile)) {
-        x += block;
-        tile += block_bytes;
+        const std::int64_t blocks =
+            whole_blocks ? 1 + static_cast<std::int64_t>(zero_blocks(
+                                   tile + 32, static_cast<std::size_t>((end - x) / block - 1)))
+                         : 1;
+        x += block * blocks;
+        tile += block_bytes * static_cast<std::size_t>(blocks);
         continue;
       }
       const std::uint8_t key = tile[key_at];

@@ -1,0 +1,134 @@
+// The tile counter's fast paths (air skipped a run of 32-byte blocks at a
+// time, with AVX2 where the CPU has it; eight equal tiles counted at once)
+// against a plain tile-by-tile count written here from the struct layouts of
+// docs/formats (Tile: index, flags, skip, reserved; Tele and Tune: number,
+// type; Speedup: force, max speed, type, padding, angle (2 bytes); Switch:
+// number, type, flags, delay), on layers of every kind and of sizes around
+// every block boundary, air-heavy, solid and random.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "stages/common/zero_blocks.h"
+#include "stages/extract/teeworlds_tile_counter.h"
+
+namespace mapindex::teeworlds {
+namespace {
+
+struct Layout {
+  LayerKind kind;
+  std::size_t size;
+  std::size_t key;                             // the tile key byte
+  int number = -1, flags = -1, reserved = -1;  // -1: the struct has none
+};
+
+const Layout kLayouts[] = {
+    {LayerKind::tiles, 4, 0, -1, 1, 3},     {LayerKind::game, 4, 0, -1, 1, 3},
+    {LayerKind::front, 4, 0, -1, 1, 3},     {LayerKind::tele, 2, 1, 0, -1, -1},
+    {LayerKind::speedup, 6, 2, -1, -1, -1}, {LayerKind::switch_layer, 4, 1, 0, 2, -1},
+    {LayerKind::tune, 2, 1, 0, -1, -1},
+};
+
+TileCounts reference(const std::vector<std::uint8_t>& data, const Layout& l, std::size_t n) {
+  TileCounts c;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint8_t* t = data.data() + i * l.size;
+    const std::uint8_t key = t[l.key];
+    c.keys[key]++;
+    if (key != 0 && l.flags >= 0) c.flags[t[l.flags]]++;
+    if (key != 0 && l.number >= 0) c.numbers[t[l.number]]++;
+    if (l.reserved >= 0 && t[l.reserved] != 0) c.reserved_nonzero++;
+  }
+  c.tiles = static_cast<std::int64_t>(n);
+  return c;
+}
+
+// A layer of n tiles: stretches of air, of one repeated tile and of random
+// tiles, their lengths drawn up to `max_run` tiles.
+std::vector<std::uint8_t> make_layer(std::mt19937& rng, const Layout& l, std::size_t n,
+                                     std::size_t max_run) {
+  std::vector<std::uint8_t> data(n * l.size);
+  std::size_t i = 0;
+  while (i < n) {
+    const auto what = rng() % 3;
+    const std::size_t run = 1 + rng() % max_run;
+    std::vector<std::uint8_t> same(l.size);
+    for (auto& b : same) b = static_cast<std::uint8_t>(rng() % 4 == 0 ? 0 : rng());
+    for (std::size_t k = 0; k < run && i < n; ++k, ++i) {
+      std::uint8_t* t = data.data() + i * l.size;
+      for (std::size_t b = 0; b < l.size; ++b)
+        t[b] = what == 0   ? 0
+               : what == 1 ? same[b]
+                           : static_cast<std::uint8_t>(rng() % 3 == 0 ? 0 : rng());
+    }
+  }
+  return data;
+}
+
+void check_same(const TileCounts& got, const TileCounts& want) {
+  CHECK(got.tiles == want.tiles);
+  CHECK(got.reserved_nonzero == want.reserved_nonzero);
+  CHECK(got.keys == want.keys);
+  CHECK(got.flags == want.flags);
+  CHECK(got.numbers == want.numbers);
+}
+
+TEST_CASE("tile counter: every kind, every size around a block, against a tile-by-tile count") {
+  std::mt19937 rng(20261123);
+  for (const auto& l : kLayouts) {
+    for (std::size_t n = 0; n <= 200; ++n) {
+      for (const std::size_t max_run : {std::size_t{3}, std::size_t{40}, std::size_t{500}}) {
+        CAPTURE(to_string(l.kind));
+        CAPTURE(n);
+        CAPTURE(max_run);
+        const auto data = make_layer(rng, l, n, max_run);
+        TileCounts got;
+        count_plain_tiles(Bytes(data), l.kind, n, got);
+        check_same(got, reference(data, l, n));
+      }
+    }
+  }
+}
+
+TEST_CASE("tile counter: large layers, mostly air, with the last tile set") {
+  std::mt19937 rng(7);
+  for (const auto& l : kLayouts) {
+    CAPTURE(to_string(l.kind));
+    const std::size_t n = 300 * 257;
+    auto data = make_layer(rng, l, n, 5000);
+    // Set the very last tile and the one right after a long run of air.
+    data[(n - 1) * l.size + l.key] = 9;
+    TileCounts got;
+    count_plain_tiles(Bytes(data), l.kind, n, got);
+    check_same(got, reference(data, l, n));
+    // All air.
+    std::vector<std::uint8_t> air(n * l.size);
+    TileCounts none;
+    count_plain_tiles(Bytes(air), l.kind, n, none);
+    CHECK(none.keys[0] == static_cast<std::int64_t>(n));
+    CHECK(none.non_empty() == 0);
+  }
+}
+
+TEST_CASE("tile counter: the air scan finds the first non-zero byte of every position") {
+  std::vector<std::uint8_t> blocks(32 * 70);
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{4},
+                        std::size_t{5}, std::size_t{69}, std::size_t{70}}) {
+    CHECK(zero_blocks(blocks.data(), n) == n);
+    CHECK(zero_blocks_portable(blocks.data(), n) == n);
+  }
+  for (std::size_t byte = 0; byte < blocks.size(); ++byte) {
+    CAPTURE(byte);
+    blocks[byte] = 0x80;
+    CHECK(zero_blocks(blocks.data(), 70) == byte / 32);
+    CHECK(zero_blocks_portable(blocks.data(), 70) == byte / 32);
+    // A limit before the set byte is respected.
+    CHECK(zero_blocks(blocks.data(), byte / 32) == byte / 32);
+    blocks[byte] = 0;
+  }
+}
+
+}  // namespace
+}  // namespace mapindex::teeworlds
