@@ -390,6 +390,39 @@ TEST_SUITE("cli") {
     }
   }
 
+  TEST_CASE(
+      "index: the check at open is for damage to the file; a row breaking a CHECK constraint is "
+      "left to mapindex check, and the writer's constraints hold after it") {
+    using namespace mapindex::index;
+    IndexedFolder f(3);
+    // A value no mapindex writes, put there by another program.
+    {
+      sqlite3* db = nullptr;
+      REQUIRE(sqlite3_open(f.db.string().c_str(), &db) == SQLITE_OK);
+      CHECK(sqlite3_exec(db,
+                         "PRAGMA ignore_check_constraints = ON; "
+                         "UPDATE layers SET kind = 'bogus' WHERE (map_id, layer_index) = "
+                         "(SELECT map_id, layer_index FROM layers LIMIT 1)",
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+      sqlite3_close(db);
+    }
+    REQUIRE(sql_int(f.db, "SELECT count(*) FROM layers WHERE kind = 'bogus'") == 1);
+    {
+      auto opened = IndexDb::open(f.db.string(), OpenMode::read_write);
+      REQUIRE_MESSAGE(opened.ok(), opened.error().message);
+      // The connection checks constraints again: a bad kind is refused.
+      CHECK(sqlite3_exec(opened->handle(), "UPDATE layers SET kind = 'also bogus'", nullptr,
+                         nullptr, nullptr) == SQLITE_CONSTRAINT_CHECK);
+      CHECK(sql_int(f.db, "SELECT count(*) FROM layers WHERE kind = 'also bogus'") == 0);
+    }
+
+    auto r = run_mapindex({"index", "--db", f.db.string(), "--quiet", f.maps.string()});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    r = run_mapindex({"check", "--db", f.db.string()});
+    CHECK(r.exit_code == 3);
+    CHECK_MESSAGE(contains(r.out, "CHECK constraint failed in layers"), r.out);
+  }
+
   TEST_CASE("cli: a second index run on an index another run is writing exits 3 naming that run") {
     TempDir tmp;
     // A run slow enough to overlap: copies of one large map, decoded one by one.

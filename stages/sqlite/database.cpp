@@ -8,15 +8,14 @@
 #include <utility>
 
 namespace mapindex::index {
-namespace {
 
-// SQLite needs to create and write `path`-shm next to a WAL database even
-// to read it.
 bool writable_here(const std::string& path) {
   std::string folder = std::filesystem::path(path).parent_path().string();
   if (folder.empty()) folder = ".";
   return ::access(path.c_str(), W_OK) == 0 && ::access(folder.c_str(), W_OK) == 0;
 }
+
+namespace {
 
 // "file:PATH?immutable=1", PATH percent-encoded where a URI needs it.
 std::string immutable_uri(const std::string& path) {

@@ -105,6 +105,10 @@ Error damaged_error(const std::string& path, const std::string& what);
 // 'PATH': <sqlite3_errmsg>" with index_error_code() or "index.open".
 Error open_error(sqlite3* db, const std::string& path);
 
+// Whether `path` and its folder are writable here: SQLite needs to create and
+// write `path`-shm next to a WAL database even to read it.
+bool writable_here(const std::string& path);
+
 // Opens an SQLite file for reading only (any database, no schema check) and
 // reads its schema once. A file on read-only media (the file or its folder
 // not writable, so SQLite cannot create the WAL's -shm next to it) is opened

@@ -106,8 +106,20 @@ std::vector<std::string> pragma_rows(sqlite3* db, const std::string& pragma) {
   return rows;
 }
 
+// The check at open looks for damage to the file (pages, cells, NOT NULL),
+// not at the CHECK constraints of every row: those only a program writing
+// past mapindex can break, they are over 40% of the check's time (the
+// corpus index: 0.05 -> 0.03 s), and `mapindex check` still runs them.
 std::optional<Error> quick_check(sqlite3* db, const std::string& path) {
-  const auto rows = pragma_rows(db, "PRAGMA quick_check(10)");
+  exec_sql(db, "PRAGMA ignore_check_constraints = ON");
+  std::vector<std::string> rows;
+  try {
+    rows = pragma_rows(db, "PRAGMA quick_check(10)");
+  } catch (...) {
+    exec_sql(db, "PRAGMA ignore_check_constraints = OFF");
+    throw;
+  }
+  exec_sql(db, "PRAGMA ignore_check_constraints = OFF");
   if (rows.size() == 1 && rows[0] == "ok") return std::nullopt;
   std::string what = "PRAGMA quick_check: ";
   for (std::size_t i = 0; i < rows.size() && i < 3; ++i) what += (i ? "; " : "") + rows[i];
@@ -268,6 +280,9 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
 }
 
 Result<CheckReport> check_index(const std::string& path, int max_problems) {
+  // Declared first, closed last: as the last connection it removes the WAL
+  // files SQLite made for the check.
+  Connection writable;
   auto connection = open_sqlite_read_only(path);
   if (!connection) return connection.error();
   sqlite3* db = connection->get();
@@ -284,11 +299,21 @@ Result<CheckReport> check_index(const std::string& path, int max_problems) {
                      "): check it with a newer mapindex"};
   CheckReport report;
   report.schema_version = *version;
+  // SQLite verifies the CHECK constraints of every row only on a connection
+  // that could write: where the file is writable, the checks run on one with
+  // query_only on (it cannot write either); on read-only media without them.
+  sqlite3* checked = db;
+  if (writable_here(path) && writable.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK &&
+      sqlite3_exec(writable.get(), "PRAGMA query_only = ON", nullptr, nullptr, nullptr) ==
+          SQLITE_OK) {
+    sqlite3_busy_timeout(writable.get(), kBusyTimeoutMs);
+    checked = writable.get();
+  }
   try {
     for (auto& row :
-         pragma_rows(db, "PRAGMA integrity_check(" + std::to_string(max_problems) + ")"))
+         pragma_rows(checked, "PRAGMA integrity_check(" + std::to_string(max_problems) + ")"))
       if (row != "ok") report.integrity.push_back(std::move(row));
-    Statement fk(db, "PRAGMA foreign_key_check");
+    Statement fk(checked, "PRAGMA foreign_key_check");
     while (fk.step() && static_cast<int>(report.foreign_keys.size()) < max_problems)
       report.foreign_keys.push_back("row " + fk.column_text(1) + " of " + fk.column_text(0) +
                                     " refers to a missing row of " + fk.column_text(2));
