@@ -98,7 +98,7 @@ TEST_CASE("tile counter: large layers, mostly air, with the last tile set") {
     CAPTURE(to_string(l.kind));
     const std::size_t n = 300 * 257;
     auto data = make_layer(rng, l, n, 5000);
-    // Set the very last tile and the one right after a long run of air.
+    // The very last tile set, after stretches of air of up to 5000 tiles.
     data[(n - 1) * l.size + l.key] = 9;
     TileCounts got;
     count_plain_tiles(Bytes(data), l.kind, n, got);
