@@ -8,7 +8,10 @@
 //   order (sequencer_node)               restores input order, so the index does
 //      |                                 not depend on the number of threads
 //   write (function_node, serial)        stages/write: rows in batched transactions,
-//                                        gives the entry's bytes back to the budget
+//                                        gives the entry's bytes back to the budget;
+//                                        the first entry starts the run (its row), once
+//                                        the index's damage check, run in the
+//                                        background meanwhile, has passed
 //
 // The graph runs in a task arena of N + 2 threads, so the reader (which may
 // block on the budget) and the writer each have a thread of their own.
@@ -227,20 +230,42 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
 // row (content written earlier in this run is written as known), the run's
 // counters, how completely each source was read (for the audit), batched
 // transactions, and the entry's bytes given back to the budget.
+//
+// The run itself (its row in runs, its sources) starts with the first entry
+// written, not before: until then the index's damage check runs in the
+// background (OpenOptions::check_in_background) while the first entries are
+// read and hashed, and nothing is written until it has passed.
 class EntryWriter {
  public:
-  EntryWriter(index::IndexDb& db, std::int64_t run_id, const IndexOptions& options,
-              std::unordered_map<std::string, std::int64_t> source_ids, RunContents& contents,
-              ByteBudget& budget, LiveCounters& counters)
+  EntryWriter(index::IndexDb& db, const IndexOptions& options, std::vector<read::Source> sources,
+              RunContents& contents, ByteBudget& budget, LiveCounters& counters)
       : db_(db),
-        run_id_(run_id),
         options_(options),
-        source_ids_(std::move(source_ids)),
+        sources_(std::move(sources)),
         contents_(contents),
         budget_(budget),
         counters_(counters) {}
 
+  // Starts the run (once): begin_run, then each input's source row. What it
+  // throws is kept for start_error() too.
+  void start() {
+    if (run_id_) return;
+    try {
+      const std::int64_t run_id = db_.begin_run(options_.command_line, tool_version());
+      run_id_ = run_id;
+      // Each input as the reader found it (a FIFO is opened by the reader, to be told).
+      for (const auto& source : sources_)
+        source_ids_[source.input] = db_.source_id(run_id, source.input, stored_kind(source.kind));
+    } catch (...) {
+      if (!start_error_) start_error_ = std::current_exception();
+      throw;
+    }
+  }
+  std::exception_ptr start_error() const { return start_error_; }
+  std::int64_t run_id() const { return run_id_.value_or(0); }
+
   void write(WorkItem& w) {
+    start();
     const auto t0 = std::chrono::steady_clock::now();
     if (w.entry.kind == read::ReadOutcome::file) recognise_written_in_run(w);
     const index::EntryRecord rec = record(w);
@@ -262,7 +287,7 @@ class EntryWriter {
     for (const auto& [source_id, reading] : readings_)
       if (reading.reading_errors > 0)
         db_.set_source_reading(
-            run_id_, source_id,
+            *run_id_, source_id,
             reading.entries > 0 ? index::SourceReading::partial : index::SourceReading::unreadable,
             reading.entries > 0 ? std::optional<std::string>(reading.last_entry) : std::nullopt);
   }
@@ -347,7 +372,7 @@ class EntryWriter {
   // is reported and skipped; the run stops only when writes keep failing.
   void store(const WorkItem& w, const index::EntryRecord& rec, const MapStats* stats) {
     try {
-      db_.write_entry(run_id_, rec, stats);
+      db_.write_entry(*run_id_, rec, stats);
       if (stats) written_maps_.try_emplace(rec.sha256, status_for(*stats, options_.game));
       if (w.claimant) contents_.written(w.digest, stats != nullptr);
       counters_.written++;
@@ -380,9 +405,11 @@ class EntryWriter {
   };
 
   index::IndexDb& db_;
-  const std::int64_t run_id_;
   const IndexOptions& options_;
-  const std::unordered_map<std::string, std::int64_t> source_ids_;
+  const std::vector<read::Source> sources_;
+  std::optional<std::int64_t> run_id_;  // once started
+  std::exception_ptr start_error_;
+  std::unordered_map<std::string, std::int64_t> source_ids_;
   RunContents& contents_;
   ByteBudget& budget_;
   LiveCounters& counters_;
@@ -401,11 +428,14 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   const auto wall_start = std::chrono::steady_clock::now();
   const double cpu_start = cpu_seconds();
 
-  auto db = index::IndexDb::open(options.db_path, index::OpenMode::read_write);
+  // The damage check runs while the first entries are read and hashed; the
+  // run's first write waits for it (see EntryWriter).
+  index::OpenOptions open_options;
+  open_options.check_in_background = true;
+  auto db = index::IndexDb::open(options.db_path, index::OpenMode::read_write, open_options);
   if (!db) return db.error();
 
   IndexSummary summary;
-  summary.run_id = db->begin_run(options.command_line, tool_version());
 
   read::ReadOptions ro;
   ro.max_entry_size = options.max_map_size;
@@ -422,11 +452,16 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   } clear_hook;
 
   // Each input as the reader found it (a FIFO is opened here, to be told).
-  std::unordered_map<std::string, std::int64_t> source_ids;
-  for (const auto& source : reader.sources())
-    source_ids[source.input] =
-        db->source_id(summary.run_id, source.input, stored_kind(source.kind));
-  const auto known = db->known_maps();
+  std::vector<read::Source> sources = reader.sources();
+  // Damage met here is reported as the check reports it (with its advice).
+  const auto known = [&db] {
+    try {
+      return db->known_maps();
+    } catch (const index::IndexError& e) {
+      if (e.code() == Code::index_damaged) db->await_check();
+      throw;
+    }
+  }();
   RunContents contents;
   // Earlier runs' layer results: read from the index unless --reindex asks
   // for everything to be measured again.
@@ -463,8 +498,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
       throw;
     }
   };
-  EntryWriter writer(*db, summary.run_id, options, std::move(source_ids), contents, budget,
-                     counters);
+  EntryWriter writer(*db, options, std::move(sources), contents, budget, counters);
 
   std::uint64_t next_seq = 0;
   std::string failure;
@@ -527,6 +561,12 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
       failure_code = Code::internal;  // not the index's fault: a bug
     }
   });
+
+  // The run could not start (damage found by the check, another run, a
+  // lock): as before any entry was read, nothing was written.
+  if (const auto start_error = writer.start_error()) std::rethrow_exception(start_error);
+  writer.start();  // no entry was written (none read, or interrupted at once)
+  summary.run_id = writer.run_id();
 
   summary.interrupted = interrupt_requested();
   if (failure.empty()) writer.record_readings();

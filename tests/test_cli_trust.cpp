@@ -391,6 +391,37 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE(
+      "index: with the check in the background, open returns at once and the first write gets "
+      "the damage verdict instead of writing") {
+    using namespace mapindex::index;
+    IndexedFolder f(4);
+    const auto damaged = f.tmp / "damaged.sqlite";
+    damage_copy(f.db, damaged, {"files"});
+    const auto runs_before = sql_int(f.db, "SELECT count(*) FROM runs");
+    OpenOptions background;
+    background.check_in_background = true;
+    {
+      auto opened = IndexDb::open(damaged.string(), OpenMode::read_write, background);
+      REQUIRE_MESSAGE(opened.ok(), opened.error().message);
+      for (int attempt = 0; attempt < 2; ++attempt) {  // the verdict stays
+        try {
+          (void)opened->begin_run("index test", "test");
+          FAIL("a damaged index must not start a run");
+        } catch (const IndexError& e) {
+          CHECK_MESSAGE(e.code() == Code::index_damaged, e.what());
+          CHECK_MESSAGE(contains(e.what(), "is damaged ("), e.what());
+          CHECK_MESSAGE(contains(e.what(), std::string(kRebuildAdvice)), e.what());
+        }
+      }
+    }
+    CHECK(sql_int(damaged, "SELECT count(*) FROM runs") == runs_before);
+    // A sound index starts its run as before.
+    auto sound = IndexDb::open(f.db.string(), OpenMode::read_write, background);
+    REQUIRE_MESSAGE(sound.ok(), sound.error().message);
+    CHECK(sound->begin_run("index test", "test") > runs_before);
+  }
+
+  TEST_CASE(
       "index: the check at open is for damage to the file; a row breaking a CHECK constraint is "
       "left to mapindex check, and the writer's constraints hold after it") {
     using namespace mapindex::index;

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cerrno>
 #include <filesystem>
+#include <future>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -127,6 +128,25 @@ std::optional<Error> quick_check(sqlite3* db, const std::string& path) {
   return damaged_error(path, what);
 }
 
+// quick_check on a connection of its own (the background check).
+std::optional<Error> quick_check_file(const std::string& path, int busy_timeout_ms) {
+  auto connection = open_sqlite_read_only(path, busy_timeout_ms);
+  if (!connection) return connection.error();
+  try {
+    return quick_check(connection->get(), path);
+  } catch (const IndexError& e) {
+    // As open reports it when the check itself runs into damage.
+    if (e.code() == Code::index_damaged) return damaged_error(path, e.what());
+    return Error{e.code(), e.what()};
+  }
+}
+
+// Whether the index is in WAL mode already (reading the mode changes nothing).
+bool in_wal_mode(sqlite3* db) {
+  Statement mode(db, "PRAGMA journal_mode");
+  return mode.step() && mode.column_text(0) == "wal";
+}
+
 // read_schema_version, with the advice for a damaged index.
 Result<int> schema_version_of(sqlite3* db, const std::string& path) {
   auto version = read_schema_version(db, path);
@@ -154,6 +174,10 @@ struct IndexDb::Impl {
   int extractor_version = kExtractorVersion;
   int schema_version = 0;
   std::unique_ptr<StatementCache> statements;
+  // The damage check running in the background (OpenOptions::
+  // check_in_background), and its verdict once taken.
+  std::future<std::optional<Error>> check;
+  std::optional<Error> damage;
   bool in_batch = false;
   std::size_t pending = 0;
 
@@ -169,8 +193,15 @@ struct IndexDb::Impl {
       throw IndexError(std::string(what) + ": index '" + path + "' is open read-only");
   }
 
+  // Before the first write: the background check's verdict.
+  void await_check() {
+    if (check.valid()) damage = check.get();
+    if (damage) throw IndexError(damage->message, damage->code, path);
+  }
+
   void begin_batch() {
     if (in_batch) return;
+    await_check();
     sql("BEGIN IMMEDIATE").run();
     in_batch = true;
   }
@@ -235,8 +266,15 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
           if (run.alive) return live_run_error(path, run);
         std::error_code ec;
         const auto size = std::filesystem::file_size(path, ec);
-        if (!ec && size <= options.quick_check_max_bytes)
-          if (auto damaged = quick_check(impl->db.get(), path)) return *damaged;
+        if (!ec && size <= options.quick_check_max_bytes) {
+          if (options.check_in_background && *version == latest && in_wal_mode(impl->db.get())) {
+            const int timeout = options.busy_timeout_ms;
+            impl->check = std::async(std::launch::async,
+                                     [path, timeout] { return quick_check_file(path, timeout); });
+          } else if (auto damaged = quick_check(impl->db.get(), path)) {
+            return *damaged;
+          }
+        }
       }
       Statement wal(impl->db.get(), "PRAGMA journal_mode = WAL");
       if (!wal.step() || wal.column_text(0) != "wal")
@@ -251,7 +289,7 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
       // Statement and savepoint journals in memory: on disk they halve the
       // writer's speed.
       exec_sql(impl->db.get(), "PRAGMA temp_store = MEMORY");
-      sync_tile_names(impl->db.get(), builtin_tile_names());
+      sync_tile_names(impl->db.get(), builtin_tile_names(), [&impl] { impl->await_check(); });
     } else {
       if (*version == 0)
         return Error{Code::index_open, "'" + path + "' is not a mapindex index (no schema)"};
@@ -329,6 +367,8 @@ IndexDb::IndexDb(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 IndexDb::IndexDb(IndexDb&&) noexcept = default;
 IndexDb& IndexDb::operator=(IndexDb&&) noexcept = default;
 IndexDb::~IndexDb() = default;
+
+void IndexDb::await_check() { impl_->await_check(); }
 
 int IndexDb::schema_version() const { return impl_->schema_version; }
 sqlite3* IndexDb::handle() const { return impl_->db.get(); }

@@ -59,6 +59,11 @@ struct OpenOptions {
   int busy_timeout_ms = kBusyTimeoutMs;
   // read_write: run PRAGMA quick_check when the file is at most this large.
   std::uint64_t quick_check_max_bytes = kQuickCheckMaxBytes;
+  // read_write, on an index in WAL mode that needs no migration: the check
+  // runs on a connection of its own while the caller goes on (reading its
+  // inputs); the first write waits for the verdict and, on damage, throws
+  // IndexError (index.damaged) instead of writing. Otherwise open checks.
+  bool check_in_background = false;
 };
 
 // `mapindex check`: the full verdict on an index file.
@@ -79,7 +84,8 @@ class IndexDb {
   // read_write: creates the file if needed, refuses an index another live
   // `mapindex index` run is writing (index.locked, naming the run, its pid,
   // host and start) and, up to options.quick_check_max_bytes, a damaged one
-  // (index.damaged); then WAL mode, migrates an older schema in place,
+  // (index.damaged; with options.check_in_background its first write
+  // refuses it instead); then WAL mode, migrates an older schema in place,
   // refreshes tile_names. read_only: refuses an index that is missing, older
   // or newer than this build's schema; on read-only media it is opened
   // immutable (see open_sqlite_read_only). Errors: index.open,
@@ -90,6 +96,12 @@ class IndexDb {
   IndexDb(IndexDb&&) noexcept;
   IndexDb& operator=(IndexDb&&) noexcept;
   ~IndexDb();  // rolls back an uncommitted batch
+
+  // Waits for the damage check running in the background, if any
+  // (OpenOptions::check_in_background), and throws IndexError
+  // (index.damaged) with its findings when it found damage. Writes call it
+  // first; a reader that meets damage calls it for the better message.
+  void await_check();
 
   // Starts a run (committed at once). Runs left 'running' by a process that
   // is gone are marked 'interrupted' first; a run of a live process makes it

@@ -23,7 +23,8 @@ const std::vector<TileName>& builtin_tile_names() {
   }
 }
 
-void sync_tile_names(sqlite3* db, const std::vector<TileName>& names) {
+void sync_tile_names(sqlite3* db, const std::vector<TileName>& names,
+                     const std::function<void()>& before_writing) {
   std::vector<TileName> sorted = names;
   std::sort(sorted.begin(), sorted.end(), by_key);
 
@@ -37,6 +38,7 @@ void sync_tile_names(sqlite3* db, const std::vector<TileName>& names) {
   select.reset();
   if (stored == sorted) return;
 
+  if (before_writing) before_writing();
   exec_sql(db, "BEGIN IMMEDIATE");
   try {
     exec_sql(db, "DELETE FROM tile_names");

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,7 +25,9 @@ using teeworlds::TileName;
 const std::vector<TileName>& builtin_tile_names();
 
 // Makes the tile_names table hold exactly `names` (in one transaction, only
-// when it differs). Throws IndexError on SQLite failures.
-void sync_tile_names(sqlite3* db, const std::vector<TileName>& names);
+// when it differs; `before_writing` runs first then, and may throw to stop
+// it). Throws IndexError on SQLite failures.
+void sync_tile_names(sqlite3* db, const std::vector<TileName>& names,
+                     const std::function<void()>& before_writing = {});
 
 }  // namespace mapindex::index
