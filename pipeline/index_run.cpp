@@ -25,7 +25,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <ctime>
 #include <exception>
 #include <filesystem>
@@ -41,6 +40,7 @@
 #include "pipeline/interrupt.h"
 #include "pipeline/layer_store.h"
 #include "pipeline/version.h"
+#include "stages/common/sha256.h"
 #include "stages/extract/measure.h"
 #include "stages/read/digest.h"
 #include "stages/read/source_reader.h"
@@ -97,14 +97,6 @@ class RunContents {
   }
 
  private:
-  using Sha256 = decltype(read::FileDigest::sha256);
-  struct Hash {
-    std::size_t operator()(const Sha256& s) const {
-      std::size_t h;  // SHA-256 bytes are uniform: the first word is a fine hash
-      std::memcpy(&h, s.data(), sizeof h);
-      return h;
-    }
-  };
   struct Slot {
     std::promise<MeasuredPtr> promise;
     std::shared_future<MeasuredPtr> result;
@@ -115,8 +107,8 @@ class RunContents {
     return p.get_future().share();
   }
   std::mutex mutex_;
-  std::unordered_map<Sha256, Slot, Hash> slots_;
-  std::unordered_set<Sha256, Hash> written_maps_;
+  std::unordered_map<Sha256, Slot, Sha256Hash> slots_;
+  std::unordered_set<Sha256, Sha256Hash> written_maps_;
   std::size_t peak_slots_ = 0;
   // What a copy of a written map gets: the writer takes it as known content.
   const std::shared_future<MeasuredPtr> written_map_ = ready(std::make_shared<const Measured>());
@@ -453,15 +445,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
 
   // Each input as the reader found it (a FIFO is opened here, to be told).
   std::vector<read::Source> sources = reader.sources();
-  // Damage met here is reported as the check reports it (with its advice).
-  const auto known = [&db] {
-    try {
-      return db->known_maps();
-    } catch (const index::IndexError& e) {
-      if (e.code() == Code::index_damaged) db->await_check();
-      throw;
-    }
-  }();
+  const auto known = db->known_maps();
   RunContents contents;
   // Earlier runs' layer results: read from the index unless --reindex asks
   // for everything to be measured again.

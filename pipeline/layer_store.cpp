@@ -73,12 +73,6 @@ bool RunLayerStore::keep(const LayerDataKey& key, Entry entry) {
   return true;
 }
 
-std::size_t RunLayerStore::Sha256Hash::operator()(const Sha256& k) const noexcept {
-  std::size_t h = 0;
-  for (std::size_t i = 0; i < sizeof(h); ++i) h = (h << 8) | k[i];
-  return h;
-}
-
 std::shared_ptr<const std::vector<std::uint8_t>> RunLayerStore::find_thumbnail(const Sha256& key) {
   {
     std::shared_lock lock(thumbnail_mutex_);

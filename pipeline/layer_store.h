@@ -64,9 +64,6 @@ class RunLayerStore final : public LayerDataStore {
   std::unordered_map<LayerDataKey, Entry, LayerDataKeyHash> entries_;
   std::uint64_t memory_ = 0;
 
-  struct Sha256Hash {
-    std::size_t operator()(const Sha256& k) const noexcept;
-  };
   mutable std::shared_mutex thumbnail_mutex_;  // guards thumbnails_ and thumbnail_memory_
   std::unordered_map<Sha256, std::shared_ptr<const std::vector<std::uint8_t>>, Sha256Hash>
       thumbnails_;

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "stages/common/bytes.h"
 
@@ -15,5 +17,15 @@ using Sha256 = std::array<std::uint8_t, 32>;
 
 // Throws std::runtime_error only when OpenSSL itself fails (allocation).
 Sha256 sha256(Bytes bytes);
+
+// A hash-table hash of a SHA-256 value: its bytes are uniform, so the first
+// word serves (identity is still the whole value: the table compares keys).
+struct Sha256Hash {
+  std::size_t operator()(const Sha256& s) const noexcept {
+    std::size_t h;
+    std::memcpy(&h, s.data(), sizeof h);
+    return h;
+  }
+};
 
 }  // namespace mapindex

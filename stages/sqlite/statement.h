@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "stages/common/bytes.h"
 #include "stages/sqlite/database.h"
 
 #include "stages/common/problem_codes.h"
@@ -28,6 +29,10 @@ namespace mapindex::index {
 struct Blob {
   std::string_view bytes;
 };
+// The bytes of a span as a Blob.
+inline Blob blob_of(Bytes bytes) {
+  return Blob{std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size())};
+}
 
 // The bytes of `text` as a Blob when they are not valid UTF-8, else nothing
 // (NULL): the value of the *_raw columns beside TEXT columns.

@@ -193,7 +193,10 @@ struct IndexDb::Impl {
       throw IndexError(std::string(what) + ": index '" + path + "' is open read-only");
   }
 
-  // Before the first write: the background check's verdict.
+  // The background check's verdict (OpenOptions::check_in_background),
+  // waited for: throws IndexError (index.damaged) with its findings when it
+  // found damage. Every write asks first (begin_batch); a read that meets
+  // damage asks for the better message.
   void await_check() {
     if (check.valid()) damage = check.get();
     if (damage) throw IndexError(damage->message, damage->code, path);
@@ -368,8 +371,6 @@ IndexDb::IndexDb(IndexDb&&) noexcept = default;
 IndexDb& IndexDb::operator=(IndexDb&&) noexcept = default;
 IndexDb::~IndexDb() = default;
 
-void IndexDb::await_check() { impl_->await_check(); }
-
 int IndexDb::schema_version() const { return impl_->schema_version; }
 sqlite3* IndexDb::handle() const { return impl_->db.get(); }
 std::size_t IndexDb::pending_entries() const { return impl_->pending; }
@@ -449,11 +450,18 @@ std::unordered_map<std::string, KnownMap> IndexDb::known_maps() {
       "SELECT sha256, map_id, status, coalesce(teeworlds_status, status) FROM maps "
       "WHERE extractor_version >= ?");
   select.bind_all(d.extractor_version);
-  while (select.step())
-    known.emplace(
-        select.column_text(0),
-        KnownMap{select.column_int(1), select.column_enum(2, parse_map_status, "maps.status"),
-                 select.column_enum(3, parse_map_status, "maps.teeworlds_status")});
+  try {
+    while (select.step())
+      known.emplace(
+          select.column_text(0),
+          KnownMap{select.column_int(1), select.column_enum(2, parse_map_status, "maps.status"),
+                   select.column_enum(3, parse_map_status, "maps.teeworlds_status")});
+  } catch (const IndexError& e) {
+    // Damage met while the background check runs: reported as the check
+    // reports it (with its advice).
+    if (e.code() == Code::index_damaged) d.await_check();
+    throw;
+  }
   select.reset();
   return known;
 }

@@ -62,7 +62,8 @@ struct OpenOptions {
   // read_write, on an index in WAL mode that needs no migration: the check
   // runs on a connection of its own while the caller goes on (reading its
   // inputs); the first write waits for the verdict and, on damage, throws
-  // IndexError (index.damaged) instead of writing. Otherwise open checks.
+  // IndexError (index.damaged) instead of writing, as does known_maps() when
+  // it meets damage first. Otherwise open checks.
   bool check_in_background = false;
 };
 
@@ -96,12 +97,6 @@ class IndexDb {
   IndexDb(IndexDb&&) noexcept;
   IndexDb& operator=(IndexDb&&) noexcept;
   ~IndexDb();  // rolls back an uncommitted batch
-
-  // Waits for the damage check running in the background, if any
-  // (OpenOptions::check_in_background), and throws IndexError
-  // (index.damaged) with its findings when it found damage. Writes call it
-  // first; a reader that meets damage calls it for the better message.
-  void await_check();
 
   // Starts a run (committed at once). Runs left 'running' by a process that
   // is gone are marked 'interrupted' first; a run of a live process makes it

@@ -384,17 +384,13 @@ void write_thumbnail(StatementCache& st, std::int64_t map_id, const MapStats& st
   if (stats.thumbnail_png.empty()) return;
   const auto size = render::png_size(Bytes(stats.thumbnail_png.data(), stats.thumbnail_png.size()));
   if (!size) throw IndexError("map " + std::to_string(map_id) + ": the thumbnail is not a PNG");
-  const std::string_view png(reinterpret_cast<const char*>(stats.thumbnail_png.data()),
-                             stats.thumbnail_png.size());
   std::optional<Blob> layers_key;
-  if (stats.thumbnail_key)
-    layers_key = Blob{std::string_view(reinterpret_cast<const char*>(stats.thumbnail_key->data()),
-                                       stats.thumbnail_key->size())};
+  if (stats.thumbnail_key) layers_key = blob_of(*stats.thumbnail_key);
   st.get(if_missing ? "INSERT OR IGNORE INTO thumbnails (map_id, width, height, png, layers_key) "
                       "VALUES (?, ?, ?, ?, ?)"
                     : "INSERT INTO thumbnails (map_id, width, height, png, layers_key) "
                       "VALUES (?, ?, ?, ?, ?)")
-      .bind_all(map_id, size->first, size->second, Blob{png}, layers_key)
+      .bind_all(map_id, size->first, size->second, blob_of(stats.thumbnail_png), layers_key)
       .run();
 }
 
@@ -452,8 +448,7 @@ void write_children(StatementCache& st, std::int64_t run_id, int extractor_versi
 std::optional<std::vector<std::uint8_t>> find_thumbnail(StatementCache& statements,
                                                         const Sha256& layers_key) {
   auto& find = statements.get("SELECT png FROM thumbnails WHERE layers_key = ? LIMIT 1");
-  find.bind_all(
-      Blob{std::string_view(reinterpret_cast<const char*>(layers_key.data()), layers_key.size())});
+  find.bind_all(blob_of(layers_key));
   if (!find.step()) {
     find.reset();
     return std::nullopt;
