@@ -80,6 +80,57 @@ TEST_SUITE("index") {
       CHECK_MESSAGE(std::find(views.begin(), views.end(), required) != views.end(), required);
   }
 
+  TEST_CASE("a new index from the schema snapshot equals one that ran every migration") {
+    TempDir dir;
+    OpenOptions one_by_one;
+    one_by_one.fresh_schema = nullptr;
+    auto snapshot = open_index(dir.file("snapshot.sqlite"));
+    auto migrated = open_index(dir.file("migrated.sqlite"), one_by_one);
+    const std::string schema =
+        "SELECT type || ' ' || name || ' ON ' || tbl_name || ': ' || coalesce(sql, '') "
+        "FROM sqlite_schema ORDER BY type, name";
+    const auto expected = query_rows(migrated.handle(), schema);
+    CHECK(expected.size() > 40);  // every table, index and view of schema/
+    CHECK(query_rows(snapshot.handle(), schema) == expected);
+    for (const char* pragma : {"PRAGMA user_version", "PRAGMA application_id"})
+      CHECK(query_int(snapshot.handle(), pragma) == query_int(migrated.handle(), pragma));
+    // The migrations add columns at the end of each table, so a table that
+    // ran them is listed before views created earlier; the snapshot creates
+    // every table first.
+    const std::string first_view = "SELECT min(rowid) FROM sqlite_schema WHERE type = 'view'";
+    const std::string last_table = "SELECT max(rowid) FROM sqlite_schema WHERE type = 'table'";
+    CHECK(query_int(snapshot.handle(), last_table) < query_int(snapshot.handle(), first_view));
+    CHECK(query_int(migrated.handle(), last_table) > query_int(migrated.handle(), first_view));
+  }
+
+  TEST_CASE("an empty file gets a snapshot only when it is the snapshot of the migrations") {
+    TempDir dir;
+    const Migrations migrations = {{1, "001_a.sql",
+                                    "PRAGMA application_id = " + std::to_string(kApplicationId) +
+                                        "; CREATE TABLE from_migration (x);"}};
+    const SchemaSnapshot same{1, "001_a.sql", "CREATE TABLE from_snapshot (x);"};
+    const SchemaSnapshot other_name{1, "001_b.sql", "CREATE TABLE from_snapshot (x);"};
+    const SchemaSnapshot other_version{2, "001_a.sql", "CREATE TABLE from_snapshot (x);"};
+    for (const auto* fresh : {&same, &other_name, &other_version}) {
+      CAPTURE(fresh->name);
+      CAPTURE(fresh->version);
+      const std::string path = dir.file(std::to_string(fresh->version) + std::string(fresh->name));
+      Connection db;
+      REQUIRE(db.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) == SQLITE_OK);
+      auto version = migrate(db.get(), path, migrations, fresh);
+      REQUIRE(version);
+      CHECK(*version == 1);
+      CHECK(query_int(db.get(), "PRAGMA user_version") == 1);
+      CHECK(query_int(db.get(), "PRAGMA application_id") == kApplicationId);
+      const auto tables = table_names(db.get());
+      const bool snapshot_used = fresh == &same;
+      CHECK((std::find(tables.begin(), tables.end(), "from_snapshot") != tables.end()) ==
+            snapshot_used);
+      CHECK((std::find(tables.begin(), tables.end(), "from_migration") != tables.end()) ==
+            !snapshot_used);
+    }
+  }
+
   TEST_CASE("tile_names is filled from the built-in CSV") {
     TempDir dir;
     auto db = open_index(dir.file("names.sqlite"));

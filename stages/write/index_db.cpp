@@ -283,7 +283,7 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
       if (!wal.step() || wal.column_text(0) != "wal")
         return Error{Code::index_open, "cannot switch index '" + path + "' to WAL mode"};
       wal.reset();
-      auto migrated = migrate(impl->db.get(), path, options.migrations);
+      auto migrated = migrate(impl->db.get(), path, options.migrations, options.fresh_schema);
       if (!migrated) return migrated.error();
       impl->schema_version = *migrated;
       exec_sql(impl->db.get(), "PRAGMA synchronous = NORMAL");

@@ -54,6 +54,9 @@ inline constexpr std::uint64_t kQuickCheckMaxBytes = 256ull << 20;
 struct OpenOptions {
   // Schema migrations to apply (tests pass their own list).
   Migrations migrations = default_migrations();
+  // What an empty file gets instead, when it is a snapshot of `migrations`
+  // (null: run the migrations one by one, as tests comparing the two do).
+  const SchemaSnapshot* fresh_schema = &default_schema_snapshot();
   // Maps measured by an older extractor are measured again (tests vary it).
   int extractor_version = kExtractorVersion;
   int busy_timeout_ms = kBusyTimeoutMs;

@@ -119,7 +119,44 @@ Result<int> read_schema_version(sqlite3* db, const std::string& path) {
   }
 }
 
-Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migrations) {
+namespace {
+
+// Creates the latest schema at once on an empty database. False when the
+// database is no longer empty once the write lock is held (another process
+// created it meanwhile): the migrations then go on from its version.
+Result<bool> create_from_snapshot(sqlite3* db, const std::string& path,
+                                  const SchemaSnapshot& fresh) {
+  try {
+    exec_sql(db, "BEGIN IMMEDIATE");
+  } catch (const IndexError& e) {
+    return Error{e.code() == Code::index_locked ? Code::index_locked : Code::index_migration,
+                 "cannot start creating the schema of " + with_path(path) + ": " + e.what()};
+  }
+  try {
+    Statement version(db, "PRAGMA user_version");
+    const bool numbered = version.single_int().value_or(0) != 0;
+    Statement tables(db, "SELECT count(*) FROM sqlite_schema");
+    if (numbered || tables.single_int().value_or(0) != 0) {
+      exec_sql(db, "COMMIT");
+      return false;
+    }
+    exec_sql(db, fresh.sql);
+    exec_sql(db, "PRAGMA application_id = " + std::to_string(kApplicationId));
+    exec_sql(db, "PRAGMA user_version = " + std::to_string(fresh.version));
+    exec_sql(db, "COMMIT");
+    return true;
+  } catch (const IndexError& e) {
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    return Error{Code::index_migration,
+                 "creating the schema (version " + std::to_string(fresh.version) + ") of " +
+                     with_path(path) + " failed, the file is unchanged: " + e.what()};
+  }
+}
+
+}  // namespace
+
+Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migrations,
+                    const SchemaSnapshot* fresh) {
   if (auto checked = check_migrations(migrations); !checked) return checked.error();
   const int latest = migrations.back().version;
 
@@ -130,6 +167,14 @@ Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migr
                  with_path(path) + " has schema version " + std::to_string(*current) +
                      ", newer than this mapindex understands (" + std::to_string(latest) +
                      "): use a newer mapindex, or write a new index with --db"};
+  if (*current == 0 && fresh && fresh->version == latest && fresh->name == migrations.back().name) {
+    auto created = create_from_snapshot(db, path, *fresh);
+    if (!created) return created.error();
+    if (*created) return latest;
+    auto now = read_schema_version(db, path);
+    if (!now) return now.error();
+    *current = *now;
+  }
 
   // A migration may rebuild a table (SQLite's 12-step procedure), which needs
   // foreign keys off; this cannot change inside a transaction. The index
