@@ -548,6 +548,17 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
                                    std::to_string(occurrence),
                                Location::file()});
 
+  // A file seen before as it is (the usual case of a run over unchanged
+  // inputs) only gets its last_run_id: one row rewritten, no index entry.
+  // Anything else goes through the upsert, which rewrites every column and
+  // the entries of the files_by_* indexes (four times the cost).
+  auto& file_seen =
+      sql("UPDATE files SET last_run_id = ?1 WHERE source_id = ?2 AND entry_path = ?3 "
+          "AND occurrence = ?4 AND entry_path_raw IS ?5 AND kind = ?6 AND size = ?7 "
+          "AND sha256 IS ?8 AND crc32 IS ?9 AND map_id IS ?10 RETURNING file_id");
+  file_seen.bind_all(run_id, e.source_id, e.entry_path, occurrence, bytes_if_not_utf8(e.entry_path),
+                     kind, e.size, sha256, crc32, map_id);
+  std::optional<std::int64_t> seen_id = file_seen.single_int();
   auto& file_upsert =
       sql("INSERT INTO files (source_id, entry_path, occurrence, entry_path_raw, name, kind, size, "
           "sha256, crc32, map_id, first_run_id, last_run_id, changed_run_id) "
@@ -560,11 +571,12 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
           "sha256 = excluded.sha256, crc32 = excluded.crc32, map_id = excluded.map_id, "
           "last_run_id = excluded.last_run_id, entry_path_raw = excluded.entry_path_raw "
           "RETURNING file_id");
-  file_upsert.bind_all(e.source_id, e.entry_path, entry_name(e.entry_path), kind, e.size, sha256,
-                       crc32, map_id, run_id, occurrence, bytes_if_not_utf8(e.entry_path));
-  file_upsert.step();
-  const std::int64_t file_id = file_upsert.column_int(0);
-  file_upsert.reset();
+  if (!seen_id) {
+    file_upsert.bind_all(e.source_id, e.entry_path, entry_name(e.entry_path), kind, e.size, sha256,
+                         crc32, map_id, run_id, occurrence, bytes_if_not_utf8(e.entry_path));
+    seen_id = file_upsert.single_int();
+  }
+  const std::int64_t file_id = *seen_id;
 
   auto& version_select =
       sql("SELECT version_id FROM file_versions "
