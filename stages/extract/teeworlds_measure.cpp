@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "stages/common/adler32.h"
 #include "stages/common/sha256.h"
 #include "stages/common/shared_buffer.h"
 #include "stages/decode/datafile/datafile.h"
@@ -416,17 +417,26 @@ class LayerMeasurer {
         }
       }
     }
-    SharedBuffer::Lease lease;
-    auto data = df_.data(static_cast<std::size_t>(index), buffer_for(index, lease));
-    if (!data) {
+    const auto unreadable = [&](const Error& e) {
       const bool game = layer.type == LayerKind::game;
       error(layer, game ? Code::M15 : Code::M14,
             std::string(layer_type_name(layer.type)) + " layer tile data (data item " +
-                std::to_string(index) + ") cannot be read: " + data.error().to_string());
-      return;
-    }
+                std::to_string(index) + ") cannot be read: " + e.to_string());
+    };
+    SharedBuffer::Lease lease;
+    // The counting reads every byte: it also checks the stream's checksum,
+    // summing the air it skips in one step (Adler32Scan), before anything
+    // uses what it counted or the tiles are drawn.
+    std::optional<std::uint32_t> checksum;
+    auto data =
+        df_.data_unchecked(static_cast<std::size_t>(index), buffer_for(index, lease), checksum);
+    if (!data) return unreadable(data.error());
+    Adler32Scan scan(*data);
+    auto measured =
+        std::make_shared<LayerData>(measure_data(layer.type, t, *data, checksum ? &scan : nullptr));
+    if (checksum && scan.finish() != *checksum)
+      return unreadable(df_.checksum_error(static_cast<std::size_t>(index)));
     if (options_.on_tile_layer) options_.on_tile_layer(tile_layer_view(layer, t, *data));
-    auto measured = std::make_shared<LayerData>(measure_data(layer.type, t, *data));
     lease = {};  // the data is no longer needed
     apply(layer, *measured, ls);
     if (key) {
@@ -436,7 +446,8 @@ class LayerMeasurer {
   }
 
   // What the layer's data gives (map-independent: no location, no map).
-  LayerData measure_data(LayerKind kind, const TilemapLayer& t, Bytes bytes) {
+  // With `adler` (a scan of `bytes`), the counting reports the air it skips.
+  LayerData measure_data(LayerKind kind, const TilemapLayer& t, Bytes bytes, Adler32Scan* adler) {
     LayerData out;
     const auto finding = [&out](Code code, std::string message) {
       out.findings.push_back(LayerFinding{code, std::move(message)});
@@ -456,7 +467,7 @@ class LayerMeasurer {
                                std::to_string(size) + " bytes need " +
                                std::to_string(num_tiles * size));
       }
-      count_plain_tiles(bytes, kind, n, counts_);
+      count_plain_tiles(bytes, kind, n, counts_, adler);
     }
     if (counts_.reserved_nonzero > 0)
       finding(Code::M14, std::to_string(counts_.reserved_nonzero) +

@@ -1,5 +1,6 @@
 #include "stages/extract/teeworlds_tile_counter.h"
 
+#include "stages/common/adler32.h"
 #include "stages/common/bytes.h"
 #include "stages/common/zero_blocks.h"
 #include "stages/decode/teeworlds/skip_runs.h"
@@ -10,7 +11,7 @@ namespace {
 // Tile structs (4 bytes: index, flags, skip, reserved). Pairs of all-zero
 // tiles (the bulk of most layers) are counted as air without touching the
 // histograms.
-void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out) {
+void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler32Scan* adler) {
   std::int64_t air_pairs = 0, reserved = 0;
   std::size_t i = 0;
   auto one = [&](const std::uint8_t* t) {
@@ -25,6 +26,7 @@ void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out) {
     if ((a | b | c | d) == 0) {
       // Air comes in long stretches: skip them whole.
       const std::size_t blocks = 1 + zero_blocks(p + 32, (n - i) / 8 - 1);
+      if (adler) adler->zeros(p, 32 * blocks);
       air_pairs += 4 * static_cast<std::int64_t>(blocks);
       i += 8 * blocks;
       p += 32 * blocks;
@@ -65,7 +67,7 @@ void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out) {
 // `kFlagsAt` when kFlags.
 template <std::size_t kSize, std::size_t kNumberAt, std::size_t kTypeAt, bool kFlags,
           std::size_t kFlagsAt = 0>
-void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out) {
+void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler32Scan* adler) {
   constexpr std::size_t kBlock = 32 / kSize;  // tiles per 32 bytes
   std::size_t i = 0;
   std::int64_t air = 0;
@@ -74,6 +76,7 @@ void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out) {
         0) {
       // Air comes in long stretches: skip them whole.
       const std::size_t blocks = 1 + zero_blocks(p + 32, (n - i) / kBlock - 1);
+      if (adler) adler->zeros(p, 32 * blocks);
       air += static_cast<std::int64_t>(kBlock * blocks);
       i += kBlock * (blocks - 1);
       p += 32 * (blocks - 1);
@@ -96,7 +99,7 @@ void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out) {
   }
 }
 
-void count_speedup(const std::uint8_t* p, std::size_t n, TileCounts& out) {
+void count_speedup(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler32Scan* adler) {
   constexpr std::size_t kSize = speedup_struct::kSize, kTypeAt = speedup_struct::kType;
   static_assert(4 * kSize == 24);
   std::size_t i = 0;
@@ -105,6 +108,7 @@ void count_speedup(const std::uint8_t* p, std::size_t n, TileCounts& out) {
     if ((load_host_u64(p) | load_host_u64(p + 8) | load_host_u64(p + 16)) == 0) {
       // Skip the air that follows in steps of 16 tiles (96 bytes: 3 blocks).
       const std::size_t groups = zero_blocks(p + 24, (n - i - 4) / 16 * 3) / 3;
+      if (adler) adler->zeros(p, 4 * kSize + 16 * kSize * groups);
       air += 4 + 16 * static_cast<std::int64_t>(groups);
       i += 16 * groups;
       p += 16 * kSize * groups;
@@ -118,23 +122,24 @@ void count_speedup(const std::uint8_t* p, std::size_t n, TileCounts& out) {
 
 }  // namespace
 
-void count_plain_tiles(Bytes data, LayerKind kind, std::size_t n, TileCounts& out) {
+void count_plain_tiles(Bytes data, LayerKind kind, std::size_t n, TileCounts& out,
+                       Adler32Scan* adler) {
   const std::uint8_t* p = data.data();
   switch (kind) {
     case LayerKind::tele:
-      count_numbered<tele_struct::kSize, tele_struct::kNumber, tele_struct::kType, false>(p, n,
-                                                                                          out);
+      count_numbered<tele_struct::kSize, tele_struct::kNumber, tele_struct::kType, false>(p, n, out,
+                                                                                          adler);
       break;
-    case LayerKind::speedup: count_speedup(p, n, out); break;
+    case LayerKind::speedup: count_speedup(p, n, out, adler); break;
     case LayerKind::switch_layer:
       count_numbered<switch_struct::kSize, switch_struct::kNumber, switch_struct::kType, true,
-                     switch_struct::kFlags>(p, n, out);
+                     switch_struct::kFlags>(p, n, out, adler);
       break;
     case LayerKind::tune:
-      count_numbered<tune_struct::kSize, tune_struct::kNumber, tune_struct::kType, false>(p, n,
-                                                                                          out);
+      count_numbered<tune_struct::kSize, tune_struct::kNumber, tune_struct::kType, false>(p, n, out,
+                                                                                          adler);
       break;
-    default: count_tile_structs(p, n, out); break;
+    default: count_tile_structs(p, n, out, adler); break;
   }
   out.tiles += static_cast<std::int64_t>(n);
 }

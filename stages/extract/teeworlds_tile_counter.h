@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "stages/common/adler32.h"
 #include "stages/common/bytes.h"
 #include "stages/common/result.h"
 #include "stages/decode/teeworlds/map_items.h"
@@ -29,8 +30,11 @@ struct TileCounts {
 };
 
 // Counts the first `num_tiles` tiles of `kind`'s struct in `data`.
-// Precondition: data.size() >= num_tiles * tile_struct_size(kind).
-void count_plain_tiles(Bytes data, LayerKind kind, std::size_t num_tiles, TileCounts& out);
+// Precondition: data.size() >= num_tiles * tile_struct_size(kind). With
+// `adler` (a scan of `data`), reports to it the runs of air it skips, so that
+// the data's checksum is checked without a pass over the air.
+void count_plain_tiles(Bytes data, LayerKind kind, std::size_t num_tiles, TileCounts& out,
+                       Adler32Scan* adler = nullptr);
 
 // Counts skip-compressed Tile data (tilemap version 4) without expanding it.
 // Counts at most `num_tiles` tiles; returns an M14 error when the runs do not

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "stages/common/adler32.h"
 #include "stages/common/hex.h"
 #include "stages/common/utf8.h"
 #include "stages/decode/datafile/inflate.h"
@@ -526,6 +527,23 @@ Result<std::uint64_t> Datafile::charge(std::size_t index) const {
 }
 
 Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scratch) const {
+  std::optional<std::uint32_t> checksum;
+  auto bytes = data_unchecked(index, scratch, checksum);
+  if (bytes && checksum && adler32(*bytes) != *checksum) return checksum_error(index);
+  return bytes;
+}
+
+Error Datafile::checksum_error(std::size_t index) const {
+  const auto stored = stored_data(index);
+  return fail(Code::D4, "data item " + to_string(index) + ": " +
+                            to_string(stored ? stored->size() : 0) +
+                            " compressed bytes are not a valid zlib stream (declared size " +
+                            to_string(data_size(index)) + ")");
+}
+
+Result<Bytes> Datafile::data_unchecked(std::size_t index, std::vector<std::uint8_t>& scratch,
+                                       std::optional<std::uint32_t>& checksum) const {
+  checksum.reset();
   auto label = [index] { return "data item " + to_string(index); };
   auto charged = charge(index);
   if (!charged) return charged.error();
@@ -537,9 +555,9 @@ Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scrat
   // write each byte twice (libdeflate writes all `wanted` bytes on success).
   if (scratch.size() < wanted) scratch.resize(static_cast<std::size_t>(wanted));
   const std::span<std::uint8_t> out(scratch.data(), static_cast<std::size_t>(wanted));
-  const InflateOutcome outcome = inflate_zlib(compressed, out);
+  const InflateOutcome outcome = inflate_zlib_unchecked(compressed, out);
   switch (outcome.status) {
-    case InflateStatus::ok: return Bytes(out.data(), out.size());
+    case InflateStatus::ok: checksum = outcome.checksum; return Bytes(out.data(), out.size());
     case InflateStatus::too_short:
       return fail(Code::D4, label() + ": " + to_string(stored) + " compressed bytes inflate to " +
                                 to_string(outcome.produced) + " bytes, not the declared " +
@@ -550,9 +568,7 @@ Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scrat
                                 to_string(wanted) + " bytes");
     case InflateStatus::corrupt: break;
   }
-  return fail(Code::D4, label() + ": " + to_string(stored) +
-                            " compressed bytes are not a valid zlib stream (declared size " +
-                            to_string(wanted) + ")");
+  return checksum_error(index);
 }
 
 Result<std::string> Datafile::string(std::size_t index) const {

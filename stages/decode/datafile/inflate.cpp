@@ -5,6 +5,7 @@
 #include <memory>
 #include <new>
 
+#include "stages/common/adler32.h"
 #include "stages/decode/datafile/datafile.h"
 
 namespace mapindex::datafile {
@@ -25,19 +26,44 @@ libdeflate_decompressor* thread_decompressor() {
 
 }  // namespace
 
-InflateOutcome inflate_zlib(Bytes compressed, std::span<std::uint8_t> out) {
-  std::size_t actual = 0;
-  const libdeflate_result r = libdeflate_zlib_decompress(
-      thread_decompressor(), compressed.data(), compressed.size(), out.data(), out.size(), &actual);
+// RFC 1950: CMF (compression method 8 = deflate, CINFO = log2(window) - 8 at
+// most 7), FLG (FCHECK makes CMF * 256 + FLG a multiple of 31; FDICT, a preset
+// dictionary, is not allowed), the deflate data, then the Adler-32 of the
+// output, big-endian.
+constexpr std::size_t kZlibHeader = 2, kZlibTrailer = 4;
+
+InflateOutcome inflate_zlib_unchecked(Bytes compressed, std::span<std::uint8_t> out) {
+  if (compressed.size() < kZlibHeader + kZlibTrailer) return {InflateStatus::corrupt, 0};
+  const unsigned header = unsigned{compressed[0]} << 8 | compressed[1];
+  const bool valid_header = header % 31 == 0 && ((header >> 8) & 0xfu) == 8 &&
+                            (header >> 12) <= 7 && ((header >> 5) & 1u) == 0;
+  if (!valid_header) return {InflateStatus::corrupt, 0};
+  std::size_t used = 0, actual = 0;
+  const libdeflate_result r = libdeflate_deflate_decompress_ex(
+      thread_decompressor(), compressed.data() + kZlibHeader,
+      compressed.size() - kZlibHeader - kZlibTrailer, out.data(), out.size(), &used, &actual);
   switch (r) {
-    case LIBDEFLATE_SUCCESS:
-      if (actual == out.size()) return {InflateStatus::ok, actual};
+    case LIBDEFLATE_SUCCESS: {
+      const std::uint8_t* t = compressed.data() + kZlibHeader + used;
+      const std::uint32_t checksum =
+          std::uint32_t{t[0]} << 24 | std::uint32_t{t[1]} << 16 | std::uint32_t{t[2]} << 8 | t[3];
+      if (actual == out.size()) return {InflateStatus::ok, actual, checksum};
+      if (adler32(Bytes(out.data(), actual)) != checksum) return {InflateStatus::corrupt, 0};
       return {InflateStatus::too_short, actual};
+    }
     case LIBDEFLATE_INSUFFICIENT_SPACE: return {InflateStatus::too_long, out.size()};
     case LIBDEFLATE_SHORT_OUTPUT:  // only reported when actual is not asked for
     case LIBDEFLATE_BAD_DATA:
     default: return {InflateStatus::corrupt, 0};
   }
+}
+
+InflateOutcome inflate_zlib(Bytes compressed, std::span<std::uint8_t> out) {
+  InflateOutcome outcome = inflate_zlib_unchecked(compressed, out);
+  if (outcome.status == InflateStatus::ok &&
+      adler32(Bytes(out.data(), outcome.produced)) != outcome.checksum)
+    return {InflateStatus::corrupt, 0};
+  return outcome;
 }
 
 bool inflate_exact(Bytes compressed, std::span<std::uint8_t> out) {

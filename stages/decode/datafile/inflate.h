@@ -20,11 +20,22 @@ enum class InflateStatus : unsigned char {
 struct InflateOutcome {
   InflateStatus status = InflateStatus::corrupt;
   std::size_t produced = 0;  // bytes written (meaningful for ok and too_short)
+  // inflate_zlib_unchecked, status ok: the Adler-32 the stream ends with,
+  // which `out` must have for the stream to be valid.
+  std::uint32_t checksum = 0;
 };
 
 // Inflates the zlib stream `compressed` into `out`. Bytes after the end of the
 // zlib stream are ignored, as zlib's uncompress() does.
 InflateOutcome inflate_zlib(Bytes compressed, std::span<std::uint8_t> out);
+
+// inflate_zlib, except that an output of exactly out.size() bytes is not
+// checked against the stream's Adler-32: `ok` here means ok once
+// adler32(out) == checksum, corrupt otherwise (every other status is final,
+// as inflate_zlib gives it). For a caller that reads every output byte anyway
+// and checks the sum on the way (Adler32Scan). The zlib header is checked as
+// libdeflate_zlib_decompress checks it.
+InflateOutcome inflate_zlib_unchecked(Bytes compressed, std::span<std::uint8_t> out);
 
 // The most bytes any deflate stream of `compressed_size` bytes can expand to:
 // a length-258 match costs at least 2 bits, so 1032 bytes per input byte.
