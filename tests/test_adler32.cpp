@@ -15,6 +15,7 @@
 #include "stages/common/adler32.h"
 #include "stages/decode/datafile/datafile.h"
 #include "stages/decode/datafile/inflate.h"
+#include "stages/extract/layer_data.h"
 #include "stages/extract/teeworlds_measure.h"
 #include "tests/support/map_builder.h"
 
@@ -62,6 +63,13 @@ datafile::InflateOutcome reference_inflate(Bytes compressed, std::span<std::uint
   if (r == LIBDEFLATE_INSUFFICIENT_SPACE) return {datafile::InflateStatus::too_long, out.size()};
   return {datafile::InflateStatus::corrupt, 0};
 }
+
+// Counts what measuring offers; knows nothing.
+struct OfferCounter final : LayerDataStore {
+  std::shared_ptr<const LayerData> find(const LayerDataKey&) override { return nullptr; }
+  void offer(const LayerDataKey&, std::shared_ptr<const LayerData>) override { ++offers; }
+  int offers = 0;
+};
 
 }  // namespace
 
@@ -159,7 +167,11 @@ TEST_SUITE("adler32") {
     const std::size_t last =
         static_cast<std::size_t>(stored.data() - file.data()) + stored.size() - 1;
 
-    const MapStats good = measure_teeworlds(Bytes(file));
+    OfferCounter good_store;
+    MeasureOptions good_options;
+    good_options.layer_store = &good_store;
+    const MapStats good = measure_teeworlds(Bytes(file), good_options);
+    CHECK(good_store.offers == 1);
     REQUIRE(good.layers.size() == 1);
     CHECK(!good.layers[0].tile_counts.empty());
 
@@ -176,6 +188,14 @@ TEST_SUITE("adler32") {
     CHECK(read.error().message == expected);
     CHECK(broken_df->checksum_error(item).message == expected);
 
+    // A layer met again is taken by its key (the SHA-256 of the stored
+    // stream, checksum included) without checking the checksum again: that
+    // holds only if nothing that failed it is ever offered as a result.
+    OfferCounter store;
+    MeasureOptions with_store;
+    with_store.layer_store = &store;
+    measure_teeworlds(Bytes(file), with_store);
+    CHECK(store.offers == 0);
     const MapStats broken = measure_teeworlds(Bytes(file));
     REQUIRE(broken.layers.size() == 1);
     CHECK(broken.layers[0].tile_counts.empty());
