@@ -90,6 +90,16 @@ TEST_SUITE("adler32") {
         CAPTURE(mode);
         CHECK(scan.finish() == want);
       }
+      // Runs reported twice, and overlapping the run before.
+      {
+        Adler32Scan scan{Bytes(s.bytes)};
+        for (const auto& [at, n] : s.zero_runs) {
+          scan.zeros(s.bytes.data() + at, n);
+          scan.zeros(s.bytes.data() + at, n);
+          if (n > 2) scan.zeros(s.bytes.data() + at + n / 2, n - n / 2);
+        }
+        CHECK(scan.finish() == want);
+      }
       // A part of a run, not starting at its start.
       if (!s.zero_runs.empty() && s.zero_runs[0].second > 2) {
         Adler32Scan scan{Bytes(s.bytes)};

@@ -21,18 +21,19 @@ namespace mapindex {
 std::uint32_t adler32(Bytes data, std::uint32_t adler = 1);
 
 // Adler-32 of `data`, given the runs of zero bytes a caller finds while it
-// reads it. The caller reports runs in increasing order and not overlapping;
-// whatever it does not report is summed byte by byte at the next run or at
-// finish(). Runs shorter than kMinRun are summed byte by byte too (a call per
-// short run would cost more than the bytes).
+// reads it. The caller reports runs in increasing order; whatever it does
+// not report is summed byte by byte at the next run or at finish(). Runs
+// shorter than kMinRun are summed byte by byte too (a call per short run
+// would cost more than the bytes).
 class Adler32Scan {
  public:
   static constexpr std::size_t kMinRun = 256;
 
   explicit Adler32Scan(Bytes data) : begin_(data.data()), end_(data.data() + data.size()) {}
 
-  // The `n` bytes at `at` (inside the data, at or after the end of the run
-  // reported before) are all zero.
+  // The `n` bytes at `at` (inside the data) are all zero. Runs come in
+  // increasing order; a run that overlaps one reported before counts only
+  // for its part after it.
   void zeros(const std::uint8_t* at, std::size_t n) {
     if (n >= kMinRun) skip_zeros(at, n);
   }
