@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <string>
 #include <tuple>
 #include <vector>

@@ -440,7 +440,7 @@ class LayerMeasurer {
     auto measured =
         std::make_shared<LayerData>(measure_data(layer.type, t, *data, checksum ? &scan : nullptr));
     if (checksum && scan.finish() != *checksum)
-      return unreadable(df_.checksum_error(static_cast<std::size_t>(index)));
+      return unreadable(df_.invalid_stream_error(static_cast<std::size_t>(index)));
     if (options_.on_tile_layer) options_.on_tile_layer(tile_layer_view(layer, t, *data));
     lease = {};  // the data is no longer needed
     apply(layer, *measured, ls);

@@ -552,28 +552,29 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
   // inputs) only gets its last_run_id: one row rewritten, no index entry.
   // Anything else goes through the upsert, which rewrites every column and
   // the entries of the files_by_* indexes (four times the cost).
+  const std::optional<Blob> raw_path = bytes_if_not_utf8(e.entry_path);
   auto& file_seen =
       sql("UPDATE files SET last_run_id = ?1 WHERE source_id = ?2 AND entry_path = ?3 "
           "AND occurrence = ?4 AND entry_path_raw IS ?5 AND kind = ?6 AND size = ?7 "
           "AND sha256 IS ?8 AND crc32 IS ?9 AND map_id IS ?10 RETURNING file_id");
-  file_seen.bind_all(run_id, e.source_id, e.entry_path, occurrence, bytes_if_not_utf8(e.entry_path),
-                     kind, e.size, sha256, crc32, map_id);
+  file_seen.bind_all(run_id, e.source_id, e.entry_path, occurrence, raw_path, kind, e.size, sha256,
+                     crc32, map_id);
   std::optional<std::int64_t> seen_id = file_seen.single_int();
-  auto& file_upsert =
-      sql("INSERT INTO files (source_id, entry_path, occurrence, entry_path_raw, name, kind, size, "
-          "sha256, crc32, map_id, first_run_id, last_run_id, changed_run_id) "
-          "VALUES (?1, ?2, ?10, ?11, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?9) "
-          "ON CONFLICT (source_id, entry_path, occurrence) DO UPDATE SET "
-          "changed_run_id = CASE WHEN files.kind IS NOT excluded.kind "
-          "OR files.size IS NOT excluded.size OR files.sha256 IS NOT excluded.sha256 "
-          "THEN excluded.changed_run_id ELSE files.changed_run_id END, "
-          "name = excluded.name, kind = excluded.kind, size = excluded.size, "
-          "sha256 = excluded.sha256, crc32 = excluded.crc32, map_id = excluded.map_id, "
-          "last_run_id = excluded.last_run_id, entry_path_raw = excluded.entry_path_raw "
-          "RETURNING file_id");
   if (!seen_id) {
+    auto& file_upsert = sql(
+        "INSERT INTO files (source_id, entry_path, occurrence, entry_path_raw, name, kind, size, "
+        "sha256, crc32, map_id, first_run_id, last_run_id, changed_run_id) "
+        "VALUES (?1, ?2, ?10, ?11, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?9) "
+        "ON CONFLICT (source_id, entry_path, occurrence) DO UPDATE SET "
+        "changed_run_id = CASE WHEN files.kind IS NOT excluded.kind "
+        "OR files.size IS NOT excluded.size OR files.sha256 IS NOT excluded.sha256 "
+        "THEN excluded.changed_run_id ELSE files.changed_run_id END, "
+        "name = excluded.name, kind = excluded.kind, size = excluded.size, "
+        "sha256 = excluded.sha256, crc32 = excluded.crc32, map_id = excluded.map_id, "
+        "last_run_id = excluded.last_run_id, entry_path_raw = excluded.entry_path_raw "
+        "RETURNING file_id");
     file_upsert.bind_all(e.source_id, e.entry_path, entry_name(e.entry_path), kind, e.size, sha256,
-                         crc32, map_id, run_id, occurrence, bytes_if_not_utf8(e.entry_path));
+                         crc32, map_id, run_id, occurrence, raw_path);
     seen_id = file_upsert.single_int();
   }
   const std::int64_t file_id = *seen_id;

@@ -32,6 +32,13 @@ Migrations load_default_migrations() {
 
 std::string with_path(const std::string& path) { return "index '" + path + "'"; }
 
+// A schema change that could not take the write lock (or start at all):
+// "index.locked" when another connection holds it.
+Error cannot_start(const std::string& doing, const std::string& path, const IndexError& e) {
+  return Error{e.code() == Code::index_locked ? Code::index_locked : Code::index_migration,
+               "cannot start " + doing + " " + with_path(path) + ": " + e.what()};
+}
+
 std::string_view text_of(sqlite3_value* value) {
   const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(value));
   return text ? std::string_view(text, static_cast<std::size_t>(sqlite3_value_bytes(value)))
@@ -64,6 +71,37 @@ void register_migration_functions(sqlite3* db) {
       sqlite3_create_function_v2(db, "mapindex_utf8", 1, flags, nullptr, sql_utf8, nullptr, nullptr,
                                  nullptr) != SQLITE_OK)
     throw IndexError(sqlite_message(db, "registering the migrations' SQL functions"));
+}
+
+// Creates the latest schema at once on an empty database. False when the
+// database is no longer empty once the write lock is held (another process
+// created it meanwhile): the migrations then go on from its version.
+Result<bool> create_from_snapshot(sqlite3* db, const std::string& path,
+                                  const SchemaSnapshot& fresh) {
+  try {
+    exec_sql(db, "BEGIN IMMEDIATE");
+  } catch (const IndexError& e) {
+    return cannot_start("creating the schema of", path, e);
+  }
+  try {
+    Statement version(db, "PRAGMA user_version");
+    const bool numbered = version.single_int().value_or(0) != 0;
+    Statement tables(db, "SELECT count(*) FROM sqlite_schema");
+    if (numbered || tables.single_int().value_or(0) != 0) {
+      exec_sql(db, "COMMIT");
+      return false;
+    }
+    exec_sql(db, fresh.sql);
+    exec_sql(db, "PRAGMA application_id = " + std::to_string(kApplicationId));
+    exec_sql(db, "PRAGMA user_version = " + std::to_string(fresh.version));
+    exec_sql(db, "COMMIT");
+    return true;
+  } catch (const IndexError& e) {
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    return Error{Code::index_migration,
+                 "creating the schema (version " + std::to_string(fresh.version) + ") of " +
+                     with_path(path) + " failed, the file is unchanged: " + e.what()};
+  }
 }
 
 }  // namespace
@@ -119,42 +157,6 @@ Result<int> read_schema_version(sqlite3* db, const std::string& path) {
   }
 }
 
-namespace {
-
-// Creates the latest schema at once on an empty database. False when the
-// database is no longer empty once the write lock is held (another process
-// created it meanwhile): the migrations then go on from its version.
-Result<bool> create_from_snapshot(sqlite3* db, const std::string& path,
-                                  const SchemaSnapshot& fresh) {
-  try {
-    exec_sql(db, "BEGIN IMMEDIATE");
-  } catch (const IndexError& e) {
-    return Error{e.code() == Code::index_locked ? Code::index_locked : Code::index_migration,
-                 "cannot start creating the schema of " + with_path(path) + ": " + e.what()};
-  }
-  try {
-    Statement version(db, "PRAGMA user_version");
-    const bool numbered = version.single_int().value_or(0) != 0;
-    Statement tables(db, "SELECT count(*) FROM sqlite_schema");
-    if (numbered || tables.single_int().value_or(0) != 0) {
-      exec_sql(db, "COMMIT");
-      return false;
-    }
-    exec_sql(db, fresh.sql);
-    exec_sql(db, "PRAGMA application_id = " + std::to_string(kApplicationId));
-    exec_sql(db, "PRAGMA user_version = " + std::to_string(fresh.version));
-    exec_sql(db, "COMMIT");
-    return true;
-  } catch (const IndexError& e) {
-    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
-    return Error{Code::index_migration,
-                 "creating the schema (version " + std::to_string(fresh.version) + ") of " +
-                     with_path(path) + " failed, the file is unchanged: " + e.what()};
-  }
-}
-
-}  // namespace
-
 Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migrations,
                     const SchemaSnapshot* fresh) {
   if (auto checked = check_migrations(migrations); !checked) return checked.error();
@@ -190,8 +192,7 @@ Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migr
       }
       exec_sql(db, "BEGIN IMMEDIATE");
     } catch (const IndexError& e) {
-      return Error{e.code() == Code::index_locked ? Code::index_locked : Code::index_migration,
-                   "cannot start migrating " + with_path(path) + ": " + e.what()};
+      return cannot_start("migrating", path, e);
     }
     try {
       // Another process may have migrated while we waited for the lock.

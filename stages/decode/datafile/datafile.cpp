@@ -529,11 +529,11 @@ Result<std::uint64_t> Datafile::charge(std::size_t index) const {
 Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scratch) const {
   std::optional<std::uint32_t> checksum;
   auto bytes = data_unchecked(index, scratch, checksum);
-  if (bytes && checksum && adler32(*bytes) != *checksum) return checksum_error(index);
+  if (bytes && checksum && adler32(*bytes) != *checksum) return invalid_stream_error(index);
   return bytes;
 }
 
-Error Datafile::checksum_error(std::size_t index) const {
+Error Datafile::invalid_stream_error(std::size_t index) const {
   const auto stored = stored_data(index);
   return fail(Code::D4, "data item " + to_string(index) + ": " +
                             to_string(stored ? stored->size() : 0) +
@@ -568,7 +568,7 @@ Result<Bytes> Datafile::data_unchecked(std::size_t index, std::vector<std::uint8
                                 to_string(wanted) + " bytes");
     case InflateStatus::corrupt: break;
   }
-  return checksum_error(index);
+  return invalid_stream_error(index);
 }
 
 Result<std::string> Datafile::string(std::size_t index) const {

@@ -125,12 +125,12 @@ class Datafile {
   // and sums them on the way (Adler32Scan): the Adler-32 of the inflated
   // bytes is not compared with the stream's. `checksum` is set to the value
   // they must have (left empty for v3 data, which has none): when they do
-  // not, the item is corrupt and checksum_error(index) is the error data()
+  // not, the item is corrupt and invalid_stream_error(index) is the error data()
   // gives for it. Every other error is data()'s.
   Result<Bytes> data_unchecked(std::size_t index, std::vector<std::uint8_t>& scratch,
                                std::optional<std::uint32_t>& checksum) const;
   // "D4": data item `index` is not a valid zlib stream, as data() says it.
-  Error checksum_error(std::size_t index) const;
+  Error invalid_stream_error(std::size_t index) const;
   // The bytes data item `index` occupies in the file (compressed in v4; "D1"
   // when out of range): what a cache of results derived from a data item's
   // contents keys by (with the declared size).

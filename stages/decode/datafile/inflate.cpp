@@ -6,6 +6,7 @@
 #include <new>
 
 #include "stages/common/adler32.h"
+#include "stages/common/bytes.h"
 #include "stages/decode/datafile/datafile.h"
 
 namespace mapindex::datafile {
@@ -44,9 +45,7 @@ InflateOutcome inflate_zlib_unchecked(Bytes compressed, std::span<std::uint8_t> 
       compressed.size() - kZlibHeader - kZlibTrailer, out.data(), out.size(), &used, &actual);
   switch (r) {
     case LIBDEFLATE_SUCCESS: {
-      const std::uint8_t* t = compressed.data() + kZlibHeader + used;
-      const std::uint32_t checksum =
-          std::uint32_t{t[0]} << 24 | std::uint32_t{t[1]} << 16 | std::uint32_t{t[2]} << 8 | t[3];
+      const std::uint32_t checksum = load_be_u32(compressed.data() + kZlibHeader + used);
       if (actual == out.size()) return {InflateStatus::ok, actual, checksum};
       if (adler32(Bytes(out.data(), actual)) != checksum) return {InflateStatus::corrupt, 0};
       return {InflateStatus::too_short, actual};
