@@ -9,6 +9,10 @@
 #include <filesystem>
 
 #include <fstream>
+#include <map>
+#include <numeric>
+#include <regex>
+#include <sstream>
 #include <tuple>
 
 #include "stages/extract/teeworlds_tile_names.h"
@@ -319,6 +323,221 @@ TEST_SUITE("index") {
     auto old_build = IndexDb::open(path, OpenMode::read_write);
     REQUIRE_FALSE(old_build.ok());
     CHECK(old_build.error().code == Code::index_newer);
+  }
+
+  // Schema 8 -> 9 (schema/009_check_lists.sql): CHECK value lists as OR.
+  TEST_CASE("no INSERT into a table of the index builds a temporary B-tree for its CHECKs") {
+    TempDir dir;
+    const auto& all = default_migrations();
+    const auto lists = std::find_if(all.begin(), all.end(), [](const Migration& m) {
+      return m.name.find("_check_lists.sql") != std::string::npos;
+    });
+    REQUIRE(lists != all.end());
+    OpenOptions before;
+    before.migrations = Migrations(all.begin(), lists);
+    OpenOptions one_by_one;
+    one_by_one.fresh_schema = nullptr;
+    auto old_db = open_index(dir.file("before.sqlite"), before);
+    auto snapshot = open_index(dir.file("snapshot.sqlite"));
+    auto migrated = open_index(dir.file("migrated.sqlite"), one_by_one);
+    // The tables an INSERT of every column would open a temporary B-tree
+    // for (OpenEphemeral in its program): SQLite does so for `x IN (a, b,
+    // c)`, once per execution.
+    const auto ephemeral_tables = [](sqlite3* db) {
+      std::vector<std::string> found;
+      for (const auto& table : table_names(db)) {
+        std::string columns, values;
+        for (const auto& c :
+             query_rows(db, "SELECT name FROM pragma_table_info('" + table + "')")) {
+          columns += (columns.empty() ? "" : ", ") + c;
+          values += values.empty() ? "NULL" : ", NULL";
+        }
+        Statement explain(
+            db, "EXPLAIN INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ")");
+        bool ephemeral = false;
+        while (explain.step()) ephemeral = ephemeral || explain.column_text(1) == "OpenEphemeral";
+        if (ephemeral) found.push_back(table);
+      }
+      return found;
+    };
+    // Before the migration the per-map tables did (the test can fail).
+    const auto old_tables = ephemeral_tables(old_db.handle());
+    for (const char* table : {"maps", "files", "layers", "envelopes", "envelope_users", "problems"})
+      CHECK_MESSAGE(std::find(old_tables.begin(), old_tables.end(), table) != old_tables.end(),
+                    table);
+    CHECK(ephemeral_tables(snapshot.handle()).empty());
+    CHECK(ephemeral_tables(migrated.handle()).empty());
+    CHECK(query_int(
+              migrated.handle(),
+              "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND sql LIKE '% IN (%'") ==
+          0);
+  }
+
+  TEST_CASE("the CHECK lists migration keeps every row and accepts and refuses the same values") {
+    TempDir dir;
+    const auto path = dir.file("v8.sqlite");
+    const auto& all = default_migrations();
+    const auto migration = std::find_if(all.begin(), all.end(), [](const Migration& m) {
+      return m.name.find("_check_lists.sql") != std::string::npos;
+    });
+    REQUIRE(migration != all.end());
+    OpenOptions before;
+    before.migrations = Migrations(all.begin(), migration);
+    before.quick_check_max_bytes = 0;
+    // Rows written by the writer at the previous version (same columns).
+    {
+      auto db = open_index(path, before);
+      REQUIRE(db.schema_version() == migration->version - 1);
+      index_one_map(db);
+    }
+    // One row per value of every CHECK value list, and per value outside it,
+    // written past the constraints. The lists are read from the schema the
+    // earlier migrations left; in each row the table's other listed columns
+    // hold their first value and every other column a number or hex text
+    // unique to the row (foreign keys are off).
+    std::map<std::string, int> outside;  // rows per table with a value outside its list
+    const auto dump = [&](sqlite3* db) {
+      std::vector<std::string> rows;
+      for (const auto& table : table_names(db))
+        for (auto& r : table_rows(db, table)) rows.push_back(table + ": " + r);
+      return rows;
+    };
+    const auto refused = [](sqlite3* db) {
+      return query_rows(db, "SELECT * FROM pragma_quick_check(1000)");
+    };
+    std::vector<std::string> rows_before, refused_before;
+    {
+      Connection raw;
+      REQUIRE(raw.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
+      exec_sql(raw.get(), "PRAGMA foreign_keys = OFF; PRAGMA ignore_check_constraints = ON");
+      const std::regex check_list(R"(CHECK \((\w+) IN \(([^)]*)\)\))");
+      int row = 1000;
+      for (const auto& table : query_rows(raw.get(),
+                                          "SELECT name FROM sqlite_schema WHERE "
+                                          "type = 'table' ORDER BY rowid")) {
+        const std::string sql =
+            query_text(raw.get(), "SELECT sql FROM sqlite_schema WHERE name = '" + table + "'");
+        std::map<std::string, std::vector<std::string>> lists;  // column -> SQL literals
+        for (std::sregex_iterator m(sql.begin(), sql.end(), check_list), end; m != end; ++m) {
+          std::stringstream items((*m)[2].str());
+          for (std::string item; std::getline(items, item, ',');)
+            lists[(*m)[1]].push_back(item.substr(item.find_first_not_of(" \n")));
+        }
+        // Foreign keys point at rows that exist, a different combination of
+        // parent rows for each row (parent tables come first, by creation).
+        struct ForeignKey {
+          std::string parent;
+          std::vector<std::string> from, to;
+        };
+        std::vector<ForeignKey> keys;
+        for (const auto& fk : query_rows(raw.get(),
+                                         "SELECT id, \"table\", \"from\", \"to\" FROM "
+                                         "pragma_foreign_key_list('" +
+                                             table + "') ORDER BY id, seq")) {
+          std::stringstream fields(fk);
+          std::string id, parent, from, to;
+          for (auto* field : {&id, &parent, &from, &to}) std::getline(fields, *field, '|');
+          if (id == std::to_string(keys.size())) keys.push_back({parent, {}, {}});
+          keys.back().from.push_back(from);
+          keys.back().to.push_back(to);
+        }
+        const auto referring = [&](int n) {
+          std::map<std::string, std::string> literals;  // column -> SQL literal
+          std::int64_t k = n;
+          for (const auto& key : keys) {
+            const auto count = query_int(raw.get(), "SELECT count(*) FROM " + key.parent);
+            REQUIRE_MESSAGE(count > 0, table << " -> " << key.parent);
+            std::string quoted;
+            for (const auto& t : key.to)
+              quoted += (quoted.empty() ? "quote(" : ", quote(") + t + ")";
+            std::stringstream values(query_text(raw.get(), "SELECT " + quoted + " FROM " +
+                                                               key.parent + " LIMIT 1 OFFSET " +
+                                                               std::to_string(k % count)));
+            k /= count;
+            for (const auto& f : key.from) std::getline(values, literals[f], '|');
+          }
+          return literals;
+        };
+        for (const auto& [column, listed] : lists) {
+          auto values = listed;
+          for (const char* other : {"'bogus'", "''", "2", "'OK'"})
+            if (std::find(listed.begin(), listed.end(), other) == listed.end()) {
+              values.push_back(other);
+              ++outside[table];
+            }
+          for (const auto& value : values) {
+            ++row;
+            const auto parents = referring(row);
+            std::string columns, literals;
+            for (const auto& info : query_rows(
+                     raw.get(), "SELECT name, type FROM pragma_table_info('" + table + "')")) {
+              const std::string name = info.substr(0, info.find('|'));
+              const std::string type = info.substr(info.find('|') + 1);
+              if (!columns.empty()) {
+                columns += ", ";
+                literals += ", ";
+              }
+              columns += name;
+              // The two checks across columns: a file has a map_id when it
+              // is a map; a problem belongs to a map or to a file.
+              const bool no_map = table == "files" && name == "map_id" &&
+                                  !(column == "kind" ? value == "'map'" : true);
+              if (name == column)
+                literals += value;
+              else if (no_map || (table == "problems" && name == "file_id"))
+                literals += "NULL";
+              else if (lists.count(name))
+                literals += lists.at(name).front();
+              else if (parents.count(name))
+                literals += parents.at(name);
+              else if (type == "TEXT")
+                literals += "'" + sha_of(row) + "'";
+              else
+                literals += std::to_string(row);
+            }
+            exec_sql(raw.get(),
+                     "INSERT INTO " + table + " (" + columns + ") VALUES (" + literals + ")");
+          }
+        }
+      }
+      exec_sql(raw.get(), "PRAGMA ignore_check_constraints = OFF");
+      rows_before = dump(raw.get());
+      refused_before = refused(raw.get());
+      REQUIRE(query_rows(raw.get(), "SELECT * FROM pragma_foreign_key_check").empty());
+    }
+    // Every table with a list, and per table as many refused rows as values
+    // outside its lists (quick_check names the table of each).
+    for (const char* table : {"runs", "sources", "run_sources", "maps", "file_versions", "layers",
+                              "envelopes", "envelope_users", "files", "problems"})
+      CHECK_MESSAGE(outside.count(table) == 1, table);
+    for (const auto& [table, count] : outside)
+      CHECK_MESSAGE(std::count(refused_before.begin(), refused_before.end(),
+                               "CHECK constraint failed in " + table) == count,
+                    table);
+    CHECK(refused_before.size() == static_cast<std::size_t>(std::accumulate(
+                                       outside.begin(), outside.end(), 0,
+                                       [](int n, const auto& t) { return n + t.second; })));
+
+    OpenOptions latest;
+    latest.quick_check_max_bytes = 0;
+    {
+      auto db = open_index(path, latest);
+      CHECK(db.schema_version() == latest_schema_version());
+    }
+    Connection raw;
+    REQUIRE(raw.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
+    CHECK(query_int(raw.get(), "PRAGMA user_version") == latest_schema_version());
+    CHECK(query_int(
+              raw.get(),
+              "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND sql LIKE '% IN (%'") ==
+          0);
+    CHECK(dump(raw.get()) == rows_before);
+    CHECK(refused(raw.get()) == refused_before);
+    // And a new row outside a list is refused, one inside accepted.
+    exec_sql(raw.get(), "PRAGMA foreign_keys = OFF");
+    CHECK_THROWS_WITH_AS(exec_sql(raw.get(), "UPDATE layers SET kind = 'bogus'"),
+                         doctest::Contains("CHECK constraint failed"), IndexError);
+    CHECK_NOTHROW(exec_sql(raw.get(), "UPDATE layers SET kind = 'unknown'"));
   }
 
   // Schema 1 -> 2 (schema/002_text_and_occurrences.sql) on an index written by

@@ -188,6 +188,9 @@ Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migr
       if (!foreign_keys_off) {
         exec_sql(db, "PRAGMA foreign_keys = OFF");
         register_migration_functions(db);
+        // 009 edits CHECK constraints in sqlite_schema (PRAGMA writable_schema),
+        // which a SQLite built defensive by default would refuse.
+        sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 0, nullptr);
         foreign_keys_off = true;
       }
       exec_sql(db, "BEGIN IMMEDIATE");
@@ -219,6 +222,8 @@ Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migr
       *current = migration.version;
     } catch (const IndexError& e) {
       sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+      // A migration that edits sqlite_schema (009) turns writable_schema on.
+      sqlite3_exec(db, "PRAGMA writable_schema = RESET", nullptr, nullptr, nullptr);
       return Error{Code::index_migration, "migrating " + with_path(path) + " to schema version " +
                                               std::to_string(migration.version) + " (" +
                                               migration.name +
