@@ -207,6 +207,8 @@ bool Statement::read_only() const { return sqlite3_stmt_readonly(stmt_) != 0; }
 
 std::string Statement::sql() const { return sqlite3_sql(stmt_); }
 
+void Statement::rewind() { sqlite3_reset(stmt_); }
+
 void Statement::reset() {
   sqlite3_reset(stmt_);
   sqlite3_clear_bindings(stmt_);

@@ -67,7 +67,7 @@ class Statement {
   // be the statement's number of parameters.
   template <class... Args>
   Statement& bind_all(const Args&... args) {
-    reset();
+    rewind();
     check_parameter_count(static_cast<int>(sizeof...(Args)));
     [[maybe_unused]] int i = 1;
     (bind(i++, args), ...);
@@ -81,7 +81,7 @@ class Statement {
   // parameter after the previous one (call sites list them in order).
   template <class... Args>
   Statement& bind_named(const Named<Args>&... args) {
-    reset();
+    rewind();
     start_named();
     (bind(parameter_index(args.name), args.value), ...);
     check_all_bound();
@@ -144,6 +144,10 @@ class Statement {
   sqlite3_stmt* get() const { return stmt_; }
 
  private:
+  // sqlite3_reset without clearing the bindings: bind_all and bind_named
+  // bind every parameter again (each checks that), so clearing them first
+  // only costs (sqlite3_clear_bindings was 3.7% of the writer).
+  void rewind();
   void bind_int64(int i, std::int64_t v);
   void check_parameter_count(int given) const;
   // Reads the parameter names (first use) and clears the marks of bound ones.
