@@ -89,6 +89,22 @@ TEST_SUITE("sqlite") {
     CHECK_MESSAGE(contains(count, "takes 3 parameters, given 2"), count);
   }
 
+  TEST_CASE(
+      "insert() returns the rowid of the row it inserted, and refuses a statement with rows") {
+    auto db = memory_db();
+    exec_sql(db.get(), "INSERT INTO t (rowid, a) VALUES (41, 0)");
+    Statement insert(db.get(), "INSERT INTO t (a, b, c) VALUES (?, ?, ?)");
+    std::vector<std::int64_t> ids;
+    for (int a = 1; a <= 3; ++a) ids.push_back(insert.bind_all(a, "x", 1.0).insert());
+    for (int a = 1; a <= 3; ++a)
+      CHECK(ids[static_cast<std::size_t>(a - 1)] ==
+            query_int(db.get(), "SELECT rowid FROM t WHERE a = " + std::to_string(a)));
+    CHECK(ids == std::vector<std::int64_t>{42, 43, 44});
+    Statement returning(db.get(), "INSERT INTO t (a) VALUES (9) RETURNING a");
+    const auto refused = index_error_of([&] { returning.insert(); });
+    CHECK_MESSAGE(contains(refused, "returned a row: not a plain INSERT"), refused);
+  }
+
   TEST_CASE("bind_named keeps working when SQLite prepares the statement again") {
     // A schema change makes SQLite prepare a statement again on its next
     // step, freeing what it held (its parameter names among it); bind_named

@@ -155,6 +155,13 @@ void Statement::run() {
   reset();
 }
 
+std::int64_t Statement::insert() {
+  if (step()) throw IndexError("`" + sql() + "` returned a row: not a plain INSERT");
+  const std::int64_t rowid = sqlite3_last_insert_rowid(db_);
+  reset();
+  return rowid;
+}
+
 std::optional<std::int64_t> Statement::single_int() {
   std::optional<std::int64_t> value;
   if (step()) value = column_int(0);

@@ -113,6 +113,10 @@ class Statement {
   bool step();
   // Steps to completion, ignoring rows, then resets.
   void run();
+  // Runs a plain INSERT into a rowid table and returns the rowid it gave the
+  // row (sqlite3_last_insert_rowid). Cheaper than RETURNING, which collects
+  // the returned rows in a temporary B-tree on every execution.
+  std::int64_t insert();
   // Steps once and returns column 0 of the row as an integer; nullopt if no row.
   std::optional<std::int64_t> single_int();
 

@@ -587,9 +587,9 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
   if (!version_id) {
     auto& version_insert =
         sql("INSERT INTO file_versions (file_id, kind, size, sha256, crc32, map_id, first_run_id) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING version_id");
-    version_insert.bind_all(file_id, kind, e.size, sha256, crc32, map_id, run_id);
-    version_id = version_insert.single_int();
+            "VALUES (?, ?, ?, ?, ?, ?, ?)");
+    version_id =
+        version_insert.bind_all(file_id, kind, e.size, sha256, crc32, map_id, run_id).insert();
   }
 
   sql("INSERT INTO file_sightings (run_id, file_id, version_id) VALUES (?, ?, ?) "

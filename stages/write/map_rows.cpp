@@ -222,12 +222,12 @@ std::int64_t layer_data_id(StatementCache& st, int extractor_version, const Laye
   auto& insert = st.get(
       "INSERT INTO layer_data (sha256, kind, width, height, version, data_size, "
       "extractor_version, non_empty, flip_x, flip_y, rotate) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING layer_data_id");
-  insert.bind_all(sha256, kind, width, height, version, data_size, version_of_extractor,
-                  l.non_empty, l.flip_x, l.flip_y, l.rotate);
-  if (!insert.step()) throw IndexError("storing layer data: no layer_data_id");
-  const std::int64_t id = insert.column_int(0);
-  insert.reset();
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const std::int64_t id =
+      insert
+          .bind_all(sha256, kind, width, height, version, data_size, version_of_extractor,
+                    l.non_empty, l.flip_x, l.flip_y, l.rotate)
+          .insert();
 
   auto& tile_insert = st.get(
       "INSERT INTO layer_data_tiles (layer_data_id, layer_kind, tile, count) VALUES (?, ?, ?, ?) "
