@@ -328,13 +328,8 @@ TEST_SUITE("index") {
   // Schema 8 -> 9 (schema/009_check_lists.sql): CHECK value lists as OR.
   TEST_CASE("no INSERT into a table of the index builds a temporary B-tree for its CHECKs") {
     TempDir dir;
-    const auto& all = default_migrations();
-    const auto lists = std::find_if(all.begin(), all.end(), [](const Migration& m) {
-      return m.name.find("_check_lists.sql") != std::string::npos;
-    });
-    REQUIRE(lists != all.end());
     OpenOptions before;
-    before.migrations = Migrations(all.begin(), lists);
+    before.migrations = migrations_before(migration_named("_check_lists.sql"));
     OpenOptions one_by_one;
     one_by_one.fresh_schema = nullptr;
     auto old_db = open_index(dir.file("before.sqlite"), before);
@@ -376,18 +371,14 @@ TEST_SUITE("index") {
   TEST_CASE("the CHECK lists migration keeps every row and accepts and refuses the same values") {
     TempDir dir;
     const auto path = dir.file("v8.sqlite");
-    const auto& all = default_migrations();
-    const auto migration = std::find_if(all.begin(), all.end(), [](const Migration& m) {
-      return m.name.find("_check_lists.sql") != std::string::npos;
-    });
-    REQUIRE(migration != all.end());
+    const Migration& migration = migration_named("_check_lists.sql");
     OpenOptions before;
-    before.migrations = Migrations(all.begin(), migration);
+    before.migrations = migrations_before(migration);
     before.quick_check_max_bytes = 0;
     // Rows written by the writer at the previous version (same columns).
     {
       auto db = open_index(path, before);
-      REQUIRE(db.schema_version() == migration->version - 1);
+      REQUIRE(db.schema_version() == migration.version - 1);
       index_one_map(db);
     }
     // One row per value of every CHECK value list, and per value outside it,
@@ -677,13 +668,9 @@ TEST_SUITE("index") {
   TEST_CASE("the info severity migration turns stored harmless warnings into info, and maps ok") {
     TempDir dir;
     const auto path = dir.file("before_info.sqlite");
-    const auto& all = default_migrations();
-    const auto info_migration = std::find_if(all.begin(), all.end(), [](const Migration& m) {
-      return m.name.find("_info_severity.sql") != std::string::npos;
-    });
-    REQUIRE(info_migration != all.end());
+    const Migration* info_migration = &migration_named("_info_severity.sql");
     OpenOptions before;
-    before.migrations = Migrations(all.begin(), info_migration);
+    before.migrations = migrations_before(*info_migration);
     REQUIRE(before.migrations.size() >= 4);  // the Teeworlds verdicts (4) are there
     {
       auto db = open_index(path, before);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "stages/common/hex.h"
@@ -26,6 +27,22 @@ using mapindex::testing::TempDir;
 inline int latest_schema_version() {
   const auto& migrations = default_migrations();
   return migrations.empty() ? 0 : migrations.back().version;
+}
+
+// The built-in migration whose file name ends in `suffix` ("_layer_data.sql"):
+// found by name, as its number is wherever it landed. FAILs when there is none.
+inline const Migration& migration_named(std::string_view suffix) {
+  for (const auto& m : default_migrations())
+    if (m.name.ends_with(suffix)) return m;
+  FAIL("no built-in migration is named *" << suffix);
+  throw;  // not reached: FAIL throws
+}
+
+// The built-in migrations before `migration` (OpenOptions::migrations for an
+// index of the schema just before it).
+inline Migrations migrations_before(const Migration& migration) {
+  const auto& all = default_migrations();
+  return Migrations(all.begin(), all.begin() + (&migration - all.data()));
 }
 
 // A distinct, valid SHA-256 hex string per number.

@@ -59,15 +59,10 @@ TEST_SUITE("index") {
   TEST_CASE("an index of the previous schema migrates to layer_data, its rows answering the same") {
     TempDir dir;
     const auto path = dir.file("v4.sqlite");
-    // The layer_data migration by its name (its number is wherever it landed).
-    const auto& all = default_migrations();
-    const auto layer_data = std::find_if(all.begin(), all.end(), [](const auto& m) {
-      return m.name.find("_layer_data.sql") != std::string::npos;
-    });
-    REQUIRE(layer_data != all.end());
-    const int layer_data_version = layer_data->version;
+    const Migration& layer_data = migration_named("_layer_data.sql");
+    const int layer_data_version = layer_data.version;
     OpenOptions previous;
-    previous.migrations.assign(all.begin(), layer_data);
+    previous.migrations = migrations_before(layer_data);
     {
       auto db = open_index(path, previous);
       CHECK(db.schema_version() == layer_data_version - 1);

@@ -18,13 +18,9 @@ TEST_SUITE("index") {
   TEST_CASE("an index of the previous schema gets thumbnails.layers_key, found by that key") {
     TempDir dir;
     const auto path = dir.file("v7.sqlite");
-    const auto& all = default_migrations();
-    const auto migration = std::find_if(all.begin(), all.end(), [](const auto& m) {
-      return m.name.find("_thumbnail_key.sql") != std::string::npos;
-    });
-    REQUIRE(migration != all.end());
+    const Migration* migration = &migration_named("_thumbnail_key.sql");
     OpenOptions previous;
-    previous.migrations.assign(all.begin(), migration);
+    previous.migrations = migrations_before(*migration);
     {
       auto db = open_index(path, previous);
       CHECK(db.schema_version() == migration->version - 1);
