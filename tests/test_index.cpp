@@ -450,12 +450,18 @@ TEST_SUITE("index") {
           return literals;
         };
         for (const auto& [column, listed] : lists) {
+          // Values outside the list, and two that an INTEGER column stores as
+          // the integer 1 ('1' and 1.0: outside a TEXT column's list).
+          const std::string column_type =
+              query_text(raw.get(), "SELECT type FROM pragma_table_info('" + table +
+                                        "') WHERE name = '" + column + "'");
           auto values = listed;
-          for (const char* other : {"'bogus'", "''", "2", "'OK'"})
-            if (std::find(listed.begin(), listed.end(), other) == listed.end()) {
-              values.push_back(other);
-              ++outside[table];
-            }
+          for (const std::string other : {"'bogus'", "''", "2", "'OK'", "'1'", "1.0"}) {
+            values.push_back(other);
+            const std::string stored =
+                column_type == "INTEGER" && (other == "'1'" || other == "1.0") ? "1" : other;
+            if (std::find(listed.begin(), listed.end(), stored) == listed.end()) ++outside[table];
+          }
           for (const auto& value : values) {
             ++row;
             const auto parents = referring(row);
@@ -780,6 +786,44 @@ TEST_SUITE("index") {
     CHECK(query_int(intact.handle(), "SELECT count(*) FROM sqlite_schema WHERE name = 'extra'") ==
           0);
     CHECK(query_int(intact.handle(), "SELECT count(*) FROM maps") == 1);
+  }
+
+  TEST_CASE("migrating leaves the connection's writable_schema off and defensive mode as it was") {
+    TempDir dir;
+    const auto path = dir.file("modes.sqlite");
+    {
+      OpenOptions before;
+      before.migrations = migrations_before(migration_named("_check_lists.sql"));
+      auto db = open_index(path, before);
+      index_one_map(db);
+    }
+    const auto defensive = [](sqlite3* db) {
+      int on = -1;
+      sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, -1, &on);
+      return on;
+    };
+    Connection db;
+    REQUIRE(db.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
+    REQUIRE(sqlite3_db_config(db.get(), SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr) == SQLITE_OK);
+    REQUIRE(defensive(db.get()) == 1);
+    // Defensive mode refuses the edit of sqlite_schema that 009 makes ...
+    CHECK_THROWS_AS(exec_sql(db.get(),
+                             "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET "
+                             "sql = sql WHERE name = 'runs'"),
+                    IndexError);
+    exec_sql(db.get(), "PRAGMA writable_schema = OFF");
+    // ... so migrating turns it off, and back on after 009 and after a
+    // migration that fails with writable_schema on.
+    Migrations failing = default_migrations();
+    failing.push_back({latest_schema_version() + 1, "999_test.sql",
+                       "PRAGMA writable_schema = ON; SELECT no_such_column FROM maps;"});
+    const auto failed = migrate(db.get(), path, failing);
+    REQUIRE_FALSE(failed);
+    CHECK(failed.error().message.find("no such column: no_such_column") != std::string::npos);
+    CHECK(query_int(db.get(), "PRAGMA user_version") == latest_schema_version());
+    CHECK(query_int(db.get(), "PRAGMA writable_schema") == 0);
+    CHECK(defensive(db.get()) == 1);
+    CHECK(query_int(db.get(), "SELECT count(*) FROM maps") == 1);
   }
 
   TEST_CASE("migrations are numbered 1, 2, ... without gaps") {

@@ -103,6 +103,14 @@ TEST_SUITE("sqlite") {
     Statement returning(db.get(), "INSERT INTO t (a) VALUES (9) RETURNING a");
     const auto refused = index_error_of([&] { returning.insert(); });
     CHECK_MESSAGE(contains(refused, "returned a row: not a plain INSERT"), refused);
+    CHECK_FALSE(sqlite3_stmt_busy(returning.get()));  // reset, not left mid-statement
+    // An insert that inserted nothing has no rowid of its own to give.
+    exec_sql(db.get(), "CREATE TABLE u (k INTEGER PRIMARY KEY, v TEXT UNIQUE)");
+    Statement ignoring(db.get(), "INSERT OR IGNORE INTO u (v) VALUES (?)");
+    CHECK(ignoring.bind_all("x").insert() == 1);
+    const auto ignored = index_error_of([&] { ignoring.bind_all("x").insert(); });
+    CHECK_MESSAGE(contains(ignored, "inserted 0 rows, not one"), ignored);
+    CHECK(ignoring.bind_all("y").insert() == 2);
   }
 
   TEST_CASE("bind_named keeps working when SQLite prepares the statement again") {

@@ -156,9 +156,14 @@ void Statement::run() {
 }
 
 std::int64_t Statement::insert() {
-  if (step()) throw IndexError("`" + sql() + "` returned a row: not a plain INSERT");
+  const bool row = step();
+  const auto changes = sqlite3_changes64(db_);
   const std::int64_t rowid = sqlite3_last_insert_rowid(db_);
   reset();
+  if (row) throw IndexError("`" + sql() + "` returned a row: not a plain INSERT");
+  if (changes != 1)
+    throw IndexError("`" + sql() + "` inserted " + std::to_string(changes) +
+                     " rows, not one: no rowid to return");
   return rowid;
 }
 

@@ -113,9 +113,12 @@ class Statement {
   bool step();
   // Steps to completion, ignoring rows, then resets.
   void run();
-  // Runs a plain INSERT into a rowid table and returns the rowid it gave the
-  // row (sqlite3_last_insert_rowid). Cheaper than RETURNING, which collects
-  // the returned rows in a temporary B-tree on every execution.
+  // Runs a plain INSERT of one row into a rowid table and returns the rowid
+  // it gave the row (sqlite3_last_insert_rowid). Cheaper than RETURNING,
+  // which collects the returned rows in a temporary B-tree on every
+  // execution. Throws when the statement returns rows or changes other than
+  // one row (INSERT OR IGNORE that ignored, a multi-row INSERT); a WITHOUT
+  // ROWID table sets no rowid, so it must not be used there.
   std::int64_t insert();
   // Steps once and returns column 0 of the row as an integer; nullopt if no row.
   std::optional<std::int64_t> single_int();

@@ -1,6 +1,7 @@
 #include "stages/write/migrations.h"
 
 #include <cctype>
+#include <optional>
 
 #include "stages/common/utf8.h"
 #include "stages/sqlite/statement.h"
@@ -104,6 +105,25 @@ Result<bool> create_from_snapshot(sqlite3* db, const std::string& path,
   }
 }
 
+// SQLite's defensive mode off while migrating, as it was afterwards: 009
+// edits CHECK constraints in sqlite_schema (PRAGMA writable_schema), which a
+// SQLite built defensive by default would refuse.
+class DefensiveOff {
+ public:
+  explicit DefensiveOff(sqlite3* db) : db_(db) {
+    sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, -1, &was_);
+    if (sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 0, nullptr) != SQLITE_OK)
+      throw IndexError(sqlite_message(db_, "turning SQLite's defensive mode off to migrate"));
+  }
+  ~DefensiveOff() { sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, was_, nullptr); }
+  DefensiveOff(const DefensiveOff&) = delete;
+  DefensiveOff& operator=(const DefensiveOff&) = delete;
+
+ private:
+  sqlite3* db_;
+  int was_ = 0;
+};
+
 }  // namespace
 
 const Migrations& default_migrations() {
@@ -182,15 +202,14 @@ Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migr
   // foreign keys off; this cannot change inside a transaction. The index
   // turns them on again after migrating.
   bool foreign_keys_off = false;
+  std::optional<DefensiveOff> defensive_off;
   for (const auto& migration : migrations) {
     if (migration.version <= *current) continue;
     try {
       if (!foreign_keys_off) {
         exec_sql(db, "PRAGMA foreign_keys = OFF");
         register_migration_functions(db);
-        // 009 edits CHECK constraints in sqlite_schema (PRAGMA writable_schema),
-        // which a SQLite built defensive by default would refuse.
-        sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 0, nullptr);
+        defensive_off.emplace(db);
         foreign_keys_off = true;
       }
       exec_sql(db, "BEGIN IMMEDIATE");
