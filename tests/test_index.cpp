@@ -51,6 +51,121 @@ std::int64_t index_one_map(IndexDb& db, int content = 1) {
   return run;
 }
 
+// Tables of the index whose INSERT of every column opens a temporary B-tree
+// (OpenEphemeral in its program): SQLite does so, once per execution, for a
+// CHECK's `x IN (a, b, c)`.
+std::vector<std::string> ephemeral_tables(sqlite3* db) {
+  std::vector<std::string> found;
+  for (const auto& table : table_names(db)) {
+    std::string columns, values;
+    for (const auto& c : column_names(db, table)) {
+      columns += (columns.empty() ? "" : ", ") + c;
+      values += values.empty() ? "NULL" : ", NULL";
+    }
+    Statement explain(
+        db, "EXPLAIN INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ")");
+    bool ephemeral = false;
+    while (explain.step()) ephemeral = ephemeral || explain.column_text(1) == "OpenEphemeral";
+    if (ephemeral) found.push_back(table);
+  }
+  return found;
+}
+
+// How many tables' SQL still holds an IN list.
+std::int64_t tables_with_in_lists(sqlite3* db) {
+  return query_int(
+      db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND sql LIKE '% IN (%'");
+}
+
+// Per column of `table`, the values its `CHECK (column IN (...))` lists, as
+// SQL literals (as migrations 1-8 wrote the lists).
+std::map<std::string, std::vector<std::string>> check_value_lists(sqlite3* db,
+                                                                  const std::string& table) {
+  static const std::regex check_list(R"(CHECK \((\w+) IN \(([^)]*)\)\))");
+  const std::string sql =
+      query_text(db, "SELECT sql FROM sqlite_schema WHERE name = '" + table + "'");
+  std::map<std::string, std::vector<std::string>> lists;
+  for (std::sregex_iterator m(sql.begin(), sql.end(), check_list), end; m != end; ++m) {
+    std::stringstream items((*m)[2].str());
+    for (std::string item; std::getline(items, item, ',');)
+      lists[(*m)[1]].push_back(item.substr(item.find_first_not_of(" \n")));
+  }
+  return lists;
+}
+
+// SQL literals for the foreign key columns of `table` that point at rows
+// which exist: row `n` gets the n-th combination of parent rows, so rows
+// whose key is made of foreign keys stay distinct.
+std::map<std::string, std::string> parent_literals(sqlite3* db, const std::string& table,
+                                                   std::int64_t n) {
+  std::map<std::string, std::string> literals;  // column -> SQL literal
+  std::vector<std::string> from;
+  std::string parent, quoted, id;
+  const auto take = [&] {
+    if (from.empty()) return;
+    const auto count = query_int(db, "SELECT count(*) FROM " + parent);
+    REQUIRE_MESSAGE(count > 0, table << " -> " << parent);
+    std::stringstream values(query_text(db, "SELECT " + quoted + " FROM " + parent +
+                                                " LIMIT 1 OFFSET " + std::to_string(n % count)));
+    n /= count;
+    for (const auto& f : from) std::getline(values, literals[f], '|');
+    from.clear();
+    quoted.clear();
+  };
+  for (const auto& fk : query_rows(db,
+                                   "SELECT id, \"table\", \"from\", \"to\" FROM "
+                                   "pragma_foreign_key_list('" +
+                                       table + "') ORDER BY id, seq")) {
+    std::stringstream fields(fk);
+    std::string fk_id, fk_parent, fk_from, fk_to;
+    for (auto* field : {&fk_id, &fk_parent, &fk_from, &fk_to}) std::getline(fields, *field, '|');
+    if (fk_id != id) take();
+    id = fk_id;
+    parent = fk_parent;
+    from.push_back(fk_from);
+    quoted += (quoted.empty() ? "quote(" : ", quote(") + fk_to + ")";
+  }
+  take();
+  return literals;
+}
+
+// An INSERT of row number `row` of `table` whose `column` holds `value` (an
+// SQL literal): the table's other listed columns hold their first value,
+// foreign keys point at existing rows, and every other column holds a number
+// or hex text unique to the row. Honours the two checks across columns: a
+// file has a map_id when it is a map; a problem belongs to a map or a file.
+std::string probe_insert(sqlite3* db, const std::string& table, const std::string& column,
+                         const std::string& value,
+                         const std::map<std::string, std::vector<std::string>>& lists, int row) {
+  const auto parents = parent_literals(db, table, row);
+  std::string columns, literals;
+  for (const auto& info :
+       query_rows(db, "SELECT name, type FROM pragma_table_info('" + table + "')")) {
+    const std::string name = info.substr(0, info.find('|'));
+    const std::string type = info.substr(info.find('|') + 1);
+    if (!columns.empty()) {
+      columns += ", ";
+      literals += ", ";
+    }
+    columns += name;
+    // (The kind of a file row is `value` when kind is the probed column, else 'map'.)
+    const bool no_map =
+        table == "files" && name == "map_id" && column == "kind" && value != "'map'";
+    if (name == column)
+      literals += value;
+    else if (no_map || (table == "problems" && name == "file_id"))
+      literals += "NULL";
+    else if (lists.count(name))
+      literals += lists.at(name).front();
+    else if (parents.count(name))
+      literals += parents.at(name);
+    else if (type == "TEXT")
+      literals += "'" + sha_of(row) + "'";
+    else
+      literals += std::to_string(row);
+  }
+  return "INSERT INTO " + table + " (" + columns + ") VALUES (" + literals + ")";
+}
 }  // namespace
 
 TEST_SUITE("index") {
@@ -335,26 +450,6 @@ TEST_SUITE("index") {
     auto old_db = open_index(dir.file("before.sqlite"), before);
     auto snapshot = open_index(dir.file("snapshot.sqlite"));
     auto migrated = open_index(dir.file("migrated.sqlite"), one_by_one);
-    // The tables an INSERT of every column would open a temporary B-tree
-    // for (OpenEphemeral in its program): SQLite does so for `x IN (a, b,
-    // c)`, once per execution.
-    const auto ephemeral_tables = [](sqlite3* db) {
-      std::vector<std::string> found;
-      for (const auto& table : table_names(db)) {
-        std::string columns, values;
-        for (const auto& c :
-             query_rows(db, "SELECT name FROM pragma_table_info('" + table + "')")) {
-          columns += (columns.empty() ? "" : ", ") + c;
-          values += values.empty() ? "NULL" : ", NULL";
-        }
-        Statement explain(
-            db, "EXPLAIN INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ")");
-        bool ephemeral = false;
-        while (explain.step()) ephemeral = ephemeral || explain.column_text(1) == "OpenEphemeral";
-        if (ephemeral) found.push_back(table);
-      }
-      return found;
-    };
     // Before the migration the per-map tables did (the test can fail).
     const auto old_tables = ephemeral_tables(old_db.handle());
     for (const char* table : {"maps", "files", "layers", "envelopes", "envelope_users", "problems"})
@@ -362,10 +457,7 @@ TEST_SUITE("index") {
                     table);
     CHECK(ephemeral_tables(snapshot.handle()).empty());
     CHECK(ephemeral_tables(migrated.handle()).empty());
-    CHECK(query_int(
-              migrated.handle(),
-              "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND sql LIKE '% IN (%'") ==
-          0);
+    CHECK(tables_with_in_lists(migrated.handle()) == 0);
   }
 
   TEST_CASE("the CHECK lists migration keeps every row and accepts and refuses the same values") {
@@ -382,10 +474,8 @@ TEST_SUITE("index") {
       index_one_map(db);
     }
     // One row per value of every CHECK value list, and per value outside it,
-    // written past the constraints. The lists are read from the schema the
-    // earlier migrations left; in each row the table's other listed columns
-    // hold their first value and every other column a number or hex text
-    // unique to the row (foreign keys are off).
+    // written past the constraints (probe_insert). The lists are read from
+    // the schema the earlier migrations left.
     std::map<std::string, int> outside;  // rows per table with a value outside its list
     const auto dump = [&](sqlite3* db) {
       std::vector<std::string> rows;
@@ -401,54 +491,12 @@ TEST_SUITE("index") {
       Connection raw;
       REQUIRE(raw.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
       exec_sql(raw.get(), "PRAGMA foreign_keys = OFF; PRAGMA ignore_check_constraints = ON");
-      const std::regex check_list(R"(CHECK \((\w+) IN \(([^)]*)\)\))");
       int row = 1000;
+      // Parent tables first (by creation), so foreign keys find their rows.
       for (const auto& table : query_rows(raw.get(),
                                           "SELECT name FROM sqlite_schema WHERE "
                                           "type = 'table' ORDER BY rowid")) {
-        const std::string sql =
-            query_text(raw.get(), "SELECT sql FROM sqlite_schema WHERE name = '" + table + "'");
-        std::map<std::string, std::vector<std::string>> lists;  // column -> SQL literals
-        for (std::sregex_iterator m(sql.begin(), sql.end(), check_list), end; m != end; ++m) {
-          std::stringstream items((*m)[2].str());
-          for (std::string item; std::getline(items, item, ',');)
-            lists[(*m)[1]].push_back(item.substr(item.find_first_not_of(" \n")));
-        }
-        // Foreign keys point at rows that exist, a different combination of
-        // parent rows for each row (parent tables come first, by creation).
-        struct ForeignKey {
-          std::string parent;
-          std::vector<std::string> from, to;
-        };
-        std::vector<ForeignKey> keys;
-        for (const auto& fk : query_rows(raw.get(),
-                                         "SELECT id, \"table\", \"from\", \"to\" FROM "
-                                         "pragma_foreign_key_list('" +
-                                             table + "') ORDER BY id, seq")) {
-          std::stringstream fields(fk);
-          std::string id, parent, from, to;
-          for (auto* field : {&id, &parent, &from, &to}) std::getline(fields, *field, '|');
-          if (id == std::to_string(keys.size())) keys.push_back({parent, {}, {}});
-          keys.back().from.push_back(from);
-          keys.back().to.push_back(to);
-        }
-        const auto referring = [&](int n) {
-          std::map<std::string, std::string> literals;  // column -> SQL literal
-          std::int64_t k = n;
-          for (const auto& key : keys) {
-            const auto count = query_int(raw.get(), "SELECT count(*) FROM " + key.parent);
-            REQUIRE_MESSAGE(count > 0, table << " -> " << key.parent);
-            std::string quoted;
-            for (const auto& t : key.to)
-              quoted += (quoted.empty() ? "quote(" : ", quote(") + t + ")";
-            std::stringstream values(query_text(raw.get(), "SELECT " + quoted + " FROM " +
-                                                               key.parent + " LIMIT 1 OFFSET " +
-                                                               std::to_string(k % count)));
-            k /= count;
-            for (const auto& f : key.from) std::getline(values, literals[f], '|');
-          }
-          return literals;
-        };
+        const auto lists = check_value_lists(raw.get(), table);
         for (const auto& [column, listed] : lists) {
           // Values outside the list, and two that an INTEGER column stores as
           // the integer 1 ('1' and 1.0: outside a TEXT column's list).
@@ -462,39 +510,8 @@ TEST_SUITE("index") {
                 column_type == "INTEGER" && (other == "'1'" || other == "1.0") ? "1" : other;
             if (std::find(listed.begin(), listed.end(), stored) == listed.end()) ++outside[table];
           }
-          for (const auto& value : values) {
-            ++row;
-            const auto parents = referring(row);
-            std::string columns, literals;
-            for (const auto& info : query_rows(
-                     raw.get(), "SELECT name, type FROM pragma_table_info('" + table + "')")) {
-              const std::string name = info.substr(0, info.find('|'));
-              const std::string type = info.substr(info.find('|') + 1);
-              if (!columns.empty()) {
-                columns += ", ";
-                literals += ", ";
-              }
-              columns += name;
-              // The two checks across columns: a file has a map_id when it
-              // is a map; a problem belongs to a map or to a file.
-              const bool no_map = table == "files" && name == "map_id" &&
-                                  !(column == "kind" ? value == "'map'" : true);
-              if (name == column)
-                literals += value;
-              else if (no_map || (table == "problems" && name == "file_id"))
-                literals += "NULL";
-              else if (lists.count(name))
-                literals += lists.at(name).front();
-              else if (parents.count(name))
-                literals += parents.at(name);
-              else if (type == "TEXT")
-                literals += "'" + sha_of(row) + "'";
-              else
-                literals += std::to_string(row);
-            }
-            exec_sql(raw.get(),
-                     "INSERT INTO " + table + " (" + columns + ") VALUES (" + literals + ")");
-          }
+          for (const auto& value : values)
+            exec_sql(raw.get(), probe_insert(raw.get(), table, column, value, lists, ++row));
         }
       }
       exec_sql(raw.get(), "PRAGMA ignore_check_constraints = OFF");
@@ -524,10 +541,7 @@ TEST_SUITE("index") {
     Connection raw;
     REQUIRE(raw.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
     CHECK(query_int(raw.get(), "PRAGMA user_version") == latest_schema_version());
-    CHECK(query_int(
-              raw.get(),
-              "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND sql LIKE '% IN (%'") ==
-          0);
+    CHECK(tables_with_in_lists(raw.get()) == 0);
     CHECK(dump(raw.get()) == rows_before);
     CHECK(refused(raw.get()) == refused_before);
     // And a new row outside a list is refused, one inside accepted.

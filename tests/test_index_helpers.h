@@ -279,11 +279,16 @@ inline std::vector<std::string> table_names(sqlite3* db) {
                     "AND name NOT LIKE 'sqlite_%' ORDER BY name");
 }
 
+// The columns of a table or view, in order.
+inline std::vector<std::string> column_names(sqlite3* db, const std::string& table) {
+  return query_rows(db, "SELECT name FROM pragma_table_info('" + table + "')");
+}
+
 // All rows of a table, sorted, with the given columns blanked out.
 inline std::vector<std::string> table_rows(sqlite3* db, const std::string& table,
                                            const std::vector<std::string>& ignore = {}) {
   std::string columns;
-  for (const auto& column : query_rows(db, "SELECT name FROM pragma_table_info('" + table + "')")) {
+  for (const auto& column : column_names(db, table)) {
     bool skip = false;
     for (const auto& i : ignore) skip = skip || i == column;
     if (!columns.empty()) columns += ", ";

@@ -61,10 +61,6 @@ struct ViewFixture {
   sqlite3* h() const { return db.handle(); }
 };
 
-std::vector<std::string> column_names(sqlite3* db, const std::string& view) {
-  return query_rows(db, "SELECT name FROM pragma_table_info('" + view + "')");
-}
-
 }  // namespace
 
 TEST_SUITE("index") {

@@ -198,19 +198,18 @@ Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migr
     *current = *now;
   }
 
-  // A migration may rebuild a table (SQLite's 12-step procedure), which needs
-  // foreign keys off; this cannot change inside a transaction. The index
-  // turns them on again after migrating.
-  bool foreign_keys_off = false;
-  std::optional<DefensiveOff> defensive_off;
+  // Set up before the first pending migration: foreign keys off (a migration
+  // may rebuild a table by SQLite's 12-step procedure, and this cannot change
+  // inside a transaction; the index turns them on again after migrating), the
+  // migrations' SQL functions, and defensive mode off until we return.
+  std::optional<DefensiveOff> migrating;
   for (const auto& migration : migrations) {
     if (migration.version <= *current) continue;
     try {
-      if (!foreign_keys_off) {
+      if (!migrating) {
         exec_sql(db, "PRAGMA foreign_keys = OFF");
         register_migration_functions(db);
-        defensive_off.emplace(db);
-        foreign_keys_off = true;
+        migrating.emplace(db);
       }
       exec_sql(db, "BEGIN IMMEDIATE");
     } catch (const IndexError& e) {
