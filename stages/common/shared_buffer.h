@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "stages/common/zeroed_buffer.h"
+
 namespace mapindex {
 
 // Data larger than this goes into the shared buffer.
@@ -41,7 +43,7 @@ class SharedBuffer {
     Lease& operator=(const Lease&) = delete;
     ~Lease() { release(); }
 
-    std::vector<std::uint8_t>& buffer() { return owner_->buffer_; }
+    ZeroedBuffer& buffer() { return owner_->buffer_; }
     explicit operator bool() const { return owner_ != nullptr; }
 
    private:
@@ -74,7 +76,7 @@ class SharedBuffer {
  private:
   std::mutex mutex_;
   std::atomic<std::thread::id> holder_{};
-  std::vector<std::uint8_t> buffer_;
+  ZeroedBuffer buffer_;
 };
 
 }  // namespace mapindex

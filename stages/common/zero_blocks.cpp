@@ -1,5 +1,7 @@
 #include "stages/common/zero_blocks.h"
 
+#include <algorithm>
+
 #include "stages/common/bytes.h"
 
 #if defined(__x86_64__)
@@ -51,6 +53,40 @@ std::size_t zero_blocks(const std::uint8_t* p, std::size_t n) {
   if (avx2) return zero_blocks_avx2(p, n);
 #endif
   return zero_blocks_portable(p, n);
+}
+
+std::size_t KnownZeros::clean_from(const std::uint8_t* p) const {
+  if (!buffer_) return 0;
+  const std::uint8_t* const base = buffer_->data();
+  if (p < base || p >= base + buffer_->capacity()) return 0;
+  const auto at = static_cast<std::size_t>(p - base);
+  return buffer_->clean_end(at) - at;
+}
+
+std::size_t KnownZeros::to_chunk_end(const std::uint8_t* p) const {
+  const auto at = static_cast<std::size_t>(p - buffer_->data());
+  return ZeroedBuffer::kChunkSize - (at & (ZeroedBuffer::kChunkSize - 1));
+}
+
+std::size_t zero_blocks(const std::uint8_t* p, std::size_t n, const KnownZeros& known) {
+  if (!known) return zero_blocks(p, n);
+  constexpr std::size_t kBlock = 32;
+  std::size_t i = 0;
+  while (i < n) {
+    const std::uint8_t* q = p + kBlock * i;
+    if (const std::size_t clean = known.clean_from(q) / kBlock; clean > 0) {
+      i += std::min(clean, n - i);
+      continue;
+    }
+    // Read the blocks that start in q's chunk (marked, or clean for less
+    // than a block from q).
+    const std::size_t in_chunk = known.to_chunk_end(q);
+    const std::size_t m = std::min((in_chunk + kBlock - 1) / kBlock, n - i);
+    const std::size_t zero = zero_blocks(q, m);
+    i += zero;
+    if (zero < m) break;
+  }
+  return i;
 }
 
 }  // namespace mapindex

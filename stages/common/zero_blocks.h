@@ -6,11 +6,35 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "stages/common/zeroed_buffer.h"
+
 namespace mapindex {
+
+// What a scan may know without reading: the bytes of a ZeroedBuffer's chunks
+// not marked since take() are zero (inflate_onto_zeros marks every chunk it
+// writes). Knows nothing by default, or about bytes outside the buffer.
+class KnownZeros {
+ public:
+  KnownZeros() = default;
+  explicit KnownZeros(const ZeroedBuffer& buffer) : buffer_(&buffer) {}
+
+  // How many bytes from `p` on are in unmarked chunks of the buffer: 0 when
+  // p's chunk is marked or p is not in the buffer.
+  std::size_t clean_from(const std::uint8_t* p) const;
+  // Bytes from `p` (in the buffer) to the end of its chunk.
+  std::size_t to_chunk_end(const std::uint8_t* p) const;
+  explicit operator bool() const { return buffer_ != nullptr; }
+
+ private:
+  const ZeroedBuffer* buffer_ = nullptr;
+};
 
 // The number of leading all-zero 32-byte blocks among the `n` blocks at `p`
 // (reads at most 32 * n bytes). AVX2 where the CPU has it.
 std::size_t zero_blocks(const std::uint8_t* p, std::size_t n);
+
+// The same, without reading the blocks `known` knows are zero.
+std::size_t zero_blocks(const std::uint8_t* p, std::size_t n, const KnownZeros& known);
 
 // The same with 8-byte loads only: what zero_blocks must agree with.
 std::size_t zero_blocks_portable(const std::uint8_t* p, std::size_t n);

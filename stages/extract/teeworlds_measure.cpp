@@ -260,6 +260,11 @@ std::vector<std::uint8_t>& thread_scratch() {
   return buffer;
 }
 
+ZeroedBuffer& thread_tile_buffer() {
+  static thread_local ZeroedBuffer buffer;
+  return buffer;
+}
+
 class LayerMeasurer {
  public:
   LayerMeasurer(const Datafile& df, const TeeworldsMap& map, MapStats& stats, References& refs,
@@ -268,20 +273,21 @@ class LayerMeasurer {
     const std::uint64_t max_data_item_size =
         std::min<std::uint64_t>(options.max_data_item_size, kSharedBufferAbove);
     // One buffer of the largest tile layer's size for all layers: no
-    // reallocation (and copy) each time a larger layer comes. Layers larger
-    // than kSharedBufferAbove go into the shared buffer instead.
+    // reallocation each time a larger layer comes. Layers larger than
+    // kSharedBufferAbove go into the shared buffer instead.
     std::int64_t largest = 0;
     for (const auto& layer : map.layers) {
       if (!layer.tilemap || !layer.tiles_readable) continue;
       const std::int64_t size = df.data_size(static_cast<std::size_t>(layer.tilemap->tile_data()));
       if (size > largest && static_cast<std::uint64_t>(size) <= max_data_item_size) largest = size;
     }
-    scratch_.reserve(static_cast<std::size_t>(largest));
+    tiles_.take(static_cast<std::size_t>(largest));
   }
-  // The thread's buffer stays at most kSharedBufferAbove between maps (quads
-  // or sound data of a hostile map may have grown it further).
+  // The thread's buffers stay at most kSharedBufferAbove between maps (quads
+  // or sound data of a hostile map may have grown the scratch further).
   ~LayerMeasurer() {
     if (scratch_.capacity() > kSharedBufferAbove) std::vector<std::uint8_t>().swap(scratch_);
+    if (tiles_.capacity() > kSharedBufferAbove) tiles_.release();
   }
   LayerMeasurer(const LayerMeasurer&) = delete;
   LayerMeasurer& operator=(const LayerMeasurer&) = delete;
@@ -382,9 +388,9 @@ class LayerMeasurer {
   // another thread to give it back) into `lease` until the caller drops it.
   // Taken after the layer cache was asked and given back before a result is
   // offered to it, so a thread never holds it while it waits on the cache.
-  std::vector<std::uint8_t>& buffer_for(std::int32_t index, SharedBuffer::Lease& lease) {
+  ZeroedBuffer& buffer_for(std::int32_t index, SharedBuffer::Lease& lease) {
     const std::int64_t size = df_.data_size(static_cast<std::size_t>(index));
-    if (size <= 0 || static_cast<std::uint64_t>(size) <= kSharedBufferAbove) return scratch_;
+    if (size <= 0 || static_cast<std::uint64_t>(size) <= kSharedBufferAbove) return tiles_;
     lease = SharedBuffer::instance().take();
     return lease.buffer();
   }
@@ -405,11 +411,11 @@ class LayerMeasurer {
           // included, and results are stored only once their data passed the
           // checksum: these bytes inflate to what passed it then.
           std::optional<std::uint32_t> passed_before;
-          auto data = df_.data_unchecked(static_cast<std::size_t>(index), buffer_for(index, lease),
-                                         passed_before);
+          ZeroedBuffer& buffer = buffer_for(index, lease);
+          auto data = df_.data_unchecked(static_cast<std::size_t>(index), buffer, passed_before);
           read = data.ok();
           if (read && options_.on_tile_layer)
-            options_.on_tile_layer(tile_layer_view(layer, t, *data));
+            options_.on_tile_layer(tile_layer_view(layer, t, *data, KnownZeros(buffer)));
         } else {
           read = df_.charge(static_cast<std::size_t>(index)).ok();
         }
@@ -433,15 +439,16 @@ class LayerMeasurer {
     // summing the air it skips in one step (Adler32Scan), before anything
     // uses what it counted or the tiles are drawn.
     std::optional<std::uint32_t> checksum;
-    auto data =
-        df_.data_unchecked(static_cast<std::size_t>(index), buffer_for(index, lease), checksum);
+    ZeroedBuffer& buffer = buffer_for(index, lease);
+    auto data = df_.data_unchecked(static_cast<std::size_t>(index), buffer, checksum);
     if (!data) return unreadable(data.error());
+    const KnownZeros known(buffer);
     Adler32Scan scan(*data);
-    auto measured =
-        std::make_shared<LayerData>(measure_data(layer.type, t, *data, checksum ? &scan : nullptr));
+    auto measured = std::make_shared<LayerData>(
+        measure_data(layer.type, t, *data, checksum ? &scan : nullptr, known));
     if (checksum && scan.finish() != *checksum)
       return unreadable(df_.invalid_stream_error(static_cast<std::size_t>(index)));
-    if (options_.on_tile_layer) options_.on_tile_layer(tile_layer_view(layer, t, *data));
+    if (options_.on_tile_layer) options_.on_tile_layer(tile_layer_view(layer, t, *data, known));
     lease = {};  // the data is no longer needed
     apply(layer, *measured, ls);
     if (key) {
@@ -451,8 +458,10 @@ class LayerMeasurer {
   }
 
   // What the layer's data gives (map-independent: no location, no map).
-  // With `adler` (a scan of `bytes`), the counting reports the air it skips.
-  LayerData measure_data(LayerKind kind, const TilemapLayer& t, Bytes bytes, Adler32Scan* adler) {
+  // With `adler` (a scan of `bytes`), the counting reports the air it skips;
+  // it does not read the air `known` knows of.
+  LayerData measure_data(LayerKind kind, const TilemapLayer& t, Bytes bytes, Adler32Scan* adler,
+                         const KnownZeros& known) {
     LayerData out;
     const auto finding = [&out](Code code, std::string message) {
       out.findings.push_back(LayerFinding{code, std::move(message)});
@@ -472,7 +481,7 @@ class LayerMeasurer {
                                std::to_string(size) + " bytes need " +
                                std::to_string(num_tiles * size));
       }
-      count_plain_tiles(bytes, kind, n, counts_, adler);
+      count_plain_tiles(bytes, kind, n, counts_, adler, known);
     }
     if (counts_.reserved_nonzero > 0)
       finding(Code::M14, std::to_string(counts_.reserved_nonzero) +
@@ -541,13 +550,14 @@ class LayerMeasurer {
 
   // The inflated tiles for MeasureOptions::on_tile_layer (thumbnails).
   render::TileLayerView tile_layer_view(const DecodedLayer& layer, const TilemapLayer& t,
-                                        Bytes bytes) const {
+                                        Bytes bytes, const KnownZeros& known) const {
     render::TileLayerView v{
         .kind = layer.type,
         .layer_index = layer.index,
         .width = t.width,
         .height = t.height,
         .data = bytes,
+        .known_zeros = known,
         .skip_compressed = t.skip_compressed(),
         .in_use = layer.type == LayerKind::tiles || map_.physics_layer(layer.type) == layer.index};
     for (const auto& l : map_.layers) {
@@ -646,7 +656,8 @@ class LayerMeasurer {
   References& refs_;
   const MeasureOptions& options_;
   std::vector<std::uint8_t>& scratch_ =
-      thread_scratch();  // one layer's data at a time, reused across maps
+      thread_scratch();  // one layer's quads or sources at a time, reused across maps
+  ZeroedBuffer& tiles_ = thread_tile_buffer();  // one layer's tile data at a time
   TileCounts counts_;
   KeysPresent present_{};
   std::uint32_t inflate_always_ = options_.inflate_always;

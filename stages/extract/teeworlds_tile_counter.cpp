@@ -11,7 +11,8 @@ namespace {
 // Tile structs (4 bytes: index, flags, skip, reserved). Pairs of all-zero
 // tiles (the bulk of most layers) are counted as air without touching the
 // histograms.
-void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler32Scan* adler) {
+void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler32Scan* adler,
+                        const KnownZeros& known) {
   std::int64_t air_pairs = 0, reserved = 0;
   std::size_t i = 0;
   auto one = [&](const std::uint8_t* t) {
@@ -25,7 +26,7 @@ void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out, A
                         d = load_host_u64(p + 24);
     if ((a | b | c | d) == 0) {
       // Air comes in long stretches: skip them whole.
-      const std::size_t blocks = 1 + zero_blocks(p + 32, (n - i) / 8 - 1);
+      const std::size_t blocks = 1 + zero_blocks(p + 32, (n - i) / 8 - 1, known);
       if (adler) adler->zeros(p, 32 * blocks);
       air_pairs += 4 * static_cast<std::int64_t>(blocks);
       i += 8 * blocks;
@@ -67,7 +68,8 @@ void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out, A
 // `kFlagsAt` when kFlags.
 template <std::size_t kSize, std::size_t kNumberAt, std::size_t kTypeAt, bool kFlags,
           std::size_t kFlagsAt = 0>
-void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler32Scan* adler) {
+void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler32Scan* adler,
+                    const KnownZeros& known) {
   constexpr std::size_t kBlock = 32 / kSize;  // tiles per 32 bytes
   std::size_t i = 0;
   std::int64_t air = 0;
@@ -75,7 +77,7 @@ void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler
     if ((load_host_u64(p) | load_host_u64(p + 8) | load_host_u64(p + 16) | load_host_u64(p + 24)) ==
         0) {
       // Air comes in long stretches: skip them whole.
-      const std::size_t blocks = 1 + zero_blocks(p + 32, (n - i) / kBlock - 1);
+      const std::size_t blocks = 1 + zero_blocks(p + 32, (n - i) / kBlock - 1, known);
       if (adler) adler->zeros(p, 32 * blocks);
       air += static_cast<std::int64_t>(kBlock * blocks);
       i += kBlock * (blocks - 1);
@@ -99,7 +101,8 @@ void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler
   }
 }
 
-void count_speedup(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler32Scan* adler) {
+void count_speedup(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler32Scan* adler,
+                   const KnownZeros& known) {
   constexpr std::size_t kSize = speedup_struct::kSize, kTypeAt = speedup_struct::kType;
   static_assert(4 * kSize == 24);
   std::size_t i = 0;
@@ -107,7 +110,7 @@ void count_speedup(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler3
   for (; i + 4 <= n; i += 4, p += 4 * kSize) {  // 4 tiles of 6 bytes
     if ((load_host_u64(p) | load_host_u64(p + 8) | load_host_u64(p + 16)) == 0) {
       // Skip the air that follows in steps of 16 tiles (96 bytes: 3 blocks).
-      const std::size_t groups = zero_blocks(p + 24, (n - i - 4) / 16 * 3) / 3;
+      const std::size_t groups = zero_blocks(p + 24, (n - i - 4) / 16 * 3, known) / 3;
       if (adler) adler->zeros(p, 4 * kSize + 16 * kSize * groups);
       air += 4 + 16 * static_cast<std::int64_t>(groups);
       i += 16 * groups;
@@ -123,23 +126,23 @@ void count_speedup(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler3
 }  // namespace
 
 void count_plain_tiles(Bytes data, LayerKind kind, std::size_t n, TileCounts& out,
-                       Adler32Scan* adler) {
+                       Adler32Scan* adler, const KnownZeros& known) {
   const std::uint8_t* p = data.data();
   switch (kind) {
     case LayerKind::tele:
-      count_numbered<tele_struct::kSize, tele_struct::kNumber, tele_struct::kType, false>(p, n, out,
-                                                                                          adler);
+      count_numbered<tele_struct::kSize, tele_struct::kNumber, tele_struct::kType, false>(
+          p, n, out, adler, known);
       break;
-    case LayerKind::speedup: count_speedup(p, n, out, adler); break;
+    case LayerKind::speedup: count_speedup(p, n, out, adler, known); break;
     case LayerKind::switch_layer:
       count_numbered<switch_struct::kSize, switch_struct::kNumber, switch_struct::kType, true,
-                     switch_struct::kFlags>(p, n, out, adler);
+                     switch_struct::kFlags>(p, n, out, adler, known);
       break;
     case LayerKind::tune:
-      count_numbered<tune_struct::kSize, tune_struct::kNumber, tune_struct::kType, false>(p, n, out,
-                                                                                          adler);
+      count_numbered<tune_struct::kSize, tune_struct::kNumber, tune_struct::kType, false>(
+          p, n, out, adler, known);
       break;
-    default: count_tile_structs(p, n, out, adler); break;
+    default: count_tile_structs(p, n, out, adler, known); break;
   }
   out.tiles += static_cast<std::int64_t>(n);
 }

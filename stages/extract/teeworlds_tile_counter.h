@@ -14,6 +14,7 @@
 #include "stages/common/adler32.h"
 #include "stages/common/bytes.h"
 #include "stages/common/result.h"
+#include "stages/common/zero_blocks.h"
 #include "stages/decode/teeworlds/map_items.h"
 
 namespace mapindex::teeworlds {
@@ -32,9 +33,11 @@ struct TileCounts {
 // Counts the first `num_tiles` tiles of `kind`'s struct in `data`.
 // Precondition: data.size() >= num_tiles * tile_struct_size(kind). With
 // `adler` (a scan of `data`), reports to it the runs of air it skips, so that
-// the data's checksum is checked without a pass over the air.
+// the data's checksum is checked without a pass over the air. Air that
+// `known` knows is zero (chunks an inflate onto zeros did not write) is
+// skipped without being read.
 void count_plain_tiles(Bytes data, LayerKind kind, std::size_t num_tiles, TileCounts& out,
-                       Adler32Scan* adler = nullptr);
+                       Adler32Scan* adler = nullptr, const KnownZeros& known = {});
 
 // Counts skip-compressed Tile data (tilemap version 4) without expanding it.
 // Counts at most `num_tiles` tiles; returns an M14 error when the runs do not

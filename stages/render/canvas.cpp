@@ -129,7 +129,8 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
       if (x + block <= end && all_zero(tile)) {
         const std::int64_t blocks =
             whole_blocks ? 1 + static_cast<std::int64_t>(zero_blocks(
-                                   tile + 32, static_cast<std::size_t>((end - x) / block - 1)))
+                                   tile + 32, static_cast<std::size_t>((end - x) / block - 1),
+                                   layer.known_zeros))
                          : 1;
         x += block * blocks;
         tile += block_bytes * static_cast<std::size_t>(blocks);

@@ -18,6 +18,7 @@
 
 #include "stages/common/bytes.h"
 #include "stages/common/result.h"
+#include "stages/common/zero_blocks.h"
 #include "stages/decode/kinds.h"
 #include "stages/decode/spritetile/level.h"
 #include "stages/render/tile_class.h"
@@ -36,6 +37,7 @@ struct TileLayerView {
   std::int32_t layer_index = 0;
   std::int32_t width = 0, height = 0;
   Bytes data;                    // the layer's tile data, inflated (maybe short: fewer tiles)
+  KnownZeros known_zeros;        // bytes of `data` known to be zero without reading them
   bool skip_compressed = false;  // tilemap version 4 runs (tiles and game layers)
   // A physics layer the game uses (the last of its kind); design tile layers
   // are always in use.

@@ -10,6 +10,7 @@
 #include "stages/common/hex.h"
 #include "stages/common/utf8.h"
 #include "stages/decode/datafile/inflate.h"
+#include "stages/decode/datafile/zero_inflate.h"
 
 namespace mapindex::datafile {
 namespace {
@@ -543,6 +544,26 @@ Error Datafile::invalid_stream_error(std::size_t index) const {
 
 Result<Bytes> Datafile::data_unchecked(std::size_t index, std::vector<std::uint8_t>& scratch,
                                        std::optional<std::uint32_t>& checksum) const {
+  return inflated(index, checksum, [&scratch](Bytes compressed, std::size_t wanted) {
+    // Grow only: zero-filling the buffer again for every data item would
+    // write each byte twice (libdeflate writes all `wanted` bytes on success).
+    if (scratch.size() < wanted) scratch.resize(wanted);
+    const std::span<std::uint8_t> out(scratch.data(), wanted);
+    return std::pair(inflate_zlib_unchecked(compressed, out), out.data());
+  });
+}
+
+Result<Bytes> Datafile::data_unchecked(std::size_t index, ZeroedBuffer& buffer,
+                                       std::optional<std::uint32_t>& checksum) const {
+  return inflated(index, checksum, [&buffer](Bytes compressed, std::size_t wanted) {
+    const std::span<std::uint8_t> out = buffer.take(wanted);
+    return std::pair(inflate_zlib_onto_zeros(compressed, buffer, wanted), out.data());
+  });
+}
+
+template <typename Inflate>
+Result<Bytes> Datafile::inflated(std::size_t index, std::optional<std::uint32_t>& checksum,
+                                 Inflate&& inflate) const {
   checksum.reset();
   auto label = [index] { return "data item " + to_string(index); };
   auto charged = charge(index);
@@ -551,13 +572,9 @@ Result<Bytes> Datafile::data_unchecked(std::size_t index, std::vector<std::uint8
   if (version_ == 3) return compressed;
   const std::uint32_t stored = static_cast<std::uint32_t>(compressed.size());
   const std::uint64_t wanted = *charged;
-  // Grow only: zero-filling the buffer again for every data item would
-  // write each byte twice (libdeflate writes all `wanted` bytes on success).
-  if (scratch.size() < wanted) scratch.resize(static_cast<std::size_t>(wanted));
-  const std::span<std::uint8_t> out(scratch.data(), static_cast<std::size_t>(wanted));
-  const InflateOutcome outcome = inflate_zlib_unchecked(compressed, out);
+  const auto [outcome, out] = inflate(compressed, static_cast<std::size_t>(wanted));
   switch (outcome.status) {
-    case InflateStatus::ok: checksum = outcome.checksum; return Bytes(out.data(), out.size());
+    case InflateStatus::ok: checksum = outcome.checksum; return Bytes(out, outcome.produced);
     case InflateStatus::too_short:
       return fail(Code::D4, label() + ": " + to_string(stored) + " compressed bytes inflate to " +
                                 to_string(outcome.produced) + " bytes, not the declared " +

@@ -19,6 +19,7 @@
 #include "stages/common/bytes.h"
 #include "stages/common/problem.h"
 #include "stages/common/result.h"
+#include "stages/common/zeroed_buffer.h"
 #include "stages/decode/datafile/uuid.h"
 
 namespace mapindex::datafile {
@@ -129,6 +130,12 @@ class Datafile {
   // gives for it. Every other error is data()'s.
   Result<Bytes> data_unchecked(std::size_t index, std::vector<std::uint8_t>& scratch,
                                std::optional<std::uint32_t>& checksum) const;
+  // The same into `buffer`, for tile data (mostly zero): v4 data is inflated
+  // onto zeros writing only what is not zero (zero_inflate.h), and the
+  // buffer's marks then say which chunks may hold bytes other than zero. The
+  // returned view is the buffer's front (v4) or a slice of the file (v3).
+  Result<Bytes> data_unchecked(std::size_t index, ZeroedBuffer& buffer,
+                               std::optional<std::uint32_t>& checksum) const;
   // "D4": data item `index` is not a valid zlib stream, as data() says it.
   Error invalid_stream_error(std::size_t index) const;
   // The bytes data item `index` occupies in the file (compressed in v4; "D1"
@@ -158,6 +165,11 @@ class Datafile {
   static std::optional<Error> check_items(const Datafile& df);         // V3, V4
   static std::optional<Error> check_data_offsets(const Datafile& df);  // V5
   static std::optional<Error> check_data_sizes(Datafile& df);  // V6; sets the inflate budget
+  // data_unchecked()'s checks and errors around `inflate(compressed, size)`,
+  // which gives the InflateOutcome and where the bytes are.
+  template <typename Inflate>
+  Result<Bytes> inflated(std::size_t index, std::optional<std::uint32_t>& checksum,
+                         Inflate&& inflate) const;
 
   Bytes file_;
   Options options_;

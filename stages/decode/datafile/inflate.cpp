@@ -8,6 +8,7 @@
 #include "stages/common/adler32.h"
 #include "stages/common/bytes.h"
 #include "stages/decode/datafile/datafile.h"
+#include "stages/decode/datafile/zero_inflate.h"
 
 namespace mapindex::datafile {
 namespace {
@@ -33,12 +34,24 @@ libdeflate_decompressor* thread_decompressor() {
 // output, big-endian.
 constexpr std::size_t kZlibHeader = 2, kZlibTrailer = 4;
 
-InflateOutcome inflate_zlib_unchecked(Bytes compressed, std::span<std::uint8_t> out) {
-  if (compressed.size() < kZlibHeader + kZlibTrailer) return {InflateStatus::corrupt, 0};
+namespace {
+
+bool zlib_framing_ok(Bytes compressed) {
+  if (compressed.size() < kZlibHeader + kZlibTrailer) return false;
   const unsigned header = unsigned{compressed[0]} << 8 | compressed[1];
-  const bool valid_header = header % 31 == 0 && ((header >> 8) & 0xfu) == 8 &&
-                            (header >> 12) <= 7 && ((header >> 5) & 1u) == 0;
-  if (!valid_header) return {InflateStatus::corrupt, 0};
+  return header % 31 == 0 && ((header >> 8) & 0xfu) == 8 && (header >> 12) <= 7 &&
+         ((header >> 5) & 1u) == 0;
+}
+
+// The deflate data between the zlib header and trailer.
+Bytes deflate_data(Bytes compressed) {
+  return compressed.subspan(kZlibHeader, compressed.size() - kZlibHeader - kZlibTrailer);
+}
+
+}  // namespace
+
+InflateOutcome inflate_zlib_unchecked(Bytes compressed, std::span<std::uint8_t> out) {
+  if (!zlib_framing_ok(compressed)) return {InflateStatus::corrupt, 0};
   std::size_t used = 0, actual = 0;
   const libdeflate_result r = libdeflate_deflate_decompress_ex(
       thread_decompressor(), compressed.data() + kZlibHeader,
@@ -54,6 +67,21 @@ InflateOutcome inflate_zlib_unchecked(Bytes compressed, std::span<std::uint8_t> 
     case LIBDEFLATE_SHORT_OUTPUT:  // only reported when actual is not asked for
     case LIBDEFLATE_BAD_DATA:
     default: return {InflateStatus::corrupt, 0};
+  }
+}
+
+InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, ZeroedBuffer& buffer, std::size_t size) {
+  if (!zlib_framing_ok(compressed)) return {InflateStatus::corrupt, 0};
+  const RawInflateOutcome r = inflate_onto_zeros(deflate_data(compressed), buffer, size);
+  switch (r.status) {
+    case InflateStatus::ok:
+      return {InflateStatus::ok, r.produced, load_be_u32(compressed.data() + kZlibHeader + r.used)};
+    case InflateStatus::too_short: {
+      const std::uint32_t checksum = load_be_u32(compressed.data() + kZlibHeader + r.used);
+      if (adler32(Bytes(buffer.data(), r.produced)) != checksum) return {InflateStatus::corrupt, 0};
+      return {InflateStatus::too_short, r.produced};
+    }
+    default: return {r.status, r.produced};
   }
 }
 

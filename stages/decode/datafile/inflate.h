@@ -7,6 +7,7 @@
 #include <span>
 
 #include "stages/common/bytes.h"
+#include "stages/common/zeroed_buffer.h"
 
 namespace mapindex::datafile {
 
@@ -36,6 +37,11 @@ InflateOutcome inflate_zlib(Bytes compressed, std::span<std::uint8_t> out);
 // and checks the sum on the way (Adler32Scan). The zlib header is checked as
 // libdeflate_zlib_decompress checks it.
 InflateOutcome inflate_zlib_unchecked(Bytes compressed, std::span<std::uint8_t> out);
+
+// inflate_zlib_unchecked into the first `size` bytes of `buffer`, which must
+// be as buffer.take(size) left them, with inflate_onto_zeros (zero_inflate.h):
+// only bytes other than zero are written, in chunks the buffer marks.
+InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, ZeroedBuffer& buffer, std::size_t size);
 
 // The most bytes any deflate stream of `compressed_size` bytes can expand to:
 // a length-258 match costs at least 2 bits, so 1032 bytes per input byte.

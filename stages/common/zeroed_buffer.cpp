@@ -1,0 +1,50 @@
+#include "stages/common/zeroed_buffer.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <new>
+
+namespace mapindex {
+
+std::span<std::uint8_t> ZeroedBuffer::take(std::size_t n) {
+  for (std::size_t w = 0; w < marks_.size(); ++w) {
+    for (std::uint64_t bits = marks_[w]; bits != 0; bits &= bits - 1) {
+      const std::size_t at = (w * 64 + static_cast<std::size_t>(std::countr_zero(bits)))
+                             << kChunkShift;
+      std::memset(bytes_.get() + at, 0, std::min(kChunkSize, size_ - at));
+    }
+    marks_[w] = 0;
+  }
+  if (size_ < n) {
+    // New memory rather than a copy: the old bytes are not needed.
+    bytes_.reset();
+    size_ = 0;
+    bytes_.reset(static_cast<std::uint8_t*>(std::calloc(n, 1)));
+    if (!bytes_) throw std::bad_alloc();
+    size_ = n;
+    const std::size_t chunks = (n + kChunkSize - 1) >> kChunkShift;
+    marks_.assign((chunks + 63) / 64, 0);
+  }
+  return {bytes_.get(), n};
+}
+
+std::size_t ZeroedBuffer::clean_end(std::size_t at) const {
+  std::size_t chunk = at >> kChunkShift;
+  if (!clean(chunk)) return at;
+  // The next marked chunk: the rest of this word, then whole words.
+  std::size_t w = chunk >> 6;
+  std::uint64_t marked = marks_[w] & (~std::uint64_t{0} << (chunk & 63));
+  while (marked == 0 && ++w < marks_.size()) marked = marks_[w];
+  if (marked == 0) return size_;
+  chunk = w * 64 + static_cast<std::size_t>(std::countr_zero(marked));
+  return std::min(chunk << kChunkShift, size_);
+}
+
+void ZeroedBuffer::release() {
+  bytes_.reset();
+  size_ = 0;
+  std::vector<std::uint64_t>().swap(marks_);
+}
+
+}  // namespace mapindex

@@ -1,0 +1,66 @@
+// A reusable output buffer that knows which of its chunks may hold bytes
+// other than zero, for the inflater that writes only those (zero_inflate.h).
+//
+// Tile data is mostly air: a 1000 x 1000 layer inflates to 4 MB of which
+// often less than a tenth is not zero. Inflating onto a buffer that is
+// already zero and writing only what is not zero skips most of the output.
+// The chunks written are marked, so that (1) making the buffer zero again for
+// the next data item costs only those chunks, and (2) a pass over the data
+// (the tile counter, the thumbnail) skips the chunks never written, which
+// hold only zero, without reading them (KnownZeros, zero_blocks.h).
+//
+// The memory comes from calloc: fresh memory from the system is zero
+// already, and the system's pages that are never written (most of a large
+// layer's air) are never given to the process at all.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace mapindex {
+
+class ZeroedBuffer {
+ public:
+  static constexpr unsigned kChunkShift = 9;  // chunks of 512 bytes
+  static constexpr std::size_t kChunkSize = std::size_t{1} << kChunkShift;
+
+  // The first `n` bytes, all zero, with no chunk marked: zeroes the chunks
+  // marked since the last call and grows the buffer (never shrinks it).
+  std::span<std::uint8_t> take(std::size_t n);
+
+  // Bytes [at, at + n) may no longer be zero (n > 0).
+  void mark(std::size_t at, std::size_t n) {
+    const std::size_t first = at >> kChunkShift, last = (at + n - 1) >> kChunkShift;
+    for (std::size_t chunk = first; chunk <= last; ++chunk)
+      marks_[chunk >> 6] |= std::uint64_t{1} << (chunk & 63);
+  }
+  void mark(std::size_t at) {
+    marks_[at >> (kChunkShift + 6)] |= std::uint64_t{1} << ((at >> kChunkShift) & 63);
+  }
+
+  // Chunk `chunk` was not written since take(): its bytes are all zero.
+  bool clean(std::size_t chunk) const { return ((marks_[chunk >> 6] >> (chunk & 63)) & 1u) == 0; }
+  // The end of the run of unmarked chunks byte `at` is in (at most the
+  // capacity); `at` itself when its chunk is marked.
+  std::size_t clean_end(std::size_t at) const;
+
+  std::uint8_t* data() { return bytes_.get(); }
+  const std::uint8_t* data() const { return bytes_.get(); }
+  std::size_t capacity() const { return size_; }
+  // Gives the memory back (the next take() allocates again).
+  void release();
+
+ private:
+  struct Free {
+    void operator()(std::uint8_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<std::uint8_t[], Free> bytes_;  // zero except in marked chunks
+  std::size_t size_ = 0;
+  std::vector<std::uint64_t> marks_;  // a bit per chunk of bytes_
+};
+
+}  // namespace mapindex
