@@ -2,8 +2,11 @@
 //
 //   reader (input_node, serial)          stages/read: next archive entry -> bytes,
 //      |                                 waits for room in the memory budget first
-//   measure (function_node, N threads)   stages/read digest, then stages/extract:
-//      |                                 skip known content, else decode + measure
+//   hash (function_node, serial)         stages/read digest: SHA-256 and CRC32 of
+//      |                                 the entry, while the next one is read and
+//      |                                 earlier ones are measured
+//   measure (function_node, N threads)   stages/extract: skip known content, else
+//      |                                 decode + measure
 //      |                                 (content seen twice in the run: measured once)
 //   order (sequencer_node)               restores input order, so the index does
 //      |                                 not depend on the number of threads
@@ -13,8 +16,9 @@
 //                                        the index's damage check, run in the
 //                                        background meanwhile, has passed
 //
-// The graph runs in a task arena of N + 2 threads, so the reader (which may
-// block on the budget) and the writer each have a thread of their own.
+// The graph runs in a task arena of N + 3 threads, so the reader (which may
+// block on the budget), the hashing and the writer each have a thread of
+// their own.
 #include "pipeline/index_run.h"
 
 #include <oneapi/tbb/flow_graph.h>
@@ -184,7 +188,6 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
                    RunContents& contents, LiveCounters& counters, const IndexOptions& options,
                    LayerDataStore* layer_store) {
   if (w.entry.kind != read::ReadOutcome::file) return;
-  w.digest = read::digest(w.entry.bytes);
   if (!options.reindex) {
     if (auto it = known.find(w.digest.sha256_hex()); it != known.end()) {
       w.known = it->second;
@@ -456,11 +459,13 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
 
   const unsigned threads =
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  // Two more threads than decode threads, in an arena of its own: the reader
-  // may wait for budget and the writer may write without taking a decode
-  // thread away. (The default arena has one slot per core: on 2 cores at
-  // --threads 1 the writer and the decoding took turns on one thread.)
-  const int graph_threads = static_cast<int>(threads + 2);
+  // Three more threads than decode threads, in an arena of its own: the
+  // reader may wait for budget, and the hashing and the writer run without
+  // taking a decode thread away. (The default arena has one slot per core:
+  // on 2 cores at --threads 1 the writer and the decoding took turns on one
+  // thread; with the hashing on the decode thread, it took 0.12 of 0.65 s on
+  // the corpus at --threads 1.)
+  const int graph_threads = static_cast<int>(threads + 3);
   oneapi::tbb::global_control parallelism(oneapi::tbb::global_control::max_allowed_parallelism,
                                           graph_threads);
   oneapi::tbb::task_arena arena(graph_threads);
@@ -517,6 +522,13 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
       return w;
     });
 
+    flow::function_node<WorkPtr, WorkPtr> hash_node(g, flow::serial, [&](WorkPtr w) {
+      failing([&] {
+        if (w->entry.kind == read::ReadOutcome::file) w->digest = read::digest(w->entry.bytes);
+      });
+      return w;
+    });
+
     flow::function_node<WorkPtr, WorkPtr> measure_node(g, threads, [&](WorkPtr w) {
       failing([&] {
         measure_entry(*w, known, contents, counters, options,
@@ -530,7 +542,8 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     flow::function_node<WorkPtr> write_node(g, flow::serial,
                                             [&](WorkPtr w) { failing([&] { writer.write(*w); }); });
 
-    flow::make_edge(read_node, measure_node);
+    flow::make_edge(read_node, hash_node);
+    flow::make_edge(hash_node, measure_node);
     flow::make_edge(measure_node, order_node);
     flow::make_edge(order_node, write_node);
 
