@@ -2,7 +2,7 @@
 //
 //   reader (input_node, serial)          stages/read: next archive entry -> bytes,
 //      |                                 waits for room in the memory budget first
-//   hash (function_node, serial)         stages/read digest: SHA-256 and CRC32 of
+//   hash (function_node, N threads)      stages/read digest: SHA-256 and CRC32 of
 //      |                                 the entry, while the next one is read and
 //      |                                 earlier ones are measured
 //   measure (function_node, N threads)   stages/extract: skip known content, else
@@ -18,7 +18,7 @@
 //
 // The graph runs in a task arena of N + 3 threads, so the reader (which may
 // block on the budget), the hashing and the writer each have a thread of
-// their own.
+// their own (a re-run is mostly hashing: it runs on up to N threads too).
 #include "pipeline/index_run.h"
 
 #include <oneapi/tbb/flow_graph.h>
@@ -522,7 +522,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
       return w;
     });
 
-    flow::function_node<WorkPtr, WorkPtr> hash_node(g, flow::serial, [&](WorkPtr w) {
+    flow::function_node<WorkPtr, WorkPtr> hash_node(g, threads, [&](WorkPtr w) {
       failing([&] {
         if (w->entry.kind == read::ReadOutcome::file) w->digest = read::digest(w->entry.bytes);
       });
