@@ -32,8 +32,10 @@ void check_inside(Bytes view, Bytes file) {
 // zlib's uncompress() and the decoder agree on whether `stored` holds
 // exactly `size` bytes, and on the bytes.
 void check_like_zlib(Bytes stored, std::size_t size, ZeroedBuffer& zeroed) {
+  // Room for one byte more: with none at all (size 0), uncompress() inflates
+  // into a byte of its own and says Z_OK for a stream of one byte.
   std::vector<std::uint8_t> want(size + 1);
-  uLongf produced = static_cast<uLongf>(size);
+  uLongf produced = static_cast<uLongf>(size + 1);
   const int r =
       uncompress(want.data(), &produced, stored.data(), static_cast<uLong>(stored.size()));
   const bool zlib_ok = r == Z_OK && produced == size;

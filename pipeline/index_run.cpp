@@ -17,8 +17,9 @@
 //                                        background meanwhile, has passed
 //
 // The graph runs in a task arena of N + 3 threads, so the reader (which may
-// block on the budget), the hashing and the writer each have a thread of
-// their own (a re-run is mostly hashing: it runs on up to N threads too).
+// block on the budget), the writer and the hashing of one entry run beside
+// the N decode threads (the hashing takes up to N threads: a re-run is mostly
+// hashing).
 #include "pipeline/index_run.h"
 
 #include <oneapi/tbb/flow_graph.h>
@@ -460,11 +461,11 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   const unsigned threads =
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   // Three more threads than decode threads, in an arena of its own: the
-  // reader may wait for budget, and the hashing and the writer run without
-  // taking a decode thread away. (The default arena has one slot per core:
-  // on 2 cores at --threads 1 the writer and the decoding took turns on one
-  // thread; with the hashing on the decode thread, it took 0.12 of 0.65 s on
-  // the corpus at --threads 1.)
+  // reader may wait for budget, and the writer and (at least one entry's)
+  // hashing run beside the N decode threads. (The default arena has one slot
+  // per core: on 2 cores at --threads 1 the writer and the decoding took
+  // turns on one thread; with the hashing on the decode thread, it took 0.12
+  // of 0.65 s on the corpus at --threads 1.)
   const int graph_threads = static_cast<int>(threads + 3);
   oneapi::tbb::global_control parallelism(oneapi::tbb::global_control::max_allowed_parallelism,
                                           graph_threads);

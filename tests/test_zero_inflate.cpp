@@ -406,6 +406,23 @@ TEST_SUITE("zero inflate") {
       for (unsigned k = 0; k < 60; ++k) w.byte(1);
       check(w.done(), 100, InflateStatus::corrupt);  // cut short
     }
+    {  // A copy of the byte a stored block wrote: not to be taken for a zero.
+      BitWriter w;
+      w.bits(0, 1);
+      w.bits(0, 2);
+      w.align();
+      w.bits(1, 16);
+      w.bits(~1u & 0xffffu, 16);
+      w.byte(7);
+      w.bits(1, 1);
+      w.bits(1, 2);
+      fixed_litlen(w, 257);  // length 3
+      w.code(0, 5);          // distance 1
+      fixed_litlen(w, 256);
+      const auto stream = w.done();
+      check(stream, 4, InflateStatus::ok);
+      CHECK(decode(stream, 4, buffer).bytes == std::vector<std::uint8_t>{7, 7, 7, 7});
+    }
     {  // Block type 3.
       BitWriter w;
       w.bits(1, 1);

@@ -8,16 +8,8 @@
 namespace mapindex {
 
 std::span<std::uint8_t> ZeroedBuffer::take(std::size_t n) {
-  for (std::size_t w = 0; w < marks_.size(); ++w) {
-    for (std::uint64_t bits = marks_[w]; bits != 0; bits &= bits - 1) {
-      const std::size_t at = (w * 64 + static_cast<std::size_t>(std::countr_zero(bits)))
-                             << kChunkShift;
-      std::memset(bytes_.get() + at, 0, std::min(kChunkSize, size_ - at));
-    }
-    marks_[w] = 0;
-  }
   if (size_ < n) {
-    // New memory rather than a copy: the old bytes are not needed.
+    // New memory rather than a copy; the old needs no zeroing first.
     bytes_.reset();
     size_ = 0;
     bytes_.reset(static_cast<std::uint8_t*>(std::calloc(n, 1)));
@@ -25,6 +17,15 @@ std::span<std::uint8_t> ZeroedBuffer::take(std::size_t n) {
     size_ = n;
     const std::size_t chunks = (n + kChunkSize - 1) >> kChunkShift;
     marks_.assign((chunks + 63) / 64, 0);
+    return {bytes_.get(), n};
+  }
+  for (std::size_t w = 0; w < marks_.size(); ++w) {
+    for (std::uint64_t bits = marks_[w]; bits != 0; bits &= bits - 1) {
+      const std::size_t at = (w * 64 + static_cast<std::size_t>(std::countr_zero(bits)))
+                             << kChunkShift;
+      std::memset(bytes_.get() + at, 0, std::min(kChunkSize, size_ - at));
+    }
+    marks_[w] = 0;
   }
   return {bytes_.get(), n};
 }

@@ -21,7 +21,10 @@ namespace mapindex {
 // re-decodes maps measured by an older extractor version. 2: entities of
 // switch layers include spawns and flag stands; names that are not UTF-8 are
 // kept (text.not_utf8). 3: the Teeworlds 0.6 / 0.7 verdict. 4: thumbnails.
-inline constexpr int kExtractorVersion = 4;
+// 5: tile data inflated by zero_inflate, which refuses what zlib refuses;
+// libdeflate, before, also read streams with more than 286 literal/length
+// or 30 distance codes and the fixed codes' meaningless symbols.
+inline constexpr int kExtractorVersion = 5;
 
 enum class MapFormat : unsigned char { teeworlds, spritetile };
 enum class MapStatus : unsigned char { ok, warnings, rejected };

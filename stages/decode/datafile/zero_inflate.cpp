@@ -229,7 +229,7 @@ struct BitReader {
   std::uint64_t bits = 0;   // the next `nbits` bits of input, from bit 0
   unsigned nbits = 0;
 
-  // At least 57 bits in the buffer: past the end of the input they are zero
+  // At least 56 bits in the buffer: past the end of the input they are zero
   // (counted in `overrun`). False once more than 8 such bytes were needed:
   // the buffer holds 8 bytes, so at least one of them was taken as input.
   bool refill() {
@@ -406,7 +406,7 @@ class Decoder {
     std::size_t zero_from = zero_from_;  // out[zero_from, pos) is zero
     InflateStatus status = InflateStatus::ok;
     for (;;) {
-      // A symbol takes at most 15 + 5 + 15 + 13 = 48 bits.
+      // A symbol takes at most 15 + 5 + 15 + 13 = 48 bits of the 56.
       if (!r.refill()) {
         status = InflateStatus::corrupt;
         break;
