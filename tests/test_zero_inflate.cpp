@@ -231,6 +231,18 @@ class BitWriter {
     align();
     bits(b, 8);
   }
+  // A block's first 3 bits: last block or not, its type.
+  void block(bool last, unsigned type) {
+    bits(last ? 1 : 0, 1);
+    bits(type, 2);
+  }
+  // A stored block's header, up to its bytes (`nlen` should be ~len).
+  void stored(bool last, unsigned len, unsigned nlen) {
+    block(last, 0);
+    align();
+    bits(len, 16);
+    bits(nlen & 0xffffu, 16);
+  }
   std::vector<std::uint8_t> done() {
     align();
     return bytes_;
@@ -284,8 +296,7 @@ struct CodeLength {
 };
 void dynamic_header(BitWriter& w, bool final, const std::vector<unsigned>& lit,
                     const std::vector<unsigned>& dist, std::vector<CodeLength> runs = {}) {
-  w.bits(final ? 1 : 0, 1);
-  w.bits(2, 2);
+  w.block(final, 2);
   w.bits(static_cast<unsigned>(lit.size() - 257), 5);
   w.bits(static_cast<unsigned>(dist.size() - 1), 5);
   w.bits(19 - 4, 4);
@@ -388,34 +399,21 @@ TEST_SUITE("zero inflate") {
       for (const unsigned len : {0u, 5u}) {
         for (const bool good : {true, false}) {
           BitWriter w;
-          w.bits(1, 1);
-          w.bits(0, 2);
-          w.align();
-          w.bits(len, 16);
-          w.bits(good ? (~len & 0xffffu) : (~len & 0xffffu) ^ 4u, 16);
+          w.stored(true, len, good ? ~len : ~len ^ 4u);
           for (unsigned k = 0; k < len; ++k) w.byte(static_cast<std::uint8_t>(k * 40));
           check(w.done(), len, good ? InflateStatus::ok : InflateStatus::corrupt);
         }
       }
       BitWriter w;
-      w.bits(1, 1);
-      w.bits(0, 2);
-      w.align();
-      w.bits(100, 16);
-      w.bits(~100u & 0xffffu, 16);
+      w.stored(true, 100, ~100u);
       for (unsigned k = 0; k < 60; ++k) w.byte(1);
       check(w.done(), 100, InflateStatus::corrupt);  // cut short
     }
     {  // A copy of the byte a stored block wrote: not to be taken for a zero.
       BitWriter w;
-      w.bits(0, 1);
-      w.bits(0, 2);
-      w.align();
-      w.bits(1, 16);
-      w.bits(~1u & 0xffffu, 16);
+      w.stored(false, 1, ~1u);
       w.byte(7);
-      w.bits(1, 1);
-      w.bits(1, 2);
+      w.block(true, 1);
       fixed_litlen(w, 257);  // length 3
       w.code(0, 5);          // distance 1
       fixed_litlen(w, 256);
@@ -425,16 +423,14 @@ TEST_SUITE("zero inflate") {
     }
     {  // Block type 3.
       BitWriter w;
-      w.bits(1, 1);
-      w.bits(3, 2);
+      w.block(true, 3);
       check(w.done(), 0, InflateStatus::corrupt);
     }
     {  // Fixed codes: literal/length 286 and 287 and distance 30 and 31 are
        // invalid; a distance past the start of the output is invalid.
       for (const unsigned sym : {286u, 287u}) {
         BitWriter w;
-        w.bits(1, 1);
-        w.bits(1, 2);
+        w.block(true, 1);
         fixed_litlen(w, 'x');
         fixed_litlen(w, sym);
         w.bits(0, 16);
@@ -442,8 +438,7 @@ TEST_SUITE("zero inflate") {
       }
       for (const unsigned d : {0u, 1u, 29u, 30u, 31u}) {
         BitWriter w;
-        w.bits(1, 1);
-        w.bits(1, 2);
+        w.block(true, 1);
         for (int k = 0; k < 8; ++k) fixed_litlen(w, 'a' + static_cast<unsigned>(k));
         fixed_litlen(w, 257);  // length 3
         w.code(d, 5);
@@ -541,16 +536,11 @@ TEST_SUITE("zero inflate") {
     }
     {  // Output that does not fit, in a stored block and in a match.
       BitWriter s;
-      s.bits(1, 1);
-      s.bits(0, 2);
-      s.align();
-      s.bits(9, 16);
-      s.bits(~9u & 0xffffu, 16);
+      s.stored(true, 9, ~9u);
       for (int k = 0; k < 9; ++k) s.byte(3);
       check(s.done(), 8, InflateStatus::too_long);
       BitWriter m;
-      m.bits(1, 1);
-      m.bits(1, 2);
+      m.block(true, 1);
       fixed_litlen(m, 'a');
       fixed_litlen(m, 284);  // length 227 + 5 extra bits
       m.bits(30, 5);         // length 257: 258 bytes with the literal

@@ -2,6 +2,7 @@
 // never touch unaligned memory through a cast.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -33,6 +34,12 @@ inline std::uint16_t load_be_u16(const std::uint8_t* p) {
 inline std::uint64_t load_host_u64(const std::uint8_t* p) {
   std::uint64_t v;
   std::memcpy(&v, p, sizeof v);
+  return v;
+}
+// Eight bytes little-endian: a plain load on little-endian hosts.
+inline std::uint64_t load_le_u64(const std::uint8_t* p) {
+  std::uint64_t v = load_host_u64(p);
+  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
   return v;
 }
 inline void store_le_u32(std::uint8_t* p, std::uint32_t v) {

@@ -55,11 +55,18 @@ std::size_t zero_blocks(const std::uint8_t* p, std::size_t n) {
   return zero_blocks_portable(p, n);
 }
 
+bool KnownZeros::covers(const std::uint8_t* p) const {
+  if (!buffer_) return false;
+  // Compared as addresses: `p` may point into another object (v3 data is a
+  // slice of the file).
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  const auto base = reinterpret_cast<std::uintptr_t>(buffer_->data());
+  return at >= base && at - base < buffer_->capacity();
+}
+
 std::size_t KnownZeros::clean_from(const std::uint8_t* p) const {
-  if (!buffer_) return 0;
-  const std::uint8_t* const base = buffer_->data();
-  if (p < base || p >= base + buffer_->capacity()) return 0;
-  const auto at = static_cast<std::size_t>(p - base);
+  if (!covers(p)) return 0;
+  const auto at = static_cast<std::size_t>(p - buffer_->data());
   return buffer_->clean_end(at) - at;
 }
 
@@ -69,7 +76,7 @@ std::size_t KnownZeros::to_chunk_end(const std::uint8_t* p) const {
 }
 
 std::size_t zero_blocks(const std::uint8_t* p, std::size_t n, const KnownZeros& known) {
-  if (!known) return zero_blocks(p, n);
+  if (!known.covers(p)) return zero_blocks(p, n);
   constexpr std::size_t kBlock = 32;
   std::size_t i = 0;
   while (i < n) {

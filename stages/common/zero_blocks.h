@@ -18,12 +18,13 @@ class KnownZeros {
   KnownZeros() = default;
   explicit KnownZeros(const ZeroedBuffer& buffer) : buffer_(&buffer) {}
 
+  // Whether `p` is in the buffer: what follows says nothing of other bytes.
+  bool covers(const std::uint8_t* p) const;
   // How many bytes from `p` on are in unmarked chunks of the buffer: 0 when
   // p's chunk is marked or p is not in the buffer.
   std::size_t clean_from(const std::uint8_t* p) const;
-  // Bytes from `p` (in the buffer) to the end of its chunk.
+  // Bytes from `p` (covered) to the end of its chunk.
   std::size_t to_chunk_end(const std::uint8_t* p) const;
-  explicit operator bool() const { return buffer_ != nullptr; }
 
  private:
   const ZeroedBuffer* buffer_ = nullptr;

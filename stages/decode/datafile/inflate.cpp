@@ -48,21 +48,27 @@ Bytes deflate_data(Bytes compressed) {
   return compressed.subspan(kZlibHeader, compressed.size() - kZlibHeader - kZlibTrailer);
 }
 
+// A stream whose deflate data took `used` bytes and gave `out`, ending as
+// it should: ok with the Adler-32 that follows it (to check against `out`),
+// or, short of `wanted`, too_short once that checksum holds.
+InflateOutcome ended(Bytes compressed, std::size_t used, Bytes out, std::size_t wanted) {
+  const std::uint32_t checksum = load_be_u32(compressed.data() + kZlibHeader + used);
+  if (out.size() == wanted) return {InflateStatus::ok, out.size(), checksum};
+  if (adler32(out) != checksum) return {InflateStatus::corrupt, 0};
+  return {InflateStatus::too_short, out.size()};
+}
+
 }  // namespace
 
 InflateOutcome inflate_zlib_unchecked(Bytes compressed, std::span<std::uint8_t> out) {
   if (!zlib_framing_ok(compressed)) return {InflateStatus::corrupt, 0};
+  const Bytes deflate = deflate_data(compressed);
   std::size_t used = 0, actual = 0;
-  const libdeflate_result r = libdeflate_deflate_decompress_ex(
-      thread_decompressor(), compressed.data() + kZlibHeader,
-      compressed.size() - kZlibHeader - kZlibTrailer, out.data(), out.size(), &used, &actual);
+  const libdeflate_result r =
+      libdeflate_deflate_decompress_ex(thread_decompressor(), deflate.data(), deflate.size(),
+                                       out.data(), out.size(), &used, &actual);
   switch (r) {
-    case LIBDEFLATE_SUCCESS: {
-      const std::uint32_t checksum = load_be_u32(compressed.data() + kZlibHeader + used);
-      if (actual == out.size()) return {InflateStatus::ok, actual, checksum};
-      if (adler32(Bytes(out.data(), actual)) != checksum) return {InflateStatus::corrupt, 0};
-      return {InflateStatus::too_short, actual};
-    }
+    case LIBDEFLATE_SUCCESS: return ended(compressed, used, Bytes(out.data(), actual), out.size());
     case LIBDEFLATE_INSUFFICIENT_SPACE: return {InflateStatus::too_long, out.size()};
     case LIBDEFLATE_SHORT_OUTPUT:  // only reported when actual is not asked for
     case LIBDEFLATE_BAD_DATA:
@@ -73,16 +79,9 @@ InflateOutcome inflate_zlib_unchecked(Bytes compressed, std::span<std::uint8_t> 
 InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, ZeroedBuffer& buffer, std::size_t size) {
   if (!zlib_framing_ok(compressed)) return {InflateStatus::corrupt, 0};
   const RawInflateOutcome r = inflate_onto_zeros(deflate_data(compressed), buffer, size);
-  switch (r.status) {
-    case InflateStatus::ok:
-      return {InflateStatus::ok, r.produced, load_be_u32(compressed.data() + kZlibHeader + r.used)};
-    case InflateStatus::too_short: {
-      const std::uint32_t checksum = load_be_u32(compressed.data() + kZlibHeader + r.used);
-      if (adler32(Bytes(buffer.data(), r.produced)) != checksum) return {InflateStatus::corrupt, 0};
-      return {InflateStatus::too_short, r.produced};
-    }
-    default: return {r.status, r.produced};
-  }
+  if (r.status == InflateStatus::ok || r.status == InflateStatus::too_short)
+    return ended(compressed, r.used, Bytes(buffer.data(), r.produced), size);
+  return {r.status, r.produced};
 }
 
 InflateOutcome inflate_zlib(Bytes compressed, std::span<std::uint8_t> out) {

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+
+#include "stages/common/bytes.h"
 
 namespace mapindex::datafile {
 namespace {
@@ -199,19 +200,12 @@ const Tables& fixed_tables() {
   return tables;
 }
 
-inline std::uint64_t load_le_u64(const std::uint8_t* p) {
-  std::uint64_t v;
-  std::memcpy(&v, p, sizeof v);
-  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-  return v;
-}
-
 // Whether the `n` bytes at `p` are all zero.
 inline bool all_zero(const std::uint8_t* p, std::size_t n) {
   std::uint64_t any = 0;
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    any |= load_le_u64(p + i);
+    any |= load_host_u64(p + i);
     if (any != 0) return false;
   }
   for (; i < n; ++i) any |= p[i];
@@ -262,10 +256,31 @@ struct BitReader {
   std::size_t consumed_bits() const {
     return 8 * (static_cast<std::size_t>(in - begin) + overrun) - nbits;
   }
+  // Whether bits past the end of the input were taken: the stream was cut
+  // short.
+  bool overran() const { return consumed_bits() > 8 * static_cast<std::size_t>(end - begin); }
   // Bytes read so far, counting those past the end and not those still in
   // the buffer whole.
   std::size_t position() const {
     return static_cast<std::size_t>(in - begin) + overrun - nbits / 8;
+  }
+  // Reading goes on at byte `at` of the input, with nothing buffered.
+  void restart_at(std::size_t at) {
+    in = begin + at;
+    overrun = 0;
+    bits = 0;
+    nbits = 0;
+  }
+  // The entry of `table` (primary index `bits` wide) for the next code, its
+  // bits consumed.
+  std::uint32_t decode(const std::uint32_t* table, unsigned table_bits) {
+    std::uint32_t e = table[bits & ((1u << table_bits) - 1)];
+    if (kind_of(e) == kLink) {
+      consume(table_bits);
+      e = table[value_of(e) + (bits & ((1u << extra_of(e)) - 1))];
+    }
+    consume(length_of(e));
+    return e;
   }
 };
 
@@ -294,28 +309,21 @@ class Decoder {
       }
       if (s != InflateStatus::ok) return fail(s);
     }
-    // Input the stream took, counting the bits of its last byte that follow
-    // its end; more than there is means the stream was cut short.
-    const std::size_t consumed = consumed_bits();
-    if (consumed > 8 * static_cast<std::size_t>(r_.end - r_.begin))
-      return fail(InflateStatus::corrupt);
+    if (r_.overran()) return fail(InflateStatus::corrupt);
     RawInflateOutcome out;
     out.status = pos_ == size_ ? InflateStatus::ok : InflateStatus::too_short;
     out.produced = pos_;
-    out.used = (consumed + 7) / 8;
+    // Counting the bits of its last byte that follow its end.
+    out.used = (r_.consumed_bits() + 7) / 8;
     return out;
   }
 
  private:
-  std::size_t consumed_bits() const { return r_.consumed_bits(); }
-
   RawInflateOutcome fail(InflateStatus s) const {
     RawInflateOutcome out;
     // Output beyond `size` decoded from bits past the end of the input is a
     // stream cut short (zlib: a buffer error), not one that is too long.
-    if (s == InflateStatus::too_long &&
-        consumed_bits() > 8 * static_cast<std::size_t>(r_.end - r_.begin))
-      s = InflateStatus::corrupt;
+    if (s == InflateStatus::too_long && r_.overran()) s = InflateStatus::corrupt;
     out.status = s;
     out.produced = s == InflateStatus::too_long ? size_ : 0;
     return out;
@@ -337,10 +345,7 @@ class Decoder {
       pos_ += len;
       zero_from_ = pos_;
     }
-    r_.in = r_.begin + at + len;
-    r_.overrun = 0;
-    r_.bits = 0;
-    r_.nbits = 0;
+    r_.restart_at(at + len);
     return InflateStatus::ok;
   }
 
@@ -351,21 +356,21 @@ class Decoder {
     static constexpr std::array<std::uint8_t, kNumPrecode> kOrder = {
         16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
     std::array<std::uint8_t, kNumPrecode> precode_lengths{};
+    std::array<std::uint32_t, kPrecodeTableSize> precode;
     for (unsigned i = 0; i < nprecode; ++i) {
       if (r_.nbits < 3 && !r_.refill()) return InflateStatus::corrupt;
       precode_lengths[kOrder[i]] = static_cast<std::uint8_t>(r_.take(3));
     }
     if (!build_table(precode_lengths.data(), kNumPrecode, kPrecodeEntries.data(), kPrecodeBits,
-                     Incomplete::refused, precode_.data(), precode_.size()))
+                     Incomplete::refused, precode.data(), precode.size()))
       return InflateStatus::corrupt;
 
     std::array<std::uint8_t, 286 + 30> lengths{};
     const unsigned total = nlit + ndist;
     for (unsigned i = 0; i < total;) {
       if (!r_.refill()) return InflateStatus::corrupt;
-      const std::uint32_t e = precode_[r_.bits & ((1u << kPrecodeBits) - 1)];
+      const std::uint32_t e = r_.decode(precode.data(), kPrecodeBits);
       if (kind_of(e) == kInvalid) return InflateStatus::corrupt;
-      r_.consume(length_of(e));
       const unsigned sym = value_of(e);
       if (sym < 16) {
         lengths[i++] = static_cast<std::uint8_t>(sym);
@@ -413,12 +418,7 @@ class Decoder {
       }
       const std::uint64_t before = r.bits;
       const unsigned available = r.nbits;
-      std::uint32_t e = lit[r.bits & ((1u << kLitBits) - 1)];
-      if (kind_of(e) == kLink) {
-        r.consume(kLitBits);
-        e = lit[value_of(e) + (r.bits & ((1u << extra_of(e)) - 1))];
-      }
-      r.consume(length_of(e));
+      const std::uint32_t e = r.decode(lit, kLitBits);
       const unsigned kind = kind_of(e);
       if (kind == kLiteral) {
         if (pos == size) {
@@ -439,12 +439,7 @@ class Decoder {
         break;
       }
       const std::size_t len = value_of(e) + r.take(extra_of(e));
-      std::uint32_t d = dist[r.bits & ((1u << kDistBits) - 1)];
-      if (kind_of(d) == kLink) {
-        r.consume(kDistBits);
-        d = dist[value_of(d) + (r.bits & ((1u << extra_of(d)) - 1))];
-      }
-      r.consume(length_of(d));
+      const std::uint32_t d = r.decode(dist, kDistBits);
       if (kind_of(d) != kBase) {
         status = InflateStatus::corrupt;
         break;
@@ -517,7 +512,6 @@ class Decoder {
   const std::size_t size_;
   std::size_t pos_ = 0;
   std::size_t zero_from_ = 0;
-  std::array<std::uint32_t, kPrecodeTableSize> precode_;
   Tables& dynamic_;
 };
 
