@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 
+#include "stages/common/zero_blocks.h"
+#include "stages/common/zeroed_buffer.h"
 #include "stages/decode/teeworlds/tiles.h"
 #include "stages/extract/measure.h"
 #include "stages/read/digest.h"
@@ -421,6 +423,81 @@ TEST_SUITE("render") {
         if (mapindex::render::is_drawn_physics(k.kind))
           CHECK(std::count(want.begin(), want.end(), 0) < static_cast<long>(want.size()));
         CHECK(image.pixels == want);
+      }
+    }
+  }
+
+  TEST_CASE("render: chunks the inflater never wrote are not read") {
+    // The tiles in a ZeroedBuffer, each chunk holding a tile marked as the
+    // inflater marks what it writes; then every chunk left unmarked gets a
+    // tile the drawing must not see ("poison", not marked). Drawn with the
+    // buffer's KnownZeros, the image is the one of the unpoisoned tiles: the
+    // unmarked chunks were skipped, not read (reading a fresh page maps the
+    // system's zero page into it, which a later write pays for).
+    struct Kind {
+      LayerKind kind;
+      std::size_t size, key_at;
+    };
+    const Kind kinds[] = {{LayerKind::game, 4, 0},
+                          {LayerKind::tele, 2, 1},
+                          {LayerKind::speedup, 6, 2},
+                          {LayerKind::switch_layer, 4, 1}};
+    const std::int32_t w = 301, h = 90;  // rows that do not fill chunks evenly
+    std::uint32_t seed = 777;
+    auto next = [&seed] {
+      seed = seed * 1103515245u + 12345u;
+      return seed >> 8;
+    };
+    for (const auto& k : kinds) {
+      for (const std::int32_t side : {0, 64}) {
+        CAPTURE(to_string(k.kind));
+        CAPTURE(side);
+        const std::size_t tiles = static_cast<std::size_t>(w) * h, bytes = tiles * k.size;
+        mapindex::ZeroedBuffer buffer;
+        const auto out = buffer.take(bytes);
+        std::vector<std::uint8_t> clean(bytes, 0);  // what the layer holds
+        for (std::size_t t = 0; t < tiles;) {
+          t += next() % 900;  // long stretches of air: many chunks stay unmarked
+          for (std::size_t run = 1 + next() % 4; run > 0 && t < tiles; --run, ++t) {
+            const std::size_t at = t * k.size + k.key_at;
+            clean[at] = out[at] = static_cast<std::uint8_t>(1 + next() % 255);
+            buffer.mark(at);
+          }
+        }
+        std::size_t poisoned = 0;
+        constexpr std::size_t kChunk = mapindex::ZeroedBuffer::kChunkSize;
+        for (std::size_t chunk = 0; chunk * kChunk < bytes; ++chunk) {
+          if (!buffer.clean(chunk)) continue;
+          // The first whole struct that starts in the chunk.
+          const std::size_t first = (chunk * kChunk + k.size - 1) / k.size;
+          const std::size_t at = first * k.size + k.key_at;
+          if (first >= tiles || at >= std::min(bytes, (chunk + 1) * kChunk)) continue;
+          out[at] = 1;  // a solid game tile, a teleporter, a speedup, a switch...
+          ++poisoned;
+        }
+        REQUIRE(poisoned > 10);
+        auto draw = [&](Bytes data, mapindex::KnownZeros known) {
+          mapindex::render::CanvasOptions options;
+          options.max_side = side;
+          auto canvas = mapindex::render::Canvas::create(w, h, options);
+          REQUIRE(canvas);
+          mapindex::render::TileLayerView view;
+          view.kind = k.kind;
+          view.width = w;
+          view.height = h;
+          view.data = data;
+          view.known_zeros = known;
+          view.map_width = w;
+          view.map_height = h;
+          canvas->draw(view);
+          return canvas->take_image().pixels;
+        };
+        const auto want = draw(Bytes(clean.data(), clean.size()), {});
+        CHECK(std::count(want.begin(), want.end(), 0) < static_cast<long>(want.size()));
+        CHECK(draw(Bytes(out.data(), bytes), mapindex::KnownZeros(buffer)) == want);
+        // Without what the buffer knows, the poison is read and drawn: the
+        // check above can fail.
+        CHECK(draw(Bytes(out.data(), bytes), {}) != want);
       }
     }
   }

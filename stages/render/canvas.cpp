@@ -118,6 +118,14 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
     return (load_host_u64(p) | load_host_u64(p + 8) | load_host_u64(p + 16) |
             load_host_u64(p + block_bytes - 8)) == 0;
   };
+  // Chunks the inflater never wrote are skipped unread, up to the row's end.
+  // Reading a page of fresh memory would map the system's zero page into it,
+  // and the next layer's first write there would pay for that (a copy-on-write
+  // fault and a TLB flush on every core). `ask` is where to consult
+  // known_zeros next: the end of the written chunk the tiles are in.
+  const KnownZeros& known = layer.known_zeros;
+  const std::uint8_t* ask =
+      known.covers(layer.data.data()) ? layer.data.data() : layer.data.data() + layer.data.size();
   for (std::int64_t y = 0; y < rows; ++y) {
     const std::size_t row = static_cast<std::size_t>(y * lw);
     if (row >= n) break;
@@ -126,12 +134,22 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
     std::uint8_t* out = image_.pixels.data() + static_cast<std::size_t>(y / factor_) * image_.width;
     std::int64_t px = 0, px_end = factor_;  // the pixel of column x, and its first column past
     for (std::int64_t x = 0; x < end;) {
+      if (tile >= ask) {
+        if (const std::size_t clean = known.clean_from(tile); clean >= struct_size) {
+          const std::int64_t tiles =
+              std::min(static_cast<std::int64_t>(clean / struct_size), end - x);
+          x += tiles;
+          tile += struct_size * static_cast<std::size_t>(tiles);
+          continue;
+        }
+        ask = tile + known.to_chunk_end(tile);
+      }
       if (x + block <= end && all_zero(tile)) {
         const std::int64_t blocks =
-            whole_blocks ? 1 + static_cast<std::int64_t>(zero_blocks(
-                                   tile + 32, static_cast<std::size_t>((end - x) / block - 1),
-                                   layer.known_zeros))
-                         : 1;
+            whole_blocks
+                ? 1 + static_cast<std::int64_t>(zero_blocks(
+                          tile + 32, static_cast<std::size_t>((end - x) / block - 1), known))
+                : 1;
         x += block * blocks;
         tile += block_bytes * static_cast<std::size_t>(blocks);
         continue;
