@@ -48,6 +48,7 @@
 #include "stages/common/sha256.h"
 #include "stages/extract/measure.h"
 #include "stages/read/digest.h"
+#include "stages/read/entry_buffers.h"
 #include "stages/read/source_reader.h"
 #include "stages/write/index_db.h"
 
@@ -192,14 +193,14 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
   if (!options.reindex) {
     if (auto it = known.find(w.digest.sha256_hex()); it != known.end()) {
       w.known = it->second;
-      w.entry.bytes = {};
+      read::EntryBuffers::instance().give(w.entry.bytes);
       return;
     }
   }
   auto m = std::make_shared<Measured>();  // before the claim: nothing below throws
   auto claim = contents.claim(w.digest);
   if (!claim.first) {
-    w.entry.bytes = {};
+    read::EntryBuffers::instance().give(w.entry.bytes);
     w.measured = claim.result.get();
     return;
   }
@@ -216,7 +217,9 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
   } catch (...) {
     m->failure = Problem{Code::internal, "measuring failed", Location::file()};
   }
-  w.entry.bytes = {};  // free the bytes now; the budget is given back by the writer
+  // The bytes are no longer needed: their buffer goes back to the reader's
+  // pool now; the budget is given back by the writer.
+  read::EntryBuffers::instance().give(w.entry.bytes);
   w.measured = m;
   w.claimant = true;
   contents.fulfil(w.digest, std::move(m));

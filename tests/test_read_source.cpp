@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "stages/read/archive_magic.h"
+#include "stages/read/byte_source.h"
+#include "stages/read/entry_buffers.h"
 #include "stages/read/source_reader.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/codes.h"
@@ -820,5 +822,131 @@ TEST_SUITE("read") {
               7);  // at most two per damaged byte (entry, and its outer archive), plus the cut
       }
     }
+  }
+
+  TEST_CASE("entry buffers: the smallest that fits is reused, within the pool's limits") {
+    using mapindex::read::EntryBuffers;
+    EntryBuffers pool;
+    auto with_capacity = [](std::size_t n) {
+      std::vector<std::uint8_t> v;
+      v.reserve(n);
+      v.resize(n / 2, 7);  // given back with bytes in it: take() gives it empty
+      return v;
+    };
+    for (const std::size_t n : {300000, 100000, 200000}) {
+      auto v = with_capacity(n);
+      pool.give(v);
+      CHECK(v.capacity() == 0);
+    }
+    CHECK(pool.kept() == 3);
+    CHECK(pool.kept_bytes() >= 600000);
+    // 150,000 bytes: the 200,000 one, not the 300,000 one.
+    auto a = pool.take(150000, 1 << 20);
+    CHECK(a.empty());
+    CHECK(a.capacity() >= 200000);
+    CHECK(a.capacity() < 300000);
+    CHECK(pool.kept() == 2);
+    // Nothing kept fits 400,000: a new buffer, of at most `new_at_most`.
+    auto b = pool.take(400000, 1000);
+    CHECK(b.capacity() >= 1000);
+    CHECK(b.capacity() < 100000);
+    CHECK(pool.kept() == 2);
+    auto c = pool.take(400000, 1 << 20);
+    CHECK(c.capacity() >= 400000);
+    // At most kMaxKept buffers and kMaxKeptBytes in all; the rest is freed.
+    pool.clear();
+    CHECK(pool.kept() == 0);
+    CHECK(pool.kept_bytes() == 0);
+    for (std::size_t i = 0; i < EntryBuffers::kMaxKept + 5; ++i) {
+      auto v = with_capacity(1000);
+      pool.give(v);
+    }
+    CHECK(pool.kept() == EntryBuffers::kMaxKept);
+    pool.clear();
+    auto huge = with_capacity(EntryBuffers::kMaxKeptBytes + 1);
+    pool.give(huge);
+    CHECK(pool.kept() == 0);
+    CHECK(huge.capacity() == 0);
+    std::vector<std::uint8_t> none;
+    pool.give(none);
+    CHECK(pool.kept() == 0);
+  }
+
+  TEST_CASE("entry buffers: entries read into reused buffers hold their own bytes") {
+    // Large entries first, then small ones, each buffer given back before the
+    // next entry is read (as the measure stage does): a reused buffer must
+    // not show a larger earlier entry's tail or an earlier entry's bytes.
+    using mapindex::read::EntryBuffers;
+    TempDir dir;
+    std::vector<ArchiveMember> members;
+    const std::size_t sizes[] = {3000000, 1500000, 700000, 1, 0, 40000, 2500000, 64 * 1024, 12345};
+    for (std::size_t i = 0; i < std::size(sizes); ++i)
+      members.push_back({"m" + std::to_string(i) + ".map",
+                         noise_bytes(sizes[i], static_cast<std::uint32_t>(100 + i))});
+    for (const ArchiveFormat format : {ArchiveFormat::tar, ArchiveFormat::zip}) {
+      CAPTURE(extension(format));
+      const fs::path path = dir / ("reuse" + std::string(extension(format)));
+      write_archive(path, format, members);
+      SourceReader reader({path.string()});
+      std::size_t i = 0;
+      while (auto e = reader.next()) {
+        REQUIRE(i < members.size());
+        CAPTURE(members[i].path);
+        CHECK(e->kind == ReadOutcome::file);
+        CHECK(e->bytes == members[i].bytes);
+        EntryBuffers::instance().give(e->bytes);
+        ++i;
+      }
+      CHECK(i == members.size());
+    }
+    // A folder of the same files, read the same way.
+    const fs::path folder = dir / "folder";
+    fs::create_directories(folder);
+    for (const auto& m : members) write_file(folder / m.path, mapindex::Bytes(m.bytes));
+    std::map<std::string, std::vector<std::uint8_t>> got;
+    SourceReader reader({folder.string()});
+    while (auto e = reader.next()) {
+      got[fs::path(e->path).filename().string()] = e->bytes;
+      EntryBuffers::instance().give(e->bytes);
+    }
+    REQUIRE(got.size() == members.size());
+    for (const auto& m : members) CHECK(got[m.path] == m.bytes);
+  }
+
+  TEST_CASE("read_into: asks first for what the caller expects, then grows") {
+    // A source of `size` bytes that records what it was asked for.
+    struct Recording final : mapindex::read::ByteSource {
+      std::size_t size = 0, at = 0;
+      std::vector<std::size_t> asked;
+      std::int64_t read(std::uint8_t* out, std::size_t n) override {
+        asked.push_back(n);
+        const std::size_t k = std::min(n, size - at);
+        std::fill(out, out + k, std::uint8_t{9});
+        at += k;
+        return static_cast<std::int64_t>(k);
+      }
+    };
+    Recording source;
+    source.size = 5000;
+    std::vector<std::uint8_t> bytes;
+    bytes.reserve(1 << 20);  // a reused buffer, far larger than the entry
+    REQUIRE(mapindex::read::read_into(source, bytes, 1 << 30, 5001));
+    CHECK(bytes.size() == 5000);
+    REQUIRE(source.asked.size() >= 2);
+    CHECK(source.asked[0] == 5001);  // not the whole capacity
+    // Beyond what was expected it grows: a declared size may be wrong.
+    Recording longer;
+    longer.size = 300000;
+    std::vector<std::uint8_t> more;
+    REQUIRE(mapindex::read::read_into(longer, more, 1 << 30, 1001));
+    CHECK(more.size() == 300000);
+    CHECK(longer.asked[0] == 1001);
+    CHECK(std::all_of(more.begin(), more.end(), [](std::uint8_t b) { return b == 9; }));
+    // The limit holds whatever was expected.
+    Recording capped;
+    capped.size = 300000;
+    std::vector<std::uint8_t> less;
+    REQUIRE(mapindex::read::read_into(capped, less, 70000, 1001));
+    CHECK(less.size() == 70000);
   }
 }

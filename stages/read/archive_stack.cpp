@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "stages/read/archive_magic.h"
+#include "stages/read/entry_buffers.h"
 #include "stages/read/folder_walker.h"
 
 namespace mapindex::read {
@@ -333,11 +334,11 @@ std::optional<Entry> ArchiveStack::not_regular(Level& level, archive_entry* head
 std::optional<Entry> ArchiveStack::read_entry(std::size_t k, const std::string& path,
                                               std::optional<std::uint64_t> declared) {
   auto data = std::make_unique<EntryDataSource>(levels_[k]->archive.get());
-  std::vector<std::uint8_t> bytes;
-  bytes.reserve(
-      static_cast<std::size_t>(std::min<std::uint64_t>({declared.value_or(kReadChunk), kMaxReserve,
-                                                        options_.max_entry_size}) +
-                               1));
+  // One byte more than the declared size: the read that finds the end fits.
+  const std::size_t want = static_cast<std::size_t>(
+      std::min<std::uint64_t>(declared.value_or(kReadChunk), options_.max_entry_size) + 1);
+  std::vector<std::uint8_t> bytes = EntryBuffers::instance().take(want, kMaxReserve + 1);
+  const std::size_t expected = std::min(want, bytes.capacity());
   if (!read_into(*data, bytes, kArchiveMagicBytes)) return source_failed(*data, path);
   ArchiveMagic magic = sniff_archive(bytes);
   if (magic != ArchiveMagic::none) {
@@ -350,7 +351,8 @@ std::optional<Entry> ArchiveStack::read_entry(std::size_t k, const std::string& 
     return enter(open_stream(std::move(data), std::move(bytes), path, path, declared));
   }
   if (declared && *declared > options_.max_entry_size) return oversize_entry(path, *declared);
-  if (!read_into(*data, bytes, options_.max_entry_size + 1)) return source_failed(*data, path);
+  if (!read_into(*data, bytes, options_.max_entry_size + 1, expected))
+    return source_failed(*data, path);
   if (bytes.size() > options_.max_entry_size) {
     std::uint64_t count = bytes.size();
     bytes = {};

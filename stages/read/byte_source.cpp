@@ -73,12 +73,14 @@ std::int64_t EntryDataSource::read(std::uint8_t* out, std::size_t size) {
   return -1;
 }
 
-bool read_into(ByteSource& source, std::vector<std::uint8_t>& out, std::uint64_t limit) {
+bool read_into(ByteSource& source, std::vector<std::uint8_t>& out, std::uint64_t limit,
+               std::size_t expected) {
+  const std::size_t reserved = expected > 0 ? expected : out.capacity();
   while (out.size() < limit) {
     std::size_t old = out.size();
-    // Fill the capacity already reserved (the declared size) before growing.
+    // Fill what was reserved (the declared size) before growing.
     const std::size_t room =
-        out.capacity() > old ? out.capacity() - old : std::max<std::size_t>(kReadChunk, old);
+        reserved > old ? reserved - old : std::max<std::size_t>(kReadChunk, old);
     std::uint64_t want = std::min<std::uint64_t>(limit - old, room);
     out.resize(old + static_cast<std::size_t>(want));
     std::int64_t n = source.read(out.data() + old, static_cast<std::size_t>(want));

@@ -94,8 +94,13 @@ inline constexpr std::size_t kReadChunk = 64 * 1024;
 inline constexpr std::uint64_t kMaxReserve = 1 << 20;
 
 // Appends bytes from `source` to `out` until the end or `out` holds `limit`
-// bytes. Returns false if the source failed.
-bool read_into(ByteSource& source, std::vector<std::uint8_t>& out, std::uint64_t limit);
+// bytes. Returns false if the source failed. The first read asks for up to
+// `expected` bytes in all (the size the caller reserved, e.g. the declared
+// size + 1, so that one read finds the end), or up to `out`'s capacity when 0;
+// then `out` grows. A reused buffer may have far more capacity than the entry
+// needs: every byte asked for is zeroed first (resize), so pass `expected`.
+bool read_into(ByteSource& source, std::vector<std::uint8_t>& out, std::uint64_t limit,
+               std::size_t expected = 0);
 
 // Reads and drops the rest of `source`, adding its length to `count`.
 // Returns false if the source failed; stops early if `stop` is set.

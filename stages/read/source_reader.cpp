@@ -14,6 +14,7 @@
 #include "stages/read/archive_magic.h"
 #include "stages/read/archive_stack.h"
 #include "stages/read/byte_source.h"
+#include "stages/read/entry_buffers.h"
 #include "stages/read/entry_factory.h"
 #include "stages/read/folder_walker.h"
 #include "stages/read/input_opening.h"
@@ -238,11 +239,12 @@ Entry SourceReader::Impl::read_plain_file(const fs::path& path, const std::strin
     return error_entry(Code::read_empty, "", "no entries: the input is empty (0 bytes)");
   if (size > options_.max_entry_size) return oversize_entry(plain_path, size);
   FdSource source(fd.fd, false);
-  std::vector<std::uint8_t> bytes;
   // One byte more than the size: the read that finds the end fits, instead
   // of growing a tiny file's buffer to 64 KiB.
-  bytes.reserve(static_cast<std::size_t>(std::min(size, kMaxReserve) + 1));
-  if (!read_into(source, bytes, options_.max_entry_size + 1))
+  const std::size_t want = static_cast<std::size_t>(size + 1);  // at most --max-map-size + 1
+  std::vector<std::uint8_t> bytes = EntryBuffers::instance().take(want, kMaxReserve + 1);
+  const std::size_t expected = std::min(want, bytes.capacity());
+  if (!read_into(source, bytes, options_.max_entry_size + 1, expected))
     return error_entry(Code::read_io, error_path, source.error_message());
   if (bytes.size() > options_.max_entry_size)
     return oversize_entry(plain_path, bytes.size());  // grew
