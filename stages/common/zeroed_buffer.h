@@ -9,15 +9,15 @@
 // (the tile counter, the thumbnail) skips the chunks never written, which
 // hold only zero, without reading them (KnownZeros, zero_blocks.h).
 //
-// The memory comes from calloc: fresh memory from the system is zero
-// already, and the system's pages that are never written (most of a large
-// layer's air) are never given to the process at all.
+// The memory is mapped from the system (mmap): it is zero already, and the
+// pages that are never written (most of a large layer's air) are never given
+// to the process at all. Not calloc: glibc serves sizes under its mmap
+// threshold (which rises to the largest block freed, up to 32 MiB) from its
+// heap and zeroes them there, touching every page.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
 #include <span>
 #include <vector>
 
@@ -25,6 +25,10 @@ namespace mapindex {
 
 class ZeroedBuffer {
  public:
+  ZeroedBuffer() = default;
+  ZeroedBuffer(const ZeroedBuffer&) = delete;
+  ZeroedBuffer& operator=(const ZeroedBuffer&) = delete;
+  ~ZeroedBuffer() { unmap(); }
   static constexpr unsigned kChunkShift = 9;  // chunks of 512 bytes
   static constexpr std::size_t kChunkSize = std::size_t{1} << kChunkShift;
 
@@ -48,17 +52,15 @@ class ZeroedBuffer {
   // capacity); `at` itself when its chunk is marked.
   std::size_t clean_end(std::size_t at) const;
 
-  std::uint8_t* data() { return bytes_.get(); }
-  const std::uint8_t* data() const { return bytes_.get(); }
+  std::uint8_t* data() { return bytes_; }
+  const std::uint8_t* data() const { return bytes_; }
   std::size_t capacity() const { return size_; }
   // Gives the memory back (the next take() allocates again).
   void release();
 
  private:
-  struct Free {
-    void operator()(std::uint8_t* p) const { std::free(p); }
-  };
-  std::unique_ptr<std::uint8_t[], Free> bytes_;  // zero except in marked chunks
+  void unmap();
+  std::uint8_t* bytes_ = nullptr;  // zero except in marked chunks; mmap'd
   std::size_t size_ = 0;
   std::vector<std::uint64_t> marks_;  // a bit per chunk of bytes_
 };
