@@ -427,6 +427,70 @@ TEST_SUITE("render") {
     }
   }
 
+  TEST_CASE("render: runs of one tile drawn a block at a time draw what tiles one by one draw") {
+    // Runs of identical 4-byte tiles (key, flags and the other bytes alike)
+    // of every length and alignment, beside air and mixed tiles: blocks of
+    // eight identical tiles take one class over their pixels. The
+    // expectation: each pixel holds the highest class of the tiles it covers.
+    struct Kind {
+      LayerKind kind;
+      std::size_t key_at;
+    };
+    const Kind kinds[] = {
+        {LayerKind::game, 0}, {LayerKind::front, 0}, {LayerKind::switch_layer, 1}};
+    const std::int32_t w = 203, h = 41;
+    std::uint32_t seed = 4242;
+    auto next = [&seed] {
+      seed = seed * 1103515245u + 12345u;
+      return seed >> 8;
+    };
+    for (const auto& k : kinds) {
+      for (const std::int32_t side : {0, 64, 20}) {
+        CAPTURE(to_string(k.kind));
+        CAPTURE(side);
+        const std::size_t tiles = static_cast<std::size_t>(w) * h;
+        std::vector<std::uint8_t> data(tiles * 4);
+        std::size_t uniform_blocks = 0;
+        for (std::size_t t = 0; t < tiles;) {
+          const std::size_t run = 1 + next() % 40;
+          std::uint8_t tile[4] = {
+              static_cast<std::uint8_t>(next()), static_cast<std::uint8_t>(next()),
+              static_cast<std::uint8_t>(next() % 3), static_cast<std::uint8_t>(next() % 2)};
+          if (next() % 4 == 0) tile[k.key_at] = 0;  // air with other bytes set
+          if (next() % 5 == 0) std::fill(tile, tile + 4, std::uint8_t{0});
+          uniform_blocks += run / 8;
+          for (std::size_t i = 0; i < run && t < tiles; ++i, ++t)
+            std::copy(tile, tile + 4, data.begin() + static_cast<std::ptrdiff_t>(t * 4));
+        }
+        REQUIRE(uniform_blocks > 100);
+        mapindex::render::CanvasOptions options;
+        options.max_side = side;
+        auto canvas = mapindex::render::Canvas::create(w, h, options);
+        REQUIRE(canvas);
+        mapindex::render::TileLayerView view;
+        view.kind = k.kind;
+        view.width = w;
+        view.height = h;
+        view.data = Bytes(data.data(), data.size());
+        view.map_width = w;
+        view.map_height = h;
+        canvas->draw(view);
+        const auto& image = canvas->image();
+        const std::int32_t f = canvas->factor();
+        std::vector<std::uint8_t> want(image.pixels.size(), 0);
+        for (std::int32_t y = 0; y < h; ++y)
+          for (std::int32_t x = 0; x < w; ++x) {
+            const std::uint8_t key = data[(static_cast<std::size_t>(y) * w + x) * 4 + k.key_at];
+            if (key == 0 || !mapindex::render::is_drawn_physics(k.kind)) continue;
+            auto& p = want[static_cast<std::size_t>(y / f) * image.width + x / f];
+            p = std::max(p, static_cast<std::uint8_t>(mapindex::render::class_of(k.kind, key)));
+          }
+        CHECK(std::count(want.begin(), want.end(), 0) < static_cast<long>(want.size()));
+        CHECK(image.pixels == want);
+      }
+    }
+  }
+
   TEST_CASE("render: chunks the inflater never wrote are not read") {
     // The tiles in a ZeroedBuffer, each chunk holding a tile marked as the
     // inflater marks what it writes; then every chunk left unmarked gets a

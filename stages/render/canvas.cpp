@@ -110,19 +110,19 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
   // Most physics tiles are air (front, tele, speedup and switch layers almost
   // entirely): stretches of all-zero structs are skipped 32 bytes at a time
   // (zero_blocks, for structs that tile 32 bytes; 30 bytes of speedups by four
-  // loads); a division only where a tile leaves its pixel's columns.
+  // loads). Other blocks are drawn whole: eight times the same 4-byte tile
+  // (walls, freeze, fills) as one class over the pixels it covers, anything
+  // else tile by tile, with a division only where a tile leaves its pixel's
+  // columns.
   const std::int64_t block = static_cast<std::int64_t>(32 / struct_size);
   const std::size_t block_bytes = static_cast<std::size_t>(block) * struct_size;
   const bool whole_blocks = block_bytes == 32;
-  const auto all_zero = [block_bytes](const std::uint8_t* p) {
-    return (load_host_u64(p) | load_host_u64(p + 8) | load_host_u64(p + 16) |
-            load_host_u64(p + block_bytes - 8)) == 0;
-  };
   // Chunks the inflater never wrote are skipped unread, up to the row's end.
   // Reading a page of fresh memory would map the system's zero page into it,
   // and the next layer's first write there would pay for that (a copy-on-write
   // fault and a TLB flush on every core). `ask` is where to consult
-  // known_zeros next: the end of the written chunk the tiles are in.
+  // known_zeros next: the end of the written chunk the tiles are in; a block
+  // is read whole only before it.
   const KnownZeros& known = layer.known_zeros;
   const std::uint8_t* ask =
       known.covers(layer.data.data()) ? layer.data.data() : layer.data.data() + layer.data.size();
@@ -133,6 +133,15 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
     const std::uint8_t* tile = layer.data.data() + row * struct_size;
     std::uint8_t* out = image_.pixels.data() + static_cast<std::size_t>(y / factor_) * image_.width;
     std::int64_t px = 0, px_end = factor_;  // the pixel of column x, and its first column past
+    const auto draw_one = [&](std::int64_t x, const std::uint8_t* t) {
+      const std::uint8_t key = t[key_at];
+      if (!key) return;
+      if (x >= px_end) {
+        px = x / factor_;
+        px_end = (px + 1) * factor_;
+      }
+      out[px] = max_class(out[px], table[key]);
+    };
     for (std::int64_t x = 0; x < end;) {
       if (tile >= ask) {
         if (const std::size_t clean = known.clean_from(tile); clean >= struct_size) {
@@ -144,7 +153,15 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
         }
         ask = tile + known.to_chunk_end(tile);
       }
-      if (x + block <= end && all_zero(tile)) {
+      if (x + block > end || tile + block_bytes > ask) {
+        draw_one(x, tile);
+        ++x;
+        tile += struct_size;
+        continue;
+      }
+      const std::uint64_t a = load_host_u64(tile), b = load_host_u64(tile + 8),
+                          c = load_host_u64(tile + 16), d = load_host_u64(tile + block_bytes - 8);
+      if ((a | b | c | d) == 0) {
         const std::int64_t blocks =
             whole_blocks
                 ? 1 + static_cast<std::int64_t>(zero_blocks(
@@ -154,16 +171,16 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
         tile += block_bytes * static_cast<std::size_t>(blocks);
         continue;
       }
-      const std::uint8_t key = tile[key_at];
-      if (key) {
-        if (x >= px_end) {
-          px = x / factor_;
-          px_end = (px + 1) * factor_;
-        }
-        out[px] = max_class(out[px], table[key]);
+      if (struct_size == 4 && a == b && a == c && a == d && (a >> 32) == (a & 0xffffffffu)) {
+        if (const TileClass k = table[tile[key_at]]; k != TileClass::air)
+          for (std::int64_t p = x / factor_, last = (x + block - 1) / factor_; p <= last; ++p)
+            out[p] = max_class(out[p], k);
+      } else {
+        for (std::int64_t i = 0; i < block; ++i)
+          draw_one(x + i, tile + static_cast<std::size_t>(i) * struct_size);
       }
-      ++x;
-      tile += struct_size;
+      x += block;
+      tile += block_bytes;
     }
   }
 }
