@@ -130,6 +130,66 @@ std::vector<std::uint8_t> blob(const fs::path& db, const std::string& sql) {
   return out;
 }
 
+// The random numbers of the drawing tests: a linear congruential generator.
+struct Lcg {
+  std::uint32_t seed;
+  std::uint32_t operator()() {
+    seed = seed * 1103515245u + 12345u;
+    return seed >> 8;
+  }
+};
+
+// A physics kind's struct: its size and where its key byte is (docs/formats).
+struct KindLayout {
+  LayerKind kind;
+  std::size_t size, key_at;
+};
+
+// One layer drawn alone on a canvas of its own size, at most `side` pixels
+// on its longest side (0: a pixel per tile).
+struct Drawn {
+  std::vector<std::uint8_t> pixels;
+  std::int32_t width = 0, factor = 1;
+};
+Drawn draw_layer(LayerKind kind, std::int32_t w, std::int32_t h, Bytes data, std::int32_t side,
+                 const mapindex::KnownZeros& known = {}) {
+  mapindex::render::CanvasOptions options;
+  options.max_side = side;
+  auto canvas = mapindex::render::Canvas::create(w, h, options);
+  REQUIRE(canvas);
+  mapindex::render::TileLayerView view;
+  view.kind = kind;
+  view.width = w;
+  view.height = h;
+  view.data = data;
+  view.known_zeros = known;
+  view.map_width = w;
+  view.map_height = h;
+  canvas->draw(view);
+  Drawn d;
+  d.width = canvas->image().width;
+  d.factor = canvas->factor();
+  d.pixels = canvas->take_image().pixels;
+  return d;
+}
+
+// What drawing `data` must give, found tile by tile: each pixel holds the
+// highest class (the palette's order) of the tiles it covers.
+std::vector<std::uint8_t> drawn_tile_by_tile(const KindLayout& k, std::int32_t w, std::int32_t h,
+                                             const std::vector<std::uint8_t>& data,
+                                             const Drawn& drawn) {
+  std::vector<std::uint8_t> want(drawn.pixels.size(), 0);
+  const std::int32_t f = drawn.factor;
+  for (std::int32_t y = 0; y < h; ++y)
+    for (std::int32_t x = 0; x < w; ++x) {
+      const std::uint8_t key = data[(static_cast<std::size_t>(y) * w + x) * k.size + k.key_at];
+      if (key == 0 || !mapindex::render::is_drawn_physics(k.kind)) continue;
+      auto& p = want[static_cast<std::size_t>(y / f) * drawn.width + x / f];
+      p = std::max(p, static_cast<std::uint8_t>(mapindex::render::class_of(k.kind, key)));
+    }
+  return want;
+}
+
 }  // namespace
 
 TEST_SUITE("render") {
@@ -370,21 +430,12 @@ TEST_SUITE("render") {
   TEST_CASE("render: stretches of air skipped whole draw what a tile-by-tile drawing draws") {
     // Each physics kind with its struct size and key byte (docs/formats), tiles
     // scattered after air of every length, at one pixel per tile and at
-    // several tiles per pixel. The expectation: each pixel holds the highest
-    // class (the palette's order) of the tiles it covers.
-    struct Kind {
-      LayerKind kind;
-      std::size_t size, key_at;
-    };
-    const Kind kinds[] = {{LayerKind::game, 4, 0},         {LayerKind::front, 4, 0},
-                          {LayerKind::tele, 2, 1},         {LayerKind::speedup, 6, 2},
-                          {LayerKind::switch_layer, 4, 1}, {LayerKind::tune, 2, 1}};
+    // several tiles per pixel.
+    const KindLayout kinds[] = {{LayerKind::game, 4, 0},         {LayerKind::front, 4, 0},
+                                {LayerKind::tele, 2, 1},         {LayerKind::speedup, 6, 2},
+                                {LayerKind::switch_layer, 4, 1}, {LayerKind::tune, 2, 1}};
     const std::int32_t w = 301, h = 37;
-    std::uint32_t seed = 12345;
-    auto next = [&seed] {
-      seed = seed * 1103515245u + 12345u;
-      return seed >> 8;
-    };
+    Lcg next{12345};
     for (const auto& k : kinds) {
       for (const std::int32_t side : {0, 64}) {
         CAPTURE(to_string(k.kind));
@@ -396,33 +447,12 @@ TEST_SUITE("render") {
                --run, ++t)
             data[t * k.size + k.key_at] = static_cast<std::uint8_t>(1 + next() % 255);
         }
-        mapindex::render::CanvasOptions options;
-        options.max_side = side;
-        auto canvas = mapindex::render::Canvas::create(w, h, options);
-        REQUIRE(canvas);
-        mapindex::render::TileLayerView view;
-        view.kind = k.kind;
-        view.width = w;
-        view.height = h;
-        view.data = Bytes(data.data(), data.size());
-        view.map_width = w;
-        view.map_height = h;
-        canvas->draw(view);
-        const auto& image = canvas->image();
-        const std::int32_t f = canvas->factor();
-        CHECK(f == (side == 0 ? 1 : 5));
-        std::vector<std::uint8_t> want(image.pixels.size(), 0);
-        for (std::int32_t y = 0; y < h; ++y)
-          for (std::int32_t x = 0; x < w; ++x) {
-            const std::uint8_t key =
-                data[(static_cast<std::size_t>(y) * w + x) * k.size + k.key_at];
-            if (key == 0 || !mapindex::render::is_drawn_physics(k.kind)) continue;
-            auto& p = want[static_cast<std::size_t>(y / f) * image.width + x / f];
-            p = std::max(p, static_cast<std::uint8_t>(mapindex::render::class_of(k.kind, key)));
-          }
+        const Drawn drawn = draw_layer(k.kind, w, h, Bytes(data.data(), data.size()), side);
+        CHECK(drawn.factor == (side == 0 ? 1 : 5));
+        const auto want = drawn_tile_by_tile(k, w, h, data, drawn);
         if (mapindex::render::is_drawn_physics(k.kind))
           CHECK(std::count(want.begin(), want.end(), 0) < static_cast<long>(want.size()));
-        CHECK(image.pixels == want);
+        CHECK(drawn.pixels == want);
       }
     }
   }
@@ -430,20 +460,11 @@ TEST_SUITE("render") {
   TEST_CASE("render: runs of one tile drawn a block at a time draw what tiles one by one draw") {
     // Runs of identical 4-byte tiles (key, flags and the other bytes alike)
     // of every length and alignment, beside air and mixed tiles: blocks of
-    // eight identical tiles take one class over their pixels. The
-    // expectation: each pixel holds the highest class of the tiles it covers.
-    struct Kind {
-      LayerKind kind;
-      std::size_t key_at;
-    };
-    const Kind kinds[] = {
-        {LayerKind::game, 0}, {LayerKind::front, 0}, {LayerKind::switch_layer, 1}};
+    // eight identical tiles take one class over their pixels.
+    const KindLayout kinds[] = {
+        {LayerKind::game, 4, 0}, {LayerKind::front, 4, 0}, {LayerKind::switch_layer, 4, 1}};
     const std::int32_t w = 203, h = 41;
-    std::uint32_t seed = 4242;
-    auto next = [&seed] {
-      seed = seed * 1103515245u + 12345u;
-      return seed >> 8;
-    };
+    Lcg next{4242};
     for (const auto& k : kinds) {
       for (const std::int32_t side : {0, 64, 20}) {
         CAPTURE(to_string(k.kind));
@@ -463,30 +484,10 @@ TEST_SUITE("render") {
             std::copy(tile, tile + 4, data.begin() + static_cast<std::ptrdiff_t>(t * 4));
         }
         REQUIRE(uniform_blocks > 100);
-        mapindex::render::CanvasOptions options;
-        options.max_side = side;
-        auto canvas = mapindex::render::Canvas::create(w, h, options);
-        REQUIRE(canvas);
-        mapindex::render::TileLayerView view;
-        view.kind = k.kind;
-        view.width = w;
-        view.height = h;
-        view.data = Bytes(data.data(), data.size());
-        view.map_width = w;
-        view.map_height = h;
-        canvas->draw(view);
-        const auto& image = canvas->image();
-        const std::int32_t f = canvas->factor();
-        std::vector<std::uint8_t> want(image.pixels.size(), 0);
-        for (std::int32_t y = 0; y < h; ++y)
-          for (std::int32_t x = 0; x < w; ++x) {
-            const std::uint8_t key = data[(static_cast<std::size_t>(y) * w + x) * 4 + k.key_at];
-            if (key == 0 || !mapindex::render::is_drawn_physics(k.kind)) continue;
-            auto& p = want[static_cast<std::size_t>(y / f) * image.width + x / f];
-            p = std::max(p, static_cast<std::uint8_t>(mapindex::render::class_of(k.kind, key)));
-          }
+        const Drawn drawn = draw_layer(k.kind, w, h, Bytes(data.data(), data.size()), side);
+        const auto want = drawn_tile_by_tile(k, w, h, data, drawn);
         CHECK(std::count(want.begin(), want.end(), 0) < static_cast<long>(want.size()));
-        CHECK(image.pixels == want);
+        CHECK(drawn.pixels == want);
       }
     }
   }
@@ -498,20 +499,12 @@ TEST_SUITE("render") {
     // buffer's KnownZeros, the image is the one of the unpoisoned tiles: the
     // unmarked chunks were skipped, not read (reading a fresh page maps the
     // system's zero page into it, which a later write pays for).
-    struct Kind {
-      LayerKind kind;
-      std::size_t size, key_at;
-    };
-    const Kind kinds[] = {{LayerKind::game, 4, 0},
-                          {LayerKind::tele, 2, 1},
-                          {LayerKind::speedup, 6, 2},
-                          {LayerKind::switch_layer, 4, 1}};
+    const KindLayout kinds[] = {{LayerKind::game, 4, 0},
+                                {LayerKind::tele, 2, 1},
+                                {LayerKind::speedup, 6, 2},
+                                {LayerKind::switch_layer, 4, 1}};
     const std::int32_t w = 301, h = 90;  // rows that do not fill chunks evenly
-    std::uint32_t seed = 777;
-    auto next = [&seed] {
-      seed = seed * 1103515245u + 12345u;
-      return seed >> 8;
-    };
+    Lcg next{777};
     for (const auto& k : kinds) {
       for (const std::int32_t side : {0, 64}) {
         CAPTURE(to_string(k.kind));
@@ -540,28 +533,14 @@ TEST_SUITE("render") {
           ++poisoned;
         }
         REQUIRE(poisoned > 10);
-        auto draw = [&](Bytes data, mapindex::KnownZeros known) {
-          mapindex::render::CanvasOptions options;
-          options.max_side = side;
-          auto canvas = mapindex::render::Canvas::create(w, h, options);
-          REQUIRE(canvas);
-          mapindex::render::TileLayerView view;
-          view.kind = k.kind;
-          view.width = w;
-          view.height = h;
-          view.data = data;
-          view.known_zeros = known;
-          view.map_width = w;
-          view.map_height = h;
-          canvas->draw(view);
-          return canvas->take_image().pixels;
-        };
-        const auto want = draw(Bytes(clean.data(), clean.size()), {});
+        const Bytes poisoned_data(out.data(), bytes);
+        const auto want = draw_layer(k.kind, w, h, Bytes(clean.data(), clean.size()), side).pixels;
         CHECK(std::count(want.begin(), want.end(), 0) < static_cast<long>(want.size()));
-        CHECK(draw(Bytes(out.data(), bytes), mapindex::KnownZeros(buffer)) == want);
+        CHECK(draw_layer(k.kind, w, h, poisoned_data, side, mapindex::KnownZeros(buffer)).pixels ==
+              want);
         // Without what the buffer knows, the poison is read and drawn: the
         // check above can fail.
-        CHECK(draw(Bytes(out.data(), bytes), {}) != want);
+        CHECK(draw_layer(k.kind, w, h, poisoned_data, side).pixels != want);
       }
     }
   }

@@ -30,6 +30,13 @@ class KnownZeros {
   const ZeroedBuffer* buffer_ = nullptr;
 };
 
+// Whether 32 bytes, loaded as four 8-byte words, hold one 4-byte struct
+// eight times (walls, freeze, fills: most of the tiles that are not air).
+inline bool one_struct_eight_times(std::uint64_t a, std::uint64_t b, std::uint64_t c,
+                                   std::uint64_t d) {
+  return a == b && a == c && a == d && (a >> 32) == (a & 0xffffffffu);
+}
+
 // The number of leading all-zero 32-byte blocks among the `n` blocks at `p`
 // (reads at most 32 * n bytes). AVX2 where the CPU has it.
 std::size_t zero_blocks(const std::uint8_t* p, std::size_t n);

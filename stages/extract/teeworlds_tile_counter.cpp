@@ -33,7 +33,7 @@ void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out, A
       p += 32 * blocks;
       continue;
     }
-    if (a == b && a == c && a == d && (a >> 32) == (a & 0xffffffffu)) {
+    if (one_struct_eight_times(a, b, c, d)) {
       // Eight times the same (non-air) tile: walls, freeze, fills.
       out.keys[p[0]] += 8;
       out.flags[p[1]] += p[0] != 0 ? 8 : 0;

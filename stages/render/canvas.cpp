@@ -171,7 +171,7 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
         tile += block_bytes * static_cast<std::size_t>(blocks);
         continue;
       }
-      if (struct_size == 4 && a == b && a == c && a == d && (a >> 32) == (a & 0xffffffffu)) {
+      if (struct_size == 4 && one_struct_eight_times(a, b, c, d)) {
         if (const TileClass k = table[tile[key_at]]; k != TileClass::air)
           for (std::int64_t p = x / factor_, last = (x + block - 1) / factor_; p <= last; ++p)
             out[p] = max_class(out[p], k);
