@@ -6,8 +6,11 @@
 //      |                                 the entry, while the next one is read and
 //      |                                 earlier ones are measured
 //   measure (function_node, N threads)   stages/extract: skip known content, else
-//      |                                 decode + measure
+//      |                                 decode + measure, drawing the thumbnail
 //      |                                 (content seen twice in the run: measured once)
+//   thumbnail (function_node, N threads) the drawn thumbnail encoded as a PNG while the
+//      |                                 next entry is measured; then the content's
+//      |                                 result is given to the entries waiting for it
 //   order (sequencer_node)               restores input order, so the index does
 //      |                                 not depend on the number of threads
 //   write (function_node, serial)        stages/write: rows in batched transactions,
@@ -130,6 +133,9 @@ struct WorkItem {
   std::optional<index::KnownMap> known;
   MeasuredPtr measured;
   bool claimant = false;  // this entry measured its content for the run (RunContents)
+  // The claimant's result while its thumbnail is not yet encoded: the
+  // thumbnail node finishes it, then fulfils the claim.
+  std::shared_ptr<Measured> unfinished;
 };
 using WorkPtr = std::shared_ptr<WorkItem>;
 
@@ -209,6 +215,7 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
     mo.max_data_item_size = options.max_data_item_size;
     mo.layer_store = layer_store;
     mo.thumbnails = options.thumbnails;
+    mo.defer_thumbnail_png = true;
     m->measurement = measure_content(w.entry.bytes, mo);
     if (m->measurement.kind == ContentKind::map) counters.maps_measured++;
   } catch (const std::exception& e) {
@@ -222,6 +229,25 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
   read::EntryBuffers::instance().give(w.entry.bytes);
   w.measured = m;
   w.claimant = true;
+  if (m->measurement.thumbnail)
+    w.unfinished = std::move(m);  // fulfilled by finish_entry
+  else
+    contents.fulfil(w.digest, std::move(m));
+}
+
+// What the thumbnail node does with one entry: a claimant's drawn thumbnail
+// encoded (and offered to the layer store), then its claim fulfilled.
+void finish_entry(WorkItem& w, RunContents& contents, LayerDataStore* layer_store) {
+  if (!w.unfinished) return;
+  std::shared_ptr<Measured> m = std::move(w.unfinished);
+  try {
+    finish_thumbnail(m->measurement, layer_store);
+  } catch (const std::exception& e) {
+    m->failure = Problem{Code::internal, std::string("encoding the thumbnail failed: ") + e.what(),
+                         Location::file()};
+  } catch (...) {
+    m->failure = Problem{Code::internal, "encoding the thumbnail failed", Location::file()};
+  }
   contents.fulfil(w.digest, std::move(m));
 }
 
@@ -541,6 +567,11 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
       return w;
     });
 
+    flow::function_node<WorkPtr, WorkPtr> thumbnail_node(g, threads, [&](WorkPtr w) {
+      failing([&] { finish_entry(*w, contents, layer_store ? &*layer_store : nullptr); });
+      return w;
+    });
+
     flow::sequencer_node<WorkPtr> order_node(g, [](const WorkPtr& w) { return w->seq; });
 
     flow::function_node<WorkPtr> write_node(g, flow::serial,
@@ -548,7 +579,8 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
 
     flow::make_edge(read_node, hash_node);
     flow::make_edge(hash_node, measure_node);
-    flow::make_edge(measure_node, order_node);
+    flow::make_edge(measure_node, thumbnail_node);
+    flow::make_edge(thumbnail_node, order_node);
     flow::make_edge(order_node, write_node);
 
     try {

@@ -424,6 +424,42 @@ TEST_SUITE("layer cache") {
     CHECK(mc.stats.thumbnail_png == measure_content(c, plain).stats.thumbnail_png);
   }
 
+  TEST_CASE("a deferred thumbnail, once finished, is the one measured at once, offered then") {
+    const auto a = pool_map("a", {"G0", "D0"});
+    MapStore store;
+    MeasureOptions deferred;
+    deferred.layer_store = &store;
+    deferred.thumbnails = true;
+    deferred.defer_thumbnail_png = true;
+    MeasureOptions plain;
+    plain.thumbnails = true;
+    const Measurement at_once = measure_content(a, plain);
+    REQUIRE_FALSE(at_once.stats.thumbnail_png.empty());
+    REQUIRE(at_once.stats.thumbnail_key);
+
+    Measurement m = measure_content(a, deferred);
+    REQUIRE(m.thumbnail);
+    CHECK(m.stats.thumbnail_png.empty());
+    CHECK_FALSE(m.stats.thumbnail_key);
+    CHECK(store.thumbnail_offers == 0);
+    finish_thumbnail(m, &store);
+    CHECK_FALSE(m.thumbnail);
+    CHECK(store.thumbnail_offers == 1);
+    CHECK(m.stats.thumbnail_png == at_once.stats.thumbnail_png);
+    CHECK(m.stats.thumbnail_key == at_once.stats.thumbnail_key);
+
+    // b shows a's game layer: its thumbnail comes from the store, nothing is
+    // left to encode.
+    const auto b = pool_map("b", {"D2", "G0", "D1"});
+    Measurement mb = measure_content(b, deferred);
+    CHECK(store.thumbnail_hits == 1);
+    CHECK_FALSE(mb.thumbnail);
+    CHECK(mb.stats.thumbnail_png == at_once.stats.thumbnail_png);
+    finish_thumbnail(mb, &store);
+    CHECK(store.thumbnail_offers == 1);
+    CHECK(mb.stats.thumbnail_png == at_once.stats.thumbnail_png);
+  }
+
   TEST_CASE("a stored thumbnail for the key of a map is what the map shows, and only for it") {
     // A planted thumbnail under a's key shows for a: the store is trusted
     // like the layer results, so what it holds under a key is what shows.

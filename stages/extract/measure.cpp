@@ -40,11 +40,6 @@ class ThumbnailDrawer {
   bool refused_ = false;
 };
 
-void store_thumbnail(const std::optional<render::ClassImage>& image, MapStats& stats) {
-  if (!image) return;
-  if (auto png = render::encode_png(*image)) stats.thumbnail_png = std::move(png.value());
-}
-
 // Bump whenever what a thumbnail looks like changes (drawing, downscaling,
 // palette, PNG encoding): thumbnails stored under another version are not
 // reused.
@@ -93,9 +88,9 @@ bool all_drawn(const MapStats& stats, const std::vector<std::int32_t>& layer_ind
 
 // A Teeworlds map with its thumbnail: taken from the layer store when every
 // layer it is drawn from is known by key (those layers are then not inflated
-// for drawing), else drawn from the layers as they are inflated and offered
-// to the store.
-MapStats measure_with_thumbnail(Bytes file, const MeasureOptions& options) {
+// for drawing), else drawn from the layers as they are inflated (m.thumbnail,
+// keyed when every layer it shows was read, for finish_thumbnail).
+void measure_with_thumbnail(Bytes file, const MeasureOptions& options, Measurement& m) {
   LayerDataStore* store = options.layer_store;
   for (bool reuse = store != nullptr;; reuse = false) {
     ThumbnailDrawer drawer;
@@ -117,26 +112,21 @@ MapStats measure_with_thumbnail(Bytes file, const MeasureOptions& options) {
       if (!known) drawer.draw(layer);  // with the thumbnail known, nothing to draw
       if (options.on_tile_layer) options.on_tile_layer(layer);
     };
-    MapStats stats = measure_teeworlds(file, with_hook);
-    const bool drawn = all_drawn(stats, drawn_layers);
+    m.stats = measure_teeworlds(file, with_hook);
+    const bool drawn = all_drawn(m.stats, drawn_layers);
     if (known) {
       if (drawn) {
-        stats.thumbnail_png = *known;
-        stats.thumbnail_key = key;
-        return stats;
+        m.stats.thumbnail_png = *known;
+        m.stats.thumbnail_key = key;
+        return;
       }
       // A drawn layer did not read here (its data over the map's inflate
       // budget): the stored thumbnail shows it, so measure again, drawing.
       continue;
     }
-    store_thumbnail(drawer.image(), stats);
-    if (key && drawn && !stats.thumbnail_png.empty()) {
-      stats.thumbnail_key = key;
-      if (store)
-        store->offer_thumbnail(
-            *key, std::make_shared<const std::vector<std::uint8_t>>(stats.thumbnail_png));
-    }
-    return stats;
+    if (auto image = drawer.image())
+      m.thumbnail = DrawnThumbnail{std::move(*image), drawn ? key : std::nullopt};
+    return;
   }
 }
 
@@ -150,7 +140,8 @@ Measurement measure_content(Bytes file, const MeasureOptions& options) {
       m.stats = measure_teeworlds(file, options);
       return m;
     }
-    m.stats = measure_with_thumbnail(file, options);
+    measure_with_thumbnail(file, options, m);
+    if (!options.defer_thumbnail_png) finish_thumbnail(m, options.layer_store);
     return m;
   }
   if (spritetile::looks_like_spritetile(file)) {
@@ -163,7 +154,8 @@ Measurement measure_content(Bytes file, const MeasureOptions& options) {
     if (st.is_level) {
       m.kind = ContentKind::map;
       m.stats = std::move(st.stats);
-      store_thumbnail(image, m.stats);
+      if (image) m.thumbnail = DrawnThumbnail{std::move(*image), std::nullopt};
+      if (!options.defer_thumbnail_png) finish_thumbnail(m, options.layer_store);
     } else {
       m.not_map_reason = st.not_level_reason;
     }
@@ -171,6 +163,20 @@ Measurement measure_content(Bytes file, const MeasureOptions& options) {
   }
   m.not_map_reason = "neither a Teeworlds datafile (DATA/ATAD magic) nor a SpriteTile level";
   return m;
+}
+
+void finish_thumbnail(Measurement& m, LayerDataStore* store) {
+  if (!m.thumbnail) return;
+  DrawnThumbnail drawn = std::move(*m.thumbnail);
+  m.thumbnail.reset();
+  auto png = render::encode_png(drawn.image);
+  if (!png) return;
+  m.stats.thumbnail_png = std::move(png.value());
+  if (!drawn.key) return;
+  m.stats.thumbnail_key = drawn.key;
+  if (store)
+    store->offer_thumbnail(
+        *drawn.key, std::make_shared<const std::vector<std::uint8_t>>(m.stats.thumbnail_png));
 }
 
 }  // namespace mapindex
