@@ -572,6 +572,43 @@ TEST_SUITE("zero inflate") {
     CHECK(std::all_of(again.begin(), again.end(), [](std::uint8_t b) { return b == 0; }));
   }
 
+  TEST_CASE("zeroed buffer: take() zeroes every marked chunk, in runs of any length and place") {
+    // Marks in runs that start and end inside a word, fill whole words, cross
+    // word boundaries and reach the last chunk; each marked range is filled
+    // with bytes that are not zero, as the inflater would leave it.
+    std::mt19937 rng(7);
+    constexpr std::size_t kChunk = ZeroedBuffer::kChunkSize;
+    // 301 chunks (4 words of marks and a bit, the last chunk partial), and
+    // 256 (4 whole words: a run may end with the last word).
+    for (const std::size_t size : {300 * kChunk + 77, 256 * kChunk}) {
+      ZeroedBuffer buffer;
+      for (int round = 0; round < 100; ++round) {
+        auto bytes = buffer.take(size);
+        REQUIRE(bytes.size() == size);
+        const std::size_t runs = 1 + rng() % 6;
+        for (std::size_t r = 0; r < runs; ++r) {
+          std::size_t at, n;
+          switch (rng() % 4) {
+            case 0: at = rng() % size, n = 1 + rng() % 64; break;  // within a chunk or two
+            case 1: at = (rng() % 4) * 64 * kChunk, n = 64 * kChunk; break;      // a whole word
+            case 2: at = size - 1 - rng() % (3 * kChunk), n = size - at; break;  // to the end
+            default: at = rng() % size, n = 1 + rng() % (150 * kChunk); break;   // across words
+          }
+          n = std::min(n, size - at);
+          std::fill_n(bytes.data() + at, n, static_cast<std::uint8_t>(1 + rng() % 255));
+          buffer.mark(at, n);
+        }
+        const auto again = buffer.take(size);
+        const auto first_set =
+            std::find_if(again.begin(), again.end(), [](std::uint8_t b) { return b != 0; });
+        REQUIRE_MESSAGE(first_set == again.end(),
+                        "size " << size << ", round " << round << ": byte "
+                                << (first_set - again.begin()) << " not zero");
+        for (std::size_t c = 0; c * kChunk < size; ++c) REQUIRE(buffer.clean(c));
+      }
+    }
+  }
+
   TEST_CASE("zero inflate: what KnownZeros knows, the scans find by reading") {
     std::mt19937 rng(31337);
     ZeroedBuffer buffer;

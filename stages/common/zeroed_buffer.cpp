@@ -21,14 +21,39 @@ std::span<std::uint8_t> ZeroedBuffer::take(std::size_t n) {
     marks_.assign((chunks + 63) / 64, 0);
     return {bytes_, n};
   }
+  // Each run of marked chunks is zeroed with one memset: a layer's data
+  // marks long runs, and a memset per 512-byte chunk (a `rep stos` each)
+  // took twice as long.
+  constexpr std::size_t kNone = ~std::size_t{0};
+  std::size_t run = kNone;  // the first chunk of the run being followed
+  const auto zero = [this](std::size_t first, std::size_t end) {
+    const std::size_t at = first << kChunkShift;
+    std::memset(bytes_ + at, 0, std::min(end << kChunkShift, size_) - at);
+  };
   for (std::size_t w = 0; w < marks_.size(); ++w) {
-    for (std::uint64_t bits = marks_[w]; bits != 0; bits &= bits - 1) {
-      const std::size_t at = (w * 64 + static_cast<std::size_t>(std::countr_zero(bits)))
-                             << kChunkShift;
-      std::memset(bytes_ + at, 0, std::min(kChunkSize, size_ - at));
-    }
+    const std::uint64_t bits = marks_[w];
     marks_[w] = 0;
+    const std::size_t base = w * 64;
+    if (bits == ~std::uint64_t{0}) {
+      if (run == kNone) run = base;
+      continue;
+    }
+    for (unsigned b = 0; b < 64;) {
+      if (run == kNone) {
+        const std::uint64_t set = bits >> b;
+        if (set == 0) break;
+        b += static_cast<unsigned>(std::countr_zero(set));
+        run = base + b;
+      } else {
+        const std::uint64_t clear = ~bits >> b;  // the bits above 63 - b are 0: not clear
+        if (clear == 0) break;
+        b += static_cast<unsigned>(std::countr_zero(clear));
+        zero(run, base + b);
+        run = kNone;
+      }
+    }
   }
+  if (run != kNone) zero(run, marks_.size() * 64);
   return {bytes_, n};
 }
 
