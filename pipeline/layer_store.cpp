@@ -30,6 +30,13 @@ RunLayerStore::RunLayerStore(const std::string& index_path, int extractor_versio
   if (!connection) return;
   index_ = std::move(*connection);
   statements_.emplace(index_.get());
+  look_up_layers_ = look_up_thumbnails_ = true;
+  try {
+    look_up_layers_ = index::any_layer_data(*statements_);
+    look_up_thumbnails_ = index::any_keyed_thumbnail(*statements_);
+  } catch (const index::IndexError&) {
+    // Look up then (the writer reports a damaged index).
+  }
 }
 
 std::shared_ptr<const LayerData> RunLayerStore::find(const LayerDataKey& key) {
@@ -40,7 +47,7 @@ std::shared_ptr<const LayerData> RunLayerStore::find(const LayerDataKey& key) {
       return it->second.data;
     }
   }
-  if (!statements_) return nullptr;
+  if (!statements_ || !look_up_layers_) return nullptr;
   std::shared_ptr<const LayerData> stored;
   {
     std::lock_guard lock(index_mutex_);
@@ -67,7 +74,10 @@ void RunLayerStore::offer(const LayerDataKey& key, std::shared_ptr<const LayerDa
 bool RunLayerStore::keep(const LayerDataKey& key, Entry entry) {
   const std::uint64_t bytes = entry_bytes(*entry.data);
   std::unique_lock lock(mutex_);
-  if (memory_ + bytes > memory_limit_) return false;
+  if (memory_ + bytes > memory_limit_) {
+    look_up_layers_ = true;
+    return false;
+  }
   // Two threads that measured the same new key: the first result is kept.
   if (entries_.emplace(key, std::move(entry)).second) memory_ += bytes;
   return true;
@@ -81,7 +91,7 @@ std::shared_ptr<const std::vector<std::uint8_t>> RunLayerStore::find_thumbnail(c
       return it->second;
     }
   }
-  if (!statements_) return nullptr;
+  if (!statements_ || !look_up_thumbnails_) return nullptr;
   std::shared_ptr<const std::vector<std::uint8_t>> stored;
   {
     std::lock_guard lock(index_mutex_);
@@ -102,7 +112,10 @@ void RunLayerStore::offer_thumbnail(const Sha256& key,
                                     std::shared_ptr<const std::vector<std::uint8_t>> png) {
   const std::uint64_t bytes = 128 + png->capacity();
   std::unique_lock lock(thumbnail_mutex_);
-  if (thumbnail_memory_ + bytes > kThumbnailMemoryBytes) return;
+  if (thumbnail_memory_ + bytes > kThumbnailMemoryBytes) {
+    look_up_thumbnails_ = true;
+    return;
+  }
   // Two threads that drew the same new key: the first thumbnail is kept.
   if (thumbnails_.emplace(key, std::move(png)).second) thumbnail_memory_ += bytes;
 }

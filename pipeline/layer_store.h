@@ -72,6 +72,13 @@ class RunLayerStore final : public LayerDataStore {
   std::mutex index_mutex_;  // guards the connection and its statements
   index::Connection index_;
   std::optional<index::StatementCache> statements_;
+  // Whether a miss in memory is looked up in the index. An index that held
+  // no layer results (thumbnails) when the store opened holds only what this
+  // run's writer stores, which the memory kept unless it was full: the
+  // lookups start once it refused one (on an empty index they took 3% of
+  // the decode time with every layer distinct).
+  std::atomic<bool> look_up_layers_{false};
+  std::atomic<bool> look_up_thumbnails_{false};
 };
 
 }  // namespace mapindex

@@ -19,6 +19,7 @@
 #include "stages/common/shared_buffer.h"
 #include "stages/extract/measure.h"
 #include "stages/extract/teeworlds_measure.h"
+#include "stages/write/index_db.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/corpus.h"
 #include "tests/support/map_builder.h"
@@ -246,6 +247,32 @@ TEST_SUITE("layer cache") {
     CHECK(small.find(k0) != nullptr);
     CHECK(small.find(k1) == nullptr);
     CHECK(small.memory_bytes() == one);
+  }
+
+  TEST_CASE("the store looks results up in an index that held some, or once its memory is full") {
+    // m1's layers go into `filled` (index_into) before a store opens it.
+    TempDir tmp;
+    const auto m1 = pool_map("m1", {"G0", "D0"});
+    write_archive(tmp / "m1.zip", ArchiveFormat::zip, {{.path = "m1.map", .bytes = m1}});
+    const MapStats s = measure_teeworlds(m1);
+    const LayerDataKey k0 = *s.layers[0].data_key, k1 = *s.layers[1].data_key;
+    const auto filled = tmp / "filled.sqlite", empty = tmp / "empty.sqlite";
+    REQUIRE(index_into(filled, {tmp.file("m1.zip")}).exit_code == 0);
+    LiveCounters counters;
+    RunLayerStore from_filled(filled.string(), kExtractorVersion, counters.layers);
+    REQUIRE(from_filled.find(k0) != nullptr);
+    CHECK(counters.layers.reused_index == 1);
+
+    // An empty index: what it holds later, this run's writer wrote from
+    // results the store kept in memory. Not looked up until memory refuses one.
+    REQUIRE(index::IndexDb::open(empty.string(), index::OpenMode::read_write));  // the schema only
+    RunLayerStore store(empty.string(), kExtractorVersion, counters.layers, 1);
+    REQUIRE(index_into(empty, {tmp.file("m1.zip")}).exit_code == 0);  // as the writer would
+    CHECK(store.find(k0) == nullptr);
+    store.offer(k1, std::make_shared<LayerData>());  // refused: no room
+    CHECK(store.find(k1) != nullptr);                // from the index now
+    CHECK(store.find(k0) != nullptr);
+    CHECK(counters.layers.reused_index == 3);
   }
 
   TEST_CASE("a layer taken from the store still counts against the map's inflate budget") {

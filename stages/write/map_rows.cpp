@@ -459,6 +459,16 @@ std::optional<std::vector<std::uint8_t>> find_thumbnail(StatementCache& statemen
   return out;
 }
 
+bool any_layer_data(StatementCache& statements) {
+  return statements.get("SELECT EXISTS (SELECT 1 FROM layer_data)").single_int().value_or(0) != 0;
+}
+
+bool any_keyed_thumbnail(StatementCache& statements) {
+  return statements.get("SELECT EXISTS (SELECT 1 FROM thumbnails WHERE layers_key IS NOT NULL)")
+             .single_int()
+             .value_or(0) != 0;
+}
+
 std::optional<LayerData> find_layer_data(StatementCache& statements, int extractor_version,
                                          const LayerDataKey& key) {
   auto& find = statements.get(

@@ -32,6 +32,11 @@ std::optional<StoredMap> find_map(StatementCache& statements, std::string_view s
 std::optional<std::vector<std::uint8_t>> find_thumbnail(StatementCache& statements,
                                                         const Sha256& layers_key);
 
+// Whether the index holds any tile layer result (layer_data) / any thumbnail
+// with a layers_key: a reader may skip looking up an index that holds none.
+bool any_layer_data(StatementCache& statements);
+bool any_keyed_thumbnail(StatementCache& statements);
+
 // The stored result of a tile layer's data (table layer_data and its
 // children) measured by `extractor_version`, or nullopt when the index has
 // none (or holds a finding code this build does not know: measured again).
