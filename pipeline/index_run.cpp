@@ -193,9 +193,10 @@ index::RunCounters run_counters(const LiveCounters& c) {
 }
 
 // What the measure node does with one entry (runs on any worker thread).
+// `failed`: a node failed, so the graph is cancelled (see run_index).
 void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::KnownMap>& known,
                    RunContents& contents, LiveCounters& counters, const IndexOptions& options,
-                   LayerDataStore* layer_store) {
+                   LayerDataStore* layer_store, const std::atomic<bool>& failed) {
   if (w.entry.kind != read::ReadOutcome::file) return;
   if (!options.reindex) {
     if (auto it = known.find(w.digest.sha256_hex()); it != known.end()) {
@@ -208,6 +209,17 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
   auto claim = contents.claim(w.digest);
   if (!claim.first) {
     read::EntryBuffers::instance().give(w.entry.bytes);
+    // The claimant fulfils its claim in the thumbnail node, which a failed
+    // (cancelled) graph may never run for it: then stop waiting.
+    while (claim.result.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
+      if (failed.load()) {
+        auto stopped = std::make_shared<Measured>();
+        stopped->failure =
+            Problem{Code::internal, "not measured: the run failed first", Location::file()};
+        w.measured = std::move(stopped);
+        return;
+      }
+    }
     w.measured = claim.result.get();
     return;
   }
@@ -562,8 +574,8 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
 
     flow::function_node<WorkPtr, WorkPtr> measure_node(g, threads, [&](WorkPtr w) {
       failing([&] {
-        measure_entry(*w, known, contents, counters, options,
-                      layer_store ? &*layer_store : nullptr);
+        measure_entry(*w, known, contents, counters, options, layer_store ? &*layer_store : nullptr,
+                      node_failed);
       });
       return w;
     });
