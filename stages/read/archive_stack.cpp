@@ -337,8 +337,7 @@ std::optional<Entry> ArchiveStack::read_entry(std::size_t k, const std::string& 
   // One byte more than the declared size: the read that finds the end fits.
   const std::size_t want = static_cast<std::size_t>(
       std::min<std::uint64_t>(declared.value_or(kReadChunk), options_.max_entry_size) + 1);
-  std::vector<std::uint8_t> bytes = EntryBuffers::instance().take(want, kMaxReserve + 1);
-  const std::size_t expected = std::min(want, bytes.capacity());
+  auto [bytes, expected] = take_entry_buffer(want);
   if (!read_into(*data, bytes, kArchiveMagicBytes)) return source_failed(*data, path);
   ArchiveMagic magic = sniff_archive(bytes);
   if (magic != ArchiveMagic::none) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "stages/read/byte_source.h"
+
 namespace mapindex::read {
 
 EntryBuffers& EntryBuffers::instance() {
@@ -61,6 +63,12 @@ void EntryBuffers::clear() {
   std::lock_guard lock(mutex_);
   freed.swap(kept_);
   kept_bytes_ = 0;
+}
+
+EntryBuffer take_entry_buffer(std::size_t want) {
+  EntryBuffer b{EntryBuffers::instance().take(want, kMaxReserve + 1), 0};
+  b.expected = std::min(want, b.bytes.capacity());
+  return b;
 }
 
 }  // namespace mapindex::read

@@ -49,4 +49,14 @@ class EntryBuffers {
   std::size_t kept_bytes_ = 0;
 };
 
+// A buffer from the pool for an entry of `want` bytes (its size + 1, so that
+// the read that finds the end fits; a declared size is not trusted), and
+// what its first read should ask for (read_into's `expected`): `want`, or
+// what a new buffer got (at most kMaxReserve + 1).
+struct EntryBuffer {
+  std::vector<std::uint8_t> bytes;
+  std::size_t expected = 0;
+};
+EntryBuffer take_entry_buffer(std::size_t want);
+
 }  // namespace mapindex::read
