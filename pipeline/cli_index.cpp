@@ -120,6 +120,7 @@ bool write_stats_json(const std::string& path, const IndexOptions& o, const Live
       .field("max_in_flight_entries", s.max_in_flight)
       .field("decode_threads", s.decode_threads)
       .field("peak_run_contents", s.peak_run_contents)
+      .field("index_check", index::to_string(s.index_check))
       .field("memory_budget_bytes", o.memory_budget)
       .field("entries", c.entries.load())
       .field("bytes", c.bytes.load())

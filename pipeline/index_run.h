@@ -10,6 +10,7 @@
 #include "pipeline/run_counters.h"
 #include "stages/common/result.h"
 #include "stages/extract/game_verdict.h"
+#include "stages/write/index_db.h"
 
 namespace mapindex {
 
@@ -47,6 +48,7 @@ struct IndexSummary {
   std::uint64_t max_in_flight = 0;           // the cap on entries in flight it used
   std::uint64_t peak_run_contents = 0;       // most contents tracked at once for in-run dedup
   double writer_seconds = 0;                 // time spent inside the writer node
+  index::IndexCheck index_check = index::IndexCheck::none;  // how open vetted the index
 };
 
 // Runs the whole index job. Errors opening the index (newer schema, not a

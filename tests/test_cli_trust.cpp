@@ -9,7 +9,9 @@
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <atomic>
 #include <chrono>
@@ -19,6 +21,7 @@
 #include <thread>
 
 #include "stages/write/index_db.h"
+#include "stages/write/index_stamp.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/codes.h"
 #include "tests/support/corpus.h"
@@ -78,23 +81,59 @@ std::pair<ProcessResult, double> wait_at_most(BackgroundProcess& p, std::chrono:
   return {r, std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count()};
 }
 
-// A copy of the index at `db` with random bytes over the root pages of
-// `tables` (page 1, the header and schema, stays intact).
-void damage_copy(const fs::path& db, const fs::path& copy, const std::vector<std::string>& tables) {
-  fs::copy_file(db, copy);
+// Random bytes over the root pages of `tables` of the index at `db`, in
+// place (page 1, the header and schema, stays intact).
+void damage_pages(const fs::path& db, const std::vector<std::string>& tables) {
   const auto page_size = sql_int(db, "PRAGMA page_size");
-  std::fstream file(copy, std::ios::in | std::ios::out | std::ios::binary);
-  std::mt19937 random(11);
+  std::vector<std::int64_t> roots;
   for (const auto& table : tables) {
-    const auto root =
-        sql_int(db, "SELECT rootpage FROM sqlite_master WHERE name = '" + table + "'");
-    REQUIRE(root > 1);
+    roots.push_back(sql_int(db, "SELECT rootpage FROM sqlite_master WHERE name = '" + table + "'"));
+    REQUIRE(roots.back() > 1);
+  }
+  std::fstream file(db, std::ios::in | std::ios::out | std::ios::binary);
+  std::mt19937 random(11);
+  for (const auto root : roots) {
     std::string noise(static_cast<std::size_t>(page_size), '\0');
     for (auto& c : noise) c = static_cast<char>(random());
     file.seekp((root - 1) * page_size);
     file.write(noise.data(), static_cast<std::streamsize>(noise.size()));
   }
   REQUIRE(file.good());
+}
+
+// A copy of the index at `db` damaged as damage_pages does.
+void damage_copy(const fs::path& db, const fs::path& copy, const std::vector<std::string>& tables) {
+  fs::copy_file(db, copy);
+  damage_pages(copy, tables);
+}
+
+// The stamp a finished run leaves on an index (index_stamp.h), or "".
+std::string stamp_of(const fs::path& db) {
+  char value[128];
+  const auto n = getxattr(db.c_str(), mapindex::index::kStampAttribute, value, sizeof value);
+  return n > 0 ? std::string(value, static_cast<std::size_t>(n)) : std::string();
+}
+
+// `mapindex index` over `inputs` with --stats-json: its exit status, stderr
+// and how it vetted the index ("index_check", "" when it wrote no stats).
+struct VettedRun {
+  int exit_code = 0;
+  std::string err;
+  std::string index_check;
+};
+VettedRun index_vetted(const fs::path& db, const fs::path& input) {
+  const auto stats = db.parent_path() / "stats.json";
+  fs::remove(stats);
+  const auto r = run_mapindex(
+      {"index", "--db", db.string(), "--quiet", "--stats-json", stats.string(), input.string()});
+  std::ifstream in(stats);
+  const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string key = "\"index_check\":\"";
+  const auto at = json.find(key);
+  return {r.exit_code, r.err,
+          at == std::string::npos
+              ? std::string()
+              : json.substr(at + key.size(), json.find('"', at + key.size()) - at - key.size())};
 }
 
 // Runs mapindex with a private mount namespace in which `dir` is a 1 MB
@@ -363,6 +402,117 @@ TEST_SUITE("cli") {
     r = run_mapindex({"audit", "--db", damaged.string()});
     CHECK_MESSAGE(r.exit_code == 3, r.err);
     CHECK_MESSAGE(contains(r.err, "reading index '" + file + "' failed: "), r.err);
+  }
+
+  TEST_CASE(
+      "index: an index left as a finished run closed it is not checked again; any change to it, "
+      "damage in place included, and it is") {
+    IndexedFolder f(6);
+    const auto stamp = stamp_of(f.db);
+    REQUIRE_MESSAGE(!stamp.empty(), "no stamp on " << f.db
+                                                   << " (does its file system keep user "
+                                                      "extended attributes?)");
+    // The size and CRC-32 of the file, as zlib computes them.
+    std::ifstream in(f.db, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    char expected[64];
+    std::snprintf(
+        expected, sizeof expected, "1 %zu %08lx", bytes.size(),
+        crc32(0, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size())));
+    CHECK(stamp == expected);
+
+    // Unchanged: not checked, and stamped again after the run's writes.
+    auto run = index_vetted(f.db, f.maps);
+    CHECK_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(run.index_check == "unchanged");
+    CHECK(!stamp_of(f.db).empty());
+    CHECK(stamp_of(f.db) != stamp);  // the run's row changed the file
+    CHECK(mapindex::index::matches_stamp(f.db.string()));
+
+    // Changed by another program (a row, the same size): checked, sound.
+    {
+      sqlite3* other = nullptr;
+      REQUIRE(sqlite3_open(f.db.c_str(), &other) == SQLITE_OK);
+      CHECK(sqlite3_exec(other, "UPDATE runs SET command = command || ' ' WHERE run_id = 1",
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+      sqlite3_close(other);
+    }
+    CHECK_FALSE(mapindex::index::matches_stamp(f.db.string()));
+    run = index_vetted(f.db, f.maps);
+    CHECK_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(run.index_check == "quick_check");
+
+    // Damaged in place, the stamp kept, in a table a re-run does not read:
+    // refused before anything is written.
+    REQUIRE(!stamp_of(f.db).empty());
+    const auto runs_before = sql_int(f.db, "SELECT count(*) FROM runs");
+    damage_pages(f.db, {"layer_data_tiles"});
+    REQUIRE(!stamp_of(f.db).empty());
+    run = index_vetted(f.db, f.maps);
+    CHECK(run.exit_code == 3);
+    CHECK_MESSAGE(contains(run.err, "index '" + f.db.string() + "' is damaged ("), run.err);
+    CHECK(sql_int(f.db, "SELECT count(*) FROM runs") == runs_before);
+    CHECK(stamp_of(f.db).empty());  // the refused run removed it
+  }
+
+  TEST_CASE(
+      "index: a write-ahead log holding another connection's commit means the index is checked, "
+      "and no stamp is left while that connection is open") {
+    IndexedFolder f(3);
+    REQUIRE(!stamp_of(f.db).empty());
+    sqlite3* other = nullptr;
+    REQUIRE(sqlite3_open(f.db.c_str(), &other) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(other, "UPDATE runs SET command = 'x' WHERE run_id = 1", nullptr, nullptr,
+                         nullptr) == SQLITE_OK);
+    // The commit is in the log, not in the file: the file still matches its stamp.
+    REQUIRE(fs::file_size(f.db.string() + "-wal") > 0);
+    auto run = index_vetted(f.db, f.maps);
+    CHECK_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(run.index_check == "quick_check");
+    CHECK(stamp_of(f.db).empty());  // the log outlived the run's connection
+    sqlite3_close(other);           // the last connection: the log goes into the file
+    run = index_vetted(f.db, f.maps);
+    CHECK_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(run.index_check == "quick_check");
+    CHECK(!stamp_of(f.db).empty());
+    run = index_vetted(f.db, f.maps);
+    CHECK(run.index_check == "unchanged");
+  }
+
+  TEST_CASE("index: only a run that finished complete or interrupted on a vetted index stamps it") {
+    using namespace mapindex::index;
+    IndexedFolder f(2);
+    REQUIRE(!stamp_of(f.db).empty());
+    const auto finish = [&](std::optional<RunStatus> status, OpenOptions options = {}) {
+      auto db = IndexDb::open(f.db.string(), OpenMode::read_write, options);
+      REQUIRE_MESSAGE(db.ok(), db.error().message);
+      if (status) db->finish_run(db->begin_run("index test", "test"), *status, {});
+      return db->index_check();
+    };
+    CHECK(finish(RunStatus::failed) == IndexCheck::unchanged);
+    CHECK(stamp_of(f.db).empty());
+    CHECK(finish(RunStatus::complete) == IndexCheck::quick_check);
+    CHECK(matches_stamp(f.db.string()));
+    CHECK(finish(RunStatus::interrupted) == IndexCheck::unchanged);
+    CHECK(matches_stamp(f.db.string()));
+    CHECK(finish(std::nullopt) == IndexCheck::unchanged);  // opened, no run
+    CHECK(stamp_of(f.db).empty());
+    (void)finish(RunStatus::complete);
+    REQUIRE(matches_stamp(f.db.string()));
+    // Over the size limit the file is not checked, so not stamped either.
+    OpenOptions big;
+    big.quick_check_max_bytes = 0;
+    CHECK(finish(RunStatus::complete, big) == IndexCheck::too_large);
+    CHECK(stamp_of(f.db).empty());
+    // A new index is vetted (nothing to check).
+    const auto fresh = f.tmp / "fresh.sqlite";
+    {
+      auto db = IndexDb::open(fresh.string(), OpenMode::read_write);
+      REQUIRE(db.ok());
+      CHECK(db->index_check() == IndexCheck::created);
+      db->finish_run(db->begin_run("index test", "test"), RunStatus::complete, {});
+    }
+    CHECK(matches_stamp(fresh.string()));
   }
 
   TEST_CASE(

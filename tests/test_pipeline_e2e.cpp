@@ -611,8 +611,10 @@ TEST_SUITE("pipeline") {
       CHECK(json.find_first_of(" \n") == json.size() - 1);
       std::vector<std::string> keys;
       for (auto at = json.find('"'); at != std::string::npos;
-           at = json.find('"', json.find('"', at + 1) + 1))
-        keys.push_back(json.substr(at + 1, json.find('"', at + 1) - at - 1));
+           at = json.find('"', json.find('"', at + 1) + 1)) {
+        const auto end = json.find('"', at + 1);
+        if (json.compare(end + 1, 1, ":") == 0) keys.push_back(json.substr(at + 1, end - at - 1));
+      }
       CHECK(keys == std::vector<std::string>{"run_id",
                                              "interrupted",
                                              "seconds",
@@ -623,6 +625,7 @@ TEST_SUITE("pipeline") {
                                              "max_in_flight_entries",
                                              "decode_threads",
                                              "peak_run_contents",
+                                             "index_check",
                                              "memory_budget_bytes",
                                              "entries",
                                              "bytes",
@@ -639,6 +642,7 @@ TEST_SUITE("pipeline") {
                                              "unreadable"});
       CHECK(json.rfind("{\"run_id\":", 0) == 0);
       CHECK(json.find("\"interrupted\":false,") != std::string::npos);
+      CHECK(json.find("\"index_check\":\"created\",") != std::string::npos);  // a new index
       CHECK(field("maps_measured") == 1);  // the map is decoded once (the text is no map)
       CHECK(field("maps_indexed") == 1);
       CHECK(field("maps_same_in_run") == 2);

@@ -13,6 +13,7 @@
 
 #include "stages/common/hex.h"
 #include "stages/common/utf8.h"
+#include "stages/write/index_stamp.h"
 #include "stages/write/map_rows.h"
 #include "stages/write/tile_names.h"
 
@@ -128,16 +129,24 @@ std::optional<Error> quick_check(sqlite3* db, const std::string& path) {
   return damaged_error(path, what);
 }
 
-// quick_check on a connection of its own (the background check).
-std::optional<Error> quick_check_file(const std::string& path, int busy_timeout_ms) {
+// The background check's verdict: how the file was vetted, and the damage found.
+struct Vetting {
+  IndexCheck how = IndexCheck::none;
+  std::optional<Error> damage;
+};
+
+// The stamp, else quick_check on a connection of its own (the background check).
+Vetting vet_file(const std::string& path, int busy_timeout_ms) {
+  if (matches_stamp(path)) return {IndexCheck::unchanged, std::nullopt};
   auto connection = open_sqlite_read_only(path, busy_timeout_ms);
-  if (!connection) return connection.error();
+  if (!connection) return {IndexCheck::quick_check, connection.error()};
   try {
-    return quick_check(connection->get(), path);
+    return {IndexCheck::quick_check, quick_check(connection->get(), path)};
   } catch (const IndexError& e) {
     // As open reports it when the check itself runs into damage.
-    if (e.code() == Code::index_damaged) return damaged_error(path, e.what());
-    return Error{e.code(), e.what()};
+    if (e.code() == Code::index_damaged)
+      return {IndexCheck::quick_check, damaged_error(path, e.what())};
+    return {IndexCheck::quick_check, Error{e.code(), e.what()}};
   }
 }
 
@@ -176,14 +185,31 @@ struct IndexDb::Impl {
   std::unique_ptr<StatementCache> statements;
   // The damage check running in the background (OpenOptions::
   // check_in_background), and its verdict once taken.
-  std::future<std::optional<Error>> check;
+  std::future<Vetting> check;
   std::optional<Error> damage;
+  IndexCheck checked = IndexCheck::none;
+  // A run finished (complete or interrupted) on a vetted index: the file is
+  // stamped once closed (index_stamp.h).
+  bool stamp_on_close = false;
   bool in_batch = false;
   std::size_t pending = 0;
 
   ~Impl() {
     if (db && in_batch) sqlite3_exec(db.get(), "ROLLBACK", nullptr, nullptr, nullptr);
     statements.reset();  // finalize before closing
+    if (mode != OpenMode::read_write || path.empty()) return;
+    if (check.valid()) check.wait();  // its connection closed too
+    db = Connection();                // closing moves the WAL into the file
+    if (stamp_on_close)
+      stamp_file(path);
+    else
+      remove_stamp(path);
+  }
+
+  // The index was created, checked or found unchanged, and no damage was found.
+  bool vetted() const {
+    return !damage && (checked == IndexCheck::created || checked == IndexCheck::quick_check ||
+                       checked == IndexCheck::unchanged);
   }
 
   Statement& sql(std::string_view text) { return statements->get(text); }
@@ -198,7 +224,11 @@ struct IndexDb::Impl {
   // found damage. Every write asks first (begin_batch); a read that meets
   // damage asks for the better message.
   void await_check() {
-    if (check.valid()) damage = check.get();
+    if (check.valid()) {
+      auto verdict = check.get();
+      checked = verdict.how;
+      damage = std::move(verdict.damage);
+    }
     if (damage) throw IndexError(damage->message, damage->code, path);
   }
 
@@ -272,12 +302,20 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
         if (!ec && size <= options.quick_check_max_bytes) {
           if (options.check_in_background && *version == latest && in_wal_mode(impl->db.get())) {
             const int timeout = options.busy_timeout_ms;
-            impl->check = std::async(std::launch::async,
-                                     [path, timeout] { return quick_check_file(path, timeout); });
+            impl->check =
+                std::async(std::launch::async, [path, timeout] { return vet_file(path, timeout); });
+          } else if (matches_stamp(path)) {
+            impl->checked = IndexCheck::unchanged;
           } else if (auto damaged = quick_check(impl->db.get(), path)) {
             return *damaged;
+          } else {
+            impl->checked = IndexCheck::quick_check;
           }
+        } else if (!ec) {
+          impl->checked = IndexCheck::too_large;
         }
+      } else {
+        impl->checked = IndexCheck::created;
       }
       Statement wal(impl->db.get(), "PRAGMA journal_mode = WAL");
       if (!wal.step() || wal.column_text(0) != "wal")
@@ -668,6 +706,23 @@ void IndexDb::finish_run(std::int64_t run_id, RunStatus status, const RunCounter
   // Keep the planner's statistics fresh; bounded work.
   sqlite3_exec(d.db.get(), "PRAGMA analysis_limit = 400; PRAGMA optimize;", nullptr, nullptr,
                nullptr);
+  d.stamp_on_close = status != RunStatus::failed && d.vetted();
+}
+
+IndexCheck IndexDb::index_check() {
+  impl_->await_check();
+  return impl_->checked;
+}
+
+std::string_view to_string(IndexCheck check) {
+  switch (check) {
+    case IndexCheck::none: return "none";
+    case IndexCheck::created: return "created";
+    case IndexCheck::quick_check: return "quick_check";
+    case IndexCheck::unchanged: return "unchanged";
+    case IndexCheck::too_large: return "too_large";
+  }
+  return "none";
 }
 
 }  // namespace mapindex::index

@@ -36,6 +36,16 @@ namespace mapindex::index {
 
 enum class OpenMode { read_write, read_only };
 
+// How a read_write open vetted the index for damage (IndexDb::index_check).
+enum class IndexCheck {
+  none,         // read_only, or the file's size could not be read
+  created,      // a new index: nothing to check
+  quick_check,  // PRAGMA quick_check ran and found nothing
+  unchanged,    // the file is byte for byte what a clean run left (index_stamp.h)
+  too_large,    // over OpenOptions::quick_check_max_bytes: not checked
+};
+std::string_view to_string(IndexCheck check);
+
 struct KnownMap {
   std::int64_t map_id = 0;
   MapStatus status = MapStatus::ok;            // DDNet's verdict
@@ -48,7 +58,9 @@ struct KnownMap {
 // not the index contents) on an index up to this size: a damaged index is
 // refused before a run writes into it. It reads the whole file once
 // (measured: see README "Checking an index"); larger indexes are checked by
-// `mapindex check` only.
+// `mapindex check` only. A file still byte for byte as a run that finished
+// under a passed check left it (its stamp, index_stamp.h) is not checked
+// again; such a run stamps the file when it closes it.
 inline constexpr std::uint64_t kQuickCheckMaxBytes = 256ull << 20;
 
 struct OpenOptions {
@@ -137,11 +149,18 @@ class IndexDb {
                           const std::optional<std::string>& last_entry = std::nullopt);
 
   // Commits the batch, then sets the run's status (complete, interrupted or
-  // failed: not running), finished_at and counters.
+  // failed: not running), finished_at and counters. A run that finished
+  // complete or interrupted on an index that was created, checked or found
+  // unchanged at open has the file stamped when the IndexDb is destroyed
+  // (after its connection closed); any other read_write IndexDb removes the
+  // stamp then.
   void finish_run(std::int64_t run_id, RunStatus status, const RunCounters& counters);
 
   int schema_version() const;
   sqlite3* handle() const;  // for read queries (tests, audit)
+  // How open vetted the index; waits for the background check's verdict
+  // (throws IndexError, index.damaged, when it found damage).
+  IndexCheck index_check();
 
  private:
   struct Impl;
