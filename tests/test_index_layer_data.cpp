@@ -169,4 +169,39 @@ TEST_SUITE("index") {
                      "SELECT map_id, layer_index, layer_kind, tile, count FROM tile_counts "
                      "WHERE map_id IN (7, 8) ORDER BY 1, 2, 4") == kTileCounts);
   }
+  TEST_CASE("every tile count of a layer is stored, however many tiles it has") {
+    // The writer inserts a layer's counts several rows per statement: layers
+    // of 0 to 200 distinct tiles, each tile's count derived from the tile,
+    // layer and key (so a row bound to the wrong tile, layer or count shows).
+    TempDir dir;
+    auto db = open_index(dir.file("tiles.sqlite"));
+    const auto run = db.begin_run("test", "0.0-test");
+    const auto source = db.source_id(run, "/srv/maps", SourceKind::folder);
+    MapStats map = race_map(0);
+    const std::vector<int> sizes = {33, 200, 64, 0, 31, 32, 65, 1};  // per tile layer, in order
+    std::vector<std::string> expected;
+    int key = 20;
+    std::size_t tile_layers = 0;
+    for (auto& l : map.layers) {
+      if (l.kind == LayerKind::quads || l.kind == LayerKind::sounds) continue;
+      const int n = sizes[tile_layers++ % sizes.size()];
+      l.tile_counts.clear();
+      for (int i = 0; i < n; ++i) {
+        const std::int32_t tile = (i * 37 + l.layer_index) % 256;  // distinct for n <= 256
+        l.tile_counts.push_back({tile, std::int64_t{1000} * l.layer_index + tile + 1});
+      }
+      std::sort(l.tile_counts.begin(), l.tile_counts.end(),
+                [](const auto& a, const auto& b) { return a.tile < b.tile; });
+      for (const auto& t : l.tile_counts)
+        expected.push_back(std::to_string(l.layer_index) + "|" + std::to_string(t.tile) + "|" +
+                           std::to_string(1000 * l.layer_index + t.tile + 1));
+      if (l.layer_index % 2 == 0) l.data_key = key_of(key++, l.kind);  // keyed and not
+    }
+    // Layers of 64 tiles and more, else the test says little of the batches.
+    REQUIRE(tile_layers >= 3);
+    db.write_entry(run, map_entry(source, "many.map", 30), &map);
+    db.finish_run(run, RunStatus::complete, {});
+    CHECK(query_rows(db.handle(),
+                     "SELECT layer_index, tile, count FROM tile_counts ORDER BY 1, 2") == expected);
+  }
 }

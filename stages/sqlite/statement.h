@@ -74,6 +74,23 @@ class Statement {
     return *this;
   }
 
+  // Binds `rows` rows of `row_size` parameters each (after resetting the
+  // statement), for a multi-row INSERT ... VALUES (...), (...): the
+  // statement must have rows * row_size parameters. bind_row(r, first)
+  // binds row r's, from parameter `first` on (with bind_from).
+  template <class F>
+  Statement& bind_rows(int rows, int row_size, F&& bind_row) {
+    rewind();
+    check_parameter_count(rows * row_size);
+    for (int r = 0; r < rows; ++r) bind_row(r, r * row_size + 1);
+    return *this;
+  }
+  // Binds `args` to the parameters from `first` on (see bind_rows).
+  template <class... Args>
+  void bind_from(int first, const Args&... args) {
+    (bind(first++, args), ...);
+  }
+
   // Binds the parameters by name (after resetting the statement): every
   // name must be a parameter of the statement and given once, and every
   // parameter of the statement must be given; else IndexError naming them.
