@@ -1,6 +1,7 @@
 #include "stages/write/map_rows.h"
 
 #include <array>
+#include <bit>
 #include <span>
 #include <string>
 #include <vector>
@@ -23,13 +24,66 @@ std::string insert_sql(std::string_view table, std::span<const std::string_view>
   return "INSERT INTO " + std::string(table) + " (" + names + ") VALUES (" + values + ")";
 }
 
-// An INSERT of `rows` rows into layer_data_tiles.
-constexpr int kTileRows = 32;
-std::string tile_insert_sql(int rows) {
-  std::string sql = "INSERT INTO layer_data_tiles (layer_data_id, layer_kind, tile, count) VALUES ";
-  for (int r = 0; r < rows; ++r) sql += r ? ", (?, ?, ?, ?)" : "(?, ?, ?, ?)";
-  return sql;
-}
+// The tile counts of a map's new layer_data rows, inserted several rows per
+// statement once the map's layers are written (flush). A layer's counts are
+// unique by tile (counted in an array indexed by tile), so plain INSERTs: a
+// duplicate fails the entry. One row per statement took 60% of the writer's
+// SQLite steps on the corpus (87,120 rows); batches of 32 rows cut the
+// writer's time by 9% (corpus tar, -j 2). Rows of several layers share a
+// statement: most layers have fewer than 32 distinct tiles.
+class TileRows {
+ public:
+  explicit TileRows(StatementCache& st) : st_(st) {}
+  void add(std::int64_t layer_data_id, std::string_view kind, const TileCount& t) {
+    rows_.push_back({layer_data_id, kind, t.tile, t.count});
+  }
+  // Inserts the rows: as many statements of kMaxRows as fit, the rest in
+  // statements of 16, 8, 4, 2 and 1 rows (at most five more).
+  void flush() {
+    std::size_t next = 0;
+    for (int size = kMaxRows; size >= 1; size /= 2) {
+      const auto n = static_cast<std::size_t>(size);
+      while (rows_.size() - next >= n) {
+        auto& insert = st_.get(sql(size));
+        insert
+            .bind_rows(size, 4,
+                       [&](int r, int first) {
+                         const Row& row = rows_[next + static_cast<std::size_t>(r)];
+                         insert.bind_from(first, row.id, row.kind, row.tile, row.count);
+                       })
+            .run();
+        next += n;
+        if (size != kMaxRows) break;  // a smaller size fits at most once
+      }
+    }
+    rows_.clear();
+  }
+
+ private:
+  static constexpr int kMaxRows = 32;
+  struct Row {
+    std::int64_t id;
+    std::string_view kind;  // to_string(LayerKind): static
+    std::int32_t tile;
+    std::int64_t count;
+  };
+  // INSERT of `rows` rows (a power of two up to kMaxRows).
+  static const std::string& sql(int rows) {
+    static const std::array<std::string, 6> texts = [] {
+      std::array<std::string, 6> t;
+      for (int i = 0; i < 6; ++i) {
+        t[static_cast<std::size_t>(i)] =
+            "INSERT INTO layer_data_tiles (layer_data_id, layer_kind, tile, count) VALUES ";
+        for (int r = 0; r < (1 << i); ++r)
+          t[static_cast<std::size_t>(i)] += r ? ", (?, ?, ?, ?)" : "(?, ?, ?, ?)";
+      }
+      return t;
+    }();
+    return texts[static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(rows)))];
+  }
+  StatementCache& st_;
+  std::vector<Row> rows_;
+};
 
 // Columns of maps written by store_map. first_run_id is only set on insert;
 // sha256 is the conflict key.
@@ -202,8 +256,10 @@ bool has_layer_data(const LayerStats& l) {
 }
 
 // The layer's layer_data_id: the stored row of its key when there is one
-// (written by an earlier map), else a new row with its children.
-std::int64_t layer_data_id(StatementCache& st, int extractor_version, const LayerStats& l) {
+// (written by an earlier map), else a new row with its children (its tile
+// counts through `tile_rows`, to flush).
+std::int64_t layer_data_id(StatementCache& st, TileRows& tile_rows, int extractor_version,
+                           const LayerStats& l) {
   const std::string_view kind = to_string(l.kind);
   std::optional<std::string> sha256;
   std::optional<std::int64_t> data_size;
@@ -237,13 +293,6 @@ std::int64_t layer_data_id(StatementCache& st, int extractor_version, const Laye
                     l.non_empty, l.flip_x, l.flip_y, l.rotate)
           .insert();
 
-  // A layer's tile counts are unique by tile (counted in an array indexed
-  // by tile): plain INSERTs, kTileRows rows per statement. One row per
-  // statement took 60% of the writer's SQLite steps on the corpus; a
-  // statement of 32 rows cut the writer's time by 12% (corpus tar, -j 2).
-  static const std::string tile_sql = tile_insert_sql(1);
-  static const std::string tile_rows_sql = tile_insert_sql(kTileRows);
-  auto& tile_insert = st.get(tile_sql);
   auto& entity_insert = st.get(
       "INSERT INTO layer_data_entities (layer_data_id, layer_kind, entity, count) "
       "VALUES (?, ?, ?, ?) "
@@ -253,19 +302,7 @@ std::int64_t layer_data_id(StatementCache& st, int extractor_version, const Laye
   auto& finding_insert = st.get(
       "INSERT INTO layer_data_findings (layer_data_id, position, code, message) "
       "VALUES (?, ?, ?, ?)");
-  const auto& tiles = l.tile_counts;
-  std::size_t next = 0;
-  for (; next + kTileRows <= tiles.size(); next += kTileRows) {
-    auto& rows = st.get(tile_rows_sql);
-    rows.bind_rows(kTileRows, 4,
-                   [&](int r, int first) {
-                     const auto& t = tiles[next + static_cast<std::size_t>(r)];
-                     rows.bind_from(first, id, kind, t.tile, t.count);
-                   })
-        .run();
-  }
-  for (; next < tiles.size(); ++next)
-    tile_insert.bind_all(id, kind, tiles[next].tile, tiles[next].count).run();
+  for (const auto& t : l.tile_counts) tile_rows.add(id, kind, t);
   for (const auto& e : l.entities) entity_insert.bind_all(id, kind, e.name, e.count).run();
   for (const auto n : l.numbers) number_insert.bind_all(id, n).run();
   if (l.spritetile)
@@ -280,6 +317,7 @@ void write_layers(StatementCache& st, int extractor_version, std::int64_t map_id
                   const MapStats& stats) {
   static const std::string layer_sql = insert_sql("layers", kLayerColumns);
   auto& layer_insert = st.get(layer_sql);
+  TileRows tile_rows(st);
 
   for (const auto& l : stats.layers) {
     const std::string_view kind = to_string(l.kind);
@@ -302,7 +340,7 @@ void write_layers(StatementCache& st, int extractor_version, std::int64_t map_id
       order_max = s->order_max;
     }
     std::optional<std::int64_t> data_id;
-    if (has_layer_data(l)) data_id = layer_data_id(st, extractor_version, l);
+    if (has_layer_data(l)) data_id = layer_data_id(st, tile_rows, extractor_version, l);
     layer_insert
         .bind_named(named(":map_id", map_id), named(":layer_index", l.layer_index),
                     named(":group_index", index_or_null(l.group_index)), named(":kind", kind),
@@ -326,6 +364,7 @@ void write_layers(StatementCache& st, int extractor_version, std::int64_t map_id
                     named(":layer_data_id", data_id))
         .run();
   }
+  tile_rows.flush();
 }
 
 void write_images(StatementCache& st, std::int64_t map_id, const MapStats& stats) {
