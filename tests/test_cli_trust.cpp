@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -112,6 +113,35 @@ std::string stamp_of(const fs::path& db) {
   char value[128];
   const auto n = getxattr(db.c_str(), mapindex::index::kStampAttribute, value, sizeof value);
   return n > 0 ? std::string(value, static_cast<std::size_t>(n)) : std::string();
+}
+
+// Whether files in `dir` keep user extended attributes (the stamp); where
+// they do not, every run checks and the stamp tests have nothing to test.
+bool keeps_stamps(const fs::path& dir) {
+  const auto probe = dir / "xattr-probe";
+  write_file(probe, std::vector<std::uint8_t>{1});
+  const bool kept = setxattr(probe.c_str(), "user.mapindex.probe", "1", 1, 0) == 0;
+  fs::remove(probe);
+  return kept;
+}
+
+// Whether the index at `db` matches its stamp, read through a connection.
+bool stamp_matches(const fs::path& db) {
+  mapindex::index::Connection connection;
+  REQUIRE(connection.open(db.string(), SQLITE_OPEN_READONLY) == SQLITE_OK);
+  return mapindex::index::matches_stamp(connection.get(), db.string());
+}
+
+// Whether the stamp's size and CRC-32 are those of the file's bytes alone
+// (zlib's crc32), whatever a log beside it holds.
+bool stamp_matches_file_only(const fs::path& db) {
+  std::ifstream in(db, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  char expected[64];
+  std::snprintf(
+      expected, sizeof expected, "1 %zu %08lx", bytes.size(),
+      crc32(0, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size())));
+  return stamp_of(db) == expected;
 }
 
 // `mapindex index` over `inputs` with --stats-json: its exit status, stderr
@@ -408,18 +438,16 @@ TEST_SUITE("cli") {
       "index: an index left as a finished run closed it is not checked again; any change to it, "
       "damage in place included, and it is") {
     IndexedFolder f(6);
+    if (!keeps_stamps(f.db.parent_path())) {
+      MESSAGE("skipped: " << f.db.parent_path() << " keeps no user extended attributes");
+      return;
+    }
     const auto stamp = stamp_of(f.db);
     REQUIRE_MESSAGE(!stamp.empty(), "no stamp on " << f.db
                                                    << " (does its file system keep user "
                                                       "extended attributes?)");
     // The size and CRC-32 of the file, as zlib computes them.
-    std::ifstream in(f.db, std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    char expected[64];
-    std::snprintf(
-        expected, sizeof expected, "1 %zu %08lx", bytes.size(),
-        crc32(0, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size())));
-    CHECK(stamp == expected);
+    CHECK(stamp_matches_file_only(f.db));
 
     // Unchanged: not checked, and stamped again after the run's writes.
     auto run = index_vetted(f.db, f.maps);
@@ -427,7 +455,7 @@ TEST_SUITE("cli") {
     CHECK(run.index_check == "unchanged");
     CHECK(!stamp_of(f.db).empty());
     CHECK(stamp_of(f.db) != stamp);  // the run's row changed the file
-    CHECK(mapindex::index::matches_stamp(f.db.string()));
+    CHECK(stamp_matches(f.db));
 
     // Changed by another program (a row, the same size): checked, sound.
     {
@@ -437,7 +465,7 @@ TEST_SUITE("cli") {
                          nullptr, nullptr, nullptr) == SQLITE_OK);
       sqlite3_close(other);
     }
-    CHECK_FALSE(mapindex::index::matches_stamp(f.db.string()));
+    CHECK_FALSE(stamp_matches(f.db));
     run = index_vetted(f.db, f.maps);
     CHECK_MESSAGE(run.exit_code == 0, run.err);
     CHECK(run.index_check == "quick_check");
@@ -456,9 +484,13 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE(
-      "index: a write-ahead log holding another connection's commit means the index is checked, "
-      "and no stamp is left while that connection is open") {
+      "index: a write-ahead log holding another connection's commit means the index is checked; "
+      "a commit during the run leaves no stamp") {
     IndexedFolder f(3);
+    if (!keeps_stamps(f.db.parent_path())) {
+      MESSAGE("skipped: " << f.db.parent_path() << " keeps no user extended attributes");
+      return;
+    }
     REQUIRE(!stamp_of(f.db).empty());
     sqlite3* other = nullptr;
     REQUIRE(sqlite3_open(f.db.c_str(), &other) == SQLITE_OK);
@@ -466,22 +498,79 @@ TEST_SUITE("cli") {
                          nullptr) == SQLITE_OK);
     // The commit is in the log, not in the file: the file still matches its stamp.
     REQUIRE(fs::file_size(f.db.string() + "-wal") > 0);
+    REQUIRE(stamp_matches_file_only(f.db));
     auto run = index_vetted(f.db, f.maps);
     CHECK_MESSAGE(run.exit_code == 0, run.err);
     CHECK(run.index_check == "quick_check");
-    CHECK(stamp_of(f.db).empty());  // the log outlived the run's connection
-    sqlite3_close(other);           // the last connection: the log goes into the file
-    run = index_vetted(f.db, f.maps);
-    CHECK_MESSAGE(run.exit_code == 0, run.err);
-    CHECK(run.index_check == "quick_check");
+    // The run moved the log into the file (the other connection was idle)
+    // and stamped what it checked and wrote.
     CHECK(!stamp_of(f.db).empty());
     run = index_vetted(f.db, f.maps);
     CHECK(run.index_check == "unchanged");
+    sqlite3_close(other);
+
+    // Another connection commits while a run has the index open: no stamp.
+    using namespace mapindex::index;
+    {
+      auto db = IndexDb::open(f.db.string(), OpenMode::read_write);
+      REQUIRE_MESSAGE(db.ok(), db.error().message);
+      CHECK(db->index_check() == IndexCheck::unchanged);
+      const auto run_id = db->begin_run("index test", "test");
+      REQUIRE(sqlite3_open(f.db.c_str(), &other) == SQLITE_OK);
+      REQUIRE(sqlite3_exec(other, "UPDATE runs SET command = 'y' WHERE run_id = 1", nullptr,
+                           nullptr, nullptr) == SQLITE_OK);
+      sqlite3_close(other);
+      db->finish_run(run_id, RunStatus::complete, {});
+    }
+    CHECK(stamp_of(f.db).empty());
+  }
+
+  TEST_CASE(
+      "index: comparing the stamp keeps the run's lock on the index (no descriptor of its own)") {
+    // Closing any descriptor of a file drops every POSIX lock the process
+    // holds on it: SQLite's shared lock on the index, without which another
+    // process's connection, closing, deletes this run's log.
+    using namespace mapindex::index;
+    IndexedFolder f(2);
+    if (!keeps_stamps(f.db.parent_path())) {
+      MESSAGE("skipped: " << f.db.parent_path() << " keeps no user extended attributes");
+      return;
+    }
+    REQUIRE(!stamp_of(f.db).empty());
+    struct stat st {};
+    REQUIRE(stat(f.db.c_str(), &st) == 0);
+    const auto locks_held = [&] {
+      std::ifstream locks("/proc/locks");
+      std::string line;
+      int held = 0;
+      const std::string pid = " " + std::to_string(getpid()) + " ";
+      const std::string inode = ":" + std::to_string(st.st_ino) + " ";
+      while (std::getline(locks, line))
+        if (line.find("POSIX") != std::string::npos && line.find(pid) != std::string::npos &&
+            line.find(inode) != std::string::npos)
+          ++held;
+      return held;
+    };
+    for (const bool background : {false, true}) {
+      CAPTURE(background);
+      OpenOptions options;
+      options.check_in_background = background;
+      auto db = IndexDb::open(f.db.string(), OpenMode::read_write, options);
+      REQUIRE_MESSAGE(db.ok(), db.error().message);
+      (void)db->known_maps();
+      CHECK(db->index_check() == IndexCheck::unchanged);
+      CHECK(locks_held() > 0);
+      db->finish_run(db->begin_run("index test", "test"), RunStatus::complete, {});
+    }
   }
 
   TEST_CASE("index: only a run that finished complete or interrupted on a vetted index stamps it") {
     using namespace mapindex::index;
     IndexedFolder f(2);
+    if (!keeps_stamps(f.db.parent_path())) {
+      MESSAGE("skipped: " << f.db.parent_path() << " keeps no user extended attributes");
+      return;
+    }
     REQUIRE(!stamp_of(f.db).empty());
     const auto finish = [&](std::optional<RunStatus> status, OpenOptions options = {}) {
       auto db = IndexDb::open(f.db.string(), OpenMode::read_write, options);
@@ -492,13 +581,22 @@ TEST_SUITE("cli") {
     CHECK(finish(RunStatus::failed) == IndexCheck::unchanged);
     CHECK(stamp_of(f.db).empty());
     CHECK(finish(RunStatus::complete) == IndexCheck::quick_check);
-    CHECK(matches_stamp(f.db.string()));
+    CHECK(stamp_matches(f.db));
     CHECK(finish(RunStatus::interrupted) == IndexCheck::unchanged);
-    CHECK(matches_stamp(f.db.string()));
+    CHECK(stamp_matches(f.db));
     CHECK(finish(std::nullopt) == IndexCheck::unchanged);  // opened, no run
     CHECK(stamp_of(f.db).empty());
     (void)finish(RunStatus::complete);
-    REQUIRE(matches_stamp(f.db.string()));
+    REQUIRE(stamp_matches(f.db));
+    {  // A run after a finished one, itself never finished: no stamp.
+      auto db = IndexDb::open(f.db.string(), OpenMode::read_write);
+      REQUIRE(db.ok());
+      db->finish_run(db->begin_run("index test", "test"), RunStatus::complete, {});
+      (void)db->begin_run("index test", "test");
+    }
+    CHECK(stamp_of(f.db).empty());
+    (void)finish(RunStatus::complete);
+    REQUIRE(stamp_matches(f.db));
     // Over the size limit the file is not checked, so not stamped either.
     OpenOptions big;
     big.quick_check_max_bytes = 0;
@@ -512,7 +610,7 @@ TEST_SUITE("cli") {
       CHECK(db->index_check() == IndexCheck::created);
       db->finish_run(db->begin_run("index test", "test"), RunStatus::complete, {});
     }
-    CHECK(matches_stamp(fresh.string()));
+    CHECK(stamp_matches(fresh));
   }
 
   TEST_CASE(

@@ -135,9 +135,8 @@ struct Vetting {
   std::optional<Error> damage;
 };
 
-// The stamp, else quick_check on a connection of its own (the background check).
-Vetting vet_file(const std::string& path, int busy_timeout_ms) {
-  if (matches_stamp(path)) return {IndexCheck::unchanged, std::nullopt};
+// quick_check on a connection of its own (the background check).
+Vetting quick_check_file(const std::string& path, int busy_timeout_ms) {
   auto connection = open_sqlite_read_only(path, busy_timeout_ms);
   if (!connection) return {IndexCheck::quick_check, connection.error()};
   try {
@@ -148,6 +147,12 @@ Vetting vet_file(const std::string& path, int busy_timeout_ms) {
       return {IndexCheck::quick_check, damaged_error(path, e.what())};
     return {IndexCheck::quick_check, Error{e.code(), e.what()}};
   }
+}
+
+// PRAGMA data_version: changes when another connection commits.
+std::int64_t data_version(sqlite3* db) {
+  Statement version(db, "PRAGMA data_version");
+  return version.step() ? version.column_int(0) : -1;
 }
 
 // Whether the index is in WAL mode already (reading the mode changes nothing).
@@ -188,9 +193,13 @@ struct IndexDb::Impl {
   std::future<Vetting> check;
   std::optional<Error> damage;
   IndexCheck checked = IndexCheck::none;
-  // A run finished (complete or interrupted) on a vetted index: the file is
-  // stamped once closed (index_stamp.h).
+  // A run finished (complete or interrupted) on a vetted index, and nothing
+  // was written since: the file is stamped before it is closed
+  // (index_stamp.h), up to stamp_max_bytes, unless another connection
+  // committed meanwhile (data_version moved from data_version_at_open).
   bool stamp_on_close = false;
+  std::uint64_t stamp_max_bytes = 0;
+  std::int64_t data_version_at_open = -1;
   bool in_batch = false;
   std::size_t pending = 0;
 
@@ -199,11 +208,17 @@ struct IndexDb::Impl {
     statements.reset();  // finalize before closing
     if (mode != OpenMode::read_write || path.empty()) return;
     if (check.valid()) check.wait();  // its connection closed too
-    db = Connection();                // closing moves the WAL into the file
-    if (stamp_on_close)
-      stamp_file(path);
-    else
+    try {
+      if (db && stamp_on_close && data_version(db.get()) == data_version_at_open) {
+        // Not waiting for another connection: then no stamp.
+        sqlite3_busy_timeout(db.get(), 0);
+        stamp_file(db.get(), path, stamp_max_bytes);
+      } else {
+        remove_stamp(path);
+      }
+    } catch (...) {
       remove_stamp(path);
+    }
   }
 
   // The index was created, checked or found unchanged, and no damage was found.
@@ -235,6 +250,7 @@ struct IndexDb::Impl {
   void begin_batch() {
     if (in_batch) return;
     await_check();
+    stamp_on_close = false;  // until a run finishes again
     sql("BEGIN IMMEDIATE").run();
     in_batch = true;
   }
@@ -293,6 +309,10 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
         auto migrated = migrate(impl->db.get(), path, options.migrations);  // reports "newer"
         return migrated.error();
       }
+      // Before the stamp is compared: a commit by another connection from
+      // here on moves it, and the run leaves no stamp.
+      impl->data_version_at_open = data_version(impl->db.get());
+      impl->stamp_max_bytes = options.quick_check_max_bytes;
       if (*version > 0) {
         // Before anything is written: another live run, then damage.
         for (const auto& run : running_runs(impl->db.get()))
@@ -300,12 +320,13 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
         std::error_code ec;
         const auto size = std::filesystem::file_size(path, ec);
         if (!ec && size <= options.quick_check_max_bytes) {
-          if (options.check_in_background && *version == latest && in_wal_mode(impl->db.get())) {
-            const int timeout = options.busy_timeout_ms;
-            impl->check =
-                std::async(std::launch::async, [path, timeout] { return vet_file(path, timeout); });
-          } else if (matches_stamp(path)) {
+          if (matches_stamp(impl->db.get(), path)) {
             impl->checked = IndexCheck::unchanged;
+          } else if (options.check_in_background && *version == latest &&
+                     in_wal_mode(impl->db.get())) {
+            const int timeout = options.busy_timeout_ms;
+            impl->check = std::async(std::launch::async,
+                                     [path, timeout] { return quick_check_file(path, timeout); });
           } else if (auto damaged = quick_check(impl->db.get(), path)) {
             return *damaged;
           } else {
@@ -321,6 +342,10 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
       if (!wal.step() || wal.column_text(0) != "wal")
         return Error{Code::index_open, "cannot switch index '" + path + "' to WAL mode"};
       wal.reset();
+      // Switching a new file to WAL moves data_version (an index that was
+      // in another mode is stamped from its next run on).
+      if (impl->checked == IndexCheck::created)
+        impl->data_version_at_open = data_version(impl->db.get());
       auto migrated = migrate(impl->db.get(), path, options.migrations, options.fresh_schema);
       if (!migrated) return migrated.error();
       impl->schema_version = *migrated;

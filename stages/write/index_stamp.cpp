@@ -1,16 +1,16 @@
 #include "stages/write/index_stamp.h"
 
-#include <fcntl.h>
 #include <libdeflate.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <vector>
+
+#include "stages/sqlite/statement.h"
 
 namespace mapindex::index {
 namespace {
@@ -28,30 +28,28 @@ std::string to_text(const FileDigest& d) {
   return text;
 }
 
-// Size and CRC-32 of the whole file; nullopt when it cannot be read whole.
-std::optional<FileDigest> digest_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  struct stat st {};
-  std::optional<FileDigest> result;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-    FileDigest d;
-    std::vector<unsigned char> buffer(1 << 20);
-    bool failed = false;
-    for (;;) {
-      const ssize_t n = ::read(fd, buffer.data(), buffer.size());
-      if (n < 0) {
-        failed = true;
-        break;
-      }
-      if (n == 0) break;
-      d.crc = libdeflate_crc32(d.crc, buffer.data(), static_cast<std::size_t>(n));
-      d.size += static_cast<std::uint64_t>(n);
-    }
-    if (!failed && d.size == static_cast<std::uint64_t>(st.st_size)) result = d;
+// Size and CRC-32 of the main database file of `db`, read through SQLite's
+// own handle (see index_stamp.h); nullopt when it cannot be read whole.
+// The caller holds a read transaction (no checkpoint writes the file).
+std::optional<FileDigest> digest_file(sqlite3* db) {
+  sqlite3_file* file = nullptr;
+  if (sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK || !file ||
+      !file->pMethods)
+    return std::nullopt;
+  sqlite3_int64 size = 0;
+  if (file->pMethods->xFileSize(file, &size) != SQLITE_OK || size < 0) return std::nullopt;
+  FileDigest d;
+  d.size = static_cast<std::uint64_t>(size);
+  static thread_local std::vector<unsigned char> buffer;
+  buffer.resize(1 << 20);
+  for (sqlite3_int64 at = 0; at < size;) {
+    const auto n = static_cast<int>(
+        std::min<sqlite3_int64>(size - at, static_cast<sqlite3_int64>(buffer.size())));
+    if (file->pMethods->xRead(file, buffer.data(), n, at) != SQLITE_OK) return std::nullopt;
+    d.crc = libdeflate_crc32(d.crc, buffer.data(), static_cast<std::size_t>(n));
+    at += n;
   }
-  ::close(fd);
-  return result;
+  return d;
 }
 
 // The write-ahead log beside `path` is absent or empty.
@@ -69,9 +67,25 @@ std::optional<std::string> read_stamp(const std::string& path) {
   return std::string(value, static_cast<std::size_t>(n));
 }
 
+// The digest of `db`'s file inside a read transaction, with the log empty
+// before and after it; nullopt otherwise.
+std::optional<FileDigest> digest_in_read_transaction(sqlite3* db, const std::string& path) {
+  if (sqlite3_get_autocommit(db) == 0) return std::nullopt;  // inside someone's transaction
+  if (sqlite3_exec(db, "BEGIN; SELECT count(*) FROM sqlite_schema", nullptr, nullptr, nullptr) !=
+      SQLITE_OK) {
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    return std::nullopt;
+  }
+  std::optional<FileDigest> digest;
+  if (no_wal_content(path)) digest = digest_file(db);
+  if (digest && !no_wal_content(path)) digest.reset();
+  sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+  return digest;
+}
+
 }  // namespace
 
-bool matches_stamp(const std::string& path) {
+bool matches_stamp(sqlite3* db, const std::string& path) {
   const auto stamp = read_stamp(path);
   if (!stamp || !no_wal_content(path)) return false;
   struct stat st {};
@@ -79,15 +93,22 @@ bool matches_stamp(const std::string& path) {
   if (::stat(path.c_str(), &st) != 0 ||
       stamp->find(" " + std::to_string(st.st_size) + " ") == std::string::npos)
     return false;
-  const auto digest = digest_file(path);
-  return digest && to_text(*digest) == *stamp && no_wal_content(path);
+  const auto digest = digest_in_read_transaction(db, path);
+  return digest && to_text(*digest) == *stamp;
 }
 
-bool stamp_file(const std::string& path) {
-  if (no_wal_content(path)) {
-    if (const auto digest = digest_file(path)) {
-      const std::string text = to_text(*digest);
-      if (::setxattr(path.c_str(), kStampAttribute, text.data(), text.size(), 0) == 0) return true;
+bool stamp_file(sqlite3* db, const std::string& path, std::uint64_t max_bytes) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && static_cast<std::uint64_t>(st.st_size) <= max_bytes) {
+    int log = -1, checkpointed = -1;
+    if (sqlite3_wal_checkpoint_v2(db, "main", SQLITE_CHECKPOINT_TRUNCATE, &log, &checkpointed) ==
+            SQLITE_OK &&
+        log == 0) {
+      if (const auto digest = digest_in_read_transaction(db, path)) {
+        const std::string text = to_text(*digest);
+        if (::setxattr(path.c_str(), kStampAttribute, text.data(), text.size(), 0) == 0)
+          return true;
+      }
     }
   }
   remove_stamp(path);
