@@ -116,13 +116,24 @@ std::string stamp_of(const fs::path& db) {
 }
 
 // Whether files in `dir` keep user extended attributes (the stamp); where
-// they do not, every run checks and the stamp tests have nothing to test.
+// they do not, every run checks and the stamp tests have nothing to test:
+// they say so and stop.
 bool keeps_stamps(const fs::path& dir) {
   const auto probe = dir / "xattr-probe";
   write_file(probe, std::vector<std::uint8_t>{1});
   const bool kept = setxattr(probe.c_str(), "user.mapindex.probe", "1", 1, 0) == 0;
   fs::remove(probe);
+  if (!kept) MESSAGE("skipped: " << dir << " keeps no user extended attributes");
   return kept;
+}
+
+// Commits `sql` to the index at `db` through a connection of another
+// program's kind (plain SQLite), closed at once.
+void commit_elsewhere(const fs::path& db, const char* sql) {
+  sqlite3* other = nullptr;
+  REQUIRE(sqlite3_open(db.c_str(), &other) == SQLITE_OK);
+  CHECK(sqlite3_exec(other, sql, nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(other);
 }
 
 // Whether the index at `db` matches its stamp, read through a connection.
@@ -438,10 +449,7 @@ TEST_SUITE("cli") {
       "index: an index left as a finished run closed it is not checked again; any change to it, "
       "damage in place included, and it is") {
     IndexedFolder f(6);
-    if (!keeps_stamps(f.db.parent_path())) {
-      MESSAGE("skipped: " << f.db.parent_path() << " keeps no user extended attributes");
-      return;
-    }
+    if (!keeps_stamps(f.db.parent_path())) return;
     const auto stamp = stamp_of(f.db);
     REQUIRE_MESSAGE(!stamp.empty(), "no stamp on " << f.db
                                                    << " (does its file system keep user "
@@ -458,13 +466,9 @@ TEST_SUITE("cli") {
     CHECK(stamp_matches(f.db));
 
     // Changed by another program (a row, the same size): checked, sound.
-    {
-      sqlite3* other = nullptr;
-      REQUIRE(sqlite3_open(f.db.c_str(), &other) == SQLITE_OK);
-      CHECK(sqlite3_exec(other, "UPDATE runs SET command = command || ' ' WHERE run_id = 1",
-                         nullptr, nullptr, nullptr) == SQLITE_OK);
-      sqlite3_close(other);
-    }
+    const auto size = fs::file_size(f.db);
+    commit_elsewhere(f.db, "UPDATE runs SET command = command || ' ' WHERE run_id = 1");
+    REQUIRE(fs::file_size(f.db) == size);
     CHECK_FALSE(stamp_matches(f.db));
     run = index_vetted(f.db, f.maps);
     CHECK_MESSAGE(run.exit_code == 0, run.err);
@@ -487,10 +491,7 @@ TEST_SUITE("cli") {
       "index: a write-ahead log holding another connection's commit means the index is checked; "
       "a commit during the run leaves no stamp") {
     IndexedFolder f(3);
-    if (!keeps_stamps(f.db.parent_path())) {
-      MESSAGE("skipped: " << f.db.parent_path() << " keeps no user extended attributes");
-      return;
-    }
+    if (!keeps_stamps(f.db.parent_path())) return;
     REQUIRE(!stamp_of(f.db).empty());
     sqlite3* other = nullptr;
     REQUIRE(sqlite3_open(f.db.c_str(), &other) == SQLITE_OK);
@@ -516,10 +517,7 @@ TEST_SUITE("cli") {
       REQUIRE_MESSAGE(db.ok(), db.error().message);
       CHECK(db->index_check() == IndexCheck::unchanged);
       const auto run_id = db->begin_run("index test", "test");
-      REQUIRE(sqlite3_open(f.db.c_str(), &other) == SQLITE_OK);
-      REQUIRE(sqlite3_exec(other, "UPDATE runs SET command = 'y' WHERE run_id = 1", nullptr,
-                           nullptr, nullptr) == SQLITE_OK);
-      sqlite3_close(other);
+      commit_elsewhere(f.db, "UPDATE runs SET command = 'y' WHERE run_id = 1");
       db->finish_run(run_id, RunStatus::complete, {});
     }
     CHECK(stamp_of(f.db).empty());
@@ -532,10 +530,7 @@ TEST_SUITE("cli") {
     // process's connection, closing, deletes this run's log.
     using namespace mapindex::index;
     IndexedFolder f(2);
-    if (!keeps_stamps(f.db.parent_path())) {
-      MESSAGE("skipped: " << f.db.parent_path() << " keeps no user extended attributes");
-      return;
-    }
+    if (!keeps_stamps(f.db.parent_path())) return;
     REQUIRE(!stamp_of(f.db).empty());
     struct stat st {};
     REQUIRE(stat(f.db.c_str(), &st) == 0);
@@ -567,10 +562,7 @@ TEST_SUITE("cli") {
   TEST_CASE("index: only a run that finished complete or interrupted on a vetted index stamps it") {
     using namespace mapindex::index;
     IndexedFolder f(2);
-    if (!keeps_stamps(f.db.parent_path())) {
-      MESSAGE("skipped: " << f.db.parent_path() << " keeps no user extended attributes");
-      return;
-    }
+    if (!keeps_stamps(f.db.parent_path())) return;
     REQUIRE(!stamp_of(f.db).empty());
     const auto finish = [&](std::optional<RunStatus> status, OpenOptions options = {}) {
       auto db = IndexDb::open(f.db.string(), OpenMode::read_write, options);

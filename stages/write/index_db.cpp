@@ -151,8 +151,7 @@ Vetting quick_check_file(const std::string& path, int busy_timeout_ms) {
 
 // PRAGMA data_version: changes when another connection commits.
 std::int64_t data_version(sqlite3* db) {
-  Statement version(db, "PRAGMA data_version");
-  return version.step() ? version.column_int(0) : -1;
+  return Statement(db, "PRAGMA data_version").single_int().value_or(-1);
 }
 
 // Whether the index is in WAL mode already (reading the mode changes nothing).

@@ -20,12 +20,13 @@ struct FileDigest {
   std::uint32_t crc = 0;
 };
 
-// The stamp's text: a format version, the size, the CRC-32 in hex.
+// The stamp's text: a format version, the size, the CRC-32 in hex. Its
+// start (size_prefix) tells a grown file without reading it.
+std::string size_prefix(std::uint64_t size) { return "1 " + std::to_string(size) + " "; }
 std::string to_text(const FileDigest& d) {
-  char text[64];
-  std::snprintf(text, sizeof text, "1 %llu %08x", static_cast<unsigned long long>(d.size),
-                static_cast<unsigned>(d.crc));
-  return text;
+  char crc[16];
+  std::snprintf(crc, sizeof crc, "%08x", static_cast<unsigned>(d.crc));
+  return size_prefix(d.size) + crc;
 }
 
 // Size and CRC-32 of the main database file of `db`, read through SQLite's
@@ -89,9 +90,8 @@ bool matches_stamp(sqlite3* db, const std::string& path) {
   const auto stamp = read_stamp(path);
   if (!stamp || !no_wal_content(path)) return false;
   struct stat st {};
-  // The size first: a grown file is told without reading it.
   if (::stat(path.c_str(), &st) != 0 ||
-      stamp->find(" " + std::to_string(st.st_size) + " ") == std::string::npos)
+      !stamp->starts_with(size_prefix(static_cast<std::uint64_t>(st.st_size))))
     return false;
   const auto digest = digest_in_read_transaction(db, path);
   return digest && to_text(*digest) == *stamp;
