@@ -25,11 +25,11 @@
 #include <vector>
 
 #include "benchmarks/entry_stream.h"
-#include "benchmarks/tile_layer_data.h"
 #include "stages/common/adler32.h"
 #include "stages/common/sha256.h"
 #include "stages/common/zeroed_buffer.h"
 #include "stages/decode/datafile/datafile.h"
+#include "stages/decode/teeworlds/item_decoders.h"
 
 namespace {
 
@@ -154,7 +154,7 @@ int main(int argc, char** argv) {
       auto df = datafile::Datafile::open(bytes);
       if (!df) return;
       t.maps++;
-      for (const std::size_t index : bench::tile_data_indices(*df)) {
+      for (const std::size_t index : teeworlds::tile_data_indices(*df)) {
         // The layer's key, as mapindex computes it (v4: the compressed bytes).
         if (df->version() == 4) {
           if (auto stored = df->stored_data(index)) {

@@ -3,8 +3,10 @@
 //   reader (input_node, serial)          stages/read: next archive entry -> bytes,
 //      |                                 waits for room in the memory budget first
 //   hash (function_node, N threads,      stages/read digest: SHA-256 and CRC32 of
-//      |  at least 2)                    the entry, while the next one is read and
-//      |                                 earlier ones are measured
+//      |  at least 2)                    the entry, and (when it is to be measured)
+//      |                                 of its tile data, the layers' keys
+//      |                                 (digest_tile_data), while the next one is
+//      |                                 read and earlier ones are measured
 //   measure (function_node, N threads)   stages/extract: skip known content, else
 //      |                                 decode + measure, drawing the thumbnail
 //      |                                 (content seen twice in the run: measured once)
@@ -90,6 +92,12 @@ class RunContents {
     it->second.result = it->second.promise.get_future().share();
     return {true, it->second.result};
   }
+  // Whether an entry with this content was claimed (and is not yet written),
+  // or written as a map, in this run so far.
+  bool seen(const read::FileDigest& digest) {
+    std::lock_guard lock(mutex_);
+    return slots_.contains(digest.sha256) || written_maps_.contains(digest.sha256);
+  }
   void fulfil(const read::FileDigest& digest, MeasuredPtr m) {
     std::lock_guard lock(mutex_);
     slots_.at(digest.sha256).promise.set_value(std::move(m));
@@ -131,6 +139,9 @@ struct WorkItem {
   std::uint64_t input_position = 0;  // input bytes read up to this entry (for the progress)
   read::Entry entry;
   read::FileDigest digest;
+  // The SHA-256 of its tile data (the layers' keys), taken by the hash node
+  // when the entry is not known already: the measure node then needs not.
+  TileDataDigests tile_digests;
   std::optional<index::KnownMap> known;
   MeasuredPtr measured;
   bool claimant = false;  // this entry measured its content for the run (RunContents)
@@ -227,6 +238,7 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
     MeasureOptions mo;
     mo.max_data_item_size = options.max_data_item_size;
     mo.layer_store = layer_store;
+    mo.digests = &w.tile_digests;
     mo.thumbnails = options.thumbnails;
     mo.defer_thumbnail_png = true;
     m->measurement = measure_content(w.entry.bytes, mo);
@@ -567,7 +579,15 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
 
     flow::function_node<WorkPtr, WorkPtr> hash_node(g, std::max(threads, 2u), [&](WorkPtr w) {
       failing([&] {
-        if (w->entry.kind == read::ReadOutcome::file) w->digest = read::digest(w->entry.bytes);
+        if (w->entry.kind != read::ReadOutcome::file) return;
+        w->digest = read::digest(w->entry.bytes);
+        // Its layers' keys too, beside the decode threads (at --threads 1 the
+        // hashing has a thread of its own), unless it will not be measured:
+        // known from an earlier run, or met before in this one (a copy
+        // hashed at the same time as the first is hashed twice: no harm).
+        if ((options.reindex || !known.contains(w->digest.sha256_hex())) &&
+            !contents.seen(w->digest))
+          w->tile_digests = digest_tile_data(w->entry.bytes, options.max_data_item_size);
       });
       return w;
     });

@@ -16,7 +16,10 @@
 #include <unordered_map>
 
 #include "pipeline/layer_store.h"
+#include "stages/common/hex.h"
+#include "stages/common/sha256.h"
 #include "stages/common/shared_buffer.h"
+#include "stages/decode/datafile/datafile.h"
 #include "stages/extract/measure.h"
 #include "stages/extract/teeworlds_measure.h"
 #include "stages/write/index_db.h"
@@ -353,6 +356,119 @@ TEST_SUITE("layer cache") {
     CHECK(s.layers[1].data_key->width == 30);
     CHECK(s.layers[1].data_key->height == 20);
     CHECK(s.layers[1].data_key->data_size == 30 * 20 * 4);
+  }
+
+  TEST_CASE("tile data digests computed ahead: the keys' digests, and taken as given") {
+    // Two layers with the same data (one data item each) and one other.
+    const auto map = pool_map("a", {"G0", "D0", "D1", "D0"});
+    const auto digests = digest_tile_data(map, MeasureOptions{}.max_data_item_size);
+    auto df = datafile::Datafile::open(map);
+    REQUIRE(df);
+    // Each is the SHA-256 of its item's stored bytes, in index order.
+    for (std::size_t i = 0; i < digests.size(); ++i) {
+      CAPTURE(digests[i].index);
+      if (i > 0) CHECK(digests[i - 1].index < digests[i].index);
+      auto stored = df->stored_data(digests[i].index);
+      REQUIRE(stored);
+      CHECK(digests[i].sha256 == sha256(*stored));
+    }
+    // One for every tile layer's data: the digest of each layer's key.
+    const MapStats plain = measure_teeworlds(map);
+    REQUIRE(plain.layers.size() == 4);
+    CHECK(digests.size() == 4);
+    for (const auto& l : plain.layers) {
+      REQUIRE(l.data_key);
+      CHECK(std::any_of(digests.begin(), digests.end(),
+                        [&](const TileDataDigest& d) { return d.sha256 == l.data_key->sha256; }));
+    }
+    // Measuring with them is measuring without.
+    MeasureOptions ahead;
+    ahead.digests = &digests;
+    const MapStats with = measure_teeworlds(map, ahead);
+    check_same_layers(with, plain);
+    // They are taken as given, not computed again: changed ones are the keys'.
+    TileDataDigests changed = digests;
+    for (auto& d : changed) d.sha256[0] ^= 0xff;
+    ahead.digests = &changed;
+    const MapStats taken = measure_teeworlds(map, ahead);
+    for (std::size_t i = 0; i < taken.layers.size(); ++i) {
+      CAPTURE(i);
+      REQUIRE(taken.layers[i].data_key);
+      Sha256 expected = plain.layers[i].data_key->sha256;
+      expected[0] ^= 0xff;
+      CHECK(taken.layers[i].data_key->sha256 == expected);
+    }
+    // Version 3 datafiles store data as is: no keys, so no digests; nor for
+    // what is no datafile.
+    MapBuilder b3;
+    b3.add_game_group();
+    b3.add_tile_layer(pool_layer("D0"), {.name = "D0"});
+    CHECK(digest_tile_data(b3.build({.version = 3}), MeasureOptions{}.max_data_item_size).empty());
+    const std::vector<std::uint8_t> text = {'n', 'o', 't', ' ', 'a', ' ', 'm', 'a', 'p'};
+    CHECK(digest_tile_data(text, MeasureOptions{}.max_data_item_size).empty());
+  }
+
+  TEST_CASE("the corpus: digests computed ahead cover every layer key and change no result") {
+    const auto files = corpus_files("maps", ".map");
+    if (files.empty()) {
+      report_corpus_missing("maps", "tile data digests");
+      return;
+    }
+    std::size_t keyed = 0;
+    for (const auto& path : files) {
+      CAPTURE(path.filename().string());
+      const auto bytes = read_file(path);
+      const auto digests = digest_tile_data(bytes, MeasureOptions{}.max_data_item_size);
+      const MapStats plain = measure_teeworlds(bytes);
+      for (const auto& l : plain.layers) {
+        if (!l.data_key) continue;
+        ++keyed;
+        CHECK(std::any_of(digests.begin(), digests.end(),
+                          [&](const TileDataDigest& d) { return d.sha256 == l.data_key->sha256; }));
+      }
+      MeasureOptions ahead;
+      ahead.digests = &digests;
+      check_same_layers(measure_teeworlds(bytes, ahead), plain);
+    }
+    CHECK(keyed > 1000);
+  }
+
+  TEST_CASE("an index run keys each layer by its own data, copies and known maps included") {
+    TempDir tmp;
+    const std::map<std::string, std::vector<std::uint8_t>> maps = {
+        {"m1", pool_map("m1", {"G0", "D0", "D1"})},
+        {"m2", pool_map("m2", {"D2", "G1"})},
+        {"m3", pool_map("m3", {"G0", "D2", "D0", "D1"})},
+        {"m4", pool_map("m4", {"G1", "D1"})}};
+    // Each map layer's key as measured on its own (the layer's data hashed
+    // where it is measured): (name, layer index, SHA-256).
+    std::vector<Row> expected;
+    for (const auto& [name, bytes] : maps) {
+      const MapStats s = measure_teeworlds(bytes);
+      for (std::size_t i = 0; i < s.layers.size(); ++i) {
+        REQUIRE(s.layers[i].data_key);
+        expected.push_back({name, std::to_string(i), to_hex(s.layers[i].data_key->sha256)});
+      }
+    }
+    std::sort(expected.begin(), expected.end());
+    // Run 1 at 2 threads (m1 twice: a copy in the run); run 2 at 1 thread
+    // meets m1 and m3 again (known) beside m4, which is new.
+    write_archive(tmp / "first.zip", ArchiveFormat::zip,
+                  {{.path = "m1.map", .bytes = maps.at("m1")},
+                   {.path = "copy/m1.map", .bytes = maps.at("m1")},
+                   {.path = "m2.map", .bytes = maps.at("m2")},
+                   {.path = "m3.map", .bytes = maps.at("m3")}});
+    write_archive(tmp / "second.zip", ArchiveFormat::zip,
+                  {{.path = "m3.map", .bytes = maps.at("m3")},
+                   {.path = "m4.map", .bytes = maps.at("m4")},
+                   {.path = "again/m1.map", .bytes = maps.at("m1")}});
+    const auto db = tmp / "index.sqlite";
+    REQUIRE(index_into(db, {tmp.file("first.zip")}, {"--threads", "2"}).exit_code <= 1);
+    REQUIRE(index_into(db, {tmp.file("second.zip")}, {"--threads", "1"}).exit_code <= 1);
+    CHECK(sql_rows(db,
+                   "SELECT DISTINCT f.name, l.layer_index, d.sha256 FROM layers l "
+                   "JOIN layer_data d USING (layer_data_id) JOIN files f USING (map_id) "
+                   "ORDER BY 1, 2, 3") == expected);
   }
 
   TEST_CASE(

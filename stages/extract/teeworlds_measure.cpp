@@ -12,6 +12,7 @@
 #include "stages/common/sha256.h"
 #include "stages/common/shared_buffer.h"
 #include "stages/decode/datafile/datafile.h"
+#include "stages/decode/teeworlds/item_decoders.h"
 #include "stages/decode/teeworlds/teeworlds_map.h"
 #include "stages/extract/teeworlds_checks.h"
 #include "stages/extract/teeworlds_features.h"
@@ -374,13 +375,25 @@ class LayerMeasurer {
     auto stored = df_.stored_data(static_cast<std::size_t>(index));
     if (!stored) return std::nullopt;
     LayerDataKey key;
-    key.sha256 = sha256(*stored);
+    key.sha256 = digest(static_cast<std::size_t>(index), *stored);
     key.kind = layer.type;
     key.version = t.version;
     key.width = t.width;
     key.height = t.height;
     key.data_size = df_.data_size(static_cast<std::size_t>(index));
     return key;
+  }
+
+  // The SHA-256 of data item `index`'s stored bytes: computed ahead when
+  // MeasureOptions::digests has it.
+  Sha256 digest(std::size_t index, Bytes stored) const {
+    if (const TileDataDigests* ahead = options_.digests) {
+      const auto it =
+          std::lower_bound(ahead->begin(), ahead->end(), index,
+                           [](const TileDataDigest& d, std::size_t i) { return d.index < i; });
+      if (it != ahead->end() && it->index == index) return it->sha256;
+    }
+    return sha256(stored);
   }
 
   // Where tile data item `index` is inflated: the thread's buffer, or for
@@ -672,6 +685,22 @@ bool looks_like_datafile(Bytes file) {
     return file[0] == s[0] && file[1] == s[1] && file[2] == s[2] && file[3] == s[3];
   };
   return m("DATA") || m("ATAD");
+}
+
+TileDataDigests digest_tile_data(Bytes file, std::uint64_t max_data_item_size) {
+  TileDataDigests out;
+  if (!looks_like_datafile(file)) return out;
+  datafile::Options dopt;
+  dopt.max_data_item_size = max_data_item_size;
+  auto df = Datafile::open(file, dopt);
+  if (!df || df->version() != 4) return out;
+  std::vector<std::size_t> indices = teeworlds::tile_data_indices(*df);
+  std::sort(indices.begin(), indices.end());
+  indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+  out.reserve(indices.size());
+  for (const std::size_t index : indices)
+    if (auto stored = df->stored_data(index)) out.push_back({index, sha256(*stored)});
+  return out;
 }
 
 MapStats measure_teeworlds(Bytes file, const MeasureOptions& options) {

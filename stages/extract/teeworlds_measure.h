@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "stages/common/bytes.h"
+#include "stages/common/sha256.h"
 #include "stages/extract/layer_data.h"
 #include "stages/extract/map_stats.h"
 #include "stages/render/canvas.h"
@@ -27,6 +28,20 @@ struct DrawnLayers {
   std::int32_t map_width = 0, map_height = 0;  // the game layer's size (0: no game layer)
 };
 
+// The SHA-256 of tile data items' stored (compressed) bytes: the first part
+// of a layer's LayerDataKey. Sorted by data index, each index once.
+struct TileDataDigest {
+  std::size_t index = 0;
+  Sha256 sha256{};
+};
+using TileDataDigests = std::vector<TileDataDigest>;
+
+// The digests measure_teeworlds would compute for the keys of `file`'s tile
+// layers (teeworlds::tile_data_indices; version 4 datafiles only, as keys
+// are): computed ahead, on another thread, for MeasureOptions::digests.
+// Empty for anything else, or a datafile that does not open.
+TileDataDigests digest_tile_data(Bytes file, std::uint64_t max_data_item_size);
+
 struct MeasureOptions {
   // The largest data item (declared uncompressed size) that is inflated.
   std::uint64_t max_data_item_size = 256ull << 20;
@@ -34,6 +49,11 @@ struct MeasureOptions {
   // key the store has is not inflated, its result is taken from the store.
   // Null: every layer is measured (the key is still computed and stored).
   LayerDataStore* layer_store = nullptr;
+  // Digests of the file's tile data computed ahead (digest_tile_data of the
+  // same bytes): a layer's key takes its data's digest from here instead of
+  // hashing the data on the measuring thread. Null, or an index not there:
+  // hashed here.
+  const TileDataDigests* digests = nullptr;
   // Bit index_of(kind) set: layers of that kind are inflated even when the
   // store has their result (for a caller that needs their tiles); the
   // counts still come from the store.

@@ -40,6 +40,14 @@ Result<SoundsLayer> decode_sounds_layer(Int32View item, bool deprecated);
 // components 0..255) for a decoded tilemap of `item_ints` ints.
 std::vector<Error> validate_tilemap(const TilemapLayer& layer, std::size_t item_ints);
 
+// The data items holding the tiles of a map's tilemap layers: a layer's own
+// `data` index for tiles and game layers, DDNet's extra index of its kind for
+// front, tele, speedup, switch and tune layers (TilemapLayer::tile_data). Only
+// layers whose item decodes, that validate_tilemap finds nothing but colour
+// warnings (M8) in, and whose index is in range; in layer item order (an index
+// two layers share comes twice).
+std::vector<std::size_t> tile_data_indices(const datafile::Datafile& df);
+
 // Quads and sound sources from their (decompressed) data: `bytes` must hold
 // kQuadBytes / source_bytes() bytes at `p`.
 Quad decode_quad(const std::uint8_t* p);
