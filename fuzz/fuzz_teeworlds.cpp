@@ -22,5 +22,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::abort();
   for (std::size_t i = 0; i < stats.layers.size(); ++i)
     if (again.layers[i].data_key != stats.layers[i].data_key) std::abort();
+  for (std::size_t i = 0; i < stats.problems.size(); ++i)
+    if (again.problems[i].code != stats.problems[i].code ||
+        again.problems[i].message != stats.problems[i].message)
+      std::abort();
   return 0;
 }

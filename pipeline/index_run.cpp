@@ -242,6 +242,7 @@ void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::Kno
     mo.thumbnails = options.thumbnails;
     mo.defer_thumbnail_png = true;
     m->measurement = measure_content(w.entry.bytes, mo);
+    w.tile_digests = {};
     if (m->measurement.kind == ContentKind::map) counters.maps_measured++;
   } catch (const std::exception& e) {
     m->failure =
@@ -583,11 +584,18 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
         w->digest = read::digest(w->entry.bytes);
         // Its layers' keys too, beside the decode threads (at --threads 1 the
         // hashing has a thread of its own), unless it will not be measured:
-        // known from an earlier run, or met before in this one (a copy
-        // hashed at the same time as the first is hashed twice: no harm).
+        // known from an earlier run, or met before in this one. (A copy
+        // hashed before the first is claimed by the measure node is hashed in
+        // vain.) They only save work: should hashing them fail (memory), the
+        // decode thread hashes, and the entry is measured as ever.
         if ((options.reindex || !known.contains(w->digest.sha256_hex())) &&
-            !contents.seen(w->digest))
-          w->tile_digests = digest_tile_data(w->entry.bytes, options.max_data_item_size);
+            !contents.seen(w->digest)) {
+          try {
+            w->tile_digests = digest_tile_data(w->entry.bytes, options.max_data_item_size);
+          } catch (const std::exception&) {
+            w->tile_digests = {};
+          }
+        }
       });
       return w;
     });

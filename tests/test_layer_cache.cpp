@@ -364,21 +364,23 @@ TEST_SUITE("layer cache") {
     const auto digests = digest_tile_data(map, MeasureOptions{}.max_data_item_size);
     auto df = datafile::Datafile::open(map);
     REQUIRE(df);
+    CHECK(digests.file.data() == map.data());
     // Each is the SHA-256 of its item's stored bytes, in index order.
-    for (std::size_t i = 0; i < digests.size(); ++i) {
-      CAPTURE(digests[i].index);
-      if (i > 0) CHECK(digests[i - 1].index < digests[i].index);
-      auto stored = df->stored_data(digests[i].index);
+    const auto& items = digests.items;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      CAPTURE(items[i].index);
+      if (i > 0) CHECK(items[i - 1].index < items[i].index);
+      auto stored = df->stored_data(items[i].index);
       REQUIRE(stored);
-      CHECK(digests[i].sha256 == sha256(*stored));
+      CHECK(items[i].sha256 == sha256(*stored));
     }
     // One for every tile layer's data: the digest of each layer's key.
     const MapStats plain = measure_teeworlds(map);
     REQUIRE(plain.layers.size() == 4);
-    CHECK(digests.size() == 4);
+    CHECK(items.size() == 4);
     for (const auto& l : plain.layers) {
       REQUIRE(l.data_key);
-      CHECK(std::any_of(digests.begin(), digests.end(),
+      CHECK(std::any_of(items.begin(), items.end(),
                         [&](const TileDataDigest& d) { return d.sha256 == l.data_key->sha256; }));
     }
     // Measuring with them is measuring without.
@@ -388,7 +390,7 @@ TEST_SUITE("layer cache") {
     check_same_layers(with, plain);
     // They are taken as given, not computed again: changed ones are the keys'.
     TileDataDigests changed = digests;
-    for (auto& d : changed) d.sha256[0] ^= 0xff;
+    for (auto& d : changed.items) d.sha256[0] ^= 0xff;
     ahead.digests = &changed;
     const MapStats taken = measure_teeworlds(map, ahead);
     for (std::size_t i = 0; i < taken.layers.size(); ++i) {
@@ -398,14 +400,23 @@ TEST_SUITE("layer cache") {
       expected[0] ^= 0xff;
       CHECK(taken.layers[i].data_key->sha256 == expected);
     }
+    // But only for the bytes they were computed from: the same bytes
+    // elsewhere, or another map, are hashed as they are.
+    const std::vector<std::uint8_t> copy = map;
+    check_same_layers(measure_teeworlds(copy, ahead), plain);
+    const auto other = pool_map("b", {"G1", "D2"});
+    const auto other_digests = digest_tile_data(other, MeasureOptions{}.max_data_item_size);
+    ahead.digests = &other_digests;
+    check_same_layers(measure_teeworlds(map, ahead), plain);
     // Version 3 datafiles store data as is: no keys, so no digests; nor for
     // what is no datafile.
     MapBuilder b3;
     b3.add_game_group();
     b3.add_tile_layer(pool_layer("D0"), {.name = "D0"});
-    CHECK(digest_tile_data(b3.build({.version = 3}), MeasureOptions{}.max_data_item_size).empty());
+    CHECK(digest_tile_data(b3.build({.version = 3}), MeasureOptions{}.max_data_item_size)
+              .items.empty());
     const std::vector<std::uint8_t> text = {'n', 'o', 't', ' ', 'a', ' ', 'm', 'a', 'p'};
-    CHECK(digest_tile_data(text, MeasureOptions{}.max_data_item_size).empty());
+    CHECK(digest_tile_data(text, MeasureOptions{}.max_data_item_size).items.empty());
   }
 
   TEST_CASE("the corpus: digests computed ahead cover every layer key and change no result") {
@@ -423,7 +434,7 @@ TEST_SUITE("layer cache") {
       for (const auto& l : plain.layers) {
         if (!l.data_key) continue;
         ++keyed;
-        CHECK(std::any_of(digests.begin(), digests.end(),
+        CHECK(std::any_of(digests.items.begin(), digests.items.end(),
                           [&](const TileDataDigest& d) { return d.sha256 == l.data_key->sha256; }));
       }
       MeasureOptions ahead;

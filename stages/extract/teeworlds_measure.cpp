@@ -385,13 +385,15 @@ class LayerMeasurer {
   }
 
   // The SHA-256 of data item `index`'s stored bytes: computed ahead when
-  // MeasureOptions::digests has it.
+  // MeasureOptions::digests has it, for these very bytes.
   Sha256 digest(std::size_t index, Bytes stored) const {
-    if (const TileDataDigests* ahead = options_.digests) {
+    const TileDataDigests* ahead = options_.digests;
+    if (ahead && ahead->file.data() == df_.file().data() &&
+        ahead->file.size() == df_.file().size()) {
       const auto it =
-          std::lower_bound(ahead->begin(), ahead->end(), index,
+          std::lower_bound(ahead->items.begin(), ahead->items.end(), index,
                            [](const TileDataDigest& d, std::size_t i) { return d.index < i; });
-      if (it != ahead->end() && it->index == index) return it->sha256;
+      if (it != ahead->items.end() && it->index == index) return it->sha256;
     }
     return sha256(stored);
   }
@@ -689,6 +691,7 @@ bool looks_like_datafile(Bytes file) {
 
 TileDataDigests digest_tile_data(Bytes file, std::uint64_t max_data_item_size) {
   TileDataDigests out;
+  out.file = file;
   if (!looks_like_datafile(file)) return out;
   datafile::Options dopt;
   dopt.max_data_item_size = max_data_item_size;
@@ -697,9 +700,9 @@ TileDataDigests digest_tile_data(Bytes file, std::uint64_t max_data_item_size) {
   std::vector<std::size_t> indices = teeworlds::tile_data_indices(*df);
   std::sort(indices.begin(), indices.end());
   indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
-  out.reserve(indices.size());
+  out.items.reserve(indices.size());
   for (const std::size_t index : indices)
-    if (auto stored = df->stored_data(index)) out.push_back({index, sha256(*stored)});
+    if (auto stored = df->stored_data(index)) out.items.push_back({index, sha256(*stored)});
   return out;
 }
 

@@ -28,13 +28,18 @@ struct DrawnLayers {
   std::int32_t map_width = 0, map_height = 0;  // the game layer's size (0: no game layer)
 };
 
-// The SHA-256 of tile data items' stored (compressed) bytes: the first part
-// of a layer's LayerDataKey. Sorted by data index, each index once.
+// The SHA-256 of a tile data item's stored (compressed) bytes: the first
+// part of a layer's LayerDataKey.
 struct TileDataDigest {
   std::size_t index = 0;
   Sha256 sha256{};
 };
-using TileDataDigests = std::vector<TileDataDigest>;
+// Those of one file: measuring takes them only for these very bytes (the
+// same address and size), so digests can never stand for another file's.
+struct TileDataDigests {
+  Bytes file;
+  std::vector<TileDataDigest> items;  // sorted by data index, each index once
+};
 
 // The digests measure_teeworlds would compute for the keys of `file`'s tile
 // layers (teeworlds::tile_data_indices; version 4 datafiles only, as keys
@@ -51,8 +56,8 @@ struct MeasureOptions {
   LayerDataStore* layer_store = nullptr;
   // Digests of the file's tile data computed ahead (digest_tile_data of the
   // same bytes): a layer's key takes its data's digest from here instead of
-  // hashing the data on the measuring thread. Null, or an index not there:
-  // hashed here.
+  // hashing the data on the measuring thread. Null, computed from other
+  // bytes, or an index not there: hashed here.
   const TileDataDigests* digests = nullptr;
   // Bit index_of(kind) set: layers of that kind are inflated even when the
   // store has their result (for a caller that needs their tiles); the

@@ -372,6 +372,11 @@ EnvPoint EnvelopePoints::point(std::size_t i) const {
   return p;
 }
 
+bool tiles_readable(const std::vector<Error>& findings) {
+  return std::all_of(findings.begin(), findings.end(),
+                     [](const Error& e) { return e.code == Code::M8; });
+}
+
 std::vector<std::size_t> tile_data_indices(const datafile::Datafile& df) {
   std::vector<std::size_t> out;
   const datafile::ItemRange layers = df.items_of_type(kLayerType);
@@ -381,11 +386,10 @@ std::vector<std::size_t> tile_data_indices(const datafile::Datafile& df) {
     if (!header || header->type != kLayerTilemap) continue;
     auto tilemap = decode_tilemap(item.data);
     if (!tilemap) continue;
-    bool readable = true;
-    for (const auto& e : validate_tilemap(*tilemap, item.data.size()))
-      if (e.code != Code::M8) readable = false;
     const std::int32_t d = tilemap->tile_data();
-    if (!readable || d < 0 || static_cast<std::size_t>(d) >= df.num_data()) continue;
+    if (!tiles_readable(validate_tilemap(*tilemap, item.data.size())) || d < 0 ||
+        static_cast<std::size_t>(d) >= df.num_data())
+      continue;
     out.push_back(static_cast<std::size_t>(d));
   }
   return out;

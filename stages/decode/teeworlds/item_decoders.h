@@ -39,6 +39,9 @@ Result<SoundsLayer> decode_sounds_layer(Int32View item, bool deprecated);
 // 2; width*height*tile size fits in 31 bits) and M8 (tiles layers: color
 // components 0..255) for a decoded tilemap of `item_ints` ints.
 std::vector<Error> validate_tilemap(const TilemapLayer& layer, std::size_t item_ints);
+// Whether a tilemap's tiles can be read, given what validate_tilemap found:
+// only when it found nothing but colour warnings (M8).
+bool tiles_readable(const std::vector<Error>& findings);
 
 // The data items holding the tiles of a map's tilemap layers: a layer's own
 // `data` index for tiles and game layers, DDNet's extra index of its kind for

@@ -62,12 +62,9 @@ void decode_layer(const Item& item, DecodedLayer& layer, Problems& problems) {
         return;
       }
       layer.type = t->kind;
-      bool readable = true;
-      for (const auto& e : validate_tilemap(*t, item.data.size())) {
-        if (e.code != Code::M8) readable = false;
-        add(problems, e, where);
-      }
-      layer.tiles_readable = readable;
+      const std::vector<Error> findings = validate_tilemap(*t, item.data.size());
+      for (const auto& e : findings) add(problems, e, where);
+      layer.tiles_readable = tiles_readable(findings);
       layer.tilemap = std::move(t.value());
       return;
     }
