@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Whatever the input, a rejected map names at least one problem.
   if (stats.status == MapStatus::rejected && stats.problems.empty()) std::abort();
   MeasureOptions ahead;
-  const TileDataDigests digests = digest_tile_data(Bytes(data, size), ahead.max_data_item_size);
+  const TileDataDigests digests = digest_tile_data(Bytes(data, size));
   ahead.digests = &digests;
   const MapStats again = measure_teeworlds(Bytes(data, size), ahead);
   if (again.layers.size() != stats.layers.size() || again.problems.size() != stats.problems.size())

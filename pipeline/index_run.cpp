@@ -203,18 +203,27 @@ index::RunCounters run_counters(const LiveCounters& c) {
   return rc;
 }
 
+using KnownMaps = std::unordered_map<std::string, index::KnownMap>;
+
+// What an earlier run recorded of this content, which is then not measured
+// again; null when it is new, or --reindex measures everything.
+const index::KnownMap* known_before(const read::FileDigest& digest, const KnownMaps& known,
+                                    const IndexOptions& options) {
+  if (options.reindex) return nullptr;
+  const auto it = known.find(digest.sha256_hex());
+  return it == known.end() ? nullptr : &it->second;
+}
+
 // What the measure node does with one entry (runs on any worker thread).
 // `failed`: a node failed, so the graph is cancelled (see run_index).
-void measure_entry(WorkItem& w, const std::unordered_map<std::string, index::KnownMap>& known,
-                   RunContents& contents, LiveCounters& counters, const IndexOptions& options,
-                   LayerDataStore* layer_store, const std::atomic<bool>& failed) {
+void measure_entry(WorkItem& w, const KnownMaps& known, RunContents& contents,
+                   LiveCounters& counters, const IndexOptions& options, LayerDataStore* layer_store,
+                   const std::atomic<bool>& failed) {
   if (w.entry.kind != read::ReadOutcome::file) return;
-  if (!options.reindex) {
-    if (auto it = known.find(w.digest.sha256_hex()); it != known.end()) {
-      w.known = it->second;
-      read::EntryBuffers::instance().give(w.entry.bytes);
-      return;
-    }
+  if (const index::KnownMap* before = known_before(w.digest, known, options)) {
+    w.known = *before;
+    read::EntryBuffers::instance().give(w.entry.bytes);
+    return;
   }
   auto m = std::make_shared<Measured>();  // before the claim: nothing below throws
   auto claim = contents.claim(w.digest);
@@ -588,10 +597,9 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
         // hashed before the first is claimed by the measure node is hashed in
         // vain.) They only save work: should hashing them fail (memory), the
         // decode thread hashes, and the entry is measured as ever.
-        if ((options.reindex || !known.contains(w->digest.sha256_hex())) &&
-            !contents.seen(w->digest)) {
+        if (!known_before(w->digest, known, options) && !contents.seen(w->digest)) {
           try {
-            w->tile_digests = digest_tile_data(w->entry.bytes, options.max_data_item_size);
+            w->tile_digests = digest_tile_data(w->entry.bytes);
           } catch (const std::exception&) {
             w->tile_digests = {};
           }

@@ -361,7 +361,7 @@ TEST_SUITE("layer cache") {
   TEST_CASE("tile data digests computed ahead: the keys' digests, and taken as given") {
     // Two layers with the same data (one data item each) and one other.
     const auto map = pool_map("a", {"G0", "D0", "D1", "D0"});
-    const auto digests = digest_tile_data(map, MeasureOptions{}.max_data_item_size);
+    const auto digests = digest_tile_data(map);
     auto df = datafile::Datafile::open(map);
     REQUIRE(df);
     CHECK(digests.file.data() == map.data());
@@ -405,7 +405,7 @@ TEST_SUITE("layer cache") {
     const std::vector<std::uint8_t> copy = map;
     check_same_layers(measure_teeworlds(copy, ahead), plain);
     const auto other = pool_map("b", {"G1", "D2"});
-    const auto other_digests = digest_tile_data(other, MeasureOptions{}.max_data_item_size);
+    const auto other_digests = digest_tile_data(other);
     ahead.digests = &other_digests;
     check_same_layers(measure_teeworlds(map, ahead), plain);
     // Version 3 datafiles store data as is: no keys, so no digests; nor for
@@ -413,10 +413,9 @@ TEST_SUITE("layer cache") {
     MapBuilder b3;
     b3.add_game_group();
     b3.add_tile_layer(pool_layer("D0"), {.name = "D0"});
-    CHECK(digest_tile_data(b3.build({.version = 3}), MeasureOptions{}.max_data_item_size)
-              .items.empty());
+    CHECK(digest_tile_data(b3.build({.version = 3})).items.empty());
     const std::vector<std::uint8_t> text = {'n', 'o', 't', ' ', 'a', ' ', 'm', 'a', 'p'};
-    CHECK(digest_tile_data(text, MeasureOptions{}.max_data_item_size).items.empty());
+    CHECK(digest_tile_data(text).items.empty());
   }
 
   TEST_CASE("the corpus: digests computed ahead cover every layer key and change no result") {
@@ -429,7 +428,7 @@ TEST_SUITE("layer cache") {
     for (const auto& path : files) {
       CAPTURE(path.filename().string());
       const auto bytes = read_file(path);
-      const auto digests = digest_tile_data(bytes, MeasureOptions{}.max_data_item_size);
+      const auto digests = digest_tile_data(bytes);
       const MapStats plain = measure_teeworlds(bytes);
       for (const auto& l : plain.layers) {
         if (!l.data_key) continue;

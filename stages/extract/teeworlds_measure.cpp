@@ -689,13 +689,11 @@ bool looks_like_datafile(Bytes file) {
   return m("DATA") || m("ATAD");
 }
 
-TileDataDigests digest_tile_data(Bytes file, std::uint64_t max_data_item_size) {
+TileDataDigests digest_tile_data(Bytes file) {
   TileDataDigests out;
   out.file = file;
   if (!looks_like_datafile(file)) return out;
-  datafile::Options dopt;
-  dopt.max_data_item_size = max_data_item_size;
-  auto df = Datafile::open(file, dopt);
+  auto df = Datafile::open(file);
   if (!df || df->version() != 4) return out;
   std::vector<std::size_t> indices = teeworlds::tile_data_indices(*df);
   std::sort(indices.begin(), indices.end());

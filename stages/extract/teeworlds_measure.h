@@ -44,8 +44,10 @@ struct TileDataDigests {
 // The digests measure_teeworlds would compute for the keys of `file`'s tile
 // layers (teeworlds::tile_data_indices; version 4 datafiles only, as keys
 // are): computed ahead, on another thread, for MeasureOptions::digests.
-// Empty for anything else, or a datafile that does not open.
-TileDataDigests digest_tile_data(Bytes file, std::uint64_t max_data_item_size);
+// Empty for anything else, or a datafile that does not open. (What is
+// hashed is stored bytes: MeasureOptions::max_data_item_size, a limit on
+// inflating, changes nothing here.)
+TileDataDigests digest_tile_data(Bytes file);
 
 struct MeasureOptions {
   // The largest data item (declared uncompressed size) that is inflated.
