@@ -10,13 +10,22 @@
 #include "stages/extract/teeworlds_features.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/process.h"
+#include "tests/test_index_helpers.h"
 
 using namespace mapindex::testing;
 
+namespace {
+
+std::string read_readme() {
+  std::ifstream in(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+}  // namespace
+
 TEST_SUITE("readme") {
   TEST_CASE("README questions print what the README shows") {
-    std::ifstream in(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
-    const std::string readme((std::istreambuf_iterator<char>(in)), {});
+    const std::string readme = read_readme();
     const auto start = readme.find("## Questions you can ask");
     REQUIRE(start != std::string::npos);
     const auto end = readme.find("\n## ", start + 10);
@@ -47,8 +56,7 @@ TEST_SUITE("readme") {
   // The README's table of which tiles on which layers set each ddnet_mapinfo
   // flag is the code's own table (stages/extract/teeworlds_features.cpp).
   TEST_CASE("README documents every ddnet_mapinfo flag as the code sets it") {
-    std::ifstream in(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
-    const std::string readme((std::istreambuf_iterator<char>(in)), {});
+    const std::string readme = read_readme();
     const auto start = readme.find("#### `ddnet_mapinfo`");
     REQUIRE(start != std::string::npos);
     const std::string section = readme.substr(start, readme.find("\n#### ", start + 5) - start);
@@ -59,4 +67,30 @@ TEST_SUITE("readme") {
     }
   }
 
+  // The schema is a public interface: the README's "Schema reference" has a
+  // heading for every table and view of a new index, and names each of its
+  // columns in that part.
+  TEST_CASE("the README's schema reference names every table, view and column") {
+    const std::string readme = read_readme();
+    const auto start = readme.find("## Schema reference");
+    REQUIRE(start != std::string::npos);
+    const std::string reference = readme.substr(start, readme.find("\n## ", start + 5) - start);
+    TempDir tmp;
+    auto db = mapindex::index::testing::open_index((tmp / "new.sqlite").string());
+    const auto names = mapindex::index::testing::query_rows(
+        db.handle(),
+        "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND "
+        "name NOT LIKE 'sqlite_%' ORDER BY name");
+    REQUIRE(names.size() >= 30);
+    for (const auto& name : names) {
+      const auto heading = reference.find("\n#### `" + name + "`");
+      CHECK_MESSAGE(heading != std::string::npos, "no heading for " << name);
+      if (heading == std::string::npos) continue;
+      const auto next = reference.find("\n#", heading + 5);
+      const std::string part = reference.substr(heading, next - heading);
+      for (const auto& column : mapindex::index::testing::column_names(db.handle(), name))
+        CHECK_MESSAGE(part.find("`" + column + "`") != std::string::npos,
+                      name << "." << column << " is not in its part of the schema reference");
+    }
+  }
 }  // TEST_SUITE
