@@ -478,7 +478,7 @@ TEST_SUITE("cli") {
     // refused before anything is written.
     REQUIRE(!stamp_of(f.db).empty());
     const auto runs_before = sql_int(f.db, "SELECT count(*) FROM runs");
-    damage_pages(f.db, {"layer_data_physics_tiles"});
+    damage_pages(f.db, {"layer_data_tiles"});
     REQUIRE(!stamp_of(f.db).empty());
     run = index_vetted(f.db, f.maps);
     CHECK(run.exit_code == 3);

@@ -41,11 +41,11 @@ Migrations with_test_migration(const std::string& sql) {
   return migrations;
 }
 
-// Writes `stats` (race_map(0) by default) as "maps/a.map" of a folder source
-// in one complete run.
-std::int64_t index_one_map(IndexDb& db, int content = 1, const MapStats& stats = race_map()) {
+// Writes race_map(0) as "maps/a.map" of a folder source in one complete run.
+std::int64_t index_one_map(IndexDb& db, int content = 1) {
   const auto run = db.begin_run("test", "0.0-test");
   const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
+  const auto stats = race_map();
   db.write_entry(run, map_entry(source, "maps/a.map", content), &stats);
   db.finish_run(run, index::RunStatus::complete, {});
   return run;
@@ -189,14 +189,13 @@ TEST_SUITE("index") {
     const auto tables = table_names(db.handle());
     for (const char* required :
          {"runs", "sources", "files", "maps", "settings", "groups", "layers", "layer_data",
-          "layer_data_physics_tiles", "layer_data_entities", "layer_data_numbers",
-          "layer_data_findings", "images", "envelopes", "sounds", "problems", "tile_names"})
+          "layer_data_tiles", "layer_data_entities", "layer_data_numbers", "layer_data_findings",
+          "images", "envelopes", "sounds", "problems", "tile_names"})
       CHECK_MESSAGE(std::find(tables.begin(), tables.end(), required) != tables.end(), required);
     const auto views =
         query_rows(db.handle(), "SELECT name FROM sqlite_schema WHERE type = 'view'");
-    for (const char* required :
-         {"file_overview", "ddnet_mapinfo", "unused_images", "maps_with_errors", "layer_data_tiles",
-          "tile_counts", "entities", "layer_numbers"})
+    for (const char* required : {"file_overview", "ddnet_mapinfo", "unused_images",
+                                 "maps_with_errors", "tile_counts", "entities", "layer_numbers"})
       CHECK_MESSAGE(std::find(views.begin(), views.end(), required) != views.end(), required);
   }
 
@@ -468,16 +467,11 @@ TEST_SUITE("index") {
     OpenOptions before;
     before.migrations = migrations_before(migration);
     before.quick_check_max_bytes = 0;
-    // Rows written by the writer at the previous version (same columns but
-    // layer_data's, which this test has no use for).
+    // Rows written by the writer at the previous version (same columns).
     {
       auto db = open_index(path, before);
       REQUIRE(db.schema_version() == migration.version - 1);
-      index_one_map(db, 1, race_map_without_layer_data());
-      // A layer_data row for the probe rows of layers to point at.
-      exec_sql(db.handle(),
-               "INSERT INTO layer_data (kind, width, height, version, non_empty, flip_x, flip_y, "
-               "rotate) VALUES ('game', 1, 1, 3, 1, 0, 0, 0)");
+      index_one_map(db);
     }
     // One row per value of every CHECK value list, and per value outside it,
     // written past the constraints (probe_insert). The lists are read from
@@ -538,18 +532,15 @@ TEST_SUITE("index") {
                                        outside.begin(), outside.end(), 0,
                                        [](int n, const auto& t) { return n + t.second; })));
 
-    // Migrated through this migration (later ones change tables' columns).
-    OpenOptions through;
-    through.migrations = migrations_before(migration);
-    through.migrations.push_back(migration);
-    through.quick_check_max_bytes = 0;
+    OpenOptions latest;
+    latest.quick_check_max_bytes = 0;
     {
-      auto db = open_index(path, through);
-      CHECK(db.schema_version() == migration.version);
+      auto db = open_index(path, latest);
+      CHECK(db.schema_version() == latest_schema_version());
     }
     Connection raw;
     REQUIRE(raw.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
-    CHECK(query_int(raw.get(), "PRAGMA user_version") == migration.version);
+    CHECK(query_int(raw.get(), "PRAGMA user_version") == latest_schema_version());
     CHECK(tables_with_in_lists(raw.get()) == 0);
     CHECK(dump(raw.get()) == rows_before);
     CHECK(refused(raw.get()) == refused_before);
@@ -818,7 +809,7 @@ TEST_SUITE("index") {
       OpenOptions before;
       before.migrations = migrations_before(migration_named("_check_lists.sql"));
       auto db = open_index(path, before);
-      index_one_map(db, 1, race_map_without_layer_data());
+      index_one_map(db);
     }
     const auto defensive = [](sqlite3* db) {
       int on = -1;

@@ -182,34 +182,6 @@ inline MapStats race_map(int variant = 0) {
   return s;
 }
 
-// A tile layer data key whose SHA-256 bytes are all `n`.
-inline LayerDataKey data_key_of(int n, LayerKind kind) {
-  LayerDataKey k;
-  k.sha256.fill(static_cast<std::uint8_t>(n));
-  k.kind = kind;
-  k.version = 3;
-  k.width = 100;
-  k.height = 50;
-  k.data_size = 100 * 50 * 4;
-  return k;
-}
-
-// race_map() without what the writer stores in layer_data (data keys, tile
-// counts, entities, numbers): the writer writes the layer_data columns of the
-// latest schema (tile_counts_json since schema/010_tile_counts_json.sql), so a
-// test that writes through it into an index of an earlier schema writes the
-// rows of every other table with this.
-inline MapStats race_map_without_layer_data(int variant = 0) {
-  MapStats s = race_map(variant);
-  for (auto& l : s.layers) {
-    l.data_key.reset();
-    l.tile_counts.clear();
-    l.entities.clear();
-    l.numbers.clear();
-  }
-  return s;
-}
-
 // A map DDNet refuses: no game layer, two errors and a warning.
 inline MapStats broken_map() {
   MapStats s;

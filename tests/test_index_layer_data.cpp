@@ -41,6 +41,18 @@ std::vector<std::string> views_rows(sqlite3* h, const std::string& view) {
                     "SELECT map_id, layer_kind, tile, name, count FROM map_tiles ORDER BY 1, 2, 3");
 }
 
+// A data key: `n` names its bytes.
+LayerDataKey key_of(int n, LayerKind kind) {
+  LayerDataKey k;
+  k.sha256.fill(static_cast<std::uint8_t>(n));
+  k.kind = kind;
+  k.version = 3;
+  k.width = 100;
+  k.height = 50;
+  k.data_size = 100 * 50 * 4;
+  return k;
+}
+
 }  // namespace
 
 TEST_SUITE("index") {
@@ -134,8 +146,8 @@ TEST_SUITE("index") {
     b.author = "someone else";
     for (auto* s : {&a, &b})
       for (auto& l : s->layers) {
-        if (l.kind == LayerKind::game) l.data_key = data_key_of(1, LayerKind::game);
-        if (l.kind == LayerKind::tele) l.data_key = data_key_of(s == &a ? 2 : 3, LayerKind::tele);
+        if (l.kind == LayerKind::game) l.data_key = key_of(1, LayerKind::game);
+        if (l.kind == LayerKind::tele) l.data_key = key_of(s == &a ? 2 : 3, LayerKind::tele);
       }
     db.write_entry(run, map_entry(source, "a.map", 10), &a);
     db.write_entry(run, map_entry(source, "b.map", 11), &b);
@@ -183,7 +195,7 @@ TEST_SUITE("index") {
       for (const auto& t : l.tile_counts)
         expected.push_back(std::to_string(l.layer_index) + "|" + std::to_string(t.tile) + "|" +
                            std::to_string(1000 * l.layer_index + t.tile + 1));
-      if (l.layer_index % 2 == 0) l.data_key = data_key_of(key++, l.kind);  // keyed and not
+      if (l.layer_index % 2 == 0) l.data_key = key_of(key++, l.kind);  // keyed and not
     }
     // Layers of 64 tiles and more, else the test says little of the batches.
     REQUIRE(tile_layers >= 3);

@@ -26,7 +26,7 @@ TEST_SUITE("index") {
       CHECK(db.schema_version() == migration->version - 1);
       const auto run = db.begin_run("test", "0.0-test");
       const auto source = db.source_id(run, "/srv/maps", SourceKind::folder);
-      const auto stats = race_map_without_layer_data();  // a version 7 index
+      const auto stats = race_map();
       db.write_entry(run, map_entry(source, "maps/a.map", 1), &stats);
       db.finish_run(run, RunStatus::complete, {});
       exec_sql(db.handle(),

@@ -2,8 +2,6 @@
 
 #include <array>
 #include <bit>
-#include <charconv>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -26,8 +24,7 @@ std::string insert_sql(std::string_view table, std::span<const std::string_view>
   return "INSERT INTO " + std::string(table) + " (" + names + ") VALUES (" + values + ")";
 }
 
-// The tile counts of a map's new layer_data rows of physics kinds (the
-// others are one JSON value, tile_counts_json), inserted several rows per
+// The tile counts of a map's new layer_data rows, inserted several rows per
 // statement once the map's layers are written (flush). A layer's counts are
 // unique by tile (counted in an array indexed by tile), so plain INSERTs: a
 // duplicate fails the entry. One row per statement took 60% of the writer's
@@ -76,8 +73,7 @@ class TileRows {
       std::array<std::string, 6> t;
       for (int i = 0; i < 6; ++i) {
         t[static_cast<std::size_t>(i)] =
-            "INSERT INTO layer_data_physics_tiles (layer_data_id, layer_kind, tile, count) "
-            "VALUES ";
+            "INSERT INTO layer_data_tiles (layer_data_id, layer_kind, tile, count) VALUES ";
         for (int r = 0; r < (1 << i); ++r)
           t[static_cast<std::size_t>(i)] += r ? ", (?, ?, ?, ?)" : "(?, ?, ?, ?)";
       }
@@ -200,7 +196,7 @@ constexpr std::array<std::string_view, 12> kChildTables = {
 
 // The tables of a layer_data row's children.
 constexpr std::array<std::string_view, 4> kLayerDataChildTables = {
-    "layer_data_physics_tiles", "layer_data_entities", "layer_data_numbers", "layer_data_findings"};
+    "layer_data_tiles", "layer_data_entities", "layer_data_numbers", "layer_data_findings"};
 
 // -1 in the file means "none": NULL in the index.
 std::optional<std::int32_t> index_or_null(std::int32_t index) {
@@ -253,31 +249,6 @@ void delete_children(StatementCache& statements, std::int64_t map_id) {
   }
 }
 
-// The tile counts of a layer data of a kind other than the physics ones, as
-// layer_data.tile_counts_json stores them (schema/010_tile_counts_json.sql):
-// a JSON object from tile index to count in ascending tile order,
-// {"1":520,"7":12}; none when there are no counts. Written here rather than
-// with JsonWriter: keys and values are integers (nothing to escape), and
-// this runs for every new visual layer on the writer's thread.
-std::optional<std::string> tile_counts_json(const std::vector<TileCount>& counts) {
-  if (counts.empty()) return std::nullopt;
-  std::string json;
-  json.reserve(counts.size() * 16 + 2);
-  json += '{';
-  std::array<char, 24> number{};
-  for (const auto& t : counts) {
-    if (json.size() > 1) json += ',';
-    json += '"';
-    json.append(number.data(),
-                std::to_chars(number.data(), number.data() + number.size(), t.tile).ptr);
-    json += "\":";
-    json.append(number.data(),
-                std::to_chars(number.data(), number.data() + number.size(), t.count).ptr);
-  }
-  json += '}';
-  return json;
-}
-
 // Whether the layer has a layer_data row: a key, or rows to hold.
 bool has_layer_data(const LayerStats& l) {
   return l.data_key || !l.tile_counts.empty() || !l.entities.empty() || !l.numbers.empty() ||
@@ -312,17 +283,14 @@ std::int64_t layer_data_id(StatementCache& st, TileRows& tile_rows, int extracto
     find.reset();
     if (found) return *found;
   }
-  // Physics kinds' counts are rows (indexed by tile), the others' one value.
-  const bool count_rows = is_physics(l.kind);
   auto& insert = st.get(
       "INSERT INTO layer_data (sha256, kind, width, height, version, data_size, "
-      "extractor_version, non_empty, flip_x, flip_y, rotate, tile_counts_json) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "extractor_version, non_empty, flip_x, flip_y, rotate) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const std::int64_t id =
       insert
           .bind_all(sha256, kind, width, height, version, data_size, version_of_extractor,
-                    l.non_empty, l.flip_x, l.flip_y, l.rotate,
-                    count_rows ? std::nullopt : tile_counts_json(l.tile_counts))
+                    l.non_empty, l.flip_x, l.flip_y, l.rotate)
           .insert();
 
   auto& entity_insert = st.get(
@@ -334,8 +302,7 @@ std::int64_t layer_data_id(StatementCache& st, TileRows& tile_rows, int extracto
   auto& finding_insert = st.get(
       "INSERT INTO layer_data_findings (layer_data_id, position, code, message) "
       "VALUES (?, ?, ?, ?)");
-  if (count_rows)
-    for (const auto& t : l.tile_counts) tile_rows.add(id, kind, t);
+  for (const auto& t : l.tile_counts) tile_rows.add(id, kind, t);
   for (const auto& e : l.entities) entity_insert.bind_all(id, kind, e.name, e.count).run();
   for (const auto n : l.numbers) number_insert.bind_all(id, n).run();
   if (l.spritetile)
