@@ -44,11 +44,6 @@ std::string lower(std::string text) {
   return text;
 }
 
-std::string file_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
-
 // The <img ...> tags of a page, in order.
 Strings img_tags(const std::string& html) {
   Strings tags;
@@ -354,7 +349,7 @@ TEST_SUITE("audit") {
                                  dir.file("report.html"), "--fail-on", "never"});
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     CHECK(r.out.empty());  // the report went to the file
-    const std::string html = file_text(dir / "report.html");
+    const std::string html = read_text_file(dir / "report.html");
     CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
     CHECK(contains(html, "</html>"));
     CHECK_FALSE(contains(lower(html), "<script"));
@@ -393,7 +388,7 @@ TEST_SUITE("audit") {
                                          dir.file(std::string("report.") + format)});
       CHECK(to_file.exit_code == to_stdout.exit_code);
       CHECK(to_file.out.empty());
-      CHECK(file_text(dir / (std::string("report.") + format)) == to_stdout.out);
+      CHECK(read_text_file(dir / (std::string("report.") + format)) == to_stdout.out);
     }
     // A file that cannot be written is named, exit 2, and nothing is left.
     const std::string bad = dir.file("no/such/folder/report.html");
@@ -406,7 +401,7 @@ TEST_SUITE("audit") {
     const auto again = run_mapindex({"audit", "--db", db.string(), "--format", "html", "--out",
                                      dir.file("report.html"), "--fail-on", "never"});
     CHECK(again.exit_code == 0);
-    CHECK(file_text(dir / "report.html") == html);
+    CHECK(read_text_file(dir / "report.html") == html);
     for (const auto& e : fs::directory_iterator(dir.path()))
       CHECK_FALSE(contains(e.path().filename().string(), ".tmp-"));
     CHECK(run_mapindex({"audit", "--db", db.string(), "--format", "pdf"}).exit_code == 2);
@@ -439,7 +434,7 @@ TEST_SUITE("audit") {
     const auto r = run_mapindex({"audit", "--db", db.string(), "--format", "html", "--out",
                                  page.string(), "--fail-on", "never"});
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-    const std::string html = file_text(page);
+    const std::string html = read_text_file(page);
     const auto expected_images = img_tags(html).size();
     REQUIRE(expected_images == 6);  // changed 3 (break-me.map: before only), added 2, removed 1
 
@@ -489,7 +484,7 @@ TEST_SUITE("audit") {
     INFO("chromium stderr: " << s.err.substr(0, 2000));
     REQUIRE_MESSAGE(s.exit_code == 0, "chromium exited " << s.exit_code);
     REQUIRE(fs::exists(shot));
-    const auto png = decode_png(file_text(shot));
+    const auto png = decode_png(read_text_file(shot));
     REQUIRE(png.has_value());
     CHECK(png->width == 412);
     CHECK(png->height == 1400);

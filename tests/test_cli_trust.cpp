@@ -146,8 +146,7 @@ bool stamp_matches(const fs::path& db) {
 // Whether the stamp's size and CRC-32 are those of the file's bytes alone
 // (zlib's crc32), whatever a log beside it holds.
 bool stamp_matches_file_only(const fs::path& db) {
-  std::ifstream in(db, std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string bytes = read_text_file(db);
   char expected[64];
   std::snprintf(
       expected, sizeof expected, "1 %zu %08lx", bytes.size(),
@@ -167,8 +166,7 @@ VettedRun index_vetted(const fs::path& db, const fs::path& input) {
   fs::remove(stats);
   const auto r = run_mapindex(
       {"index", "--db", db.string(), "--quiet", "--stats-json", stats.string(), input.string()});
-  std::ifstream in(stats);
-  const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string json = read_text_file(stats);
   const std::string key = "\"index_check\":\"";
   const auto at = json.find(key);
   return {r.exit_code, r.err,

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <set>
@@ -106,8 +105,7 @@ ProcessResult index_into(const fs::path& db, const std::vector<std::string>& inp
 
 // The value of "field" in a flat --stats-json object.
 std::int64_t stats_field(const fs::path& path, const std::string& field) {
-  std::ifstream in(path);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = read_text_file(path);
   const auto at = text.find("\"" + field + "\":");
   REQUIRE_MESSAGE(at != std::string::npos, field << " not in " << text);
   return std::stoll(text.substr(at + field.size() + 3));

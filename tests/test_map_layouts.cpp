@@ -6,8 +6,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 #include <regex>
 #include <set>
 #include <string>
@@ -17,6 +15,7 @@
 #include "stages/decode/teeworlds/item_decoders.h"
 #include "stages/decode/teeworlds/tiles.h"
 #include "stages/extract/teeworlds_tile_names.h"
+#include "tests/support/corpus.h"
 
 namespace mapindex::teeworlds {
 namespace {
@@ -36,8 +35,8 @@ struct Payload {
 };
 
 std::string readme_line(const std::string& starts_with) {
-  std::ifstream in(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
-  const std::string readme((std::istreambuf_iterator<char>(in)), {});
+  const std::string readme =
+      mapindex::testing::read_text_file(std::filesystem::path(MAPINDEX_SOURCE_DIR) / "README.md");
   const auto at = readme.find("\n" + starts_with);
   REQUIRE(at != std::string::npos);
   return readme.substr(at + 1, readme.find('\n', at + 1) - at - 1);

@@ -8,8 +8,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <set>
 #include <thread>
@@ -312,9 +310,7 @@ TEST_SUITE("pipeline") {
       const auto r = index(tmp / (input.filename().string() + ".sqlite"), {input.string()},
                            {"--stats-json", (tmp / "stats.json").string(), "-j", "2"});
       CHECK_MESSAGE(r.exit_code == 0, r.err);
-      std::ifstream in(tmp / "stats.json");
-      const std::string json((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
+      const std::string json = read_text_file(tmp / "stats.json");
       const auto field = [&](const std::string& name) {
         const auto at = json.find("\"" + name + "\":");
         REQUIRE(at != std::string::npos);
@@ -348,9 +344,7 @@ TEST_SUITE("pipeline") {
       fs::remove(tmp / "db.sqlite");
       const auto r = index(tmp / "db.sqlite", {(tmp / "in.tar").string()}, args);
       REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-      std::ifstream in(tmp / "stats.json");
-      const std::string json((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
+      const std::string json = read_text_file(tmp / "stats.json");
       return [json](const std::string& name) {
         const auto at = json.find("\"" + name + "\":");
         REQUIRE(at != std::string::npos);
@@ -599,9 +593,7 @@ TEST_SUITE("pipeline") {
       CHECK(count_after("already known") == 0);
       CHECK(count_after("same content") == 2);
       CHECK(count_after("not maps") == 2);
-      std::ifstream in(stats);
-      const std::string json((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
+      const std::string json = read_text_file(stats);
       const auto field = [&](const std::string& name) {
         const auto at = json.find("\"" + name + "\":");
         REQUIRE(at != std::string::npos);

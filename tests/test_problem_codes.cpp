@@ -6,22 +6,17 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 #include <utility>
 
 #include "stages/common/problem.h"
 #include "tests/support/codes.h"
+#include "tests/support/corpus.h"
 
 using namespace mapindex;
 
 namespace {
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
 
 constexpr std::string_view kBegin =
     "<!-- problem codes: generated from stages/common/problem_codes.h by "
@@ -86,7 +81,7 @@ std::string render_tables() {
 TEST_SUITE("problem codes") {
   TEST_CASE("stages/extract/README.md's code tables are the code table") {
     const std::string path = std::string(MAPINDEX_SOURCE_DIR) + "/stages/extract/README.md";
-    const std::string readme = read_text(path);
+    const std::string readme = mapindex::testing::read_text_file(path);
     const auto begin = readme.find(kBegin);
     const auto end = readme.find(kEnd);
     REQUIRE(begin != std::string::npos);
@@ -105,7 +100,8 @@ TEST_SUITE("problem codes") {
   }
 
   TEST_CASE("README.md's table of reading codes agrees with the code table") {
-    const std::string readme = read_text(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
+    const std::string readme =
+        mapindex::testing::read_text_file(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
     int rows = 0;
     for (const auto& c : code_table()) {
       if (c.group != CodeGroup::entry || c.code == Code::read_duplicate_name ||

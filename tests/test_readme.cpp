@@ -3,12 +3,11 @@
 // exactly the ```text block that follows it.
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <iterator>
 #include <regex>
 
 #include "stages/extract/teeworlds_features.h"
 #include "tests/support/archive_builder.h"
+#include "tests/support/corpus.h"
 #include "tests/support/process.h"
 #include "tests/test_index_helpers.h"
 
@@ -17,8 +16,7 @@ using namespace mapindex::testing;
 namespace {
 
 std::string read_readme() {
-  std::ifstream in(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
-  return {std::istreambuf_iterator<char>(in), {}};
+  return read_text_file(std::filesystem::path(MAPINDEX_SOURCE_DIR) / "README.md");
 }
 
 }  // namespace

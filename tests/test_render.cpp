@@ -242,8 +242,7 @@ TEST_SUITE("render") {
   }
 
   TEST_CASE("tile classes: the README's palette table is the palette") {
-    std::ifstream readme(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
-    const std::string doc((std::istreambuf_iterator<char>(readme)), {});
+    const std::string doc = read_text_file(fs::path(MAPINDEX_SOURCE_DIR) / "README.md");
     for (const auto& e : palette()) {
       char hex[8];
       std::snprintf(hex, sizeof hex, "#%02x%02x%02x", e.rgb.r, e.rgb.g, e.rgb.b);
@@ -671,8 +670,7 @@ TEST_SUITE("render") {
     const auto committed =
         file_bytes(fs::path(MAPINDEX_SOURCE_DIR) / "docs/pictures/demo-race.png");
     CHECK(file_bytes(tmp / "demo-race.png") == committed);
-    std::ifstream readme(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
-    const std::string doc((std::istreambuf_iterator<char>(readme)), {});
+    const std::string doc = read_text_file(fs::path(MAPINDEX_SOURCE_DIR) / "README.md");
     CHECK(contains(doc, "(docs/pictures/demo-race.png)"));
   }
 

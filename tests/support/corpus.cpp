@@ -64,6 +64,11 @@ std::vector<std::uint8_t> read_file(const fs::path& path) {
   return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), {});
 }
 
+std::string read_text_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
 namespace {
 bool g_skipped = false;
 }

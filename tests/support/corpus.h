@@ -20,7 +20,9 @@ std::vector<std::filesystem::path> corpus_files(const std::string& sub, const st
 // MANIFEST.tsv of corpus_dir(sub): file name -> (column name -> value).
 std::map<std::string, std::map<std::string, std::string>> corpus_manifest(const std::string& sub);
 
+// The whole file: as bytes, or as text. Empty when it cannot be read.
 std::vector<std::uint8_t> read_file(const std::filesystem::path& path);
+std::string read_text_file(const std::filesystem::path& path);
 
 // Prints "SKIPPED: <what> (../shared/corpus/<sub> not found)" once per test
 // and remembers it: the test binary then exits 77, which CTest reports as

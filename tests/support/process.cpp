@@ -1,23 +1,18 @@
 #include "tests/support/process.h"
 
+#include "tests/support/corpus.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <fstream>
-#include <iterator>
 #include <random>
 #include <sstream>
 #include <stdexcept>
 
 namespace mapindex::testing {
 namespace {
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 pid_t spawn(const std::string& program, const std::vector<std::string>& args,
             const std::filesystem::path& in, const std::filesystem::path& out,
@@ -67,8 +62,8 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
   const pid_t pid = spawn(program, args, stdin_file, dir / "out", dir / "err");
   ProcessResult r;
   r.exit_code = wait_status(pid);
-  r.out = slurp(dir / "out");
-  r.err = slurp(dir / "err");
+  r.out = read_text_file(dir / "out");
+  r.err = read_text_file(dir / "err");
   std::filesystem::remove_all(dir);
   return r;
 }
@@ -93,8 +88,8 @@ ProcessResult BackgroundProcess::wait() {
   ProcessResult r;
   r.exit_code = wait_status(pid_);
   waited_ = true;
-  r.out = slurp(out_);
-  r.err = slurp(err_);
+  r.out = read_text_file(out_);
+  r.err = read_text_file(err_);
   return r;
 }
 
