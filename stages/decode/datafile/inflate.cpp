@@ -2,31 +2,13 @@
 
 #include <libdeflate.h>
 
-#include <memory>
-#include <new>
-
 #include "stages/common/adler32.h"
 #include "stages/common/bytes.h"
+#include "stages/common/thread_decompressor.h"
 #include "stages/decode/datafile/datafile.h"
 #include "stages/decode/datafile/zero_inflate.h"
 
 namespace mapindex::datafile {
-namespace {
-
-struct DecompressorDeleter {
-  void operator()(libdeflate_decompressor* d) const { libdeflate_free_decompressor(d); }
-};
-
-// One decompressor per thread: allocating one costs more than inflating a
-// small data item.
-libdeflate_decompressor* thread_decompressor() {
-  thread_local std::unique_ptr<libdeflate_decompressor, DecompressorDeleter> decompressor(
-      libdeflate_alloc_decompressor());
-  if (!decompressor) throw std::bad_alloc();
-  return decompressor.get();
-}
-
-}  // namespace
 
 // RFC 1950: CMF (compression method 8 = deflate, CINFO = log2(window) - 8 at
 // most 7), FLG (FCHECK makes CMF * 256 + FLG a multiple of 31; FDICT, a preset
