@@ -20,6 +20,7 @@
 #include "stages/read/source_reader.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/codes.h"
+#include "tests/support/read_all.h"
 
 namespace {
 
@@ -29,17 +30,6 @@ using mapindex::read::ReadOptions;
 using mapindex::read::ReadOutcome;
 using mapindex::read::SourceReader;
 using namespace mapindex::testing;
-
-std::vector<Entry> read_all(std::vector<std::string> inputs, ReadOptions options = {}) {
-  SourceReader reader(std::move(inputs), options);
-  std::vector<Entry> out;
-  while (auto e = reader.next()) {
-    out.push_back(std::move(*e));
-    REQUIRE(out.size() < 10000);
-  }
-  CHECK_FALSE(reader.next().has_value());  // stays at the end
-  return out;
-}
 
 std::vector<std::string> paths_of(const std::vector<Entry>& entries) {
   std::vector<std::string> out;

@@ -19,6 +19,7 @@
 #include "stages/read/source_reader.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/codes.h"
+#include "tests/support/read_all.h"
 
 namespace {
 
@@ -27,16 +28,6 @@ using mapindex::read::Entry;
 using mapindex::read::ReadOutcome;
 using mapindex::read::SourceReader;
 using namespace mapindex::testing;
-
-std::vector<Entry> read_all(std::vector<std::string> inputs) {
-  SourceReader reader(std::move(inputs));
-  std::vector<Entry> out;
-  while (auto e = reader.next()) {
-    out.push_back(std::move(*e));
-    REQUIRE(out.size() < 100000);
-  }
-  return out;
-}
 
 // Reads standard input replaced by `file`.
 std::vector<Entry> read_stdin_from(const fs::path& file) {

@@ -1,0 +1,17 @@
+// Reading inputs to the end with the reader, for tests.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "stages/read/entry.h"
+
+namespace mapindex::testing {
+
+// Every entry of `inputs` (at most 100,000), read with `options`; checks the
+// reader stays at the end. `progress`, if given, gets the reader's progress
+// after the last entry.
+std::vector<read::Entry> read_all(std::vector<std::string> inputs, read::ReadOptions options = {},
+                                  read::ReadProgress* progress = nullptr);
+
+}  // namespace mapindex::testing
