@@ -4,7 +4,9 @@
 // and may seek) and as a stream (a pipe holding the whole input, read as a
 // FIFO is: 7-Zip held in memory, everything else streamed). Every entry is
 // drained; nested archives are followed to max_nesting, which also streams
-// the inner ones from the outer entry's data.
+// the inner ones from the outer entry's data. The regular file is read twice,
+// with zip members inflated by mapindex (ZipMembers) and by libarchive: the
+// two readings must give the same entries, bytes and errors.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -13,6 +15,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "stages/read/source_reader.h"
 
@@ -34,14 +37,14 @@ bool write_all(int fd, const std::uint8_t* data, std::size_t size) {
   return true;
 }
 
-void drain(const std::string& input) {
+std::vector<Entry> drain(const std::string& input, bool zip_members = true) {
   ReadOptions options;
   options.max_entry_size = kMaxEntrySize;
   options.max_nesting = 2;
+  options.zip_members = zip_members;
   SourceReader reader({input}, options);
-  std::uint64_t entries = 0;
+  std::vector<Entry> entries;
   while (auto entry = reader.next()) {
-    ++entries;
     if (entry->kind == ReadOutcome::file) {
       if (entry->bytes.size() != entry->size || entry->size > kMaxEntrySize) std::abort();
     } else if (!entry->bytes.empty()) {
@@ -51,8 +54,21 @@ void drain(const std::string& input) {
     if (entry->kind == ReadOutcome::error &&
         (info(entry->error.code).group != CodeGroup::entry || entry->error.message.empty()))
       std::abort();
+    entries.push_back(std::move(*entry));
   }
-  if (reader.progress().entries != entries) std::abort();
+  if (reader.progress().entries != entries.size()) std::abort();
+  if (!zip_members && reader.progress().zip_members != 0) std::abort();
+  return entries;
+}
+
+bool same(const std::vector<Entry>& a, const std::vector<Entry>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].path != b[i].path || a[i].kind != b[i].kind || a[i].size != b[i].size ||
+        a[i].bytes != b[i].bytes || a[i].error.code != b[i].error.code ||
+        a[i].error.message != b[i].error.message)
+      return false;
+  return true;
 }
 
 }  // namespace
@@ -62,7 +78,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const int mem = ::memfd_create("mapindex-fuzz", MFD_CLOEXEC);
   if (mem < 0) std::abort();
   if (!write_all(mem, data, size)) std::abort();
-  drain("/proc/self/fd/" + std::to_string(mem));
+  const std::string file = "/proc/self/fd/" + std::to_string(mem);
+  if (!same(drain(file), drain(file, false))) std::abort();
   ::close(mem);
 
   // As a stream: the whole input fits in the pipe, so no writer thread.

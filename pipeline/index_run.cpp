@@ -673,6 +673,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   summary.peak_in_flight_entries = budget.peak_entries();
   summary.peak_run_contents = contents.peak_slots();
   summary.writer_seconds = writer.seconds();
+  summary.zip_members_read = reader.progress().zip_members;
   summary.index_check = db->index_check();
   return summary;
 }

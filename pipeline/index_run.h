@@ -48,6 +48,7 @@ struct IndexSummary {
   std::uint64_t max_in_flight = 0;           // the cap on entries in flight it used
   std::uint64_t peak_run_contents = 0;       // most contents tracked at once for in-run dedup
   double writer_seconds = 0;                 // time spent inside the writer node
+  std::uint64_t zip_members_read = 0;  // zip members mapindex inflated itself (not libarchive)
   index::IndexCheck index_check = index::IndexCheck::none;  // how open vetted the index
 };
 

@@ -18,10 +18,12 @@ using mapindex::read::ReadOutcome;
 using mapindex::read::SourceReader;
 
 // Reads `input` and checks every entry is a file whose SHA-256 matches the
-// manifest row of its file name (the part after `prefix`); returns the names.
+// manifest row of its file name (the part after `prefix`); returns the names
+// (and, if asked, how many were zip members read by ZipMembers).
 std::set<std::string> check_against_manifest(
     const std::string& input, const std::string& prefix,
-    const std::map<std::string, std::map<std::string, std::string>>& manifest) {
+    const std::map<std::string, std::map<std::string, std::string>>& manifest,
+    std::uint64_t* zip_members = nullptr) {
   std::set<std::string> seen;
   SourceReader reader({input});
   while (auto entry = reader.next()) {
@@ -37,6 +39,7 @@ std::set<std::string> check_against_manifest(
     CHECK(seen.insert(name).second);
   }
   CHECK(reader.progress().input_bytes_done == reader.progress().input_bytes_total);
+  if (zip_members) *zip_members = reader.progress().zip_members;
   return seen;
 }
 
@@ -56,8 +59,11 @@ TEST_SUITE("read") {
     fs::path zip = dir / "corpus.zip";
     mapindex::testing::write_archive_from_files(zip, mapindex::testing::ArchiveFormat::zip, files);
 
-    auto seen = check_against_manifest(zip.string(), "maps/", manifest);
+    std::uint64_t zip_members = 0;
+    auto seen = check_against_manifest(zip.string(), "maps/", manifest, &zip_members);
     CHECK(seen.size() == maps.size());
+    // Every map was inflated by mapindex (ZipMembers), not libarchive.
+    CHECK(zip_members == maps.size());
     CHECK(seen.size() == manifest.size());
   }
 

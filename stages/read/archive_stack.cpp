@@ -37,6 +37,13 @@ std::string entry_name(archive_entry* entry) {
   return clean_name(name ? name : archive_entry_pathname(entry));
 }
 
+// The size the entry's header declares, if any.
+std::optional<std::uint64_t> declared_size(archive_entry* header) {
+  if (archive_entry_size_is_set(header) && archive_entry_size(header) >= 0)
+    return static_cast<std::uint64_t>(archive_entry_size(header));
+  return std::nullopt;
+}
+
 // Read as a tar: a tar, or not known yet (an archive that ends at once).
 bool is_tar(archive* a) {
   switch (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) {
@@ -87,7 +94,7 @@ bool file_has_zip_end_record(const fs::path& path) {
 }  // namespace
 
 ArchiveStack::ArchiveStack(const ReadOptions& options, const std::atomic<bool>& stop,
-                           const ReadMeter& meter)
+                           ReadMeter& meter)
     : options_(options), stop_(stop), meter_(meter) {}
 
 ArchiveStack::~ArchiveStack() { close(); }
@@ -244,6 +251,8 @@ std::optional<Entry> ArchiveStack::step() {
   std::string name = entry_name(header);
   level.last_entry = name;
   std::string path = level.join(name);
+  // Every header counts, whatever follows, to keep ZipMembers in step.
+  const ZipMember* member = zip_member(level, header);
   if (r == ARCHIVE_FAILED) {
     std::string reason = archive_reason(a);
     return error_entry(classify_read_error(archive_errno(a), reason), path, reason);
@@ -254,12 +263,30 @@ std::optional<Entry> ArchiveStack::step() {
     return std::nullopt;
   }
   if (auto entry = not_regular(level, header, path)) return entry;
-  std::optional<std::uint64_t> declared;
-  if (archive_entry_size_is_set(header) && archive_entry_size(header) >= 0)
-    declared = static_cast<std::uint64_t>(archive_entry_size(header));
+  const std::optional<std::uint64_t> declared = declared_size(header);
   if (archive_entry_is_data_encrypted(header))
     return error_entry(Code::read_encrypted, path, "the entry is encrypted", declared.value_or(0));
-  return read_entry(k, path, declared);
+  return read_entry(k, path, declared, member);
+}
+
+// The member of a zip file that libarchive's header `header` is, if
+// ZipMembers reads its data; null when libarchive reads it.
+const ZipMember* ArchiveStack::zip_member(Level& level, archive_entry* header) {
+  // Only a zip file libarchive reads as it is (no filter such as gzip
+  // before its zip reader), so the bytes read here are the ones it reads.
+  archive* a = level.archive.get();
+  if (!options_.zip_members || !level.file || !level.file_size || !is_zip(a) ||
+      archive_filter_count(a) != 1)
+    return nullptr;
+  if (!level.zip_opened) {
+    level.zip_opened = true;
+    level.zip = ZipMembers::open(*level.file, *level.file_size);
+  }
+  if (!level.zip) return nullptr;
+  const char* raw = archive_entry_pathname(header);
+  const auto type = archive_entry_filetype(header);
+  return level.zip->next(raw ? std::string_view(raw) : std::string_view(), declared_size(header),
+                         type == AE_IFREG || type == 0);
 }
 
 // The end of the archive at level k: checked, then popped. A zip archive
@@ -332,7 +359,21 @@ std::optional<Entry> ArchiveStack::not_regular(Level& level, archive_entry* head
 
 // The data of the current entry of level k: an archive to follow, or bytes.
 std::optional<Entry> ArchiveStack::read_entry(std::size_t k, const std::string& path,
-                                              std::optional<std::uint64_t> declared) {
+                                              std::optional<std::uint64_t> declared,
+                                              const ZipMember* member) {
+  if (member) {
+    // Inflated here, checked against the central directory; an archive
+    // inside is streamed from libarchive as any other.
+    std::vector<std::uint8_t> bytes;
+    if (levels_[k]->zip->read(*member, options_.max_entry_size, bytes)) {
+      const std::size_t sniffed = std::min(bytes.size(), kArchiveMagicBytes);
+      if (sniff_archive(Bytes(bytes.data(), sniffed)) == ArchiveMagic::none) {
+        meter_.count_zip_member();
+        return file_entry(path, std::move(bytes));
+      }
+      EntryBuffers::instance().give(bytes);
+    }
+  }
   auto data = std::make_unique<EntryDataSource>(levels_[k]->archive.get());
   // One byte more than the declared size: the read that finds the end fits.
   const std::size_t want = static_cast<std::size_t>(

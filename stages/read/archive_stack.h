@@ -19,6 +19,7 @@
 #include "stages/read/libarchive_reader.h"
 #include "stages/read/read_meter.h"
 #include "stages/read/stream_feeder.h"
+#include "stages/read/zip_members.h"
 
 struct archive_entry;
 
@@ -37,7 +38,11 @@ struct Level {
   std::optional<std::uint64_t> file_size;  // of `file`
   std::uint64_t rows_before = 0;           // entries delivered before this level was opened
   std::uint64_t folders = 0;               // folder entries seen (they get no row)
-  ArchiveHandle archive;                   // declared last: freed before what it reads from
+  // A zip file's members whose data is read without libarchive's inflater
+  // (zip_members.h); null when it does not vouch for the file.
+  std::unique_ptr<ZipMembers> zip;
+  bool zip_opened = false;  // `zip` was looked for
+  ArchiveHandle archive;    // declared last: freed before what it reads from
 
   std::string join(const std::string& name) const {
     return archive_path.empty() ? name : archive_path + "/" + name;
@@ -47,7 +52,7 @@ struct Level {
 // Entries come out named by EntryFactory::source(): set it for each input.
 class ArchiveStack : public EntryFactory {
  public:
-  ArchiveStack(const ReadOptions& options, const std::atomic<bool>& stop, const ReadMeter& meter);
+  ArchiveStack(const ReadOptions& options, const std::atomic<bool>& stop, ReadMeter& meter);
   ~ArchiveStack();
 
   bool empty() const { return levels_.empty(); }
@@ -92,8 +97,9 @@ class ArchiveStack : public EntryFactory {
                                   std::optional<std::uint64_t> declared);
   std::optional<Entry> end_of_level(std::size_t k);
   std::optional<Entry> not_regular(Level& level, archive_entry* header, const std::string& path);
+  const ZipMember* zip_member(Level& level, archive_entry* header);
   std::optional<Entry> read_entry(std::size_t k, const std::string& path,
-                                  std::optional<std::uint64_t> declared);
+                                  std::optional<std::uint64_t> declared, const ZipMember* member);
   Entry plain_from_stream(Level& level, const std::string& path);
   Entry fail_level(std::size_t k, std::string path, int error_number, std::string reason,
                    bool fatal);
@@ -101,7 +107,7 @@ class ArchiveStack : public EntryFactory {
 
   const ReadOptions& options_;
   const std::atomic<bool>& stop_;
-  const ReadMeter& meter_;
+  ReadMeter& meter_;
   std::vector<std::unique_ptr<Level>> levels_;
 };
 

@@ -15,6 +15,10 @@ namespace mapindex::read {
 struct ReadOptions {
   std::uint64_t max_entry_size = 64ull << 20;  // larger entries are not read: ReadOutcome::oversize
   int max_nesting = 4;  // archives inside archives followed by content (0: none followed)
+  // Zip files' members read and inflated by ZipMembers where it vouches for
+  // them (zip_members.h); false: libarchive reads every member (tests
+  // compare the two).
+  bool zip_members = true;
 };
 
 // What reading an entry gave (the index's kind of an entry, map or not,
@@ -68,6 +72,7 @@ struct ReadProgress {
   std::uint64_t input_bytes_total = 0;  // sum of input file sizes; 0 if unknown (stdin, pipes)
   std::uint64_t input_bytes_done = 0;   // bytes of the inputs consumed so far
   std::uint64_t entries = 0;            // entries returned by next() so far
+  std::uint64_t zip_members = 0;        // of them, zip members read by ZipMembers (zip_members.h)
 };
 
 }  // namespace mapindex::read
