@@ -10,6 +10,7 @@
 #include "pipeline/cli_parse.h"
 #include "pipeline/commands.h"
 #include "pipeline/version.h"
+#include "stages/read/libarchive_reader.h"
 
 namespace {
 
@@ -74,6 +75,7 @@ int unknown_command(const std::string& command) {
 
 int main(int argc, char** argv) {
   using namespace mapindex;
+  read::use_utf8_names();
   if (argc < 2) {
     std::cerr << kUsage;
     return kExitUsage;

@@ -4,9 +4,11 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include "stages/read/libarchive_reader.h"
 #include "tests/support/corpus.h"
 
 int main(int argc, char** argv) {
+  mapindex::read::use_utf8_names();  // as mapindex's main() does
   doctest::Context context(argc, argv);
   const int result = context.run();
   if (context.shouldExit()) return result;

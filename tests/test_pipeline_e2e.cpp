@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <thread>
@@ -574,8 +575,17 @@ TEST_SUITE("pipeline") {
                                           {.path = "notes1.txt", .bytes = text},
                                           {.path = "sub/b.map", .bytes = map},
                                           {.path = "notes2.txt", .bytes = text},
-                                          {.path = "c.map", .bytes = map}};
+                                          {.path = "café/c.map", .bytes = map}};
     write_archive(tmp / "three.zip", ArchiveFormat::zip, members);
+    // mapindex started in the C locale (inherited by the child).
+    const char* lc_all = std::getenv("LC_ALL");
+    const std::string lc_all_before = lc_all ? lc_all : "";
+    ::setenv("LC_ALL", "C", 1);
+    struct Restore {
+      bool had;
+      std::string value;
+      ~Restore() { had ? ::setenv("LC_ALL", value.c_str(), 1) : ::unsetenv("LC_ALL"); }
+    } restore{lc_all != nullptr, lc_all_before};
     for (const char* threads : {"1", "2"}) {
       CAPTURE(threads);
       const auto db = tmp / (std::string("db") + threads + ".sqlite");
@@ -636,6 +646,10 @@ TEST_SUITE("pipeline") {
       CHECK(json.rfind("{\"run_id\":", 0) == 0);
       CHECK(json.find("\"interrupted\":false,") != std::string::npos);
       CHECK(json.find("\"index_check\":\"created\",") != std::string::npos);  // a new index
+      // Names as written, UTF-8 (mapindex reads in C.UTF-8 whatever the
+      // locale it is started in).
+      CHECK(sql_int(db, "SELECT count(*) FROM files WHERE entry_path = 'sub/b.map'") == 1);
+      CHECK(sql_int(db, "SELECT count(*) FROM files WHERE entry_path = 'café/c.map'") == 1);
       CHECK(field("maps_measured") == 1);  // the map is decoded once (the text is no map)
       // Its five members (folders have no data) inflated by mapindex, not libarchive.
       CHECK(field("zip_members_read") == 5);

@@ -165,6 +165,32 @@ TEST_SUITE("read") {
     }
   }
 
+  TEST_CASE("zip members: names flagged UTF-8 keep their letters, whatever the locale") {
+    // mapindex reads in C.UTF-8 (read::use_utf8_names, called by main());
+    // in the C locale libarchive could not convert these names and the
+    // entries had none ("<unnamed entry>").
+    TempDir dir;
+    const std::vector<std::string> names = {"café.map", "карты/мост.map", "日本/マップ.map"};
+    std::vector<ArchiveMember> members;
+    for (const auto& name : names) members.push_back({.path = name, .bytes = to_bytes(name)});
+    const fs::path zip = dir / "names.zip";
+    write_archive(zip, ArchiveFormat::zip, members);
+    auto z = ZipMembers::open(zip, fs::file_size(zip));
+    REQUIRE(z);
+    for (const auto& m : z->members()) CHECK((m.flags & 0x800) != 0);  // flagged UTF-8
+    for (const bool zip_members : {true, false}) {
+      CAPTURE(zip_members);
+      ReadProgress progress{};
+      const auto entries = read_zip(zip, zip_members, &progress);
+      REQUIRE(entries.size() == names.size());
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        CHECK(entries[i].path == names[i]);
+        CHECK(entries[i].bytes == to_bytes(names[i]));
+      }
+      CHECK(progress.zip_members == (zip_members ? names.size() : 0));
+    }
+  }
+
   TEST_CASE("zip members: listed by local header offset, read whole and checked") {
     TempDir dir;
     const auto members = sample_members(5000);

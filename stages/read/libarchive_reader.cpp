@@ -5,11 +5,17 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <clocale>
 #include <new>
 
 namespace mapindex::read {
 
 void ArchiveReadFree::operator()(archive* a) const { archive_read_free(a); }
+
+void use_utf8_names() {
+  static const bool done = [] { return std::setlocale(LC_CTYPE, "C.UTF-8") != nullptr; }();
+  (void)done;
+}
 
 ArchiveHandle new_archive_reader() {
   ArchiveHandle a(archive_read_new());

@@ -27,6 +27,15 @@ using ArchiveHandle = std::unique_ptr<archive, ArchiveReadFree>;
 // from a multi-threaded indexer fed with untrusted input.
 ArchiveHandle new_archive_reader();
 
+// Sets the process's LC_CTYPE to C.UTF-8 (once; call it before any thread
+// starts, as main() does). libarchive converts names between an archive's
+// charset and the locale's: a zip member whose name is flagged UTF-8 is
+// converted to the locale's charset, and in the C locale a program starts
+// in, a name with any byte outside ASCII ("café.map") failed to convert and
+// the entry had no name. Inside mapindex names are UTF-8, whatever locale
+// the user runs it in.
+void use_utf8_names();
+
 // libarchive's error string for the last failure, or a placeholder.
 std::string archive_reason(archive* a);
 // Whether libarchive said why its last call failed (else archive_reason()

@@ -2,11 +2,13 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <sys/sysmacros.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <clocale>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -23,6 +25,35 @@ struct WriteFree {
 struct EntryFree {
   void operator()(archive_entry* e) const { archive_entry_free(e); }
 };
+
+// The C locale on this thread while it lives, if `raw` (else nothing): a
+// name written as raw bytes is then not taken for UTF-8 (in a UTF-8 locale,
+// mapindex's, libarchive's zip writer flags every name UTF-8).
+class ScopedRawNames {
+ public:
+  explicit ScopedRawNames(bool raw) {
+    if (!raw) return;
+    c_ = newlocale(LC_CTYPE_MASK, "C", static_cast<locale_t>(0));
+    if (c_) before_ = uselocale(c_);
+  }
+  ~ScopedRawNames() {
+    if (!c_) return;
+    uselocale(before_);
+    freelocale(c_);
+  }
+  ScopedRawNames(const ScopedRawNames&) = delete;
+  ScopedRawNames& operator=(const ScopedRawNames&) = delete;
+
+ private:
+  locale_t c_ = static_cast<locale_t>(0);
+  locale_t before_ = static_cast<locale_t>(0);
+};
+
+bool any_raw_path(const std::vector<ArchiveMember>& members) {
+  for (const auto& m : members)
+    if (m.raw_path) return true;
+  return false;
+}
 
 void check(archive* a, int r, const char* what) {
   if (r < ARCHIVE_WARN)
@@ -135,6 +166,7 @@ std::string_view extension(ArchiveFormat format) {
 std::vector<std::uint8_t> build_archive(ArchiveFormat format,
                                         const std::vector<ArchiveMember>& members,
                                         const ArchiveSettings& settings) {
+  const ScopedRawNames raw_names(any_raw_path(members));
   std::vector<std::uint8_t> out;
   auto a = new_writer(format, settings);
   check(a.get(), archive_write_open(a.get(), &out, nullptr, append_callback, nullptr), "open");
@@ -145,6 +177,7 @@ std::vector<std::uint8_t> build_archive(ArchiveFormat format,
 
 void write_archive(const fs::path& path, ArchiveFormat format,
                    const std::vector<ArchiveMember>& members, const ArchiveSettings& settings) {
+  const ScopedRawNames raw_names(any_raw_path(members));
   auto a = new_writer(format, settings);
   check(a.get(), archive_write_open_filename(a.get(), path.c_str()), path.c_str());
   write_members(a.get(), members);
