@@ -216,6 +216,12 @@ TEST_SUITE("read") {
       REQUIRE(got == &m);
       CHECK(got->size == members[i].bytes.size());
       std::vector<std::uint8_t> out;
+      if (members[i].path == "inner.zip") {
+        // An archive is libarchive's to stream, found before it is inflated.
+        CHECK_FALSE(z->read(*got, got->size, out));
+        CHECK(out.empty());
+        continue;
+      }
       // Over the size limit: libarchive's (which reports it).
       if (!members[i].bytes.empty()) {
         CHECK_FALSE(z->read(*got, got->size - 1, out));

@@ -362,16 +362,12 @@ std::optional<Entry> ArchiveStack::read_entry(std::size_t k, const std::string& 
                                               std::optional<std::uint64_t> declared,
                                               const ZipMember* member) {
   if (member) {
-    // Inflated here, checked against the central directory; an archive
-    // inside is streamed from libarchive as any other.
+    // Inflated here, checked against the central directory (not an archive:
+    // that is streamed from libarchive as any other).
     std::vector<std::uint8_t> bytes;
     if (levels_[k]->zip->read(*member, options_.max_entry_size, bytes)) {
-      const std::size_t sniffed = std::min(bytes.size(), kArchiveMagicBytes);
-      if (sniff_archive(Bytes(bytes.data(), sniffed)) == ArchiveMagic::none) {
-        meter_.count_zip_member();
-        return file_entry(path, std::move(bytes));
-      }
-      EntryBuffers::instance().give(bytes);
+      meter_.count_zip_member();
+      return file_entry(path, std::move(bytes));
     }
   }
   auto data = std::make_unique<EntryDataSource>(levels_[k]->archive.get());

@@ -4,6 +4,7 @@
 #include <libdeflate.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <new>
@@ -64,7 +65,9 @@ bool plain_extra(const std::uint8_t* extra, std::size_t n) {
 
 }  // namespace
 
-ZipMembers::~ZipMembers() = default;
+ZipMembers::~ZipMembers() {
+  if (prefix_stream_) inflateEnd(prefix_stream_.get());
+}
 
 std::unique_ptr<ZipMembers> ZipMembers::open(const std::filesystem::path& path,
                                              std::uint64_t size) {
@@ -204,6 +207,33 @@ bool ZipMembers::read(const ZipMember& member, std::uint64_t max_size,
   return ok;
 }
 
+bool ZipMembers::starts_an_archive(const ZipMember& m, const std::uint8_t* data) {
+  // The bytes ArchiveStack sniffs an entry by: its first kArchiveMagicBytes.
+  const std::size_t want =
+      static_cast<std::size_t>(std::min<std::uint64_t>(m.size, kArchiveMagicBytes));
+  if (m.method == kStored) return sniff_archive(Bytes(data, want)) != ArchiveMagic::none;
+  // Deflated: the first bytes inflated with zlib, which stops there (a bad
+  // stream is found by libdeflate next, and then it is libarchive's anyway).
+  if (!prefix_stream_) {
+    prefix_stream_ = std::make_unique<z_stream>();
+    if (inflateInit2(prefix_stream_.get(), -MAX_WBITS) != Z_OK) {
+      prefix_stream_.reset();
+      throw std::bad_alloc();
+    }
+  } else if (inflateReset(prefix_stream_.get()) != Z_OK) {
+    return false;
+  }
+  std::uint8_t prefix[kArchiveMagicBytes];
+  z_stream& z = *prefix_stream_;
+  z.next_in = const_cast<std::uint8_t*>(data);
+  z.avail_in = static_cast<uInt>(std::min<std::uint64_t>(m.compressed_size, 1u << 30));
+  z.next_out = prefix;
+  z.avail_out = static_cast<uInt>(want);
+  const int r = inflate(&z, Z_SYNC_FLUSH);
+  if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR) return false;
+  return sniff_archive(Bytes(prefix, want - z.avail_out)) != ArchiveMagic::none;
+}
+
 bool ZipMembers::read_checked(const ZipMember& m, std::vector<std::uint8_t>& out) {
   std::uint8_t local[kLocalSize];  // the local header
   if (!pread_all(fd_.fd, local, kLocalSize, m.local_offset)) return false;
@@ -242,6 +272,10 @@ bool ZipMembers::read_checked(const ZipMember& m, std::vector<std::uint8_t>& out
   if (std::string_view(reinterpret_cast<const char*>(buffer), name_size) != m.name) return false;
   if (!plain_extra(buffer + name_size, extra_size)) return false;
   const std::uint8_t* data = buffer + head;
+
+  // A member that is itself an archive is libarchive's: it streams it into
+  // a level of its own. Its first bytes say so, before it is inflated whole.
+  if (starts_an_archive(m, data)) return false;
 
   const std::size_t size = static_cast<std::size_t>(m.size);
   auto buffer_out = take_entry_buffer(size + 1);

@@ -74,6 +74,9 @@
 
 #include "stages/read/byte_source.h"
 
+struct z_stream_s;
+using z_stream = z_stream_s;
+
 namespace mapindex::read {
 
 // A member as the central directory records it.
@@ -107,8 +110,9 @@ class ZipMembers {
 
   // The member's data, checked, in `out` (resized; taken from the entry
   // buffers), or false when anything is not as the central directory says,
-  // the data is larger than `max_size`, or it cannot be read: then `out` is
-  // empty and libarchive reads the member.
+  // the data is larger than `max_size`, it is an archive (its first bytes
+  // sniffed as ArchiveStack sniffs entries: libarchive streams it), or it
+  // cannot be read: then `out` is empty and libarchive reads the member.
   bool read(const ZipMember& member, std::uint64_t max_size, std::vector<std::uint8_t>& out);
 
   const std::vector<ZipMember>& members() const { return members_; }
@@ -118,6 +122,7 @@ class ZipMembers {
   static std::unique_ptr<ZipMembers> read_directory(const std::filesystem::path& path,
                                                     std::uint64_t size);
   bool read_checked(const ZipMember& member, std::vector<std::uint8_t>& out);
+  bool starts_an_archive(const ZipMember& member, const std::uint8_t* data);
 
   Fd fd_;
   std::uint64_t directory_offset_ = 0;  // members' data ends before it
@@ -126,6 +131,7 @@ class ZipMembers {
   bool in_step_ = true;
   std::unique_ptr<std::uint8_t[]> compressed_;
   std::size_t compressed_capacity_ = 0;
+  std::unique_ptr<z_stream> prefix_stream_;  // inflates members' first bytes
 };
 
 }  // namespace mapindex::read
