@@ -40,10 +40,12 @@
 //   CRC-32) are warnings or errors on the entry.
 //
 // Which members are taken (the rest is libarchive's):
-// - the file's last "PK\5\6" within 16 KiB of its end is an end record whose
-//   comment reaches exactly to the end of the file, on disk 0, not zip64,
-//   whose directory ends right before it (so no offsets to correct) and
-//   tiles its size with exactly the records it counts, at distinct offsets;
+// - libarchive reads the file itself (no filter), and the "PK\5\6" its
+//   search finds, as above, is an end record whose comment reaches exactly
+//   to the end of the file, on disk 0, not zip64 and with no zip64 locator
+//   before it, whose directory (at most 16 MiB) ends right before it (so no
+//   offsets to correct) and tiles its size with exactly the records it
+//   counts, at distinct offsets;
 // - members are matched to libarchive's headers in offset order; each
 //   header's raw name must be the member's, else the rest of the file is
 //   libarchive's; a regular file's declared size must be the member's;
@@ -53,6 +55,8 @@
 // - its local header agrees with the central directory: signature, flags,
 //   method, name, extra fields as above, and CRC-32 and sizes 0 or the
 //   directory's;
+// - it is not itself an archive (its first bytes, sniffed as ArchiveStack
+//   sniffs entries): libarchive streams that into a level of its own;
 // - its data inflates from exactly the compressed size to exactly the size,
 //   with the central directory's CRC-32.
 //
