@@ -19,6 +19,7 @@ struct Error {
   Location location;
 
   std::string to_string() const { return std::string(mapindex::to_string(code)) + ": " + message; }
+  bool operator==(const Error&) const = default;
 };
 
 template <class T>

@@ -77,17 +77,15 @@ bool is_zip(archive* a) {
 // Whether the file ends with a zip end of central directory record (true
 // when it cannot be read again: that is not the question asked).
 bool file_has_zip_end_record(const fs::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return true;
+  Fd fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (fd.fd < 0) return true;
   struct stat st {};
   std::vector<std::uint8_t> tail;
-  if (::fstat(fd, &st) == 0) {
+  if (::fstat(fd.fd, &st) == 0) {
     const auto size = static_cast<std::uint64_t>(st.st_size);
     tail.resize(static_cast<std::size_t>(std::min<std::uint64_t>(size, kZipTailBytes)));
-    const ssize_t n = ::pread(fd, tail.data(), tail.size(), static_cast<off_t>(size - tail.size()));
-    if (n != static_cast<ssize_t>(tail.size())) tail.clear();
+    if (!pread_all(fd.fd, tail.data(), tail.size(), size - tail.size())) tail.clear();
   }
-  ::close(fd);
   return tail.empty() || has_zip_end_record(tail);
 }
 
@@ -302,6 +300,8 @@ std::optional<Entry> ArchiveStack::end_of_level(std::size_t k) {
   const std::string format = format_name(a);
   const std::uint64_t folders = level.folders;
   const std::string path = level.archive_path;
+  // ZipMembers found the file's end record when it vouched for it.
+  const bool end_record_found = level.zip != nullptr;
   const std::optional<fs::path> file = level.file;
   // A stream is read to its end: there an outer archive checks the entry's
   // CRC (bytes the inner archive used may turn out to be damaged), and
@@ -314,7 +314,7 @@ std::optional<Entry> ArchiveStack::end_of_level(std::size_t k) {
     if (!count_rest(*source, rest, stop_)) return source_failed(*source, path);
   }
   if (stop_.load()) return std::nullopt;
-  if (zip &&
+  if (zip && !end_record_found &&
       !(file ? file_has_zip_end_record(*file) : !source || has_zip_end_record(source->tail())))
     return error_entry(
         Code::read_truncated, path,

@@ -94,6 +94,17 @@ bool read_into(ByteSource& source, std::vector<std::uint8_t>& out, std::uint64_t
   return true;
 }
 
+bool pread_all(int fd, std::uint8_t* out, std::size_t n, std::uint64_t at) {
+  while (n > 0) {
+    const ssize_t got = ::pread(fd, out, n, static_cast<off_t>(at));
+    if (got <= 0) return false;
+    out += got;
+    n -= static_cast<std::size_t>(got);
+    at += static_cast<std::uint64_t>(got);
+  }
+  return true;
+}
+
 bool count_rest(ByteSource& source, std::uint64_t& count, const std::atomic<bool>& stop) {
   std::vector<std::uint8_t> scratch(kReadChunk);
   while (!stop.load(std::memory_order_relaxed)) {

@@ -106,6 +106,10 @@ bool read_into(ByteSource& source, std::vector<std::uint8_t>& out, std::uint64_t
 // Returns false if the source failed; stops early if `stop` is set.
 bool count_rest(ByteSource& source, std::uint64_t& count, const std::atomic<bool>& stop);
 
+// Reads exactly `n` bytes at offset `at` of `fd` (retrying short reads);
+// false on an error or the end of the file first.
+bool pread_all(int fd, std::uint8_t* out, std::size_t n, std::uint64_t at);
+
 // A file descriptor closed on scope exit.
 struct Fd {
   int fd = -1;

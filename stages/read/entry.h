@@ -66,6 +66,8 @@ struct Entry {
   // be read, larger than max_entry_size). The message names source, entry
   // and libarchive's reason.
   Error error;
+
+  bool operator==(const Entry&) const = default;
 };
 
 struct ReadProgress {

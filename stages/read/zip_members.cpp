@@ -38,17 +38,6 @@ constexpr std::uint16_t kStored = 0, kDeflated = 8;
 // zip64 sizes, WinZip AES, the Info-ZIP Unicode path.
 constexpr std::uint16_t kZip64Extra = 0x0001, kAesExtra = 0x9901, kUnicodePathExtra = 0x7075;
 
-bool pread_all(int fd, std::uint8_t* out, std::size_t n, std::uint64_t at) {
-  while (n > 0) {
-    const ssize_t got = ::pread(fd, out, n, static_cast<off_t>(at));
-    if (got <= 0) return false;
-    out += got;
-    n -= static_cast<std::size_t>(got);
-    at += static_cast<std::uint64_t>(got);
-  }
-  return true;
-}
-
 // Whether the extra fields tile `extra` exactly and none is one of those
 // above.
 bool plain_extra(const std::uint8_t* extra, std::size_t n) {
