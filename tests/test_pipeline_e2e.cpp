@@ -496,10 +496,10 @@ TEST_SUITE("pipeline") {
         // The variants share their tile layers, so with the layer cache the
         // entries in flight after the first Ctrl-C finish in a few
         // milliseconds; the second Ctrl-C must find them still working, so
-        // that run measures every layer (the resumed run uses the cache), and
-        // it lets 64 entries be in flight (the default at -j 1 is 16, which
-        // one decode thread finishes before the second signal on a fast
-        // machine).
+        // that run measures every layer (the resumed run uses the cache), it
+        // lets 64 entries be in flight (the default at -j 1 is 16), and the
+        // second Ctrl-C comes as soon as the first was handled (a fixed
+        // 100 ms after it was too late once measuring kept up with reading).
         std::vector<std::string> args = {"index",     "--db", db.string(), "--progress", "none",
                                          "--threads", "1",    "--batch",   "2"};
         if (mode == kTwice) args.insert(args.end(), {"--no-layer-cache", "--max-in-flight", "64"});
@@ -516,7 +516,9 @@ TEST_SUITE("pipeline") {
         }
         p.signal(sig);
         if (mode == kTwice) {
-          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+          for (int i = 0;
+               i < 2000 && p.err_so_far().find("mapindex: finishing ") == std::string::npos; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
           p.signal(SIGINT);
         }
         const auto r = p.wait();

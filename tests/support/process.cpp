@@ -84,6 +84,8 @@ BackgroundProcess::~BackgroundProcess() {
 
 void BackgroundProcess::signal(int sig) { ::kill(pid_, sig); }
 
+std::string BackgroundProcess::err_so_far() const { return read_text_file(err_); }
+
 ProcessResult BackgroundProcess::wait() {
   ProcessResult r;
   r.exit_code = wait_status(pid_);

@@ -30,6 +30,8 @@ class BackgroundProcess {
 
   pid_t pid() const { return pid_; }
   void signal(int sig);
+  // What it has written to its standard error so far.
+  std::string err_so_far() const;
   ProcessResult wait();
 
  private:
