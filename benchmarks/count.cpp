@@ -1,0 +1,125 @@
+// mapindex-bench-count: the tile counter alone (teeworlds_tile_counter.h),
+// timed apart from everything else, so that changes to it can be measured
+// without the noise of a whole run:
+//
+//   mapindex-bench-count [--repeat R] ARCHIVE...
+//
+// Every readable plain tile layer of every Teeworlds map in the archives is
+// inflated onto zeros (as mapindex inflates tile data) and then counted R
+// times (default 3) with the Adler-32 scan, as mapindex counts it; the best of
+// the R times of each layer kind is summed. Prints, per layer kind, the layers,
+// tiles, counting seconds and inflating seconds (once, for scale), then one
+// line of totals.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "benchmarks/entry_stream.h"
+#include "stages/common/adler32.h"
+#include "stages/common/zeroed_buffer.h"
+#include "stages/decode/datafile/datafile.h"
+#include "stages/decode/teeworlds/teeworlds_map.h"
+#include "stages/extract/teeworlds_tile_counter.h"
+
+namespace {
+
+using namespace mapindex;
+
+struct KindTotals {
+  std::uint64_t layers = 0, tiles = 0, failures = 0;
+  double seconds = 0;          // counting (with the checksum), best of the repeats
+  double inflate_seconds = 0;  // inflating onto zeros, once
+};
+
+int usage() {
+  std::fprintf(stderr, "usage: mapindex-bench-count [--repeat R] ARCHIVE...\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int repeat = 3;
+  std::vector<std::string> inputs;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--repeat" && i + 1 < argc)
+      repeat = std::max(1, std::stoi(argv[++i]));
+    else if (arg.starts_with("-"))
+      return usage();
+    else
+      inputs.push_back(arg);
+  }
+  if (inputs.empty()) return usage();
+
+  std::vector<KindTotals> kinds(kNumTilemapKinds);
+  ZeroedBuffer buffer;
+  std::int64_t check = 0;
+  for (const auto& input : inputs) {
+    auto r = bench::for_each_entry(input, [&](const std::string&, Bytes bytes) {
+      auto df = datafile::Datafile::open(bytes);
+      if (!df) return;
+      const teeworlds::TeeworldsMap map = teeworlds::decode_map(*df);
+      for (const auto& layer : map.layers) {
+        if (!layer.tilemap || !layer.tiles_readable || layer.tilemap->skip_compressed()) continue;
+        const auto& t = *layer.tilemap;
+        if (index_of(layer.type) >= kNumTilemapKinds) continue;
+        KindTotals& k = kinds[index_of(layer.type)];
+        std::optional<std::uint32_t> checksum;
+        const auto inflate_start = std::chrono::steady_clock::now();
+        auto data = df->data_unchecked(static_cast<std::size_t>(t.tile_data()), buffer, checksum);
+        k.inflate_seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - inflate_start).count();
+        const auto n = static_cast<std::size_t>(std::int64_t{t.width} * t.height);
+        if (!data || data->size() / teeworlds::tile_struct_size(layer.type) < n) {
+          k.failures++;
+          continue;
+        }
+        double best = 1e9;
+        for (int rep = 0; rep < repeat; ++rep) {
+          teeworlds::TileCounts counts;
+          Adler32Scan scan(*data);
+          const auto start = std::chrono::steady_clock::now();
+          teeworlds::count_plain_tiles(*data, layer.type, n, counts, checksum ? &scan : nullptr,
+                                       KnownZeros(buffer));
+          const std::uint32_t sum = scan.finish();
+          best = std::min(
+              best,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+          if (checksum && sum != *checksum) k.failures++;
+          check += counts.non_empty();
+        }
+        k.layers++;
+        k.tiles += n;
+        k.seconds += best;
+      }
+    });
+    if (!r) {
+      std::fprintf(stderr, "mapindex-bench-count: %s\n", r.error().message.c_str());
+      return 1;
+    }
+  }
+  KindTotals all;
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    const KindTotals& k = kinds[i];
+    if (k.layers == 0) continue;
+    std::printf("kind=%s layers=%llu tiles=%llu failures=%llu seconds=%.4f inflate_seconds=%.4f\n",
+                to_string(static_cast<LayerKind>(i)).data(),
+                static_cast<unsigned long long>(k.layers), static_cast<unsigned long long>(k.tiles),
+                static_cast<unsigned long long>(k.failures), k.seconds, k.inflate_seconds);
+    all.layers += k.layers;
+    all.tiles += k.tiles;
+    all.failures += k.failures;
+    all.seconds += k.seconds;
+    all.inflate_seconds += k.inflate_seconds;
+  }
+  std::printf("layers=%llu tiles=%llu failures=%llu seconds=%.4f inflate_seconds=%.4f check=%lld\n",
+              static_cast<unsigned long long>(all.layers),
+              static_cast<unsigned long long>(all.tiles),
+              static_cast<unsigned long long>(all.failures), all.seconds, all.inflate_seconds,
+              static_cast<long long>(check));
+  return 0;
+}
