@@ -63,6 +63,9 @@ Result<Canvas> Canvas::create(std::int64_t width, std::int64_t height,
   c.map_width_ = width;
   c.map_height_ = height;
   c.factor_ = static_cast<std::int32_t>(factor);
+  c.pixel_columns_.resize(static_cast<std::size_t>(std::min(width, kColumnTable)));
+  for (std::size_t x = 0; x < c.pixel_columns_.size(); ++x)
+    c.pixel_columns_[x] = static_cast<std::int32_t>(static_cast<std::int64_t>(x) / factor);
   c.options_ = options;
   c.image_.width = static_cast<std::int32_t>(w);
   c.image_.height = static_cast<std::int32_t>(h);
@@ -137,7 +140,7 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
       const std::uint8_t key = t[key_at];
       if (!key) return;
       if (x >= px_end) {
-        px = x / factor_;
+        px = pixel_column(x);
         px_end = (px + 1) * factor_;
       }
       out[px] = max_class(out[px], table[key]);
@@ -173,7 +176,7 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
       }
       if (struct_size == 4 && one_struct_eight_times(a, b, c, d)) {
         if (const TileClass k = table[tile[key_at]]; k != TileClass::air)
-          for (std::int64_t p = x / factor_, last = (x + block - 1) / factor_; p <= last; ++p)
+          for (std::int64_t p = pixel_column(x), last = pixel_column(x + block - 1); p <= last; ++p)
             out[p] = max_class(out[p], k);
       } else {
         for (std::int64_t i = 0; i < block; ++i)

@@ -92,9 +92,19 @@ class Canvas {
   void put(std::int64_t x, std::int64_t y, TileClass c);
   void draw_keys(const TileLayerView& layer, const std::array<TileClass, 256>& table,
                  std::size_t struct_size, std::size_t key_at);
+  // The pixel column of tile column x (x / factor_): from a table for the
+  // first kColumnTable columns (a division for each run of tiles took a
+  // fifth of the drawing).
+  static constexpr std::int64_t kColumnTable = 1 << 16;
+  std::int64_t pixel_column(std::int64_t x) const {
+    return x < static_cast<std::int64_t>(pixel_columns_.size())
+               ? pixel_columns_[static_cast<std::size_t>(x)]
+               : x / factor_;
+  }
 
   std::int64_t map_width_ = 0, map_height_ = 0;
   std::int32_t factor_ = 1;
+  std::vector<std::int32_t> pixel_columns_;
   CanvasOptions options_;
   ClassImage image_;
   int layers_drawn_ = 0;
