@@ -608,15 +608,32 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
       return w;
     });
 
-    // The measure node has a priority (the others none): whenever an arena
-    // thread looks for work and an entry waits to be measured, it takes that
-    // entry first. Without it, the thread that finished measuring an entry
-    // went on with that entry's thumbnail (oneTBB hands a node's output
-    // straight to the next node on the same thread) while the next entry
-    // waited in its queue for another thread to take it: at --threads 1,
-    // where measuring sets the pace, the all-distinct benchmark took 0.564 s
-    // instead of 0.504 s and the corpus tar 0.378 s instead of 0.348 s
-    // (benchmarks/RESULTS.md).
+    // The measure node has a priority (the others none). oneTBB runs a
+    // node's output on the same thread: without the priority, the thread
+    // that had measured an entry went on with that entry's thumbnail while
+    // the next entry waited in its deque for another thread. With it, a
+    // thread looking for work takes the waiting measure task first, so the
+    // thread that has just measured an entry measures the next one and its
+    // thumbnail is left in its deque for another thread to take. At
+    // --threads 1, where measuring sets the pace, the all-distinct benchmark
+    // took 0.557 s instead of 0.481 s and the corpus tar 0.380 s instead of
+    // 0.351 s; where most layers repeat it costs 3-5% (benchmarks/RESULTS.md).
+    // An entry whose content an earlier entry claimed waits, inside its
+    // measure task, for that entry's thumbnail, which may now sit in the
+    // waiting thread's own deque: another thread takes it (of the arena's
+    // N + 3 threads at most N measure tasks and the reader wait at once).
+    //
+    // A known oneTBB bug concerns exactly this (a priority on a function_node
+    // with a concurrency limit; uxlfoundation/oneTBB#1595, fixed by #1596,
+    // after the 2021.8 of Debian 12): the wrapper of a measure task another
+    // thread made is allocated as if that thread's. Allocation and release
+    // stay with the current thread's small-object pool and are thread-safe;
+    // only the pools' counts go wrong, which matters when a pool is destroyed,
+    // at its thread's exit: it could be freed while a task made from it is
+    // alive. Here the arena's threads exit after the graph has finished (at
+    // the end of the run or of the process), when no task is alive, so the
+    // effect is at most a pool never freed (and an assertion in a debug build
+    // of oneTBB).
     constexpr flow::node_priority_t kMeasurePriority = 1;
     flow::function_node<WorkPtr, WorkPtr> measure_node(
         g, threads,

@@ -540,6 +540,10 @@ TEST_SUITE("pipeline") {
           CHECK(sql_value(db, "SELECT status FROM runs WHERE run_id = 1") == "interrupted");
         } else if (mode == kTwice) {
           CHECK(r.out.empty());  // no summary: it stopped at once
+          // The second Ctrl-C came while entries were still being finished.
+          const auto at = r.err.find("mapindex: finishing ");
+          REQUIRE(at != std::string::npos);
+          CHECK(std::stoll(r.err.substr(at + std::string("mapindex: finishing ").size())) > 0);
         } else {
           CHECK(r.exit_code == 128 + SIGKILL);
         }

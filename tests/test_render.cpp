@@ -493,23 +493,30 @@ TEST_SUITE("render") {
 
   TEST_CASE("render: columns past the canvas's table of pixel columns draw as tiles one by one") {
     // The pixel of a tile column comes from a table for the first 65536
-    // columns and from a division after them: a layer wider than that, in
-    // runs of one tile, downscaled by a factor that is no power of two.
+    // columns and from a division after them: a layer wider than that, with
+    // runs of one tile (blocks of eight drawn whole) between stretches of air,
+    // at 7 tiles per pixel, so that a column off by one lands in another pixel.
     const KindLayout k{LayerKind::game, 4, 0};
     const std::int32_t w = 70001, h = 3;
     Lcg next{777};
     const std::size_t tiles = static_cast<std::size_t>(w) * h;
     std::vector<std::uint8_t> data(tiles * 4);
+    std::size_t blocks_past_table = 0;
     for (std::size_t t = 0; t < tiles;) {
-      const std::size_t run = 1 + next() % 40;
-      const std::uint8_t key = next() % 3 == 0 ? 0 : static_cast<std::uint8_t>(next());
-      for (std::size_t i = 0; i < run && t < tiles; ++i, ++t) data[t * 4] = key;
+      t += next() % 60;  // air
+      const std::size_t run = 1 + next() % 20;
+      const auto key = static_cast<std::uint8_t>(1 + next() % 255);
+      for (std::size_t i = 0; i < run && t < tiles; ++i, ++t) {
+        data[t * 4] = key;
+        const std::size_t x = t % static_cast<std::size_t>(w);  // blocks start at x = 0, 8, ...
+        if (x % 8 == 7 && x >= 65536 && i >= 7) ++blocks_past_table;
+      }
     }
-    const Drawn drawn = draw_layer(k.kind, w, h, Bytes(data.data(), data.size()), 256);
-    REQUIRE(drawn.factor == 274);  // ceil(70001 / 256)
+    const Drawn drawn = draw_layer(k.kind, w, h, Bytes(data.data(), data.size()), 10001);
+    REQUIRE(drawn.factor == 7);  // ceil(70001 / 10001)
+    REQUIRE(blocks_past_table > 20);
     const auto want = drawn_tile_by_tile(k, w, h, data, drawn);
-    // Pixels beyond column 65536 / 274 hold tiles of the part past the table.
-    const auto past = static_cast<std::ptrdiff_t>(65536 / 274 + 1);
+    const auto past = static_cast<std::ptrdiff_t>(65536 / 7 + 1);
     CHECK(std::count(want.begin() + past, want.begin() + drawn.width, 0) < drawn.width - past);
     CHECK(drawn.pixels == want);
   }
