@@ -184,6 +184,10 @@ TEST_SUITE("index") {
     CHECK(query_int(db.handle(), "PRAGMA application_id") == kApplicationId);
     CHECK(query_text(db.handle(), "PRAGMA journal_mode") == "wal");
     CHECK(query_int(db.handle(), "PRAGMA foreign_keys") == 1);
+    // NORMAL (1) for writing, new or not: not the OFF (0) a new file is
+    // switched to WAL at, nor the default FULL (2).
+    CHECK(query_int(db.handle(), "PRAGMA synchronous") == 1);
+    CHECK(query_int(open_index(dir.file("new.sqlite")).handle(), "PRAGMA synchronous") == 1);
 
     // The tables the README's schema reference documents, by name.
     const auto tables = table_names(db.handle());
