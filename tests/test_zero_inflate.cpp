@@ -317,6 +317,26 @@ void dynamic_header(BitWriter& w, bool final, const std::vector<unsigned>& lit,
   }
 }
 
+// A match (length 3-258, distance 1-32768) in a block with the fixed codes.
+void fixed_match(BitWriter& w, unsigned length, unsigned distance) {
+  static constexpr unsigned kLengthBase[29] = {3,  4,  5,  6,   7,   8,   9,   10,  11, 13,
+                                               15, 17, 19, 23,  27,  31,  35,  43,  51, 59,
+                                               67, 83, 99, 115, 131, 163, 195, 227, 258};
+  static constexpr unsigned kLengthExtra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+                                                2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+  static constexpr unsigned kDistanceBase[30] = {
+      1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,
+      193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+  unsigned l = 28;
+  while (kLengthBase[l] > length) --l;
+  fixed_litlen(w, 257 + l);
+  w.bits(length - kLengthBase[l], kLengthExtra[l]);
+  unsigned d = 29;
+  while (kDistanceBase[d] > distance) --d;
+  w.code(d, 5);
+  w.bits(distance - kDistanceBase[d], d < 4 ? 0 : d / 2 - 1);
+}
+
 struct HuffmanCode {
   std::vector<unsigned> lengths, codes;
   explicit HuffmanCode(std::vector<unsigned> l)
@@ -351,6 +371,37 @@ TEST_SUITE("zero inflate") {
       }
     }
     CHECK(checked == 20 * 4 * 5);
+  }
+
+  TEST_CASE("zero inflate: a copy of every length, from near and far, as zlib reads it") {
+    // Copies are written in pieces whose size depends on the length and on
+    // whether the copy overlaps what it copies (distance < length): every
+    // length, at distances below, at and above each piece size.
+    ZeroedBuffer buffer;
+    std::mt19937 rng(77);
+    int checked = 0;
+    for (const unsigned distance : {1u,  2u,  3u,  4u,  5u,  7u,  8u,  9u,   15u,  16u,
+                                    17u, 31u, 32u, 33u, 63u, 64u, 65u, 100u, 257u, 300u}) {
+      for (unsigned length = 3; length <= 258; ++length) {
+        CAPTURE(distance);
+        CAPTURE(length);
+        BitWriter w;
+        w.block(true, 1);
+        // `distance` bytes that are not zero (so the copy is written), a
+        // zero among them now and then; the copy; one more byte.
+        for (unsigned k = 0; k < distance; ++k)
+          fixed_litlen(w, k % 11 == 5 ? 0u : 1u + static_cast<unsigned>(rng() % 255));
+        fixed_match(w, length, distance);
+        fixed_litlen(w, 9);
+        fixed_litlen(w, 256);
+        const auto stream = w.done();
+        const std::size_t size = distance + length + 1;
+        REQUIRE(zlib_inflate_raw(stream, size).status == InflateStatus::ok);
+        check_like_zlib(stream, size, buffer);
+        ++checked;
+      }
+    }
+    CHECK(checked == 20 * 256);
   }
 
   TEST_CASE("zero inflate: damaged streams fail where zlib fails, and read alike where it reads") {

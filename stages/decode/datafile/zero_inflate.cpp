@@ -200,6 +200,32 @@ const Tables& fixed_tables() {
   return tables;
 }
 
+// memcpy of `n` bytes that do not overlap; most copies are short (3 to 32
+// bytes), inline as two loads and two stores that may overlap each other.
+inline void copy_apart(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) {
+  if (n >= 16 && n <= 32) {
+    std::uint8_t head[16], tail[16];
+    std::memcpy(head, src, 16);
+    std::memcpy(tail, src + n - 16, 16);
+    std::memcpy(dst, head, 16);
+    std::memcpy(dst + n - 16, tail, 16);
+  } else if (n >= 8 && n < 16) {
+    std::uint64_t head, tail;
+    std::memcpy(&head, src, 8);
+    std::memcpy(&tail, src + n - 8, 8);
+    std::memcpy(dst, &head, 8);
+    std::memcpy(dst + n - 8, &tail, 8);
+  } else if (n >= 4 && n < 8) {
+    std::uint32_t head, tail;
+    std::memcpy(&head, src, 4);
+    std::memcpy(&tail, src + n - 4, 4);
+    std::memcpy(dst, &head, 4);
+    std::memcpy(dst + n - 4, &tail, 4);
+  } else {
+    std::memcpy(dst, src, n);
+  }
+}
+
 // Whether the `n` bytes at `p` are all zero.
 inline bool all_zero(const std::uint8_t* p, std::size_t n) {
   std::uint64_t any = 0;
@@ -489,7 +515,7 @@ class Decoder {
       std::memset(dst, *src, len);
     } else if (distance >= len) {
       if (all_zero(src, len)) return false;
-      std::memcpy(dst, src, len);
+      copy_apart(dst, src, len);
     } else {
       if (all_zero(src, distance)) return false;
       // Periodic with period `distance`, so with any multiple of it: copy
@@ -497,7 +523,7 @@ class Decoder {
       std::size_t step = distance, done = 0;
       while (done < len) {
         const std::size_t n = std::min(step, len - done);
-        std::memcpy(dst + done, dst + done - step, n);
+        copy_apart(dst + done, dst + done - step, n);
         done += n;
         if (step < 256) step *= 2;
       }
