@@ -680,13 +680,18 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   writer.start();  // no entry was written (none read, or interrupted at once)
   summary.run_id = writer.run_id();
 
+  // The layer results kept for the run are freed on another thread while
+  // the index commits (7,000 of them took 2.7 ms to free at the end of the
+  // all-distinct benchmark).
+  auto freeing = std::async(std::launch::async, [&layer_store] { layer_store.reset(); });
   summary.interrupted = interrupt_requested();
   if (failure.empty()) writer.record_readings();
-  db->commit_batch();
   const auto status = !failure.empty()      ? index::RunStatus::failed
                       : summary.interrupted ? index::RunStatus::interrupted
                                             : index::RunStatus::complete;
+  // The run's end goes in the transaction of its last rows: one commit.
   db->finish_run(summary.run_id, status, run_counters(counters));
+  freeing.get();
   if (!failure.empty()) {
     const bool damaged = failure_code == Code::index_damaged;
     return Error{

@@ -148,8 +148,9 @@ class IndexDb {
   void set_source_reading(std::int64_t run_id, std::int64_t source_id, SourceReading reading,
                           const std::optional<std::string>& last_entry = std::nullopt);
 
-  // Commits the batch, then sets the run's status (complete, interrupted or
-  // failed: not running), finished_at and counters. A run that finished
+  // Sets the run's status (complete, interrupted or failed: not running),
+  // finished_at and counters in the batch's transaction, and commits it: the
+  // run's last rows and its end are one commit. A run that finished
   // complete or interrupted on an index that was created, checked or found
   // unchanged at open has the file stamped when the IndexDb is destroyed
   // (after its connection closed); any other read_write IndexDb removes the
