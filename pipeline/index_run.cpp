@@ -286,6 +286,14 @@ void finish_entry(WorkItem& w, RunContents& contents, LayerDataStore* layer_stor
   contents.fulfil(w.digest, std::move(m));
 }
 
+// A batch's transaction also ends when it is this old. Its commit wakes the
+// checkpoint thread (stages/write/checkpointer.h), which copies the pages into
+// the database file while the run goes on; at a second (before), a short
+// run's pages were all copied and synced by its last commit, after every entry
+// was done: all-distinct at --threads 1 took 0.505 s, now 0.489 s (100 ms:
+// 0.491 s).
+constexpr std::chrono::milliseconds kCommitInterval{200};
+
 // The writer node's work, one entry at a time in input order: the entry's
 // row (content written earlier in this run is written as known), the run's
 // counters, how completely each source was read (for the audit), batched
@@ -452,7 +460,7 @@ class EntryWriter {
 
   void commit_when_due() {
     const auto now = std::chrono::steady_clock::now();
-    if (++uncommitted_ >= options_.batch_size || now - last_commit_ > std::chrono::seconds(1)) {
+    if (++uncommitted_ >= options_.batch_size || now - last_commit_ > kCommitInterval) {
       db_.commit_batch();
       uncommitted_ = 0;
       last_commit_ = now;
@@ -492,6 +500,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   // run's first write waits for it (see EntryWriter).
   index::OpenOptions open_options;
   open_options.check_in_background = true;
+  open_options.checkpoint_in_background = true;
   auto db = index::IndexDb::open(options.db_path, index::OpenMode::read_write, open_options);
   if (!db) return db.error();
 

@@ -13,6 +13,7 @@
 
 #include "stages/common/hex.h"
 #include "stages/common/utf8.h"
+#include "stages/write/checkpointer.h"
 #include "stages/write/index_stamp.h"
 #include "stages/write/map_rows.h"
 #include "stages/write/tile_names.h"
@@ -201,9 +202,13 @@ struct IndexDb::Impl {
   std::int64_t data_version_at_open = -1;
   bool in_batch = false;
   std::size_t pending = 0;
+  // OpenOptions::checkpoint_in_background (stopped before the stamp, whose
+  // checkpoint must be the only one).
+  std::unique_ptr<Checkpointer> checkpointer;
 
   ~Impl() {
     if (db && in_batch) sqlite3_exec(db.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+    checkpointer.reset();
     statements.reset();  // finalize before closing
     if (mode != OpenMode::read_write || path.empty()) return;
     if (check.valid()) check.wait();  // its connection closed too
@@ -369,6 +374,8 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
       // writer's speed.
       exec_sql(impl->db.get(), "PRAGMA temp_store = MEMORY");
       sync_tile_names(impl->db.get(), builtin_tile_names(), [&impl] { impl->await_check(); });
+      if (options.checkpoint_in_background)
+        impl->checkpointer = std::make_unique<Checkpointer>(impl->db.get(), path);
     } else {
       if (*version == 0)
         return Error{Code::index_open, "'" + path + "' is not a mapindex index (no schema)"};

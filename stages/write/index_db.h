@@ -80,6 +80,10 @@ struct OpenOptions {
   // IndexError (index.damaged) instead of writing, as does known_maps() when
   // it meets damage first. Otherwise open checks.
   bool check_in_background = false;
+  // read_write: the log's checkpoints run on a thread of their own at idle
+  // priority while the caller writes (checkpointer.h); otherwise SQLite's
+  // automatic checkpoints, inside the commits.
+  bool checkpoint_in_background = false;
 };
 
 // `mapindex check`: the full verdict on an index file.
