@@ -2,18 +2,40 @@
 
 #include <openssl/evp.h>
 
+#include <memory>
 #include <stdexcept>
 
 namespace mapindex {
+namespace {
+
+// The implementation, fetched once. EVP_sha256() has OpenSSL 3 look it up
+// again in every digest (0.3 instead of 0.1 us a call: a run hashes every
+// entry and every tile layer). The first call also loads OpenSSL's
+// configuration (0.8 ms): sha256_warm_up().
+const EVP_MD* sha256_md() {
+  static EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  return md != nullptr ? md : EVP_sha256();
+}
+
+struct ContextFree {
+  void operator()(EVP_MD_CTX* c) const { EVP_MD_CTX_free(c); }
+};
+
+}  // namespace
 
 Sha256 sha256(Bytes bytes) {
+  // A context per thread, reused.
+  thread_local const std::unique_ptr<EVP_MD_CTX, ContextFree> context(EVP_MD_CTX_new());
   Sha256 out{};
   unsigned int length = 0;
-  // EVP_Digest only fails on allocation failure or a broken OpenSSL install.
-  if (EVP_Digest(bytes.data(), bytes.size(), out.data(), &length, EVP_sha256(), nullptr) != 1 ||
-      length != out.size())
-    throw std::runtime_error("OpenSSL EVP_Digest(SHA-256) failed");
+  // These only fail on allocation failure or a broken OpenSSL install.
+  if (!context || EVP_DigestInit_ex2(context.get(), sha256_md(), nullptr) != 1 ||
+      EVP_DigestUpdate(context.get(), bytes.data(), bytes.size()) != 1 ||
+      EVP_DigestFinal_ex(context.get(), out.data(), &length) != 1 || length != out.size())
+    throw std::runtime_error("OpenSSL SHA-256 failed");
   return out;
 }
+
+void sha256_warm_up() { sha256(Bytes{}); }
 
 }  // namespace mapindex
