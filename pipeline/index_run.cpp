@@ -21,11 +21,12 @@
 //                                        the index's damage check, run in the
 //                                        background meanwhile, has passed
 //
-// The graph runs in a task arena of N + 3 threads, so the reader (which may
-// block on the budget), the writer and the hashing of one entry run beside
-// the N decode threads (the hashing takes up to N threads, and 2 at
-// --threads 1: a re-run is mostly hashing; on the corpus tar at --threads 1
-// hashing on a second thread took the re-run from 0.131 to 0.106 s).
+// The graph runs in a task arena of N + 2 threads, so the reader (which may
+// block on the budget) and the other nodes' work (hashing, thumbnails, the
+// writer) run beside the N decode threads (the hashing takes up to N
+// threads, and 2 at --threads 1: a re-run is mostly hashing; on the corpus
+// tar at --threads 1 hashing on a second thread took the re-run from 0.131
+// to 0.106 s).
 #include "pipeline/index_run.h"
 
 #include <oneapi/tbb/flow_graph.h>
@@ -538,13 +539,19 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
 
   const unsigned threads =
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  // Three more threads than decode threads, in an arena of its own: the
-  // reader may wait for budget, and the writer and (at least one entry's)
-  // hashing run beside the N decode threads. (The default arena has one slot
-  // per core: on 2 cores at --threads 1 the writer and the decoding took
-  // turns on one thread; with the hashing on the decode thread, it took 0.12
-  // of 0.65 s on the corpus at --threads 1.)
-  const int graph_threads = static_cast<int>(threads + 3);
+  // Two more threads than decode threads, in an arena of its own: the
+  // reader may wait for budget, and the hashing, thumbnails and writer run
+  // beside the N decode threads. (The default arena has one slot per core:
+  // on 2 cores at --threads 1 the writer and the decoding took turns on one
+  // thread; with the hashing on the decode thread, it took 0.12 of 0.65 s on
+  // the corpus at --threads 1.) Not three: since the measure node has its
+  // priority, a third thread more only adds idle workers that spin for work
+  // beside the decode threads (at --threads 1: corpus tar 0.348 -> 0.327 s,
+  // all-distinct 0.492 -> 0.483 s and 0.835 -> 0.798 s of CPU; the map
+  // history 0.195 -> 0.203 s, re-runs unchanged). One is too few: at
+  // --threads 1 the decode thread then takes turns with the others again
+  // (corpus tar 0.380 s).
+  const int graph_threads = static_cast<int>(threads + 2);
   oneapi::tbb::global_control parallelism(oneapi::tbb::global_control::max_allowed_parallelism,
                                           graph_threads);
   oneapi::tbb::task_arena arena(graph_threads);
@@ -635,7 +642,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     // An entry whose content an earlier entry claimed waits, inside its
     // measure task, for that entry's thumbnail, which may now sit in the
     // waiting thread's own deque: another thread takes it (of the arena's
-    // N + 3 threads at most N measure tasks and the reader wait at once).
+    // N + 2 threads at most N measure tasks and the reader wait at once).
     //
     // A known oneTBB bug concerns exactly this (a priority on a function_node
     // with a concurrency limit; uxlfoundation/oneTBB#1595, fixed by #1596,
