@@ -44,6 +44,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -287,9 +288,10 @@ void finish_entry(WorkItem& w, RunContents& contents, LayerDataStore* layer_stor
   contents.fulfil(w.digest, std::move(m));
 }
 
-// A batch's transaction also ends when it is this old. Its commit wakes the
-// checkpoint thread (stages/write/checkpointer.h), which copies the pages into
-// the database file while the run goes on; at a second (before), a short
+// A batch's transaction also ends at the first entry written once it is this
+// old. A commit that leaves 256 pages or more in the log wakes the checkpoint
+// thread (stages/write/checkpointer.h), which copies them into the database
+// file while the run goes on; at a second (before), a short
 // run's pages were all copied and synced by its last commit, after every entry
 // was done: all-distinct at --threads 1 took 0.505 s, now 0.489 s (100 ms:
 // 0.491 s).
@@ -499,8 +501,13 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
 
   // OpenSSL sets itself up while the index opens (else the first entry's
   // hashing did, 0.8 ms before anything could be measured). A failure there
-  // shows again where the hashing fails.
-  auto openssl_ready = std::async(std::launch::async, sha256_warm_up);
+  // shows again where the hashing fails; without a thread to be had, the
+  // first digest does it.
+  std::future<void> openssl_ready;
+  try {
+    openssl_ready = std::async(std::launch::async, sha256_warm_up);
+  } catch (const std::system_error&) {
+  }
   // The damage check runs while the first entries are read and hashed; the
   // run's first write waits for it (see EntryWriter).
   index::OpenOptions open_options;
@@ -508,7 +515,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   open_options.checkpoint_in_background = true;
   auto db = index::IndexDb::open(options.db_path, index::OpenMode::read_write, open_options);
   if (!db) return db.error();
-  openssl_ready.wait();
+  if (openssl_ready.valid()) openssl_ready.wait();
 
   IndexSummary summary;
 
@@ -548,9 +555,10 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   // priority, a third thread more only adds idle workers that spin for work
   // beside the decode threads (at --threads 1: corpus tar 0.348 -> 0.327 s,
   // all-distinct 0.492 -> 0.483 s and 0.835 -> 0.798 s of CPU; the map
-  // history 0.195 -> 0.203 s, re-runs unchanged). One is too few: at
-  // --threads 1 the decode thread then takes turns with the others again
-  // (corpus tar 0.380 s).
+  // history 0.195 -> 0.203 s, re-runs unchanged). One would not do: the N
+  // measure tasks and the reader can all be waiting at once (see the measure
+  // node), and what they wait for needs a thread of its own to run on; at
+  // --threads 1 it was also slower (corpus tar 0.380 s).
   const int graph_threads = static_cast<int>(threads + 2);
   oneapi::tbb::global_control parallelism(oneapi::tbb::global_control::max_allowed_parallelism,
                                           graph_threads);
@@ -704,7 +712,12 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   // The layer results kept for the run are freed on another thread while
   // the index commits (7,000 of them took 2.7 ms to free at the end of the
   // all-distinct benchmark).
-  auto freeing = std::async(std::launch::async, [&layer_store] { layer_store.reset(); });
+  std::future<void> freeing;
+  try {
+    freeing = std::async(std::launch::async, [&layer_store] { layer_store.reset(); });
+  } catch (const std::system_error&) {
+    layer_store.reset();  // no thread to be had
+  }
   summary.interrupted = interrupt_requested();
   if (failure.empty()) writer.record_readings();
   const auto status = !failure.empty()      ? index::RunStatus::failed
@@ -712,7 +725,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
                                             : index::RunStatus::complete;
   // The run's end goes in the transaction of its last rows: one commit.
   db->finish_run(summary.run_id, status, run_counters(counters));
-  freeing.get();
+  if (freeing.valid()) freeing.get();
   if (!failure.empty()) {
     const bool damaged = failure_code == Code::index_damaged;
     return Error{

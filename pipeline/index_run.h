@@ -25,7 +25,7 @@ struct IndexOptions {
   std::uint64_t max_map_size = 64ull << 20;  // larger entries are skipped with a problem
   std::uint64_t max_data_item_size = 256ull << 20;
   int max_nesting = 4;
-  std::uint32_t batch_size = 500;  // entries per transaction (also every 200 ms)
+  std::uint32_t batch_size = 500;  // entries per transaction (also ends at an entry 200 ms on)
   bool reindex = false;            // decode even content already indexed
   // Layer-level content addressing (pipeline/layer_store.h): a tile layer
   // whose data was measured before in this run or (unless reindex) in the

@@ -2,7 +2,7 @@
 // a commit that leaves kWakePages pages or more in the log has them copied
 // into the database file by the thread, without the writer waiting; one that
 // leaves kWriterPages or more has them copied before the commit returns; and
-// the log does not grow past that, whatever the thread does.
+// a checkpointer that cannot start leaves SQLite's own checkpoints in place.
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -60,6 +60,33 @@ TEST_SUITE("index") {
     CHECK(file_size(path) >= before + pages * kPage);
   }
 
+  TEST_CASE("checkpointer: the copy is the thread's, not the writer's") {
+    TempDir dir;
+    const auto path = dir.file("thread.sqlite");
+    open_index(path);  // a mapindex index in WAL mode
+    Connection writer;
+    REQUIRE(writer.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
+    auto checkpointer = Checkpointer::start(writer.get(), path);
+    REQUIRE(checkpointer);
+    commit_pages(writer.get(), Checkpointer::kWakePages * 2);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (checkpointer->completed() == 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    CHECK(checkpointer->completed() >= 1);
+  }
+
+  TEST_CASE("checkpointer: one that cannot open its connection leaves SQLite's checkpoints") {
+    TempDir dir;
+    const auto path = dir.file("fallback.sqlite");
+    auto db = open_index(path);
+    CHECK_FALSE(Checkpointer::start(db.handle(), dir.file("no/such/folder/index.sqlite")));
+    // SQLite's automatic checkpoint, at 1000 pages, copies this commit in it.
+    const auto before = file_size(path);
+    const int pages = 1100;
+    commit_pages(db.handle(), pages);
+    CHECK(file_size(path) >= before + pages * kPage);
+  }
+
   TEST_CASE("checkpointer: without it, such a commit leaves its pages in the log") {
     // The twin of the test above: SQLite's automatic checkpoint waits for
     // 1000 pages, so what grew the file there was the thread.
@@ -75,6 +102,8 @@ TEST_SUITE("index") {
   TEST_CASE(
       "checkpointer: a commit past the writer's bound is copied before it returns, and the "
       "log starts again") {
+    // As SQLite's automatic checkpoint would (at 1000 pages): the hook that
+    // replaces it must keep this.
     TempDir dir;
     const auto path = dir.file("bounded.sqlite");
     OpenOptions options;

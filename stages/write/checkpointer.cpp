@@ -1,13 +1,29 @@
 #include "stages/write/checkpointer.h"
 
+#include <pthread.h>
 #include <sched.h>
 
-#include "stages/sqlite/database.h"
+#include <system_error>
 
 namespace mapindex::index {
 
-Checkpointer::Checkpointer(sqlite3* writer, std::string path)
-    : writer_(writer), path_(std::move(path)), thread_([this] { run(); }) {
+std::unique_ptr<Checkpointer> Checkpointer::start(sqlite3* writer, const std::string& path) {
+  Connection own;
+  if (own.open(path, SQLITE_OPEN_READWRITE) != SQLITE_OK) return nullptr;
+  sqlite3_busy_timeout(own.get(), kBusyTimeoutMs);
+  // Reads the header, so that the connection knows the log.
+  if (sqlite3_exec(own.get(), "SELECT count(*) FROM sqlite_schema", nullptr, nullptr, nullptr) !=
+      SQLITE_OK)
+    return nullptr;
+  try {
+    return std::unique_ptr<Checkpointer>(new Checkpointer(writer, std::move(own)));
+  } catch (const std::system_error&) {
+    return nullptr;  // no thread to be had
+  }
+}
+
+Checkpointer::Checkpointer(sqlite3* writer, Connection own)
+    : writer_(writer), own_(std::move(own)), thread_([this] { run(); }) {
   sqlite3_wal_hook(writer_, &Checkpointer::on_commit, this);
 }
 
@@ -18,6 +34,7 @@ Checkpointer::~Checkpointer() {
     std::lock_guard lock(mutex_);
     stop_ = true;
   }
+  sqlite3_interrupt(own_.get());
   wake_.notify_one();
   thread_.join();
 }
@@ -32,8 +49,11 @@ std::uint64_t Checkpointer::completed() const {
 int Checkpointer::on_commit(void* self, sqlite3* db, const char* schema, int pages) {
   auto& c = *static_cast<Checkpointer*>(self);
   if (pages >= kWriterPages) {
-    // Busy (the thread is checkpointing) is no failure: the commit stands.
-    sqlite3_wal_checkpoint_v2(db, schema, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+    // Busy: the thread holds the checkpoint lock. Interrupted, it lets go,
+    // and the next commit checkpoints here. The commit stands either way.
+    if (sqlite3_wal_checkpoint_v2(db, schema, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr) ==
+        SQLITE_BUSY)
+      sqlite3_interrupt(c.own_.get());
   } else if (pages >= kWakePages) {
     {
       std::lock_guard lock(c.mutex_);
@@ -49,25 +69,18 @@ void Checkpointer::run() {
   // Refused only by an unusual system policy: the thread then runs at the
   // normal priority.
   sched_param idle{};
-  sched_setscheduler(0, SCHED_IDLE, &idle);
+  pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
 #endif
-  // Without a connection (the file went away, no memory) nothing is
-  // checkpointed here: the writer's bound and SQLite's checkpoint when the
-  // last connection closes still are.
-  Connection db;
-  const bool opened = db.open(path_, SQLITE_OPEN_READWRITE) == SQLITE_OK &&
-                      // Reads the header, so the connection knows the log.
-                      sqlite3_exec(db.get(), "SELECT count(*) FROM sqlite_schema", nullptr, nullptr,
-                                   nullptr) == SQLITE_OK;
   std::unique_lock lock(mutex_);
   for (;;) {
     wake_.wait(lock, [this] { return stop_ || due_; });
     if (stop_) return;
     due_ = false;
-    if (!opened) continue;
     lock.unlock();
+    // Interrupted (by the writer or by stopping) or busy, it copies what it
+    // can; SQLite clears the interruption when it returns.
     const int rc =
-        sqlite3_wal_checkpoint_v2(db.get(), "main", SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        sqlite3_wal_checkpoint_v2(own_.get(), "main", SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
     lock.lock();
     if (rc == SQLITE_OK) ++completed_;
   }

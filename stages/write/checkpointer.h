@@ -5,32 +5,42 @@
 // copies them into the database file, syncing the log before and the file
 // after. SQLite's own automatic checkpoint does this inside the commit that
 // takes the log past 1000 pages, on the writer's thread. A run commits every
-// 200 ms (pipeline/index_run.cpp); left to the automatic checkpoint, most of
-// a short run's pages were copied and synced by its last commit, after every
-// entry was done: 15 of the 20 ms that commit took at the end of the
-// all-distinct benchmark (350 maps, a 6 MB index), where nothing else runs.
-// Here a commit that leaves at least kWakePages pages in the log wakes the
-// thread, which copies them while the run goes on (a passive checkpoint:
+// 200 ms or so (pipeline/index_run.cpp); left to the automatic checkpoint,
+// most of a short run's pages were copied and synced by its last commit,
+// after every entry was done: 15 of the 20 ms that commit took at the end of
+// the all-distinct benchmark (350 maps, a 6 MB index), where nothing else
+// runs. Here a commit that leaves at least kWakePages pages in the log wakes
+// the thread, which copies them while the run goes on (a passive checkpoint:
 // it never waits for the writer or blocks it). At the idle priority
 // (SCHED_IDLE on Linux) it takes no time from the threads that decode: on
 // the all-distinct benchmark at --threads 1, at normal priority it cost the
 // run as much as it saved at its end; idle, the run took 0.489 s instead of
 // 0.505 s.
 //
-// The log stays bounded when the thread is slow or starved (every core
-// busy): a commit that leaves kWriterPages pages or more checkpoints on the
-// writer's thread, as SQLite's automatic checkpoint would. SQLite starts the
-// log again from its beginning at the next transaction once a checkpoint has
-// copied all of it.
+// The log is bounded whatever the thread does: a commit that leaves
+// kWriterPages pages or more checkpoints on the writer's thread, as SQLite's
+// automatic checkpoint would; should the thread hold the checkpoint lock
+// then (its copy starved of CPU by other work), the writer interrupts it and
+// checkpoints at its next commit. SQLite starts the log again from its
+// beginning at the next transaction once a checkpoint has copied all of it
+// and no reader still uses it.
+//
+// Stopping interrupts a checkpoint the thread is running (the stamp's own
+// checkpoint, index_stamp.h, then does what is left). The thread still has
+// to run to notice: on a machine whose cores are all busy with other work,
+// that can take a few scheduler periods.
 #pragma once
 
 #include <sqlite3.h>
 
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+
+#include "stages/sqlite/database.h"
 
 namespace mapindex::index {
 
@@ -39,11 +49,13 @@ class Checkpointer {
   static constexpr int kWakePages = 256;     // 1 MiB of 4 KiB pages
   static constexpr int kWriterPages = 4096;  // 16 MiB
 
-  // Takes over `writer`'s automatic checkpoints (its WAL hook) for the
-  // database at `path`, which must be in WAL mode. The thread opens a
-  // connection of its own.
-  Checkpointer(sqlite3* writer, std::string path);
-  // Stops the thread (waiting for a checkpoint it runs) and gives `writer`
+  // A thread that takes over `writer`'s automatic checkpoints (its WAL hook)
+  // for the database at `path`, which must be in WAL mode, with a connection
+  // of its own; null when that connection cannot be opened or the thread
+  // cannot be started (`writer` then keeps SQLite's automatic checkpoints).
+  static std::unique_ptr<Checkpointer> start(sqlite3* writer, const std::string& path);
+
+  // Stops the thread (interrupting a checkpoint it runs) and gives `writer`
   // SQLite's automatic checkpoints back.
   ~Checkpointer();
   Checkpointer(const Checkpointer&) = delete;
@@ -53,16 +65,17 @@ class Checkpointer {
   std::uint64_t completed() const;
 
  private:
+  Checkpointer(sqlite3* writer, Connection own);
   static int on_commit(void* self, sqlite3* db, const char* schema, int pages);
   void run();
 
   sqlite3* writer_;
-  const std::string path_;
+  Connection own_;  // the thread's; outlives it
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   bool due_ = false, stop_ = false;
   std::uint64_t completed_ = 0;
-  std::thread thread_;  // last: started once the rest is set
+  std::thread thread_;
 };
 
 }  // namespace mapindex::index

@@ -345,9 +345,12 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
       // A new file (empty: nothing in it to lose) is switched to WAL without
       // waiting for the disk: the switch writes its first page through a
       // rollback journal, synced four times at the default FULL (3 ms on the
-      // benchmark machine). A power cut before the disk has that page can at
-      // worst leave the file unreadable, with nothing lost; mapindex then
-      // says it is not a SQLite database.
+      // benchmark machine). A power cut before the disk has that page leaves
+      // the file empty (the next run makes the index anew) or at worst
+      // unreadable, with nothing in it lost: mapindex then says it is not a
+      // SQLite database, and it is to be removed. (Until the first
+      // checkpoint syncs them, NORMAL promises nothing for the commits after
+      // it either.)
       std::error_code size_ec;
       if (impl->checked == IndexCheck::created && std::filesystem::file_size(path, size_ec) == 0 &&
           !size_ec)
@@ -375,7 +378,7 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
       exec_sql(impl->db.get(), "PRAGMA temp_store = MEMORY");
       sync_tile_names(impl->db.get(), builtin_tile_names(), [&impl] { impl->await_check(); });
       if (options.checkpoint_in_background)
-        impl->checkpointer = std::make_unique<Checkpointer>(impl->db.get(), path);
+        impl->checkpointer = Checkpointer::start(impl->db.get(), path);
     } else {
       if (*version == 0)
         return Error{Code::index_open, "'" + path + "' is not a mapindex index (no schema)"};
