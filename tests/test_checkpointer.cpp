@@ -36,6 +36,22 @@ void commit_pages(sqlite3* db, int pages) {
   exec_sql(db, "COMMIT");
 }
 
+// Waits until `done()`, for up to a minute: the thread runs at idle
+// priority, so give it time on a busy machine.
+template <class Done>
+bool eventually(Done done) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!done() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  return done();
+}
+
+IndexDb open_with_checkpointer(const std::string& path) {
+  OpenOptions options;
+  options.checkpoint_in_background = true;
+  return open_index(path, options);
+}
+
 }  // namespace
 
 TEST_SUITE("index") {
@@ -44,20 +60,14 @@ TEST_SUITE("index") {
       "goes on") {
     TempDir dir;
     const auto path = dir.file("background.sqlite");
-    OpenOptions options;
-    options.checkpoint_in_background = true;
-    auto db = open_index(path, options);
+    auto db = open_with_checkpointer(path);
     const auto before = file_size(path);
     // More than the thread's threshold, less than the writer's.
     const int pages = Checkpointer::kWakePages * 2;
     static_assert(Checkpointer::kWakePages * 2 < Checkpointer::kWriterPages);
     commit_pages(db.handle(), pages);
-    // The file grows by those pages once the thread has copied them; it runs
-    // at idle priority, so give it time on a busy machine.
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (file_size(path) < before + pages * kPage && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    CHECK(file_size(path) >= before + pages * kPage);
+    // The file grows by those pages once the thread has copied them.
+    CHECK(eventually([&] { return file_size(path) >= before + pages * kPage; }));
   }
 
   TEST_CASE("checkpointer: the copy is the thread's, not the writer's") {
@@ -69,10 +79,7 @@ TEST_SUITE("index") {
     auto checkpointer = Checkpointer::start(writer.get(), path);
     REQUIRE(checkpointer);
     commit_pages(writer.get(), Checkpointer::kWakePages * 2);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (checkpointer->completed() == 0 && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    CHECK(checkpointer->completed() >= 1);
+    CHECK(eventually([&] { return checkpointer->completed() >= 1; }));
   }
 
   TEST_CASE("checkpointer: one that cannot open its connection leaves SQLite's checkpoints") {
@@ -106,9 +113,7 @@ TEST_SUITE("index") {
     // replaces it must keep this.
     TempDir dir;
     const auto path = dir.file("bounded.sqlite");
-    OpenOptions options;
-    options.checkpoint_in_background = true;
-    auto db = open_index(path, options);
+    auto db = open_with_checkpointer(path);
     const int pages = Checkpointer::kWriterPages + 100;
     std::uintmax_t wal = 0;
     for (int round = 1; round <= 3; ++round) {

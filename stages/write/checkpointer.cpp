@@ -50,8 +50,10 @@ std::uint64_t Checkpointer::completed() const {
 int Checkpointer::on_commit(void* self, sqlite3* db, const char* schema, int pages) {
   auto& c = *static_cast<Checkpointer*>(self);
   if (pages >= kWriterPages) {
-    // Busy: the thread holds the checkpoint lock. Interrupted, it lets go,
-    // and the next commit checkpoints here. The commit stands either way.
+    // Busy: the thread holds the checkpoint lock (or, rarely, another
+    // connection does: the thread's next checkpoint is then cut short).
+    // Interrupted, it lets go, and the next commit checkpoints here. The
+    // commit stands either way.
     if (sqlite3_wal_checkpoint_v2(db, schema, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr) ==
         SQLITE_BUSY)
       sqlite3_interrupt(c.own_.get());

@@ -200,30 +200,28 @@ const Tables& fixed_tables() {
   return tables;
 }
 
+// The first and the last K bytes of `n` (K <= n <= 2K) copied with two loads
+// and two stores, which overlap each other when n < 2K.
+template <std::size_t K>
+inline void copy_ends(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) {
+  std::uint8_t head[K], tail[K];
+  std::memcpy(head, src, K);
+  std::memcpy(tail, src + n - K, K);
+  std::memcpy(dst, head, K);
+  std::memcpy(dst + n - K, tail, K);
+}
+
 // memcpy of `n` bytes that do not overlap; most copies are short (3 to 32
-// bytes), inline as two loads and two stores that may overlap each other.
+// bytes), inline instead of a call.
 inline void copy_apart(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) {
-  if (n >= 16 && n <= 32) {
-    std::uint8_t head[16], tail[16];
-    std::memcpy(head, src, 16);
-    std::memcpy(tail, src + n - 16, 16);
-    std::memcpy(dst, head, 16);
-    std::memcpy(dst + n - 16, tail, 16);
-  } else if (n >= 8 && n < 16) {
-    std::uint64_t head, tail;
-    std::memcpy(&head, src, 8);
-    std::memcpy(&tail, src + n - 8, 8);
-    std::memcpy(dst, &head, 8);
-    std::memcpy(dst + n - 8, &tail, 8);
-  } else if (n >= 4 && n < 8) {
-    std::uint32_t head, tail;
-    std::memcpy(&head, src, 4);
-    std::memcpy(&tail, src + n - 4, 4);
-    std::memcpy(dst, &head, 4);
-    std::memcpy(dst + n - 4, &tail, 4);
-  } else {
+  if (n >= 16 && n <= 32)
+    copy_ends<16>(dst, src, n);
+  else if (n >= 8 && n < 16)
+    copy_ends<8>(dst, src, n);
+  else if (n >= 4 && n < 8)
+    copy_ends<4>(dst, src, n);
+  else
     std::memcpy(dst, src, n);
-  }
 }
 
 // Whether the `n` bytes at `p` are all zero.
