@@ -444,7 +444,7 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE(
-      "index: an index left as a finished run closed it is not checked again; any change to it, "
+      "index: an index left as a finished run closed it is not checked again, any change to it, "
       "damage in place included, and it is") {
     IndexedFolder f(6);
     if (!keeps_stamps(f.db.parent_path())) return;
@@ -486,7 +486,7 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE(
-      "index: a write-ahead log holding another connection's commit means the index is checked; "
+      "index: a write-ahead log holding another connection's commit means the index is checked, "
       "a commit during the run leaves no stamp") {
     IndexedFolder f(3);
     if (!keeps_stamps(f.db.parent_path())) return;
@@ -660,7 +660,7 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE(
-      "index: the check at open is for damage to the file; a row breaking a CHECK constraint is "
+      "index: the check at open is for damage to the file, a row breaking a CHECK constraint is "
       "left to mapindex check, and the writer's constraints hold after it") {
     using namespace mapindex::index;
     IndexedFolder f(3);
