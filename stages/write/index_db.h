@@ -75,8 +75,9 @@ struct OpenOptions {
   // read_write: run PRAGMA quick_check when the file is at most this large.
   std::uint64_t quick_check_max_bytes = kQuickCheckMaxBytes;
   // read_write, on an index in WAL mode that needs no migration: the check
-  // runs on a connection of its own while the caller goes on (reading its
-  // inputs); the first write waits for the verdict and, on damage, throws
+  // (the stamp compared, then quick_check when it does not match) runs on a
+  // connection of its own while the caller goes on (reading its inputs);
+  // the first write waits for the verdict and, on damage, throws
   // IndexError (index.damaged) instead of writing, as does known_maps() when
   // it meets damage first. Otherwise open checks.
   bool check_in_background = false;
