@@ -289,7 +289,7 @@ print_report() {
       peak=$(median "$input" "$label" "$threads" 11)
       measured=$(median "$input" "$label" "$threads" 12)
       reused=$(median "$input" "$label" "$threads" 13)
-      echo "| $input ($(input_size "$input") MB) | $label | $threads | $(fmt "$wall" %.2f) | $(fmt "$cpu" %.2f)" \
+      echo "| $input ($(input_size "$input") MB) | $label | $threads | $(fmt "$wall" %.3f) | $(fmt "$cpu" %.3f)" \
         "| $(fmt "$(ratio "$maps" "$wall")" %.0f) | $(fmt "$(ratio "$(ratio "$bytes" 1048576)" "$wall")" %.1f)" \
         "| $(fmt "$(ratio "$rss" 1024)" %.0f) | $(fmt "$(awk -v w="$writer" -v t="$wall" 'BEGIN { if (w != "") print 100 * w / t }')" %.1f)" \
         "| $(fmt "$(ratio "$peak" 1048576)" %.0f)" \
