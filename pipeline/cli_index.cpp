@@ -175,10 +175,9 @@ int index_command(const Args& args) {
                     "entries larger than this many MB are skipped with a problem row", "MB");
   add_number_option(opts, "max-nesting", &o.max_nesting, 0, 32,
                     "how deep archives inside archives are followed");
-  add_number_option(
-      opts, "batch", &o.batch_size, 1u, 1000000u,
-      "entries per transaction (a transaction also ends at the first entry written 200 ms "
-      "after it began)");
+  add_number_option(opts, "batch", &o.batch_size, 1u, 1000000u,
+                    "entries per transaction (a transaction also ends at the first entry written " +
+                        std::to_string(kCommitInterval.count()) + " ms after it began)");
   add_game_option(opts, &o.game);
   bool no_thumbnails = false;
   opts.add_options()("reindex", po::bool_switch(&o.reindex),

@@ -288,15 +288,6 @@ void finish_entry(WorkItem& w, RunContents& contents, LayerDataStore* layer_stor
   contents.fulfil(w.digest, std::move(m));
 }
 
-// A batch's transaction also ends at the first entry written once it is this
-// old. A commit that leaves 256 pages or more in the log wakes the checkpoint
-// thread (stages/write/checkpointer.h), which copies them into the database
-// file while the run goes on; at a second (before), a short
-// run's pages were all copied and synced by its last commit, after every entry
-// was done: all-distinct at --threads 1 took 0.505 s, now 0.489 s (100 ms:
-// 0.491 s).
-constexpr std::chrono::milliseconds kCommitInterval{200};
-
 // The writer node's work, one entry at a time in input order: the entry's
 // row (content written earlier in this run is written as known), the run's
 // counters, how completely each source was read (for the audit), batched

@@ -2,6 +2,7 @@
 // the oneTBB flow graph (pipeline/index_run.cpp) into the SQLite index.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,6 +15,15 @@
 
 namespace mapindex {
 
+// A batch's transaction also ends at the first entry written once it is this
+// old (`--batch` sets the other bound, a count of entries). A commit that
+// leaves 256 pages or more in the log wakes the checkpoint thread
+// (stages/write/checkpointer.h), which copies them into the database file
+// while the run goes on; at a second (before), a short run's pages were all
+// copied and synced by its last commit, after every entry was done:
+// all-distinct at --threads 1 took 0.505 s, now 0.489 s (100 ms: 0.491 s).
+inline constexpr std::chrono::milliseconds kCommitInterval{200};
+
 struct IndexOptions {
   std::string db_path = "mapindex.sqlite";
   std::vector<std::string> inputs;
@@ -25,7 +35,7 @@ struct IndexOptions {
   std::uint64_t max_map_size = 64ull << 20;  // larger entries are skipped with a problem
   std::uint64_t max_data_item_size = 256ull << 20;
   int max_nesting = 4;
-  std::uint32_t batch_size = 500;  // entries per transaction (also ends at an entry 200 ms on)
+  std::uint32_t batch_size = 500;  // entries per transaction (also ends: kCommitInterval)
   bool reindex = false;            // decode even content already indexed
   // Layer-level content addressing (pipeline/layer_store.h): a tile layer
   // whose data was measured before in this run or (unless reindex) in the

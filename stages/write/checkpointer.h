@@ -5,9 +5,9 @@
 // copies them into the database file, syncing the log before and the file
 // after. SQLite's own automatic checkpoint does this inside the commit that
 // takes the log past 1000 pages, on the writer's thread. A run commits every
-// 200 ms or so (pipeline/index_run.cpp); left to the automatic checkpoint,
-// most of a short run's pages were copied and synced by its last commit,
-// after every entry was done: 15 of the 20 ms that commit took at the end of
+// 200 ms or so (kCommitInterval, pipeline/index_run.h); left to the automatic
+// checkpoint, most of a short run's pages were copied and synced by its last
+// commit, after every entry was done: 15 of the 20 ms that commit took at the end of
 // the all-distinct benchmark (350 maps, a 6 MB index), where nothing else
 // runs. Here a commit that leaves at least kWakePages pages in the log wakes
 // the thread, which copies them while the run goes on (a passive checkpoint:
