@@ -512,7 +512,7 @@ TEST_SUITE("cli") {
     using namespace mapindex::index;
     {
       auto db = IndexDb::open(f.db.string(), OpenMode::read_write);
-      REQUIRE_MESSAGE(db.ok(), db.error().message);
+      REQUIRE_MESSAGE(db.ok(), (db.ok() ? "" : db.error().message));
       CHECK(db->index_check() == IndexCheck::unchanged);
       const auto run_id = db->begin_run("index test", "test");
       commit_elsewhere(f.db, "UPDATE runs SET command = 'y' WHERE run_id = 1");
@@ -549,7 +549,7 @@ TEST_SUITE("cli") {
       OpenOptions options;
       options.check_in_background = background;
       auto db = IndexDb::open(f.db.string(), OpenMode::read_write, options);
-      REQUIRE_MESSAGE(db.ok(), db.error().message);
+      REQUIRE_MESSAGE(db.ok(), (db.ok() ? "" : db.error().message));
       (void)db->known_maps();
       CHECK(db->index_check() == IndexCheck::unchanged);
       CHECK(locks_held() > 0);
@@ -564,7 +564,7 @@ TEST_SUITE("cli") {
     REQUIRE(!stamp_of(f.db).empty());
     const auto finish = [&](std::optional<RunStatus> status, OpenOptions options = {}) {
       auto db = IndexDb::open(f.db.string(), OpenMode::read_write, options);
-      REQUIRE_MESSAGE(db.ok(), db.error().message);
+      REQUIRE_MESSAGE(db.ok(), (db.ok() ? "" : db.error().message));
       if (status) db->finish_run(db->begin_run("index test", "test"), *status, {});
       return db->index_check();
     };
@@ -619,7 +619,7 @@ TEST_SUITE("cli") {
     OpenOptions big;
     big.quick_check_max_bytes = 0;
     auto unchecked = IndexDb::open(damaged.string(), OpenMode::read_write, big);
-    REQUIRE_MESSAGE(unchecked.ok(), unchecked.error().message);
+    REQUIRE_MESSAGE(unchecked.ok(), (unchecked.ok() ? "" : unchecked.error().message));
     try {
       (void)unchecked->known_maps();
       FAIL("reading a damaged table must throw");
@@ -640,7 +640,7 @@ TEST_SUITE("cli") {
     background.check_in_background = true;
     {
       auto opened = IndexDb::open(damaged.string(), OpenMode::read_write, background);
-      REQUIRE_MESSAGE(opened.ok(), opened.error().message);
+      REQUIRE_MESSAGE(opened.ok(), (opened.ok() ? "" : opened.error().message));
       for (int attempt = 0; attempt < 2; ++attempt) {  // the verdict stays
         try {
           (void)opened->begin_run("index test", "test");
@@ -655,7 +655,7 @@ TEST_SUITE("cli") {
     CHECK(sql_int(damaged, "SELECT count(*) FROM runs") == runs_before);
     // A sound index starts its run as before.
     auto sound = IndexDb::open(f.db.string(), OpenMode::read_write, background);
-    REQUIRE_MESSAGE(sound.ok(), sound.error().message);
+    REQUIRE_MESSAGE(sound.ok(), (sound.ok() ? "" : sound.error().message));
     CHECK(sound->begin_run("index test", "test") > runs_before);
   }
 
@@ -678,7 +678,7 @@ TEST_SUITE("cli") {
     REQUIRE(sql_int(f.db, "SELECT count(*) FROM layers WHERE kind = 'bogus'") == 1);
     {
       auto opened = IndexDb::open(f.db.string(), OpenMode::read_write);
-      REQUIRE_MESSAGE(opened.ok(), opened.error().message);
+      REQUIRE_MESSAGE(opened.ok(), (opened.ok() ? "" : opened.error().message));
       // The connection checks constraints again: a bad kind is refused.
       CHECK(sqlite3_exec(opened->handle(), "UPDATE layers SET kind = 'also bogus'", nullptr,
                          nullptr, nullptr) == SQLITE_CONSTRAINT_CHECK);

@@ -127,7 +127,7 @@ TEST_SUITE("spritetile") {
       SpriteTileWriter w(big_endian);
       w.layers({small_layer()});
       auto level = decode(w);
-      REQUIRE_MESSAGE(level.ok(), level.error().to_string());
+      REQUIRE_MESSAGE(level.ok(), (level.ok() ? "" : level.error().to_string()));
       CHECK(level->big_endian == big_endian);
       CHECK(level->version == 2);
       REQUIRE(level->tags.size() == 1);
@@ -169,8 +169,8 @@ TEST_SUITE("spritetile") {
 
     auto le = decode(build(false));
     auto be = decode(build(true));
-    REQUIRE_MESSAGE(le.ok(), le.error().to_string());
-    REQUIRE_MESSAGE(be.ok(), be.error().to_string());
+    REQUIRE_MESSAGE(le.ok(), (le.ok() ? "" : le.error().to_string()));
+    REQUIRE_MESSAGE(be.ok(), (be.ok() ? "" : be.error().to_string()));
     CHECK_FALSE(le->big_endian);
     CHECK(be->big_endian);
     check_same_level(*le, *be);
@@ -212,7 +212,7 @@ TEST_SUITE("spritetile") {
       w.numsets(2).editor_tags().layers({small_layer()});
       w.payload_order({w.num_tags() - 1, 3, 0});
       auto level = decode(w);
-      REQUIRE_MESSAGE(level.ok(), level.error().to_string());
+      REQUIRE_MESSAGE(level.ok(), (level.ok() ? "" : level.error().to_string()));
       CHECK(level->tags.size() == 10);
       CHECK(level->tags.back().name == "lvlayrs");
       CHECK(level->tiles_per_set() == 16384);
