@@ -260,10 +260,13 @@ fmt() { awk -v v="$1" -v f="$2" 'BEGIN { if (v == "") print "-"; else printf f "
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print ""; else print a / b }'; }
 
 input_size() { du -m "$WORK_DIR/$1" | cut -f1; }
+# The build type the measured binaries were built with: the build folder's own (with --no-build
+# and BUILD_DIR=build that is RelWithDebInfo, not BUILD_TYPE's Release).
+built_as() { sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$BUILD_DIR/CMakeCache.txt"; }
 print_report() {
   echo "Machine: $(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)," \
     "$(awk '/MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo) RAM;" \
-    "$("$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$BUILD_DIR/CMakeCache.txt")" --version | head -1); $BUILD_TYPE; $(date -u '+%Y-%m-%d %H:%M UTC');" \
+    "$("$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$BUILD_DIR/CMakeCache.txt")" --version | head -1); $(built_as); $(date -u '+%Y-%m-%d %H:%M UTC');" \
     "load average before: $LOAD_BEFORE, after: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "Runs per figure: $RUNS (median). Synthetic: $(cat "$WORK_DIR/synth-small.txt")"
   echo "All distinct: $(cat "$WORK_DIR/synth-distinct.txt")"
