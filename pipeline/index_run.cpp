@@ -44,7 +44,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <system_error>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -53,6 +52,7 @@
 #include "pipeline/interrupt.h"
 #include "pipeline/layer_store.h"
 #include "pipeline/version.h"
+#include "stages/common/background.h"
 #include "stages/common/sha256.h"
 #include "stages/extract/measure.h"
 #include "stages/read/digest.h"
@@ -494,11 +494,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   // hashing did, 0.8 ms before anything could be measured). A failure there
   // shows again where the hashing fails; without a thread to be had, the
   // first digest does it.
-  std::future<void> openssl_ready;
-  try {
-    openssl_ready = std::async(std::launch::async, sha256_warm_up);
-  } catch (const std::system_error&) {
-  }
+  std::future<void> openssl_ready = start_in_background(sha256_warm_up);
   // The damage check runs while the first entries are read and hashed; the
   // run's first write waits for it (see EntryWriter).
   index::OpenOptions open_options;
@@ -703,12 +699,8 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   // The layer results kept for the run are freed on another thread while
   // the index commits (7,000 of them took 2.7 ms to free at the end of the
   // all-distinct benchmark).
-  std::future<void> freeing;
-  try {
-    freeing = std::async(std::launch::async, [&layer_store] { layer_store.reset(); });
-  } catch (const std::system_error&) {
-    layer_store.reset();  // no thread to be had
-  }
+  std::future<void> freeing = start_in_background([&layer_store] { layer_store.reset(); });
+  if (!freeing.valid()) layer_store.reset();  // no thread to be had
   summary.interrupted = interrupt_requested();
   if (failure.empty()) writer.record_readings();
   const auto status = !failure.empty()      ? index::RunStatus::failed

@@ -36,6 +36,12 @@ void commit_pages(sqlite3* db, int pages) {
   exec_sql(db, "COMMIT");
 }
 
+// Whether the database file at `path`, `before` bytes before a commit of
+// `pages` pages, holds them now: a checkpoint copied them into it.
+bool holds_pages(const std::string& path, std::uintmax_t before, int pages) {
+  return file_size(path) >= before + static_cast<std::uintmax_t>(pages) * kPage;
+}
+
 // Waits until `done()`, for up to a minute: the thread runs at idle
 // priority, so give it time on a busy machine.
 template <class Done>
@@ -67,7 +73,7 @@ TEST_SUITE("index") {
     static_assert(Checkpointer::kWakePages * 2 < Checkpointer::kWriterPages);
     commit_pages(db.handle(), pages);
     // The file grows by those pages once the thread has copied them.
-    CHECK(eventually([&] { return file_size(path) >= before + pages * kPage; }));
+    CHECK(eventually([&] { return holds_pages(path, before, pages); }));
   }
 
   TEST_CASE("checkpointer: the copy is the thread's, not the writer's") {
@@ -91,7 +97,7 @@ TEST_SUITE("index") {
     const auto before = file_size(path);
     const int pages = 1100;
     commit_pages(db.handle(), pages);
-    CHECK(file_size(path) >= before + pages * kPage);
+    CHECK(holds_pages(path, before, pages));
   }
 
   TEST_CASE("checkpointer: without it, such a commit leaves its pages in the log") {
@@ -103,7 +109,7 @@ TEST_SUITE("index") {
     const auto before = file_size(path);
     commit_pages(db.handle(), Checkpointer::kWakePages * 2);
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    CHECK(file_size(path) < before + Checkpointer::kWakePages * kPage);
+    CHECK_FALSE(holds_pages(path, before, Checkpointer::kWakePages));
   }
 
   TEST_CASE(
@@ -121,7 +127,7 @@ TEST_SUITE("index") {
       const auto before = file_size(path);
       commit_pages(db.handle(), pages);
       // At once: the writer copied them in its commit.
-      CHECK(file_size(path) >= before + pages * kPage);
+      CHECK(holds_pages(path, before, pages));
       // The log holds one such commit at a time, not all of them.
       wal = file_size(path + "-wal");
       CHECK(wal < 2 * (pages + 100) * kPage);

@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <future>
 #include <optional>
-#include <system_error>
 #include <utility>
 #include <vector>
 
+#include "stages/common/background.h"
 #include "stages/common/hex.h"
 #include "stages/common/utf8.h"
 #include "stages/write/checkpointer.h"
@@ -339,11 +339,7 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
           // Without a thread to be had, here, as when not in the background.
           if (options.check_in_background && *version == latest && in_wal_mode(impl->db.get())) {
             const int timeout = options.busy_timeout_ms;
-            try {
-              impl->check = std::async(std::launch::async,
-                                       [path, timeout] { return vet_file(path, timeout); });
-            } catch (const std::system_error&) {
-            }
+            impl->check = start_in_background([path, timeout] { return vet_file(path, timeout); });
           }
           if (!impl->check.valid()) {
             if (matches_stamp(impl->db.get(), path)) {
