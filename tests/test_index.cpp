@@ -183,7 +183,7 @@ TEST_SUITE("index") {
     CHECK(query_int(db.handle(), "PRAGMA user_version") == migrations);
     CHECK(query_int(db.handle(), "PRAGMA application_id") == kApplicationId);
     CHECK(query_text(db.handle(), "PRAGMA journal_mode") == "wal");
-    CHECK(query_int(db.handle(), "PRAGMA foreign_keys") == 1);
+    CHECK(query_int(db.handle(), "PRAGMA foreign_keys") == (kEnforceForeignKeys ? 1 : 0));
     // NORMAL (1) for writing, new or not: not the OFF (0) a new file is
     // switched to WAL at, nor the default FULL (2).
     CHECK(query_int(db.handle(), "PRAGMA synchronous") == 1);
@@ -617,7 +617,7 @@ TEST_SUITE("index") {
     auto* h = db.handle();
     CHECK(db.schema_version() == latest_schema_version());  // 1 -> 2 -> 3
     CHECK(query_int(h, "PRAGMA user_version") == latest_schema_version());
-    CHECK(query_int(h, "PRAGMA foreign_keys") == 1);
+    CHECK(query_int(h, "PRAGMA foreign_keys") == (kEnforceForeignKeys ? 1 : 0));
     CHECK(query_rows(h, "PRAGMA foreign_key_check").empty());
     CHECK(query_text(h, "PRAGMA integrity_check") == "ok");
     // The file keeps its id and columns; it is the first occurrence of its path.
@@ -667,9 +667,12 @@ TEST_SUITE("index") {
                        nullptr, nullptr, nullptr) == SQLITE_CONSTRAINT_UNIQUE);
     REQUIRE(sqlite3_exec(h, "DELETE FROM files WHERE entry_path = 'maps/a.map' AND occurrence = 2",
                          nullptr, nullptr, nullptr) == SQLITE_OK);
-    // Foreign keys refer to the rebuilt table.
+    // Foreign keys refer to the rebuilt table (enforced here whether or not
+    // this build's writer enforces them, kEnforceForeignKeys).
+    exec_sql(h, "PRAGMA foreign_keys = ON");
     CHECK(sqlite3_exec(h, "INSERT INTO file_sightings VALUES (1, 999, 5)", nullptr, nullptr,
                        nullptr) != SQLITE_OK);
+    exec_sql(h, kEnforceForeignKeys ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF");
 
     // The next run writes the same entry into the same row; the map measured by
     // extractor version 1 is measured again.

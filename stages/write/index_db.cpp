@@ -385,7 +385,8 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
       auto migrated = migrate(impl->db.get(), path, options.migrations, options.fresh_schema);
       if (!migrated) return migrated.error();
       impl->schema_version = *migrated;
-      exec_sql(impl->db.get(), "PRAGMA foreign_keys = ON");
+      exec_sql(impl->db.get(),
+               kEnforceForeignKeys ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF");
       exec_sql(impl->db.get(), "PRAGMA cache_size = -16384");
       // Statement and savepoint journals in memory: on disk they halve the
       // writer's speed.

@@ -63,6 +63,22 @@ struct KnownMap {
 // again; such a run stamps the file when it closes it.
 inline constexpr std::uint64_t kQuickCheckMaxBytes = 256ull << 20;
 
+// Whether connections that write enforce the schema's foreign keys (PRAGMA
+// foreign_keys). Every id mapindex stores in a REFERENCES column is one it
+// inserted or looked up in the same transaction, so a violation can only be
+// a bug in mapindex, never something a map or an archive does: the check is
+// an assertion, and is built like one. On in Debug builds (the sanitizer
+// build runs the whole test suite with it); off in release builds, where
+// SQLite's lookup of the parent row of every row written cost 2-3% of
+// indexing the corpus (benchmarks/RESULTS.md). Either way the tests run
+// PRAGMA foreign_key_check on the indexes they write, `mapindex check` runs
+// it on demand, and every migration runs it before it commits.
+#ifdef NDEBUG
+inline constexpr bool kEnforceForeignKeys = false;
+#else
+inline constexpr bool kEnforceForeignKeys = true;
+#endif
+
 struct OpenOptions {
   // Schema migrations to apply (tests pass their own list).
   Migrations migrations = default_migrations();
