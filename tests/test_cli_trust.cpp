@@ -21,6 +21,7 @@
 #include <random>
 #include <thread>
 
+#include "stages/common/background.h"
 #include "stages/write/index_db.h"
 #include "stages/write/index_stamp.h"
 #include "tests/support/archive_builder.h"
@@ -657,6 +658,34 @@ TEST_SUITE("cli") {
     auto sound = IndexDb::open(f.db.string(), OpenMode::read_write, background);
     REQUIRE_MESSAGE(sound.ok(), (sound.ok() ? "" : sound.error().message));
     CHECK(sound->begin_run("index test", "test") > runs_before);
+  }
+
+  TEST_CASE(
+      "index: with no thread to be had for the background check, open checks as it would without "
+      "one: a stamped index is unchanged, an unstamped one checked, a damaged one refused") {
+    using namespace mapindex::index;
+    IndexedFolder f(3);
+    const auto damaged = f.tmp / "damaged.sqlite";
+    damage_copy(f.db, damaged, {"files"});
+    mapindex::testing::RefuseThreadStarts no_threads;
+    OpenOptions background;
+    background.check_in_background = true;
+    const auto open_and_finish = [&](const fs::path& path) {
+      auto db = IndexDb::open(path.string(), OpenMode::read_write, background);
+      REQUIRE_MESSAGE(db.ok(), (db.ok() ? "" : db.error().message));
+      db->finish_run(db->begin_run("index test", "test"), RunStatus::complete, {});
+      return db->index_check();
+    };
+    if (keeps_stamps(f.db.parent_path())) {
+      REQUIRE(stamp_matches(f.db));
+      CHECK(open_and_finish(f.db) == IndexCheck::unchanged);
+      CHECK(stamp_matches(f.db));  // and stamped again when closed
+    }
+    remove_stamp(f.db.string());
+    CHECK(open_and_finish(f.db) == IndexCheck::quick_check);
+    auto refused = IndexDb::open(damaged.string(), OpenMode::read_write, background);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == Code::index_damaged);
   }
 
   TEST_CASE(

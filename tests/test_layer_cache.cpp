@@ -14,7 +14,9 @@
 #include <thread>
 #include <unordered_map>
 
+#include "pipeline/index_run.h"
 #include "pipeline/layer_store.h"
+#include "stages/common/background.h"
 #include "stages/common/hex.h"
 #include "stages/common/sha256.h"
 #include "stages/common/shared_buffer.h"
@@ -667,6 +669,45 @@ TEST_SUITE("layer cache") {
     REQUIRE(sql_rows(plain, m2).size() == 1);
     CHECK(sql_rows(db, m2) == sql_rows(plain, m2));
     CHECK(first_difference(dump(db), dump(plain)) == "");
+  }
+
+  TEST_CASE("a run with no thread to be had beside its graph's writes the same index") {
+    // OpenSSL's warm-up, the background check and freeing the layer results
+    // each take a thread of their own when one can be had; without one the
+    // run does the work in place (or, for the warm-up, in its first digest).
+    TempDir tmp;
+    write_archive(tmp / "maps.zip", ArchiveFormat::zip,
+                  {{.path = "m1.map", .bytes = pool_map("m1", {"G0", "D0", "D1"})},
+                   {.path = "copy/m1.map", .bytes = pool_map("m1", {"G0", "D0", "D1"})},
+                   {.path = "m2.map", .bytes = pool_map("m2", {"D2", "G1", "D0"})},
+                   {.path = "m3.map", .bytes = pool_map("m3", {"G0", "D2", "D0", "D1"})}});
+    // The run's summary and the maps it measured.
+    const auto run = [&](const fs::path& db) {
+      IndexOptions options;
+      options.db_path = db.string();
+      options.inputs = {tmp.file("maps.zip")};
+      options.threads = 1;
+      LiveCounters counters;
+      auto summary = run_index(options, counters);
+      REQUIRE_MESSAGE(summary.ok(), (summary.ok() ? "" : summary.error().message));
+      return std::pair(*summary, counters.maps_measured.load());
+    };
+    const auto plain = tmp / "plain.sqlite", refused = tmp / "refused.sqlite";
+    const auto [reference, measured_reference] = run(plain);
+    CHECK(reference.index_check == index::IndexCheck::created);
+    CHECK(measured_reference == 3);
+    mapindex::testing::RefuseThreadStarts no_threads;
+    const auto [first, measured] = run(refused);
+    CHECK(first.index_check == index::IndexCheck::created);
+    CHECK(measured == 3);
+    CHECK(first_difference(dump(refused), dump(plain)) == "");
+    // Again over that index: vetted at open (by its stamp where the file
+    // system keeps one), every map known.
+    const auto [again, measured_again] = run(refused);
+    CHECK((again.index_check == index::IndexCheck::unchanged ||
+           again.index_check == index::IndexCheck::quick_check));
+    CHECK(measured_again == 0);
+    CHECK(sql_value(refused, "SELECT status FROM runs ORDER BY run_id DESC LIMIT 1") == "complete");
   }
 
   TEST_CASE("--no-layer-cache is accepted but not in --help") {

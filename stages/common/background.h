@@ -1,6 +1,7 @@
 // Work started on a thread of its own, when one can be had.
 #pragma once
 
+#include <atomic>
 #include <future>
 #include <system_error>
 #include <type_traits>
@@ -8,11 +9,16 @@
 
 namespace mapindex {
 
+namespace detail {
+inline std::atomic<int> refused_thread_starts{0};
+}  // namespace detail
+
 // Runs `f` on a new thread (std::async). When no thread can be started
 // (std::system_error), the future returned is not valid(): the caller then
 // does the work itself or goes without it.
 template <class F>
 std::future<std::invoke_result_t<std::decay_t<F>>> start_in_background(F&& f) {
+  if (detail::refused_thread_starts.load(std::memory_order_relaxed) > 0) return {};
   try {
     return std::async(std::launch::async, std::forward<F>(f));
   } catch (const std::system_error&) {
@@ -20,4 +26,17 @@ std::future<std::invoke_result_t<std::decay_t<F>>> start_in_background(F&& f) {
   }
 }
 
+namespace testing {
+
+// While one lives, start_in_background starts no thread, as when the system
+// has none to give: for tests of what its callers do then.
+class RefuseThreadStarts {
+ public:
+  RefuseThreadStarts() { detail::refused_thread_starts.fetch_add(1); }
+  ~RefuseThreadStarts() { detail::refused_thread_starts.fetch_sub(1); }
+  RefuseThreadStarts(const RefuseThreadStarts&) = delete;
+  RefuseThreadStarts& operator=(const RefuseThreadStarts&) = delete;
+};
+
+}  // namespace testing
 }  // namespace mapindex
