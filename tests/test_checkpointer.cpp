@@ -1,12 +1,15 @@
 // The checkpoints of a run's write-ahead log (stages/write/checkpointer.h):
 // a commit that leaves kWakePages pages or more in the log has them copied
 // into the database file by the thread, without the writer waiting; one that
-// leaves kWriterPages or more has them copied before the commit returns; and
-// a checkpointer that cannot start leaves SQLite's own checkpoints in place.
+// leaves kWriterPages or more has them copied before the commit returns, the
+// thread's checkpoint interrupted if it holds the way; and a checkpointer
+// that cannot start leaves SQLite's own checkpoints in place.
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
+#include <mutex>
 #include <thread>
 
 #include "stages/write/checkpointer.h"
@@ -51,6 +54,146 @@ bool eventually(Done done) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   return done();
 }
+
+// A VFS over the default one that, while paused, holds every write to a main
+// database file made by a thread other than the one that paused it, until
+// resumed: a checkpoint thread caught in its copy, holding the checkpoint
+// lock, as when it is starved of CPU. Installed as the default VFS while it
+// lives.
+class PausingVfs {
+ public:
+  PausingVfs() : base_(sqlite3_vfs_find(nullptr)) {
+    REQUIRE(base_);
+    instance_ = this;
+    vfs_ = *base_;
+    vfs_.zName = "mapindex-test-pausing";
+    vfs_.szOsFile = static_cast<int>(sizeof(File)) + base_->szOsFile;
+    vfs_.xOpen = &PausingVfs::open;
+    REQUIRE(sqlite3_vfs_register(&vfs_, 1) == SQLITE_OK);
+  }
+  ~PausingVfs() {
+    resume();
+    sqlite3_vfs_register(base_, 1);
+    sqlite3_vfs_unregister(&vfs_);
+    instance_ = nullptr;
+  }
+  PausingVfs(const PausingVfs&) = delete;
+  PausingVfs& operator=(const PausingVfs&) = delete;
+
+  void pause() {
+    std::lock_guard lock(mutex_);
+    paused_ = true;
+    owner_ = std::this_thread::get_id();
+  }
+  void resume() {
+    {
+      std::lock_guard lock(mutex_);
+      paused_ = false;
+    }
+    changed_.notify_all();
+  }
+  // Whether another thread waits in a write (for up to a minute).
+  bool holding() {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, std::chrono::seconds(60), [this] { return held_ > 0; });
+  }
+
+ private:
+  struct File {
+    sqlite3_file file;  // first: SQLite sees this
+    sqlite3_file* real;
+    bool main_db;
+  };
+  static sqlite3_file* real(sqlite3_file* f) { return reinterpret_cast<File*>(f)->real; }
+
+  static int open(sqlite3_vfs* vfs, const char* name, sqlite3_file* f, int flags, int* out) {
+    auto* file = reinterpret_cast<File*>(f);
+    file->real = reinterpret_cast<sqlite3_file*>(file + 1);
+    file->main_db = (flags & SQLITE_OPEN_MAIN_DB) != 0;
+    file->file.pMethods = nullptr;
+    const int rc = instance_->base_->xOpen(instance_->base_, name, file->real, flags, out);
+    if (file->real->pMethods) {
+      static sqlite3_io_methods methods = forwarding(file->real->pMethods);
+      file->file.pMethods = &methods;
+    }
+    (void)vfs;
+    return rc;
+  }
+
+  static int write(sqlite3_file* f, const void* data, int amount, sqlite3_int64 offset) {
+    if (reinterpret_cast<File*>(f)->main_db) instance_->wait_if_paused();
+    return real(f)->pMethods->xWrite(real(f), data, amount, offset);
+  }
+
+  void wait_if_paused() {
+    std::unique_lock lock(mutex_);
+    if (!paused_ || std::this_thread::get_id() == owner_) return;
+    ++held_;
+    changed_.notify_all();
+    changed_.wait(lock, [this] { return !paused_; });
+    --held_;
+  }
+
+  // The base file's methods, each passed on to it; xWrite through write().
+  static sqlite3_io_methods forwarding(const sqlite3_io_methods* m) {
+    sqlite3_io_methods out{};
+    out.iVersion = std::min(m->iVersion, 3);
+    out.xClose = [](sqlite3_file* f) {
+      const int rc = real(f)->pMethods->xClose(real(f));
+      f->pMethods = nullptr;
+      return rc;
+    };
+    out.xRead = [](sqlite3_file* f, void* b, int n, sqlite3_int64 o) {
+      return real(f)->pMethods->xRead(real(f), b, n, o);
+    };
+    out.xWrite = &PausingVfs::write;
+    out.xTruncate = [](sqlite3_file* f, sqlite3_int64 n) {
+      return real(f)->pMethods->xTruncate(real(f), n);
+    };
+    out.xSync = [](sqlite3_file* f, int flags) { return real(f)->pMethods->xSync(real(f), flags); };
+    out.xFileSize = [](sqlite3_file* f, sqlite3_int64* n) {
+      return real(f)->pMethods->xFileSize(real(f), n);
+    };
+    out.xLock = [](sqlite3_file* f, int l) { return real(f)->pMethods->xLock(real(f), l); };
+    out.xUnlock = [](sqlite3_file* f, int l) { return real(f)->pMethods->xUnlock(real(f), l); };
+    out.xCheckReservedLock = [](sqlite3_file* f, int* r) {
+      return real(f)->pMethods->xCheckReservedLock(real(f), r);
+    };
+    out.xFileControl = [](sqlite3_file* f, int op, void* arg) {
+      return real(f)->pMethods->xFileControl(real(f), op, arg);
+    };
+    out.xSectorSize = [](sqlite3_file* f) { return real(f)->pMethods->xSectorSize(real(f)); };
+    out.xDeviceCharacteristics = [](sqlite3_file* f) {
+      return real(f)->pMethods->xDeviceCharacteristics(real(f));
+    };
+    out.xShmMap = [](sqlite3_file* f, int region, int size, int extend, void volatile** p) {
+      return real(f)->pMethods->xShmMap(real(f), region, size, extend, p);
+    };
+    out.xShmLock = [](sqlite3_file* f, int offset, int n, int flags) {
+      return real(f)->pMethods->xShmLock(real(f), offset, n, flags);
+    };
+    out.xShmBarrier = [](sqlite3_file* f) { real(f)->pMethods->xShmBarrier(real(f)); };
+    out.xShmUnmap = [](sqlite3_file* f, int del) {
+      return real(f)->pMethods->xShmUnmap(real(f), del);
+    };
+    out.xFetch = [](sqlite3_file* f, sqlite3_int64 o, int n, void** p) {
+      return real(f)->pMethods->xFetch(real(f), o, n, p);
+    };
+    out.xUnfetch = [](sqlite3_file* f, sqlite3_int64 o, void* p) {
+      return real(f)->pMethods->xUnfetch(real(f), o, p);
+    };
+    return out;
+  }
+
+  static inline PausingVfs* instance_ = nullptr;
+  sqlite3_vfs* base_;
+  sqlite3_vfs vfs_{};
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool paused_ = false;
+  std::thread::id owner_;
+  int held_ = 0;
+};
 
 IndexDb open_with_checkpointer(const std::string& path) {
   OpenOptions options;
@@ -133,5 +276,37 @@ TEST_SUITE("index") {
       CHECK(wal < 2 * (pages + 100) * kPage);
     }
     CHECK(wal > pages * kPage);  // the log was written at all
+  }
+  TEST_CASE(
+      "checkpointer: past the writer's bound while the thread holds the checkpoint (starved), the "
+      "writer interrupts it and its next commit copies the log") {
+    TempDir dir;
+    const auto path = dir.file("starved.sqlite");
+    PausingVfs vfs;
+    open_index(path);  // a mapindex index in WAL mode
+    Connection writer;
+    REQUIRE(writer.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
+    auto checkpointer = Checkpointer::start(writer.get(), path);
+    REQUIRE(checkpointer);
+    // The thread's checkpoint of a first commit is caught at its first write
+    // into the file, the checkpoint lock held.
+    vfs.pause();
+    commit_pages(writer.get(), Checkpointer::kWakePages * 2);
+    REQUIRE(vfs.holding());
+    // A commit past the writer's bound: the writer cannot copy the log, and
+    // it returns (the commit stands) without waiting for the thread.
+    const auto before = file_size(path);
+    const int pages = Checkpointer::kWriterPages + 100;
+    commit_pages(writer.get(), pages);
+    CHECK_FALSE(holds_pages(path, before, pages));
+    // Let go, the thread stops at the interruption instead of finishing its
+    // copy; a later commit of the writer copies the whole log (retried
+    // while the thread is still on its way out).
+    vfs.resume();
+    CHECK(eventually([&] {
+      commit_pages(writer.get(), 1);
+      return holds_pages(path, before, pages);
+    }));
+    CHECK(checkpointer->completed() == 0);
   }
 }
