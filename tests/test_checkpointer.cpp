@@ -6,6 +6,7 @@
 // that cannot start leaves SQLite's own checkpoints in place.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
@@ -64,12 +65,12 @@ class PausingVfs {
  public:
   PausingVfs() : base_(sqlite3_vfs_find(nullptr)) {
     REQUIRE(base_);
-    instance_ = this;
     vfs_ = *base_;
     vfs_.zName = "mapindex-test-pausing";
     vfs_.szOsFile = static_cast<int>(sizeof(File)) + base_->szOsFile;
     vfs_.xOpen = &PausingVfs::open;
     REQUIRE(sqlite3_vfs_register(&vfs_, 1) == SQLITE_OK);
+    instance_ = this;  // no file is opened through it before this returns
   }
   ~PausingVfs() {
     resume();
@@ -97,6 +98,12 @@ class PausingVfs {
     std::unique_lock lock(mutex_);
     return changed_.wait_for(lock, std::chrono::seconds(60), [this] { return held_ > 0; });
   }
+  // How often another thread has let go of the checkpoint lock: a checkpoint
+  // of its own ended, copied whole or not.
+  int checkpoints_ended() {
+    std::lock_guard lock(mutex_);
+    return checkpoints_ended_;
+  }
 
  private:
   struct File {
@@ -117,6 +124,20 @@ class PausingVfs {
       file->file.pMethods = &methods;
     }
     (void)vfs;
+    return rc;
+  }
+
+  // SQLite's shared-memory lock slot of the checkpoint (WAL_CKPT_LOCK in
+  // wal.c: 0 is the write lock, 1 the checkpoint's, 2 recovery's).
+  static constexpr int kCheckpointLock = 1;
+
+  static int shm_lock(sqlite3_file* f, int offset, int n, int flags) {
+    const int rc = real(f)->pMethods->xShmLock(real(f), offset, n, flags);
+    if (offset <= kCheckpointLock && kCheckpointLock < offset + n && (flags & SQLITE_SHM_UNLOCK) &&
+        (flags & SQLITE_SHM_EXCLUSIVE)) {
+      std::lock_guard lock(instance_->mutex_);
+      if (std::this_thread::get_id() != instance_->owner_) ++instance_->checkpoints_ended_;
+    }
     return rc;
   }
 
@@ -169,9 +190,7 @@ class PausingVfs {
     out.xShmMap = [](sqlite3_file* f, int region, int size, int extend, void volatile** p) {
       return real(f)->pMethods->xShmMap(real(f), region, size, extend, p);
     };
-    out.xShmLock = [](sqlite3_file* f, int offset, int n, int flags) {
-      return real(f)->pMethods->xShmLock(real(f), offset, n, flags);
-    };
+    out.xShmLock = &PausingVfs::shm_lock;
     out.xShmBarrier = [](sqlite3_file* f) { real(f)->pMethods->xShmBarrier(real(f)); };
     out.xShmUnmap = [](sqlite3_file* f, int del) {
       return real(f)->pMethods->xShmUnmap(real(f), del);
@@ -193,6 +212,15 @@ class PausingVfs {
   bool paused_ = false;
   std::thread::id owner_;
   int held_ = 0;
+  int checkpoints_ended_ = 0;
+};
+
+// Resumes `vfs` when it goes out of scope: declared after the checkpointer,
+// so that a failed check cannot leave the thread held while its destructor
+// waits for it.
+struct ResumeOnExit {
+  PausingVfs& vfs;
+  ~ResumeOnExit() { vfs.resume(); }
 };
 
 IndexDb open_with_checkpointer(const std::string& path) {
@@ -288,6 +316,7 @@ TEST_SUITE("index") {
     REQUIRE(writer.open(path, SQLITE_OPEN_READWRITE) == SQLITE_OK);
     auto checkpointer = Checkpointer::start(writer.get(), path);
     REQUIRE(checkpointer);
+    ResumeOnExit resume_on_exit{vfs};
     // The thread's checkpoint of a first commit is caught at its first write
     // into the file, the checkpoint lock held.
     vfs.pause();
@@ -307,6 +336,10 @@ TEST_SUITE("index") {
       commit_pages(writer.get(), 1);
       return holds_pages(path, before, pages);
     }));
+    // Its checkpoint has ended (the lock let go) and does not count as done.
+    // (Not interrupted, it would finish its copy: completed() 1, shortly.)
+    REQUIRE(eventually([&] { return vfs.checkpoints_ended() >= 1; }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
     CHECK(checkpointer->completed() == 0);
   }
 }

@@ -1102,6 +1102,9 @@ TEST_SUITE("index") {
                                    "envelope.unused:" + std::to_string(run),
                                    "H5:" + std::to_string(run)});
     CHECK(db.known_maps().count(sha_of(3)) == 1);
+    // Nothing left behind refers to a deleted row (release builds write
+    // without SQLite enforcing foreign keys: index_db.h).
+    CHECK(query_rows(h, "PRAGMA foreign_key_check").empty());
 
     // An older mapindex (extractor 1) does not overwrite the newer measurement.
     {

@@ -64,15 +64,22 @@ struct KnownMap {
 inline constexpr std::uint64_t kQuickCheckMaxBytes = 256ull << 20;
 
 // Whether connections that write enforce the schema's foreign keys (PRAGMA
-// foreign_keys). Every id mapindex stores in a REFERENCES column is one it
-// inserted or looked up in the same transaction, so a violation can only be
-// a bug in mapindex, never something a map or an archive does: the check is
-// an assertion, and is built like one. On in Debug builds (the sanitizer
-// build runs the whole test suite with it); off in release builds, where
-// SQLite's lookup of the parent row of every row written cost 2-3% of
-// indexing the corpus (benchmarks/RESULTS.md). Either way the tests run
-// PRAGMA foreign_key_check on the indexes they write, `mapindex check` runs
-// it on demand, and every migration runs it before it commits.
+// foreign_keys). Every id mapindex stores in a REFERENCES column is that of
+// a row it inserted or found in the index during the run, of a table nothing
+// deletes from (runs, sources, files, maps), or of a row inserted or found
+// in the same transaction (layer_data; a map's own layer_data rows are
+// deleted only with the layers that refer to them); a transaction that is
+// lost stops the run. So a violation can only be a bug in mapindex, never
+// something a map or an archive does: the check is an assertion, and is
+// built like one. On in Debug builds (the sanitizer build runs the whole
+// test suite with it); off in release builds, where SQLite's lookup of the
+// parent row of every row written cost 3.6% of the CPU of indexing the
+// corpus tar at --threads 2 (1.7% of its wall time; benchmarks/RESULTS.md).
+// Either way the tests run PRAGMA foreign_key_check on the indexes they
+// write, and `mapindex check` runs it on demand. What a bug would leave in a
+// release build: a row referring to a missing one, which `mapindex check`
+// reports and which stops the next migration (each checks the foreign keys
+// before it commits) until the index is rebuilt.
 #ifdef NDEBUG
 inline constexpr bool kEnforceForeignKeys = false;
 #else

@@ -200,7 +200,8 @@ Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migr
 
   // Set up before the first pending migration: foreign keys off (a migration
   // may rebuild a table by SQLite's 12-step procedure, and this cannot change
-  // inside a transaction; the index turns them on again after migrating), the
+  // inside a transaction; each migration checks them before it commits, and
+  // the index sets them as kEnforceForeignKeys says after migrating), the
   // migrations' SQL functions, and defensive mode off until we return.
   std::optional<DefensiveOff> migrating;
   for (const auto& migration : migrations) {
