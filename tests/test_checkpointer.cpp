@@ -305,6 +305,7 @@ TEST_SUITE("index") {
     }
     CHECK(wal > pages * kPage);  // the log was written at all
   }
+
   TEST_CASE(
       "checkpointer: past the writer's bound while the thread holds the checkpoint (starved), the "
       "writer interrupts it and its next commit copies the log") {

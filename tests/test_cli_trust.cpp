@@ -109,6 +109,13 @@ void damage_copy(const fs::path& db, const fs::path& copy, const std::vector<std
   damage_pages(copy, tables);
 }
 
+// Opening options with the check in the background, as a run opens.
+mapindex::index::OpenOptions check_in_background() {
+  mapindex::index::OpenOptions options;
+  options.check_in_background = true;
+  return options;
+}
+
 // The stamp a finished run leaves on an index (index_stamp.h), or "".
 std::string stamp_of(const fs::path& db) {
   char value[128];
@@ -637,8 +644,7 @@ TEST_SUITE("cli") {
     const auto damaged = f.tmp / "damaged.sqlite";
     damage_copy(f.db, damaged, {"files"});
     const auto runs_before = sql_int(f.db, "SELECT count(*) FROM runs");
-    OpenOptions background;
-    background.check_in_background = true;
+    const OpenOptions background = check_in_background();
     {
       auto opened = IndexDb::open(damaged.string(), OpenMode::read_write, background);
       REQUIRE_MESSAGE(opened.ok(), (opened.ok() ? "" : opened.error().message));
@@ -668,8 +674,7 @@ TEST_SUITE("cli") {
     const auto damaged = f.tmp / "damaged.sqlite";
     damage_copy(f.db, damaged, {"files"});
     mapindex::testing::RefuseThreadStarts no_threads;
-    OpenOptions background;
-    background.check_in_background = true;
+    const OpenOptions background = check_in_background();
     const auto open_and_finish = [&](const fs::path& path) {
       auto db = IndexDb::open(path.string(), OpenMode::read_write, background);
       REQUIRE_MESSAGE(db.ok(), (db.ok() ? "" : db.error().message));
