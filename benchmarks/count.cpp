@@ -1,6 +1,6 @@
-// mapindex-bench-count: the tile counter alone (teeworlds_tile_counter.h),
-// timed apart from everything else, so that changes to it can be measured
-// without the noise of a whole run:
+// mapindex-bench-count: the tile counter (teeworlds_tile_counter.h) and the
+// thumbnail drawing (render/canvas.h), timed apart from everything else, so
+// that changes to them can be measured without the noise of a whole run:
 //
 //   mapindex-bench-count [--repeat R] ARCHIVE...
 //
@@ -10,9 +10,15 @@
 // times (default 3) with the Adler-32 scan, the calls mapindex makes; the
 // best of the R times (the data warm in cache after the first) of each layer
 // is summed per layer kind. A layer whose checksum does not hold is a failure
-// and is not timed. Prints, per layer kind, the layers, tiles, failures,
-// counting seconds and inflating seconds (once, for scale), then one line of
-// totals.
+// and is not timed. The physics layers the game uses are then drawn R times
+// into the map's thumbnail canvas (256 pixels on its longest side), as
+// mapindex draws them, best of the R times. Prints, per layer kind, the
+// layers, tiles, failures, counting seconds, inflating seconds (once, for
+// scale) and drawing seconds, then one line of totals.
+//
+// One buffer serves every layer here, so it grows to the corpus's largest
+// layer; mapindex's buffer per thread grows to the largest layer it met up to
+// 32 MiB. Costs that grow with the buffer's size show more here.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -27,6 +33,7 @@
 #include "stages/decode/datafile/datafile.h"
 #include "stages/decode/teeworlds/teeworlds_map.h"
 #include "stages/extract/teeworlds_tile_counter.h"
+#include "stages/render/canvas.h"
 
 namespace {
 
@@ -36,6 +43,7 @@ struct KindTotals {
   std::uint64_t layers = 0, tiles = 0, failures = 0;
   double seconds = 0;          // counting (with the checksum), best of the repeats
   double inflate_seconds = 0;  // inflating onto zeros, once
+  double draw_seconds = 0;     // drawing into the map's thumbnail, best of the repeats
 };
 
 int usage() {
@@ -70,6 +78,16 @@ int main(int argc, char** argv) {
       auto df = datafile::Datafile::open(bytes);
       if (!df) return;
       const teeworlds::TeeworldsMap map = teeworlds::decode_map(*df);
+      // The thumbnail's canvas, as mapindex draws it: the game layer's size.
+      std::optional<render::Canvas> canvas;
+      std::int32_t map_width = 0, map_height = 0;
+      if (const std::int32_t game = map.game_layer(); game >= 0) {
+        map_width = map.layers[static_cast<std::size_t>(game)].tilemap->width;
+        map_height = map.layers[static_cast<std::size_t>(game)].tilemap->height;
+        if (auto c =
+                render::Canvas::create(map_width, map_height, {.max_side = render::kThumbnailSide}))
+          canvas = std::move(*c);
+      }
       for (const auto& layer : map.layers) {
         if (!layer.tilemap || !layer.tiles_readable || layer.tilemap->skip_compressed()) continue;
         const auto& t = *layer.tilemap;
@@ -104,6 +122,27 @@ int main(int argc, char** argv) {
           k.failures++;
           continue;
         }
+        if (canvas && render::is_drawn_physics(layer.type) &&
+            map.physics_layer(layer.type) == layer.index) {
+          const render::TileLayerView view{.kind = layer.type,
+                                           .layer_index = layer.index,
+                                           .width = t.width,
+                                           .height = t.height,
+                                           .data = *data,
+                                           .known_zeros = KnownZeros(buffer),
+                                           .map_width = map_width,
+                                           .map_height = map_height};
+          double best_draw = 1e9;
+          for (int rep = 0; rep < repeat; ++rep) {
+            const auto start = std::chrono::steady_clock::now();
+            canvas->draw(view);
+            best_draw = std::min(
+                best_draw,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+          }
+          k.draw_seconds += best_draw;
+          for (const std::uint8_t p : canvas->image().pixels) check += p;
+        }
         k.layers++;
         k.tiles += n;
         k.seconds += best;
@@ -118,20 +157,24 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < kinds.size(); ++i) {
     const KindTotals& k = kinds[i];
     if (k.layers == 0) continue;
-    std::printf("kind=%s layers=%llu tiles=%llu failures=%llu seconds=%.4f inflate_seconds=%.4f\n",
-                to_string(static_cast<LayerKind>(i)).data(),
-                static_cast<unsigned long long>(k.layers), static_cast<unsigned long long>(k.tiles),
-                static_cast<unsigned long long>(k.failures), k.seconds, k.inflate_seconds);
+    std::printf(
+        "kind=%s layers=%llu tiles=%llu failures=%llu seconds=%.4f inflate_seconds=%.4f "
+        "draw_seconds=%.4f\n",
+        to_string(static_cast<LayerKind>(i)).data(), static_cast<unsigned long long>(k.layers),
+        static_cast<unsigned long long>(k.tiles), static_cast<unsigned long long>(k.failures),
+        k.seconds, k.inflate_seconds, k.draw_seconds);
     all.layers += k.layers;
     all.tiles += k.tiles;
     all.failures += k.failures;
     all.seconds += k.seconds;
     all.inflate_seconds += k.inflate_seconds;
+    all.draw_seconds += k.draw_seconds;
   }
-  std::printf("layers=%llu tiles=%llu failures=%llu seconds=%.4f inflate_seconds=%.4f check=%lld\n",
-              static_cast<unsigned long long>(all.layers),
-              static_cast<unsigned long long>(all.tiles),
-              static_cast<unsigned long long>(all.failures), all.seconds, all.inflate_seconds,
-              static_cast<long long>(check));
+  std::printf(
+      "layers=%llu tiles=%llu failures=%llu seconds=%.4f inflate_seconds=%.4f draw_seconds=%.4f "
+      "check=%lld\n",
+      static_cast<unsigned long long>(all.layers), static_cast<unsigned long long>(all.tiles),
+      static_cast<unsigned long long>(all.failures), all.seconds, all.inflate_seconds,
+      all.draw_seconds, static_cast<long long>(check));
   return 0;
 }

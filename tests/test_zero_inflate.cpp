@@ -13,6 +13,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "stages/common/adler32.h"
@@ -660,6 +661,48 @@ TEST_SUITE("zero inflate") {
     }
   }
 
+  TEST_CASE("zeroed buffer: clean and marked runs end at the next change of chunk, or at n") {
+    // The runs KnownZeros reports, against a walk chunk by chunk over
+    // ZeroedBuffer::clean: from any byte, for any n, the run from that byte
+    // on of chunks in the same state, cut at n and at the buffer's end.
+    constexpr std::size_t kChunk = ZeroedBuffer::kChunkSize;
+    ZeroedBuffer buffer;
+    const std::size_t size = 200 * kChunk + 100;  // four words of marks, the last one partial
+    const auto bytes = buffer.take(size);
+    REQUIRE(buffer.capacity() >= size);
+    const std::size_t capacity = buffer.capacity();
+    // Marked: a chunk alone, a run across a word's end, and the last chunks.
+    for (const auto& [first, count] : {std::pair<std::size_t, std::size_t>{5, 1},
+                                       {60, 10},
+                                       {130, 1},
+                                       {capacity / kChunk - 3, 3}})
+      buffer.mark(first * kChunk, count * kChunk);
+    const KnownZeros known(buffer);
+    const auto walk = [&](std::size_t at, std::size_t n, bool want_clean) {
+      std::size_t run = 0;
+      while (run < n && at + run < capacity && buffer.clean((at + run) / kChunk) == want_clean)
+        run = std::min(((at + run) / kChunk + 1) * kChunk - at, n);
+      return std::min(run, capacity - at);
+    };
+    std::mt19937 rng(4242);
+    std::size_t cut_by_n = 0, cut_by_marks = 0;
+    for (int i = 0; i < 20000; ++i) {
+      const std::size_t at = rng() % capacity;
+      const std::size_t n = rng() % 3 == 0 ? rng() % (2 * kChunk) : rng() % (capacity + kChunk);
+      CAPTURE(at);
+      CAPTURE(n);
+      const std::size_t clean = walk(at, n, true), marked = walk(at, n, false);
+      CHECK(known.clean_from(bytes.data() + at, n) == clean);
+      CHECK(known.marked_from(bytes.data() + at, n) == marked);
+      CHECK((clean == 0) != (marked == 0 && n > 0));
+      cut_by_n += std::max(clean, marked) == n;
+      cut_by_marks += std::max(clean, marked) < n;
+    }
+    // Both ways a run ends were met.
+    CHECK(cut_by_n > 1000);
+    CHECK(cut_by_marks > 1000);
+  }
+
   TEST_CASE("zero inflate: what KnownZeros knows, the scans find by reading") {
     std::mt19937 rng(31337);
     ZeroedBuffer buffer;
@@ -699,7 +742,7 @@ TEST_SUITE("zero inflate") {
     }
     // Outside the buffer nothing is known.
     std::vector<std::uint8_t> elsewhere(4096, 0);
-    CHECK(KnownZeros(buffer).clean_from(elsewhere.data()) == 0);
+    CHECK(KnownZeros(buffer).clean_from(elsewhere.data(), elsewhere.size()) == 0);
   }
 
   TEST_CASE("zero inflate: every data item of the corpus inflates as libdeflate inflates it") {

@@ -64,15 +64,16 @@ bool KnownZeros::covers(const std::uint8_t* p) const {
   return at >= base && at - base < buffer_->capacity();
 }
 
-std::size_t KnownZeros::clean_from(const std::uint8_t* p) const {
+std::size_t KnownZeros::clean_from(const std::uint8_t* p, std::size_t n) const {
   if (!covers(p)) return 0;
   const auto at = static_cast<std::size_t>(p - buffer_->data());
-  return buffer_->clean_end(at) - at;
+  return buffer_->clean_end(at, at + std::min(n, buffer_->capacity() - at)) - at;
 }
 
-std::size_t KnownZeros::to_chunk_end(const std::uint8_t* p) const {
+std::size_t KnownZeros::marked_from(const std::uint8_t* p, std::size_t n) const {
+  if (!covers(p)) return n;
   const auto at = static_cast<std::size_t>(p - buffer_->data());
-  return ZeroedBuffer::kChunkSize - (at & (ZeroedBuffer::kChunkSize - 1));
+  return buffer_->marked_end(at, at + std::min(n, buffer_->capacity() - at)) - at;
 }
 
 std::size_t zero_blocks(const std::uint8_t* p, std::size_t n, const KnownZeros& known) {
@@ -81,14 +82,14 @@ std::size_t zero_blocks(const std::uint8_t* p, std::size_t n, const KnownZeros& 
   std::size_t i = 0;
   while (i < n) {
     const std::uint8_t* q = p + kBlock * i;
-    if (const std::size_t clean = known.clean_from(q) / kBlock; clean > 0) {
-      i += std::min(clean, n - i);
+    if (const std::size_t clean = known.clean_from(q, kBlock * (n - i)) / kBlock; clean > 0) {
+      i += clean;
       continue;
     }
-    // Read the blocks that start in q's chunk (marked, or clean for less
-    // than a block from q).
-    const std::size_t in_chunk = known.to_chunk_end(q);
-    const std::size_t m = std::min((in_chunk + kBlock - 1) / kBlock, n - i);
+    // Read the blocks that start in the run of marked chunks from q on (at
+    // least one: q's chunk may be clean for less than a block).
+    const std::size_t marked = known.marked_from(q, kBlock * (n - i));
+    const std::size_t m = std::max<std::size_t>(1, (marked + kBlock - 1) / kBlock);
     const std::size_t zero = zero_blocks(q, m);
     i += zero;
     if (zero < m) break;

@@ -20,11 +20,14 @@ class KnownZeros {
 
   // Whether `p` is in the buffer: what follows says nothing of other bytes.
   bool covers(const std::uint8_t* p) const;
-  // How many bytes from `p` on are in unmarked chunks of the buffer: 0 when
-  // p's chunk is marked or p is not in the buffer.
-  std::size_t clean_from(const std::uint8_t* p) const;
-  // Bytes from `p` (covered) to the end of its chunk.
-  std::size_t to_chunk_end(const std::uint8_t* p) const;
+  // How many of the `n` bytes from `p` on are in unmarked chunks of the
+  // buffer, from p on without a gap: 0 when p's chunk is marked or p is not
+  // in the buffer. Costs a read of the marks of those n bytes at most.
+  std::size_t clean_from(const std::uint8_t* p, std::size_t n) const;
+  // How many of the `n` bytes from `p` on are in marked chunks, from p on
+  // without a gap: 0 when p's chunk is not marked; all n when p is not in
+  // the buffer (nothing is known of them: they must be read).
+  std::size_t marked_from(const std::uint8_t* p, std::size_t n) const;
 
  private:
   const ZeroedBuffer* buffer_ = nullptr;

@@ -48,9 +48,15 @@ class ZeroedBuffer {
 
   // Chunk `chunk` was not written since take(): its bytes are all zero.
   bool clean(std::size_t chunk) const { return ((marks_[chunk >> 6] >> (chunk & 63)) & 1u) == 0; }
-  // The end of the run of unmarked chunks byte `at` is in (at most the
-  // capacity); `at` itself when its chunk is marked.
-  std::size_t clean_end(std::size_t at) const;
+  // The end of the run of unmarked chunks byte `at` is in, at most `limit`
+  // (at <= limit <= capacity); `at` itself when its chunk is marked. Reads
+  // the marks of the chunks before `limit` only: a scan asks for what it can
+  // use (a row, the rest of a layer), not for the rest of a buffer that may
+  // be far larger than the data in it.
+  std::size_t clean_end(std::size_t at, std::size_t limit) const;
+  // The end of the run of marked chunks byte `at` is in, at most `limit`
+  // (at <= limit <= capacity); `at` itself when its chunk is not marked.
+  std::size_t marked_end(std::size_t at, std::size_t limit) const;
 
   std::uint8_t* data() { return bytes_; }
   const std::uint8_t* data() const { return bytes_; }

@@ -124,11 +124,18 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
   // Reading a page of fresh memory would map the system's zero page into it,
   // and the next layer's first write there would pay for that (a copy-on-write
   // fault and a TLB flush on every core). `ask` is where to consult
-  // known_zeros next: the end of the written chunk the tiles are in; a block
-  // is read whole only before it.
+  // known_zeros next: the end of the run of written chunks the tiles are in
+  // (asking at each chunk's end took a tenth of the drawing); a block is read
+  // whole only before it.
   const KnownZeros& known = layer.known_zeros;
-  const std::uint8_t* ask =
-      known.covers(layer.data.data()) ? layer.data.data() : layer.data.data() + layer.data.size();
+  const std::uint8_t* const data_end = layer.data.data() + n * struct_size;
+  const std::uint8_t* ask = known.covers(layer.data.data()) ? layer.data.data() : data_end;
+  // Pixel columns from the table when it covers every column drawn (maps up
+  // to kColumnTable tiles wide): a block of mixed tiles is then drawn without
+  // a branch per tile (air is class 0, under every other class).
+  static_assert(static_cast<int>(TileClass::air) == 0);
+  const std::int32_t* const columns =
+      cols <= static_cast<std::int64_t>(pixel_columns_.size()) ? pixel_columns_.data() : nullptr;
   for (std::int64_t y = 0; y < rows; ++y) {
     const std::size_t row = static_cast<std::size_t>(y * lw);
     if (row >= n) break;
@@ -147,14 +154,15 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
     };
     for (std::int64_t x = 0; x < end;) {
       if (tile >= ask) {
-        if (const std::size_t clean = known.clean_from(tile); clean >= struct_size) {
-          const std::int64_t tiles =
-              std::min(static_cast<std::int64_t>(clean / struct_size), end - x);
+        if (const std::size_t clean =
+                known.clean_from(tile, struct_size * static_cast<std::size_t>(end - x));
+            clean >= struct_size) {
+          const auto tiles = static_cast<std::int64_t>(clean / struct_size);
           x += tiles;
           tile += struct_size * static_cast<std::size_t>(tiles);
           continue;
         }
-        ask = tile + known.to_chunk_end(tile);
+        ask = tile + known.marked_from(tile, static_cast<std::size_t>(data_end - tile));
       }
       if (x + block > end || tile + block_bytes > ask) {
         draw_one(x, tile);
@@ -178,6 +186,11 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
         if (const TileClass k = table[tile[key_at]]; k != TileClass::air)
           for (std::int64_t p = pixel_column(x), last = pixel_column(x + block - 1); p <= last; ++p)
             out[p] = max_class(out[p], k);
+      } else if (columns) {
+        for (std::int64_t i = 0; i < block; ++i) {
+          std::uint8_t& p = out[columns[x + i]];
+          p = max_class(p, table[tile[static_cast<std::size_t>(i) * struct_size + key_at]]);
+        }
       } else {
         for (std::int64_t i = 0; i < block; ++i)
           draw_one(x + i, tile + static_cast<std::size_t>(i) * struct_size);
