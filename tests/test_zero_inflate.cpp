@@ -661,46 +661,61 @@ TEST_SUITE("zero inflate") {
     }
   }
 
-  TEST_CASE("zeroed buffer: clean and marked runs end at the next change of chunk, or at n") {
+  TEST_CASE("zeroed buffer: runs of clean or marked chunks end at a change, at n, or one word on") {
     // The runs KnownZeros reports, against a walk chunk by chunk over
     // ZeroedBuffer::clean: from any byte, for any n, the run from that byte
-    // on of chunks in the same state, cut at n and at the buffer's end.
+    // on of chunks in the same state, cut at n, at the buffer's end and at
+    // the lookahead.
     constexpr std::size_t kChunk = ZeroedBuffer::kChunkSize;
     ZeroedBuffer buffer;
     const std::size_t size = 200 * kChunk + 100;  // four words of marks, the last one partial
     const auto bytes = buffer.take(size);
     REQUIRE(buffer.capacity() >= size);
     const std::size_t capacity = buffer.capacity();
-    // Marked: a chunk alone, a run across a word's end, and the last chunks.
+    // Marked: a chunk alone, a run across a word's end, a run longer than a
+    // word, and the last chunks.
     for (const auto& [first, count] : {std::pair<std::size_t, std::size_t>{5, 1},
                                        {60, 10},
-                                       {130, 1},
+                                       {100, 80},
                                        {capacity / kChunk - 3, 3}})
       buffer.mark(first * kChunk, count * kChunk);
     const KnownZeros known(buffer);
-    const auto walk = [&](std::size_t at, std::size_t n, bool want_clean) {
+    const auto walk = [&](std::size_t at, std::size_t n) {
+      const bool clean = buffer.clean(at / kChunk);
+      n = std::min({n, KnownZeros::kLookahead, capacity - at});
       std::size_t run = 0;
-      while (run < n && at + run < capacity && buffer.clean((at + run) / kChunk) == want_clean)
+      while (run < n && buffer.clean((at + run) / kChunk) == clean)
         run = std::min(((at + run) / kChunk + 1) * kChunk - at, n);
-      return std::min(run, capacity - at);
+      return KnownZeros::Run{run, clean};
     };
     std::mt19937 rng(4242);
-    std::size_t cut_by_n = 0, cut_by_marks = 0;
+    std::size_t by_n = 0, by_change = 0, by_lookahead = 0, clean_runs = 0, marked_runs = 0;
     for (int i = 0; i < 20000; ++i) {
       const std::size_t at = rng() % capacity;
       const std::size_t n = rng() % 3 == 0 ? rng() % (2 * kChunk) : rng() % (capacity + kChunk);
       CAPTURE(at);
       CAPTURE(n);
-      const std::size_t clean = walk(at, n, true), marked = walk(at, n, false);
-      CHECK(known.clean_from(bytes.data() + at, n) == clean);
-      CHECK(known.marked_from(bytes.data() + at, n) == marked);
-      CHECK((clean == 0) != (marked == 0 && n > 0));
-      cut_by_n += std::max(clean, marked) == n;
-      cut_by_marks += std::max(clean, marked) < n;
+      const KnownZeros::Run want = walk(at, n), got = known.run_from(bytes.data() + at, n);
+      CHECK(got.bytes == want.bytes);
+      if (n == 0) continue;
+      CHECK(got.clean == want.clean);
+      CHECK(got.bytes > 0);
+      by_n += got.bytes == n;
+      by_lookahead += got.bytes == KnownZeros::kLookahead;
+      by_change += got.bytes < std::min(n, KnownZeros::kLookahead) && at + got.bytes < capacity;
+      (want.clean ? clean_runs : marked_runs)++;
     }
-    // Both ways a run ends were met.
-    CHECK(cut_by_n > 1000);
-    CHECK(cut_by_marks > 1000);
+    // Every way a run ends was met, from both kinds of chunks.
+    CHECK(by_n > 500);
+    CHECK(by_change > 500);
+    CHECK(by_lookahead > 500);
+    CHECK(clean_runs > 500);
+    CHECK(marked_runs > 500);
+    // Outside the buffer nothing is known: every byte must be read.
+    std::vector<std::uint8_t> elsewhere(100, 0);
+    const KnownZeros::Run outside = known.run_from(elsewhere.data(), elsewhere.size());
+    CHECK(outside.bytes == elsewhere.size());
+    CHECK_FALSE(outside.clean);
   }
 
   TEST_CASE("zero inflate: what KnownZeros knows, the scans find by reading") {
@@ -740,9 +755,6 @@ TEST_SUITE("zero inflate") {
         CHECK(plain_scan.finish() == adler32(Bytes(data)));
       }
     }
-    // Outside the buffer nothing is known.
-    std::vector<std::uint8_t> elsewhere(4096, 0);
-    CHECK(KnownZeros(buffer).clean_from(elsewhere.data(), elsewhere.size()) == 0);
   }
 
   TEST_CASE("zero inflate: every data item of the corpus inflates as libdeflate inflates it") {

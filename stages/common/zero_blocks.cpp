@@ -55,41 +55,22 @@ std::size_t zero_blocks(const std::uint8_t* p, std::size_t n) {
   return zero_blocks_portable(p, n);
 }
 
-bool KnownZeros::covers(const std::uint8_t* p) const {
-  if (!buffer_) return false;
-  // Compared as addresses: `p` may point into another object (v3 data is a
-  // slice of the file).
-  const auto at = reinterpret_cast<std::uintptr_t>(p);
-  const auto base = reinterpret_cast<std::uintptr_t>(buffer_->data());
-  return at >= base && at - base < buffer_->capacity();
-}
-
-std::size_t KnownZeros::clean_from(const std::uint8_t* p, std::size_t n) const {
-  if (!covers(p)) return 0;
-  const auto at = static_cast<std::size_t>(p - buffer_->data());
-  return buffer_->clean_end(at, at + std::min(n, buffer_->capacity() - at)) - at;
-}
-
-std::size_t KnownZeros::marked_from(const std::uint8_t* p, std::size_t n) const {
-  if (!covers(p)) return n;
-  const auto at = static_cast<std::size_t>(p - buffer_->data());
-  return buffer_->marked_end(at, at + std::min(n, buffer_->capacity() - at)) - at;
-}
-
 std::size_t zero_blocks(const std::uint8_t* p, std::size_t n, const KnownZeros& known) {
   if (!known.covers(p)) return zero_blocks(p, n);
   constexpr std::size_t kBlock = 32;
   std::size_t i = 0;
   while (i < n) {
     const std::uint8_t* q = p + kBlock * i;
-    if (const std::size_t clean = known.clean_from(q, kBlock * (n - i)) / kBlock; clean > 0) {
-      i += clean;
-      continue;
+    const KnownZeros::Run run = known.run_from(q, kBlock * (n - i));
+    if (run.clean) {
+      if (const std::size_t clean = run.bytes / kBlock; clean > 0) {
+        i += clean;
+        continue;
+      }
     }
     // Read the blocks that start in the run of marked chunks from q on (at
     // least one: q's chunk may be clean for less than a block).
-    const std::size_t marked = known.marked_from(q, kBlock * (n - i));
-    const std::size_t m = std::max<std::size_t>(1, (marked + kBlock - 1) / kBlock);
+    const std::size_t m = run.clean ? 1 : (run.bytes + kBlock - 1) / kBlock;
     const std::size_t zero = zero_blocks(q, m);
     i += zero;
     if (zero < m) break;

@@ -3,6 +3,7 @@
 // skip a stretch at a time instead of a tile at a time.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -19,15 +20,32 @@ class KnownZeros {
   explicit KnownZeros(const ZeroedBuffer& buffer) : buffer_(&buffer) {}
 
   // Whether `p` is in the buffer: what follows says nothing of other bytes.
-  bool covers(const std::uint8_t* p) const;
-  // How many of the `n` bytes from `p` on are in unmarked chunks of the
-  // buffer, from p on without a gap: 0 when p's chunk is marked or p is not
-  // in the buffer. Costs a read of the marks of those n bytes at most.
-  std::size_t clean_from(const std::uint8_t* p, std::size_t n) const;
-  // How many of the `n` bytes from `p` on are in marked chunks, from p on
-  // without a gap: 0 when p's chunk is not marked; all n when p is not in
-  // the buffer (nothing is known of them: they must be read).
-  std::size_t marked_from(const std::uint8_t* p, std::size_t n) const;
+  bool covers(const std::uint8_t* p) const {
+    if (!buffer_) return false;
+    // Compared as addresses: `p` may point into another object (v3 data is a
+    // slice of the file).
+    const auto at = reinterpret_cast<std::uintptr_t>(p);
+    const auto base = reinterpret_cast<std::uintptr_t>(buffer_->data());
+    return at >= base && at - base < buffer_->capacity();
+  }
+
+  // The bytes from `p` on, up to `n` of them, that are known zero
+  // (`clean`: in chunks not marked) or that must be read (in marked chunks,
+  // or all n when p is not in the buffer), as p's chunk is; at least one
+  // byte when n > 0. Reads at most one word of marks past p's (kLookahead
+  // bytes): a scan asks again where a run stops short.
+  struct Run {
+    std::size_t bytes = 0;
+    bool clean = false;
+  };
+  static constexpr std::size_t kLookahead = 64 * ZeroedBuffer::kChunkSize;
+  Run run_from(const std::uint8_t* p, std::size_t n) const {
+    if (n == 0) return {};
+    if (!covers(p)) return {n, false};
+    const auto at = static_cast<std::size_t>(p - buffer_->data());
+    const std::size_t limit = at + std::min({n, kLookahead, buffer_->capacity() - at});
+    return {buffer_->run_end(at, limit) - at, buffer_->clean(at >> ZeroedBuffer::kChunkShift)};
+  }
 
  private:
   const ZeroedBuffer* buffer_ = nullptr;

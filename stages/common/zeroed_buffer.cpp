@@ -57,36 +57,6 @@ std::span<std::uint8_t> ZeroedBuffer::take(std::size_t n) {
   return {bytes_, n};
 }
 
-std::size_t ZeroedBuffer::clean_end(std::size_t at, std::size_t limit) const {
-  limit = std::min(limit, size_);
-  if (at >= limit) return at;
-  std::size_t chunk = at >> kChunkShift;
-  if (!clean(chunk)) return at;
-  // The next marked chunk: the rest of this word, then whole words up to
-  // the word of the last chunk before `limit`.
-  const std::size_t last_word = ((limit - 1) >> kChunkShift) >> 6;
-  std::size_t w = chunk >> 6;
-  std::uint64_t marked = marks_[w] & (~std::uint64_t{0} << (chunk & 63));
-  while (marked == 0 && w < last_word) marked = marks_[++w];
-  if (marked == 0) return limit;
-  chunk = w * 64 + static_cast<std::size_t>(std::countr_zero(marked));
-  return std::min(chunk << kChunkShift, limit);
-}
-
-std::size_t ZeroedBuffer::marked_end(std::size_t at, std::size_t limit) const {
-  limit = std::min(limit, size_);
-  if (at >= limit) return at;
-  std::size_t chunk = at >> kChunkShift;
-  if (clean(chunk)) return at;
-  const std::size_t last_word = ((limit - 1) >> kChunkShift) >> 6;
-  std::size_t w = chunk >> 6;
-  std::uint64_t unmarked = ~marks_[w] & (~std::uint64_t{0} << (chunk & 63));
-  while (unmarked == 0 && w < last_word) unmarked = ~marks_[++w];
-  if (unmarked == 0) return limit;
-  chunk = w * 64 + static_cast<std::size_t>(std::countr_zero(unmarked));
-  return std::min(chunk << kChunkShift, limit);
-}
-
 void ZeroedBuffer::unmap() {
   if (bytes_) ::munmap(bytes_, size_);
   bytes_ = nullptr;

@@ -16,6 +16,8 @@
 // heap and zeroes them there, touching every page.
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -48,15 +50,23 @@ class ZeroedBuffer {
 
   // Chunk `chunk` was not written since take(): its bytes are all zero.
   bool clean(std::size_t chunk) const { return ((marks_[chunk >> 6] >> (chunk & 63)) & 1u) == 0; }
-  // The end of the run of unmarked chunks byte `at` is in, at most `limit`
-  // (at <= limit <= capacity); `at` itself when its chunk is marked. Reads
-  // the marks of the chunks before `limit` only: a scan asks for what it can
-  // use (a row, the rest of a layer), not for the rest of a buffer that may
-  // be far larger than the data in it.
-  std::size_t clean_end(std::size_t at, std::size_t limit) const;
-  // The end of the run of marked chunks byte `at` is in, at most `limit`
-  // (at <= limit <= capacity); `at` itself when its chunk is not marked.
-  std::size_t marked_end(std::size_t at, std::size_t limit) const;
+  // The end of the run of chunks from byte `at`'s on that are all marked or
+  // all not, as `at`'s chunk is (clean(at >> kChunkShift)), at most `limit`
+  // (at < limit <= capacity). Reads the marks of the chunks before `limit`
+  // only: a scan asks for what it can use, not for the rest of a buffer that
+  // may be far larger than the data in it.
+  std::size_t run_end(std::size_t at, std::size_t limit) const {
+    std::size_t chunk = at >> kChunkShift;
+    const std::size_t last_word = ((limit - 1) >> kChunkShift) >> 6;
+    std::size_t w = chunk >> 6;
+    // The bits of the chunks in the other state than at's.
+    const std::uint64_t flip = clean(chunk) ? 0 : ~std::uint64_t{0};
+    std::uint64_t other = (marks_[w] ^ flip) & (~std::uint64_t{0} << (chunk & 63));
+    while (other == 0 && w < last_word) other = marks_[++w] ^ flip;
+    if (other == 0) return limit;
+    chunk = w * 64 + static_cast<std::size_t>(std::countr_zero(other));
+    return std::min(chunk << kChunkShift, limit);
+  }
 
   std::uint8_t* data() { return bytes_; }
   const std::uint8_t* data() const { return bytes_; }

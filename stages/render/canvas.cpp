@@ -154,15 +154,16 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
     };
     for (std::int64_t x = 0; x < end;) {
       if (tile >= ask) {
-        if (const std::size_t clean =
-                known.clean_from(tile, struct_size * static_cast<std::size_t>(end - x));
-            clean >= struct_size) {
-          const auto tiles = static_cast<std::int64_t>(clean / struct_size);
+        const KnownZeros::Run run =
+            known.run_from(tile, static_cast<std::size_t>(data_end - tile));
+        if (run.clean && run.bytes >= struct_size) {
+          const auto tiles =
+              std::min(static_cast<std::int64_t>(run.bytes / struct_size), end - x);
           x += tiles;
           tile += struct_size * static_cast<std::size_t>(tiles);
           continue;
         }
-        ask = tile + known.marked_from(tile, static_cast<std::size_t>(data_end - tile));
+        ask = run.clean ? tile : tile + run.bytes;
       }
       if (x + block > end || tile + block_bytes > ask) {
         draw_one(x, tile);
