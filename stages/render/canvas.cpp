@@ -154,11 +154,9 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
     };
     for (std::int64_t x = 0; x < end;) {
       if (tile >= ask) {
-        const KnownZeros::Run run =
-            known.run_from(tile, static_cast<std::size_t>(data_end - tile));
+        const KnownZeros::Run run = known.run_from(tile, static_cast<std::size_t>(data_end - tile));
         if (run.clean && run.bytes >= struct_size) {
-          const auto tiles =
-              std::min(static_cast<std::int64_t>(run.bytes / struct_size), end - x);
+          const auto tiles = std::min(static_cast<std::int64_t>(run.bytes / struct_size), end - x);
           x += tiles;
           tile += struct_size * static_cast<std::size_t>(tiles);
           continue;
