@@ -6,15 +6,15 @@
 //
 // Every readable plain tile layer of every Teeworlds map in the archives (not
 // skip-compressed, and holding all its tiles; the others count as failures)
-// is inflated onto zeros, as mapindex inflates tile data, and then counted R
-// times (default 3) with the Adler-32 scan, the calls mapindex makes; the
-// best of the R times (the data warm in cache after the first) of each layer
-// is summed per layer kind. A layer whose checksum does not hold is a failure
+// is inflated onto zeros R times (default 3), as mapindex inflates tile data,
+// and then counted R times with the Adler-32 scan, the calls mapindex makes;
+// the best of the R times (the data warm in cache after the first) of each
+// layer is summed per layer kind. A layer whose checksum does not hold is a failure
 // and is not timed. The physics layers the game uses are then drawn R times
 // into the map's thumbnail canvas (256 pixels on its longest side), as
 // mapindex draws them, best of the R times. Prints, per layer kind, the
-// layers, tiles, failures, counting seconds, inflating seconds (once, for
-// scale) and drawing seconds, then one line of totals.
+// layers, tiles, failures, counting seconds, inflating seconds and drawing
+// seconds, then one line of totals.
 //
 // One buffer serves every layer here, so it grows to the corpus's largest
 // layer; mapindex's buffer per thread grows to the largest layer it met up to
@@ -42,7 +42,7 @@ using namespace mapindex;
 struct KindTotals {
   std::uint64_t layers = 0, tiles = 0, failures = 0;
   double seconds = 0;          // counting (with the checksum), best of the repeats
-  double inflate_seconds = 0;  // inflating onto zeros, once
+  double inflate_seconds = 0;  // inflating onto zeros, best of the repeats
   double draw_seconds = 0;     // drawing into the map's thumbnail, best of the repeats
 };
 
@@ -96,8 +96,19 @@ int main(int argc, char** argv) {
         std::optional<std::uint32_t> checksum;
         const auto inflate_start = std::chrono::steady_clock::now();
         auto data = df->data_unchecked(static_cast<std::size_t>(t.tile_data()), buffer, checksum);
-        k.inflate_seconds +=
+        double best_inflate =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - inflate_start).count();
+        for (int rep = 1; rep < repeat; ++rep) {
+          // A Datafile of its own for each repeat: each has an inflate budget.
+          auto again = datafile::Datafile::open(bytes);
+          if (!again) break;
+          const auto start = std::chrono::steady_clock::now();
+          data = again->data_unchecked(static_cast<std::size_t>(t.tile_data()), buffer, checksum);
+          best_inflate = std::min(
+              best_inflate,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        }
+        k.inflate_seconds += best_inflate;
         const auto n = static_cast<std::size_t>(std::int64_t{t.width} * t.height);
         if (!data || data->size() / teeworlds::tile_struct_size(layer.type) < n) {
           k.failures++;
