@@ -405,6 +405,49 @@ TEST_SUITE("zero inflate") {
     CHECK(checked == 20 * 256);
   }
 
+  TEST_CASE("zero inflate: runs of air of every count, cut by the size or the input anywhere") {
+    // A run of air is one match repeated; the decoder takes several repeats
+    // at once while they all fit (as many as 56 bits hold, for the match's
+    // length in bits). Runs of every count of repeats up to past two groups,
+    // with the match coded in 13 bits (fixed codes: 258 bytes at distance 1)
+    // and in a few bits (zlib's run-length strategy, dynamic codes), each
+    // cut by the room given at every repeat and inside repeats, and by the
+    // input ending within its last bytes: as zlib reads them.
+    ZeroedBuffer buffer;
+    int checked = 0;
+    std::size_t long_runs = 0;
+    for (const int strategy : {Z_FIXED, Z_RLE}) {
+      for (std::size_t repeats = 1; repeats <= 30; ++repeats) {
+        std::vector<std::uint8_t> data = {7, 7, 9};
+        data.resize(data.size() + 1 + 258 * repeats + repeats % 5, 0);
+        data.push_back(5);
+        data.push_back(6);
+        const auto stream = zlib_deflate_raw(data, 9, strategy);
+        CAPTURE(strategy);
+        CAPTURE(repeats);
+        const Decoded whole = decode(stream, data.size(), buffer);
+        REQUIRE(whole.outcome.status == InflateStatus::ok);
+        CHECK(whole.bytes == data);
+        long_runs += stream.size() < 40;  // the air is coded as repeats, not as bytes
+        for (std::size_t cut = 0; cut <= 258 * std::min<std::size_t>(repeats, 6) + 1; cut += 43) {
+          CAPTURE(cut);
+          check_like_zlib(stream, data.size() - cut, buffer);
+          ++checked;
+        }
+        for (std::size_t shorter = 1; shorter <= std::min<std::size_t>(stream.size() - 1, 12);
+             ++shorter) {
+          CAPTURE(shorter);
+          const std::vector<std::uint8_t> cut_input(stream.begin(),
+                                                    stream.end() - static_cast<long>(shorter));
+          check_like_zlib(cut_input, data.size(), buffer);
+          ++checked;
+        }
+      }
+    }
+    CHECK(long_runs > 40);
+    CHECK(checked > 500);
+  }
+
   TEST_CASE("zero inflate: damaged streams fail where zlib fails, and read alike where it reads") {
     std::mt19937 rng(777);
     ZeroedBuffer buffer;

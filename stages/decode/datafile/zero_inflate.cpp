@@ -236,6 +236,19 @@ inline bool all_zero(const std::uint8_t* p, std::size_t n) {
   return any == 0;
 }
 
+// Repeats of a match's bits taken at once: for a match of k bits (1 to
+// kMaxRepeatBits: at least two fit in 56), kRepeatUnit[k] has a 1 at bits 0,
+// k, 2k, ... for the 56 / k repeats, so that `bits * kRepeatUnit[k]` is
+// those bits that many times.
+constexpr unsigned kMaxRepeatBits = 28;
+constexpr std::array<std::uint64_t, kMaxRepeatBits + 1> repeat_units() {
+  std::array<std::uint64_t, kMaxRepeatBits + 1> u{};
+  for (unsigned k = 1; k <= kMaxRepeatBits; ++k)
+    for (unsigned i = 0; i < 56 / k; ++i) u[k] |= std::uint64_t{1} << (i * k);
+  return u;
+}
+constexpr auto kRepeatUnit = repeat_units();
+
 // --- The decoder ---------------------------------------------------------------
 
 // The input, read a bit at a time from the low end of a 64-bit buffer.
@@ -489,11 +502,32 @@ class Decoder {
       // again, each is more zeros, without decoding it.
       const unsigned k = available - r.nbits;
       const std::uint64_t mask = (std::uint64_t{1} << k) - 1, same = before & mask;
-      for (;;) {
-        if (r.nbits < k && !r.refill()) break;
-        if ((r.bits & mask) != same || len > size - pos) break;
+      const auto one_more = [&] {
+        if (r.nbits < k && !r.refill()) return false;
+        if ((r.bits & mask) != same || len > size - pos) return false;
         r.consume(k);
         pos += len;
+        return true;
+      };
+      // Most runs end within a repeat or two. Past two, a run goes on for
+      // tens to thousands of repeats (most of the repeats are in those):
+      // they are taken several at a time, as many as 56 bits hold, and what
+      // is left one at a time. A refill there asks for no more than the
+      // next symbol's would.
+      if (!one_more() || !one_more()) continue;
+      if (k <= kMaxRepeatBits) {
+        const unsigned reps = 56 / k, bits = reps * k;
+        const std::uint64_t many = same * kRepeatUnit[k];
+        const std::uint64_t many_mask = (std::uint64_t{1} << bits) - 1;
+        const std::size_t many_len = len * reps;
+        for (;;) {
+          if (r.nbits < bits && !r.refill()) break;
+          if ((r.bits & many_mask) != many || many_len > size - pos) break;
+          r.consume(bits);
+          pos += many_len;
+        }
+      }
+      while (one_more()) {
       }
     }
     pos_ = pos;
