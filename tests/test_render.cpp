@@ -9,6 +9,9 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "stages/common/zero_blocks.h"
 #include "stages/common/zeroed_buffer.h"
@@ -424,6 +427,56 @@ TEST_SUITE("render") {
     REQUIRE_FALSE(scaled);
     CHECK(scaled.error().code == mapindex::Code::render_size);
     CHECK(contains(scaled.error().message, "8194x8194"));
+  }
+
+  TEST_CASE("render: PNGs encoded one after another on a thread are those of a fresh thread") {
+    // The encoder keeps libpng's and zlib's blocks per thread for the next
+    // image: what a block held before must change nothing. Each image is
+    // encoded once on a thread of its own (nothing kept yet), then all of
+    // them twice over on one thread, in an order that changes sizes
+    // between images; the bytes must be the same, and decode to the image.
+    using mapindex::render::ClassImage;
+    std::vector<ClassImage> images;
+    Lcg next{2024};
+    for (const auto& [w, h] : {std::pair{256, 256}, {17, 300}, {256, 9}, {1, 1}, {131, 77}}) {
+      ClassImage image{w, h, std::vector<std::uint8_t>(static_cast<std::size_t>(w) * h)};
+      for (auto& p : image.pixels)  // runs of a class, as maps have, and noise
+        p = static_cast<std::uint8_t>(next() % 8 == 0 ? next() % mapindex::render::kNumTileClasses
+                                                      : (&p - image.pixels.data()) / 40 % 5);
+      images.push_back(std::move(image));
+    }
+    std::vector<std::vector<std::uint8_t>> fresh(images.size());
+    for (std::size_t i = 0; i < images.size(); ++i)
+      std::thread([&, i] {
+        auto png = mapindex::render::encode_png(images[i], i % 2 == 0 ? 1 : 3);
+        if (png) fresh[i] = std::move(*png);
+      }).join();
+    std::vector<std::vector<std::uint8_t>> again;
+    std::thread([&] {
+      for (int round = 0; round < 2; ++round)
+        for (std::size_t i = 0; i < images.size(); ++i) {
+          auto png = mapindex::render::encode_png(images[i], i % 2 == 0 ? 1 : 3);
+          again.push_back(png ? std::move(*png) : std::vector<std::uint8_t>{});
+        }
+    }).join();
+    REQUIRE(again.size() == 2 * images.size());
+    for (std::size_t i = 0; i < images.size(); ++i) {
+      CAPTURE(i);
+      REQUIRE_FALSE(fresh[i].empty());
+      CHECK(again[i] == fresh[i]);
+      CHECK(again[images.size() + i] == fresh[i]);
+      const Decoded d = decode_or_fail(fresh[i]);
+      const std::uint32_t scale = i % 2 == 0 ? 1 : 3;
+      REQUIRE(d.width == static_cast<std::uint32_t>(images[i].width) * scale);
+      REQUIRE(d.height == static_cast<std::uint32_t>(images[i].height) * scale);
+      bool same = true;
+      for (std::uint32_t y = 0; y < d.height; ++y)
+        for (std::uint32_t x = 0; x < d.width; ++x)
+          same &=
+              text(d.at(x, y)) == text(colour(images[i].at(static_cast<std::int32_t>(x / scale),
+                                                           static_cast<std::int32_t>(y / scale))));
+      CHECK(same);
+    }
   }
 
   TEST_CASE("render: stretches of air skipped whole draw what a tile-by-tile drawing draws") {
