@@ -605,8 +605,33 @@ TEST_SUITE("render") {
         }
         std::size_t poisoned = 0;
         constexpr std::size_t kChunk = mapindex::ZeroedBuffer::kChunkSize;
+        // Walls: a written chunk of one tile before an unwritten one, whose
+        // poison is the same tile all through (a run of one tile drawn
+        // whole must stop where the written chunks end).
+        std::vector<bool> wall(bytes / kChunk + 1, false);
+        std::size_t walls = 0;
+        if (k.size == 4)
+          for (std::size_t chunk = 1; (chunk + 2) * kChunk <= bytes && walls < 12; chunk += 3) {
+            if (!buffer.clean(chunk + 1) || buffer.clean(chunk - 1)) continue;
+            for (std::size_t at = chunk * kChunk; at < (chunk + 1) * kChunk; at += 4) {
+              clean[at] = out[at] = 1;  // a solid game tile
+              clean[at + 1] = out[at + 1] = clean[at + 2] = out[at + 2] = clean[at + 3] =
+                  out[at + 3] = 0;
+            }
+            buffer.mark(chunk * kChunk, kChunk);
+            wall[chunk] = true;
+            ++walls;
+          }
+        if (k.size == 4) REQUIRE(walls >= 4);
         for (std::size_t chunk = 0; chunk * kChunk < bytes; ++chunk) {
           if (!buffer.clean(chunk)) continue;
+          if (chunk > 0 && wall[chunk - 1]) {
+            for (std::size_t at = chunk * kChunk; at < std::min(bytes, (chunk + 1) * kChunk);
+                 at += 4)
+              out[at] = 1;
+            ++poisoned;
+            continue;
+          }
           // The first whole struct that starts in the chunk.
           const std::size_t first = (chunk * kChunk + k.size - 1) / k.size;
           const std::size_t at = first * k.size + k.key_at;

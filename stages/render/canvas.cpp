@@ -114,9 +114,9 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
   // entirely): stretches of all-zero structs are skipped 32 bytes at a time
   // (zero_blocks, for structs that tile 32 bytes; 30 bytes of speedups by four
   // loads). Other blocks are drawn whole: eight times the same 4-byte tile
-  // (walls, freeze, fills) as one class over the pixels it covers, anything
-  // else tile by tile, with a division only where a tile leaves its pixel's
-  // columns.
+  // (walls, freeze, fills), and the blocks of that tile after it, as one
+  // class over the pixels they cover, anything else tile by tile, with a
+  // division only where a tile leaves its pixel's columns.
   const std::int64_t block = static_cast<std::int64_t>(32 / struct_size);
   const std::size_t block_bytes = static_cast<std::size_t>(block) * struct_size;
   const bool whole_blocks = block_bytes == 32;
@@ -182,9 +182,21 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
         continue;
       }
       if (struct_size == 4 && one_struct_eight_times(a, b, c, d)) {
-        if (const TileClass k = table[tile[key_at]]; k != TileClass::air)
-          for (std::int64_t p = pixel_column(x), last = pixel_column(x + block - 1); p <= last; ++p)
-            out[p] = max_class(out[p], k);
+        // Walls and fills: the same tile in the blocks that follow too,
+        // drawn over the pixels of the whole run at once.
+        std::int64_t run = block;
+        while (x + run + block <= end && tile + static_cast<std::size_t>(run + block) * 4 <= ask &&
+               load_host_u64(tile + run * 4) == a && load_host_u64(tile + run * 4 + 8) == a &&
+               load_host_u64(tile + run * 4 + 16) == a && load_host_u64(tile + run * 4 + 24) == a)
+          run += block;
+        if (const TileClass k = table[tile[key_at]]; k != TileClass::air) {
+          const std::int64_t first = columns ? columns[x] : pixel_column(x);
+          const std::int64_t last = columns ? columns[x + run - 1] : pixel_column(x + run - 1);
+          for (std::int64_t p = first; p <= last; ++p) out[p] = max_class(out[p], k);
+        }
+        x += run;
+        tile += static_cast<std::size_t>(run) * 4;
+        continue;
       } else if (columns) {
         for (std::int64_t i = 0; i < block; ++i) {
           std::uint8_t& p = out[columns[x + i]];
