@@ -438,7 +438,15 @@ TEST_SUITE("render") {
     using mapindex::render::ClassImage;
     std::vector<ClassImage> images;
     Lcg next{2024};
-    for (const auto& [w, h] : {std::pair{256, 256}, {17, 300}, {256, 9}, {1, 1}, {131, 77}}) {
+    // Large, then small (served by larger kept blocks), then large again.
+    for (const auto& [w, h] : {std::pair{256, 256},
+                               {17, 300},
+                               {256, 9},
+                               {1, 1},
+                               {131, 77},
+                               {40, 40},
+                               {3, 200},
+                               {256, 200}}) {
       ClassImage image{w, h, std::vector<std::uint8_t>(static_cast<std::size_t>(w) * h)};
       for (auto& p : image.pixels)  // runs of a class, as maps have, and noise
         p = static_cast<std::uint8_t>(next() % 8 == 0 ? next() % mapindex::render::kNumTileClasses
@@ -476,6 +484,19 @@ TEST_SUITE("render") {
               text(d.at(x, y)) == text(colour(images[i].at(static_cast<std::int32_t>(x / scale),
                                                            static_cast<std::int32_t>(y / scale))));
       CHECK(same);
+    }
+  }
+
+  TEST_CASE("render: key 0 is air, the least class, on every kind") {
+    // The drawing takes the greater of a pixel's class and each tile's
+    // without asking whether the tile is air: that needs key 0's class to
+    // be air (TileClass 0, below every other: asserted where it is drawn).
+    for (const LayerKind kind :
+         {LayerKind::tiles, LayerKind::game, LayerKind::front, LayerKind::tele, LayerKind::speedup,
+          LayerKind::switch_layer, LayerKind::tune}) {
+      CAPTURE(to_string(kind));
+      const auto& table = mapindex::render::class_table(kind);
+      CHECK(table[0] == TileClass::air);
     }
   }
 

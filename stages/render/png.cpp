@@ -3,6 +3,7 @@
 #include <png.h>
 #include <zlib.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -20,28 +21,33 @@ struct Sink {
 };
 
 // The blocks libpng and zlib allocate for an image, kept per thread for the
-// next image. They are the same few blocks every time (zlib's window and
-// hash tables: four of 64 KiB). Given back to glibc after each thumbnail,
-// they left the top of the thread's heap free, which glibc handed back to
-// the system, and the next thumbnail faulted them in again (with a flush of
-// every core's TLB): 7% of the CPU of synth-distinct at --threads 1, most of
-// what its thumbnails cost. At most kMaxKept blocks and kMaxKeptBytes.
+// next image. Most are the same from image to image (zlib's window and hash
+// tables: four of up to 64 KiB, smaller for small images). Given back to
+// glibc after each thumbnail, they left the top of the thread's heap free,
+// which glibc handed back to the system, and the next thumbnail faulted them
+// in again (with a flush of every core's TLB): 7% of the CPU of
+// synth-distinct at --threads 1, most of what its thumbnails cost.
+//
+// A request takes the smallest kept block that is large enough; when the
+// cache is full, the smallest blocks make way for larger ones, which serve
+// any request. At most kMaxKept blocks and kMaxKeptBytes. libpng calls
+// these from C: nothing here throws.
 class BlockCache {
  public:
   BlockCache() = default;
   BlockCache(const BlockCache&) = delete;
   BlockCache& operator=(const BlockCache&) = delete;
   ~BlockCache() {
-    for (const Block& b : kept_) std::free(b.start);
+    for (std::size_t i = 0; i < count_; ++i) std::free(kept_[i].start);
   }
 
   void* take(std::size_t n) {
-    for (std::size_t i = 0; i < kept_.size(); ++i) {
-      if (kept_[i].size != n) continue;
-      void* start = kept_[i].start;
-      kept_bytes_ -= n;
-      kept_[i] = kept_.back();
-      kept_.pop_back();
+    std::size_t best = count_;
+    for (std::size_t i = 0; i < count_; ++i)
+      if (kept_[i].size >= n && (best == count_ || kept_[i].size < kept_[best].size)) best = i;
+    if (best < count_) {
+      void* start = kept_[best].start;
+      remove(best);
       return payload(start);
     }
     if (n > SIZE_MAX - kHeader) return nullptr;
@@ -56,8 +62,17 @@ class BlockCache {
     void* start = static_cast<unsigned char*>(p) - kHeader;
     std::size_t n = 0;
     std::memcpy(&n, start, sizeof n);
-    if (kept_.size() < kMaxKept && kept_bytes_ + n <= kMaxKeptBytes) {
-      kept_.push_back(Block{n, start});
+    // Room made by freeing the smallest kept blocks, if they are smaller.
+    while (count_ > 0 && (count_ == kMaxKept || kept_bytes_ + n > kMaxKeptBytes)) {
+      std::size_t smallest = 0;
+      for (std::size_t i = 1; i < count_; ++i)
+        if (kept_[i].size < kept_[smallest].size) smallest = i;
+      if (kept_[smallest].size >= n) break;
+      std::free(kept_[smallest].start);
+      remove(smallest);
+    }
+    if (count_ < kMaxKept && kept_bytes_ + n <= kMaxKeptBytes) {
+      kept_[count_++] = Block{n, start};
       kept_bytes_ += n;
       return;
     }
@@ -71,11 +86,17 @@ class BlockCache {
   static constexpr std::size_t kMaxKeptBytes = std::size_t{1} << 20;
   static void* payload(void* start) { return static_cast<unsigned char*>(start) + kHeader; }
 
+  void remove(std::size_t i) {
+    kept_bytes_ -= kept_[i].size;
+    kept_[i] = kept_[--count_];
+  }
+
   struct Block {
     std::size_t size;
     void* start;
   };
-  std::vector<Block> kept_;
+  std::array<Block, kMaxKept> kept_{};
+  std::size_t count_ = 0;
   std::size_t kept_bytes_ = 0;
 };
 
