@@ -61,6 +61,16 @@ std::size_t zero_blocks(const std::uint8_t* p, std::size_t n, const KnownZeros& 
   std::size_t i = 0;
   while (i < n) {
     const std::uint8_t* q = p + kBlock * i;
+    // Most stretches of air end within the written chunk they start in:
+    // the blocks that start in q's chunk are read first when it is written,
+    // before the marks after it are looked at.
+    if (const std::size_t in_chunk = known.written_chunk_rest(q); in_chunk > 0) {
+      const std::size_t m = std::min((in_chunk + kBlock - 1) / kBlock, n - i);
+      const std::size_t zero = zero_blocks(q, m);
+      i += zero;
+      if (zero < m) break;
+      continue;
+    }
     const KnownZeros::Run run = known.run_from(q, kBlock * (n - i));
     if (run.clean) {
       if (const std::size_t clean = run.bytes / kBlock; clean > 0) {
