@@ -71,19 +71,15 @@ std::size_t zero_blocks(const std::uint8_t* p, std::size_t n, const KnownZeros& 
       if (zero < m) break;
       continue;
     }
-    const KnownZeros::Run run = known.run_from(q, kBlock * (n - i));
-    if (run.clean) {
-      if (const std::size_t clean = run.bytes / kBlock; clean > 0) {
-        i += clean;
-        continue;
-      }
+    // q's chunk was never written: the blocks the marks say are zero are
+    // skipped unread; when that is less than a block (the block ends in a
+    // written chunk), the block is read.
+    if (const std::size_t clean = known.run_from(q, kBlock * (n - i)).bytes / kBlock; clean > 0) {
+      i += clean;
+      continue;
     }
-    // Read the blocks that start in the run of marked chunks from q on (at
-    // least one: q's chunk may be clean for less than a block).
-    const std::size_t m = run.clean ? 1 : (run.bytes + kBlock - 1) / kBlock;
-    const std::size_t zero = zero_blocks(q, m);
-    i += zero;
-    if (zero < m) break;
+    if (zero_blocks(q, 1) == 0) break;
+    ++i;
   }
   return i;
 }

@@ -39,19 +39,20 @@ class KnownZeros {
     bool clean = false;
   };
   static constexpr std::size_t kLookahead = 64 * ZeroedBuffer::kChunkSize;
-  // The bytes from `p` (in the buffer) to the end of its chunk when the
-  // chunk is marked; 0 when it is not.
-  std::size_t written_chunk_rest(const std::uint8_t* p) const {
-    const auto at = static_cast<std::size_t>(p - buffer_->data());
-    if (buffer_->clean(at >> ZeroedBuffer::kChunkShift)) return 0;
-    return ZeroedBuffer::kChunkSize - (at & (ZeroedBuffer::kChunkSize - 1));
-  }
   Run run_from(const std::uint8_t* p, std::size_t n) const {
     if (n == 0) return {};
     if (!covers(p)) return {n, false};
     const auto at = static_cast<std::size_t>(p - buffer_->data());
     const std::size_t limit = at + std::min({n, kLookahead, buffer_->capacity() - at});
     return {buffer_->run_end(at, limit) - at, buffer_->clean(at >> ZeroedBuffer::kChunkShift)};
+  }
+
+  // The bytes from `p` (in the buffer) to the end of its chunk when the
+  // chunk is marked; 0 when it is not.
+  std::size_t written_chunk_rest(const std::uint8_t* p) const {
+    const auto at = static_cast<std::size_t>(p - buffer_->data());
+    if (buffer_->clean(at >> ZeroedBuffer::kChunkShift)) return 0;
+    return ZeroedBuffer::kChunkSize - (at & (ZeroedBuffer::kChunkSize - 1));
   }
 
  private:
