@@ -46,6 +46,14 @@ struct KindTotals {
   double draw_seconds = 0;     // drawing into the map's thumbnail, best of the repeats
 };
 
+// Seconds one call of `f` takes.
+template <class F>
+double seconds_of(F&& f) {
+  const auto start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 int usage() {
   std::fprintf(stderr, "usage: mapindex-bench-count [--repeat R] ARCHIVE...\n");
   return 2;
@@ -94,20 +102,20 @@ int main(int argc, char** argv) {
         if (index_of(layer.type) >= kNumTilemapKinds) continue;
         KindTotals& k = kinds[index_of(layer.type)];
         std::optional<std::uint32_t> checksum;
-        const auto inflate_start = std::chrono::steady_clock::now();
-        auto data = df->data_unchecked(static_cast<std::size_t>(t.tile_data()), buffer, checksum);
+        const auto index = static_cast<std::size_t>(t.tile_data());
+        std::optional<Result<Bytes>> inflated;
         double best_inflate =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - inflate_start).count();
+            seconds_of([&] { inflated.emplace(df->data_unchecked(index, buffer, checksum)); });
         for (int rep = 1; rep < repeat; ++rep) {
           // A Datafile of its own for each repeat: each has an inflate budget.
           auto again = datafile::Datafile::open(bytes);
           if (!again) break;
-          const auto start = std::chrono::steady_clock::now();
-          data = again->data_unchecked(static_cast<std::size_t>(t.tile_data()), buffer, checksum);
-          best_inflate = std::min(
-              best_inflate,
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+          best_inflate =
+              std::min(best_inflate, seconds_of([&] {
+                         inflated.emplace(again->data_unchecked(index, buffer, checksum));
+                       }));
         }
+        const Result<Bytes>& data = *inflated;
         k.inflate_seconds += best_inflate;
         const auto n = static_cast<std::size_t>(std::int64_t{t.width} * t.height);
         if (!data || data->size() / teeworlds::tile_struct_size(layer.type) < n) {
@@ -119,13 +127,13 @@ int main(int argc, char** argv) {
         for (int rep = 0; rep < repeat; ++rep) {
           teeworlds::TileCounts counts;
           Adler32Scan scan(*data);
-          const auto start = std::chrono::steady_clock::now();
-          teeworlds::count_plain_tiles(*data, layer.type, n, counts, checksum ? &scan : nullptr,
-                                       KnownZeros(buffer));
-          const std::uint32_t sum = scan.finish();
-          best = std::min(
-              best,
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+          std::uint32_t sum = 0;
+          best = std::min(best, seconds_of([&] {
+                            teeworlds::count_plain_tiles(*data, layer.type, n, counts,
+                                                         checksum ? &scan : nullptr,
+                                                         KnownZeros(buffer));
+                            sum = scan.finish();
+                          }));
           sum_holds = !checksum || sum == *checksum;
           check += counts.non_empty();
         }
@@ -144,13 +152,8 @@ int main(int argc, char** argv) {
                                            .map_width = map_width,
                                            .map_height = map_height};
           double best_draw = 1e9;
-          for (int rep = 0; rep < repeat; ++rep) {
-            const auto start = std::chrono::steady_clock::now();
-            canvas->draw(view);
-            best_draw = std::min(
-                best_draw,
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-          }
+          for (int rep = 0; rep < repeat; ++rep)
+            best_draw = std::min(best_draw, seconds_of([&] { canvas->draw(view); }));
           k.draw_seconds += best_draw;
           for (const std::uint8_t p : canvas->image().pixels) check += p;
         }

@@ -103,10 +103,13 @@ void damage_pages(const fs::path& db, const std::vector<std::string>& tables) {
   REQUIRE(file.good());
 }
 
-// A copy of the index at `db` damaged as damage_pages does.
-void damage_copy(const fs::path& db, const fs::path& copy, const std::vector<std::string>& tables) {
-  fs::copy_file(db, copy);
+// A copy of the folder's index, damaged.sqlite beside it, damaged as
+// damage_pages does; its path.
+fs::path damaged_copy(const IndexedFolder& f, const std::vector<std::string>& tables) {
+  const fs::path copy = f.tmp / "damaged.sqlite";
+  fs::copy_file(f.db, copy);
   damage_pages(copy, tables);
+  return copy;
 }
 
 // Opening options with the check in the background, as a run opens.
@@ -410,8 +413,7 @@ TEST_SUITE("cli") {
     CHECK_MESSAGE(r.exit_code == 0, r.err);
     CHECK(contains(r.out, "verdict: sound"));
 
-    const auto damaged = f.tmp / "damaged.sqlite";
-    damage_copy(f.db, damaged, {"maps", "files"});
+    const auto damaged = damaged_copy(f, {"maps", "files"});
     const auto runs_before = sql_int(f.db, "SELECT count(*) FROM runs");
 
     r = run_mapindex({"index", "--db", damaged.string(), "--quiet", f.maps.string()});
@@ -440,8 +442,7 @@ TEST_SUITE("cli") {
 
   TEST_CASE("cli: a damaged page under query and audit is exit 3 with a message naming the index") {
     IndexedFolder f(4);
-    const auto damaged = f.tmp / "damaged.sqlite";
-    damage_copy(f.db, damaged, {"maps", "files"});
+    const auto damaged = damaged_copy(f, {"maps", "files"});
     const auto file = fs::canonical(damaged).string();
     auto r = run_mapindex({"query", "--db", damaged.string(), "SELECT * FROM maps"});
     CHECK_MESSAGE(r.exit_code == 3, r.err);
@@ -615,8 +616,7 @@ TEST_SUITE("cli") {
       "index: damage beyond the quick_check size limit fails the first statement that touches it as index.damaged") {
     using namespace mapindex::index;
     IndexedFolder f(4);
-    const auto damaged = f.tmp / "damaged.sqlite";
-    damage_copy(f.db, damaged, {"maps"});
+    const auto damaged = damaged_copy(f, {"maps"});
     // Within the limit: refused at open.
     auto checked = IndexDb::open(damaged.string(), OpenMode::read_write);
     REQUIRE_FALSE(checked.ok());
@@ -641,8 +641,7 @@ TEST_SUITE("cli") {
       "the damage verdict instead of writing") {
     using namespace mapindex::index;
     IndexedFolder f(4);
-    const auto damaged = f.tmp / "damaged.sqlite";
-    damage_copy(f.db, damaged, {"files"});
+    const auto damaged = damaged_copy(f, {"files"});
     const auto runs_before = sql_int(f.db, "SELECT count(*) FROM runs");
     const OpenOptions background = check_in_background();
     {
@@ -671,8 +670,7 @@ TEST_SUITE("cli") {
       "one: a stamped index is unchanged, an unstamped one checked, a damaged one refused") {
     using namespace mapindex::index;
     IndexedFolder f(3);
-    const auto damaged = f.tmp / "damaged.sqlite";
-    damage_copy(f.db, damaged, {"files"});
+    const auto damaged = damaged_copy(f, {"files"});
     mapindex::testing::RefuseThreadStarts no_threads;
     const OpenOptions background = check_in_background();
     const auto open_and_finish = [&](const fs::path& path) {
