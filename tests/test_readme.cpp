@@ -1,9 +1,11 @@
 // The documentation must be true where a test can tell: every ```sql block
 // of docs/queries.md, run with `mapindex query` on an index of the demo
-// archive, prints exactly the ```text block that follows it.
+// archive, prints exactly the ```text block that follows it, and every
+// ```console example of the pages prints what the page shows.
 #include <doctest/doctest.h>
 
 #include <regex>
+#include <sstream>
 
 #include "stages/extract/teeworlds_features.h"
 #include "tests/support/archive_builder.h"
@@ -19,9 +21,97 @@ std::string read_doc(const char* path) {
   return read_text_file(std::filesystem::path(MAPINDEX_SOURCE_DIR) / path);
 }
 
+// One command of a ```console block: the line after "$ ", and the lines up
+// to the next "$ " line, which are what it prints (standard output and error
+// together). A command ending in a here-document (<<'EOF') takes the lines
+// up to EOF with it.
+struct ConsoleStep {
+  std::string command, expected;
+};
+
+std::vector<ConsoleStep> console_steps(const std::string& page) {
+  std::vector<ConsoleStep> steps;
+  const std::regex block("```console\\n([\\s\\S]*?)```");
+  for (std::sregex_iterator it(page.begin(), page.end(), block), last; it != last; ++it) {
+    std::istringstream lines((*it)[1].str());
+    std::string line;
+    while (std::getline(lines, line)) {
+      if (line.starts_with("$ ")) {
+        steps.push_back({line.substr(2), ""});
+        if (line.ends_with("<<'EOF'"))
+          while (std::getline(lines, line)) {
+            steps.back().command += "\n" + line;
+            if (line == "EOF") break;
+          }
+      } else {
+        REQUIRE_MESSAGE(!steps.empty(), "a console block must start with a command: " << line);
+        steps.back().expected += line + "\n";
+      }
+    }
+  }
+  return steps;
+}
+
+// What differs from one run to the next (timestamps, the seconds and rates
+// of the run summary's time line) and what an editor may strip (spaces at
+// the end of a line).
+std::string stable(const std::string& text) {
+  static const std::regex timestamp("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z");
+  static const std::regex time_line("\\n  time +[^\\n]*");
+  static const std::regex line_end(" +\\n");
+  std::string out = std::regex_replace(text, timestamp, "<timestamp>");
+  out = std::regex_replace(out, time_line, "\n  time <seconds>");
+  return std::regex_replace(out, line_end, "\n");
+}
+
+// Runs the ```console examples of a page in order, as a user would type
+// them, in a new folder that holds the demo archive as maps.zip. The PATH is
+// the build folder (mapindex, mapindex-make-demo) and the system's, not the
+// caller's, so `python3` is the Debian one a new user has.
+void check_console_examples(const char* page) {
+  const auto steps = console_steps(read_doc(page));
+  REQUIRE(!steps.empty());
+  TempDir tmp;
+  REQUIRE(run_process(make_demo_binary(), {tmp.file("maps.zip")}).exit_code == 0);
+  const std::string bin = std::filesystem::path(mapindex_binary()).parent_path().string();
+  const auto in_shell = [&](const std::string& command) {
+    return run_process(
+        "/bin/bash",
+        {"-c", "cd \"$1\" && PATH=\"$2\":/usr/local/bin:/usr/bin:/bin && eval \"$3\" 2>&1", "bash",
+         tmp.path().string(), bin, command});
+  };
+  for (const auto& step : steps) {
+    INFO(page << ": $ " << step.command);
+    if (contains(step.command, "import pandas") &&
+        in_shell("python3 -c 'import pandas'").exit_code != 0) {
+      report_skipped(std::string(page) + ": pandas is not installed (python3-pandas)");
+      continue;
+    }
+    const auto r = in_shell(step.command);
+    CHECK(r.exit_code <= 1);
+    CHECK(stable(r.out) == stable(step.expected));
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("readme") {
+  TEST_CASE("README.md: the quickstart prints what the page shows") {
+    check_console_examples("README.md");
+  }
+
+  TEST_CASE("docs/guide.md: the console examples print what the page shows") {
+    check_console_examples("docs/guide.md");
+  }
+
+  TEST_CASE("docs/audit.md: the reports of the demo's next night are what the page shows") {
+    check_console_examples("docs/audit.md");
+  }
+
+  TEST_CASE("docs/audit-json.md: the parts of the JSON report are what the page shows") {
+    check_console_examples("docs/audit-json.md");
+  }
+
   TEST_CASE("docs/queries.md: every question prints what the page shows") {
     const std::string section = read_doc("docs/queries.md");
 
