@@ -75,9 +75,10 @@ int query_command(const Args& args) {
       "Usage: mapindex query [--db FILE] [--csv|--tsv|--json|--ndjson] [--wide]\n"
       "                      [-p NAME=VALUE]... (SQL | -f FILE | -)\n\n"
       "Runs read-only SQL against the index and prints an aligned table (or CSV,\n"
-      "TSV, a JSON array of objects, or NDJSON: one JSON object per line). The\n"
-      "schema is documented in the README. SQL comes from the arguments, from\n"
-      "FILE with -f, or from standard input with `-f -` or `-`.\n\n"
+      "TSV, a JSON array of objects, or NDJSON: one JSON object per line). SQL\n"
+      "comes from the arguments, from FILE with -f, or from standard input with\n"
+      "`-f -` or `-`. The tables: " MAPINDEX_DOC_DIR
+      "/docs/schema.md\n\n"
       "Parameters: -p NAME=VALUE gives :NAME (also @NAME, $NAME) in the SQL its\n"
       "value, bound as an integer when VALUE is a whole decimal number (12, -3),\n"
       "a real when it is a decimal number (1.5, 2e3), else as text (also with\n"

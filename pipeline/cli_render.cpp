@@ -178,13 +178,14 @@ int render_command(const Args& args) {
       "Draws a minimap of MAP as a PNG: one pixel (or NxN with --scale) per tile,\n"
       "each tile coloured by its class (air, solid, unhookable, death, freeze,\n"
       "deep freeze, start, finish, checkpoints, teleporters, speedups, switches,\n"
-      "spawns, other entities; the palette is in the README, \"Pictures\"). MAP is\n"
+      "spawns, other entities). MAP is\n"
       "a .map file, a SpriteTile level (.bytes), or an entry of an archive written\n"
       "ARCHIVE::path/in/archive.map (read from the archive, nothing extracted).\n"
       "A SpriteTile level draws its colliders solid and its tiles by tile set. A\n"
       "map over 2^26 pixels is drawn downscaled (said on stderr).\n\n"
       "--from-index writes the thumbnail `mapindex index` stored for the map of\n"
-      "that SHA-256 or name (the view map_thumbnails), byte for byte.\n\nOptions");
+      "that SHA-256 or name (the view map_thumbnails), byte for byte.\n\n"
+      "The palette: " MAPINDEX_DOC_DIR "/docs/guide.md, \"Pictures\".\n\nOptions");
   opts.add_options()("help,h", "show this help")(
       "out,o", po::value(&out),
       "the PNG to write (default: the map's name with .png, in the current folder)")(
