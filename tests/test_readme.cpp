@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "stages/extract/teeworlds_features.h"
@@ -171,6 +172,31 @@ TEST_SUITE("readme") {
       for (const auto& column : mapindex::index::testing::column_names(db.handle(), name))
         CHECK_MESSAGE(part.find("`" + column + "`") != std::string::npos,
                       name << "." << column << " is not in its part of the schema reference");
+    }
+  }
+
+  // docs/design.md draws the layer graph as it is: its table lists, for every
+  // layer, the layers its CMakeLists.txt links, and no others.
+  TEST_CASE("docs/design.md's layer table is the layers' links in CMake") {
+    namespace fs = std::filesystem;
+    const std::string design = read_doc("docs/design.md");
+    const fs::path root(MAPINDEX_SOURCE_DIR);
+    std::vector<fs::path> folders{root / "pipeline"};
+    for (const auto& entry : fs::directory_iterator(root / "stages"))
+      if (fs::exists(entry.path() / "CMakeLists.txt")) folders.push_back(entry.path());
+    REQUIRE(folders.size() >= 10);
+    const std::regex linked("mapindex_([a-z]+)");
+    for (const auto& folder : folders) {
+      const std::string name = folder.filename().string();
+      std::set<std::string> links;
+      const std::string cmake = read_text_file(folder / "CMakeLists.txt");
+      for (std::sregex_iterator it(cmake.begin(), cmake.end(), linked), last; it != last; ++it)
+        if ((*it)[1] != name && (*it)[1] != "layer") links.insert((*it)[1]);
+      std::string row = "\n| `" + name + "` | ";
+      for (const auto& link : links) row += (row.ends_with(" | ") ? "`" : ", `") + link + "`";
+      row += links.empty() ? "|" : " |";
+      INFO("expected a row starting: " << row.substr(1));
+      CHECK(design.find(row) != std::string::npos);
     }
   }
 }  // TEST_SUITE
