@@ -199,4 +199,62 @@ TEST_SUITE("readme") {
       CHECK(design.find(row) != std::string::npos);
     }
   }
+
+  // Every relative link of the documentation leads somewhere: the file (or
+  // folder) exists, and an #anchor names a heading of that page as GitHub
+  // makes its anchors (lowercase, punctuation dropped, spaces to hyphens).
+  TEST_CASE("README.md, CONTRIBUTING.md, CHANGELOG.md and docs/: every link leads somewhere") {
+    namespace fs = std::filesystem;
+    const fs::path root(MAPINDEX_SOURCE_DIR);
+    std::vector<fs::path> pages{root / "README.md", root / "CONTRIBUTING.md",
+                                root / "CHANGELOG.md"};
+    for (const auto& entry : fs::recursive_directory_iterator(root / "docs"))
+      if (entry.path().extension() == ".md") pages.push_back(entry.path());
+    // Outside code blocks: the text of each link's target.
+    const auto links_of = [](const std::string& page) {
+      std::vector<std::string> links;
+      const std::regex code("```[\\s\\S]*?```"), link("\\]\\(([^)\\s]+)\\)");
+      const std::string text = std::regex_replace(page, code, "");
+      for (std::sregex_iterator it(text.begin(), text.end(), link), last; it != last; ++it)
+        links.push_back((*it)[1]);
+      return links;
+    };
+    const auto anchors_of = [](const std::string& page) {
+      std::set<std::string> anchors;
+      std::istringstream lines(std::regex_replace(page, std::regex("```[\\s\\S]*?```"), ""));
+      for (std::string line; std::getline(lines, line);) {
+        if (!line.starts_with("#")) continue;
+        std::string slug;
+        for (const char c : line.substr(line.find(' ') + 1)) {
+          if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_')
+            slug += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+          else if (c == ' ')
+            slug += '-';
+        }
+        anchors.insert(slug);
+      }
+      return anchors;
+    };
+    int checked = 0;
+    for (const auto& page : pages) {
+      const std::string text = read_text_file(page);
+      for (const auto& link : links_of(text)) {
+        if (link.starts_with("http://") || link.starts_with("https://")) continue;
+        INFO(page.lexically_relative(root).string() << ": link " << link);
+        const auto hash = link.find('#');
+        const std::string path = link.substr(0, hash);
+        fs::path target = path.empty() ? page : (page.parent_path() / path).lexically_normal();
+        // The generated page of problem codes takes over the tables of
+        // stages/extract/README.md; until it exists, a link to it is read as
+        // a link to them.
+        if (target == root / "docs/problem-codes.md" && !fs::exists(target))
+          target = root / "stages/extract/README.md";
+        CHECK_MESSAGE(fs::exists(target), "no such file: " << target.string());
+        if (hash != std::string::npos && fs::is_regular_file(target))
+          CHECK(anchors_of(read_text_file(target)).contains(link.substr(hash + 1)));
+        ++checked;
+      }
+    }
+    CHECK(checked > 40);
+  }
 }  // TEST_SUITE
