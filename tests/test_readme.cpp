@@ -4,6 +4,7 @@
 // ```console example of the pages prints what the page shows.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -99,6 +100,27 @@ void check_console_examples(const char* page) {
 TEST_SUITE("readme") {
   TEST_CASE("README.md: the quickstart prints what the page shows") {
     check_console_examples("README.md");
+  }
+
+  // The README is the front door: a user gets to a first answer on its first
+  // screens, and the depth is one link away in docs/.
+  TEST_CASE("README.md: at most 300 lines, the quickstart's example ends within the first 80") {
+    const std::string readme = read_doc("README.md");
+    CHECK(std::count(readme.begin(), readme.end(), '\n') <= 300);
+    const auto start = readme.find("```console\n");
+    REQUIRE(start != std::string::npos);
+    const auto end = readme.find("\n```", start + 10);
+    REQUIRE(end != std::string::npos);
+    // The line of the closing fence: the newlines before the one that ends
+    // the example's last line, plus two.
+    CHECK(std::count(readme.begin(), readme.begin() + static_cast<std::ptrdiff_t>(end), '\n') + 2 <=
+          80);
+    for (const char* command :
+         {"$ mapindex index ", "$ mapindex query ", "FROM ddnet_mapinfo",
+          "$ mapindex audit --format html --out report.html", "$ mapindex render "}) {
+      INFO(command);
+      CHECK(readme.substr(start, end - start).find(command) != std::string::npos);
+    }
   }
 
   TEST_CASE("docs/guide.md: the console examples print what the page shows") {
