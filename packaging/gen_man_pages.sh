@@ -72,4 +72,7 @@ for c in $commands; do
   help2man --no-info --version-string="$version" --name="mapindex $c: ${summary:-a mapindex command}" \
     --include="$work/$c.h2m" --output="$man1/mapindex-$c.1" "$work/mapindex-$c"
 done
+# No hyphenation: the pages name paths and options, which a hyphen would break
+# for copying.
+sed -i '/^\.TH /a .nh' "$man1"/*.1
 touch "$outdir/stamp"
