@@ -102,6 +102,28 @@ TEST_SUITE("readme") {
     check_console_examples("README.md");
   }
 
+  // Every command the program lists is in the README's command summary.
+  TEST_CASE("README.md: the commands section names every command of mapindex --help") {
+    const std::string readme = read_doc("README.md");
+    const auto start = readme.find("\n## Commands\n");
+    REQUIRE(start != std::string::npos);
+    const std::string section = readme.substr(start, readme.find("\n## ", start + 5) - start);
+    const auto help = run_process(mapindex_binary(), {"--help"});
+    REQUIRE(help.exit_code == 0);
+    std::istringstream lines(help.out.substr(help.out.find("\nCommands:\n") + 1));
+    std::string line;
+    std::getline(lines, line);  // "Commands:"
+    int commands = 0;
+    while (std::getline(lines, line) && !line.empty()) {
+      if (!line.starts_with("  ") || line[2] == ' ') continue;  // a description goes on
+      const std::string command = line.substr(2, line.find(' ', 2) - 2);
+      INFO("command " << command);
+      CHECK(section.find("\nmapindex " + command + " ") != std::string::npos);
+      ++commands;
+    }
+    CHECK(commands >= 6);
+  }
+
   // The README is the front door: a user gets to a first answer on its first
   // screens, and the depth is one link away in docs/.
   TEST_CASE("README.md: at most 300 lines, the quickstart's example ends within the first 80") {
