@@ -244,6 +244,24 @@ TEST_SUITE("readme") {
     }
   }
 
+  // The documentation says what a target or a reason is, not which tracker
+  // issue asked for it: readers have no tracker.
+  TEST_CASE("README.md, CONTRIBUTING.md, CHANGELOG.md and docs/ name no tracker issues") {
+    namespace fs = std::filesystem;
+    const fs::path root(MAPINDEX_SOURCE_DIR);
+    std::vector<fs::path> pages{root / "README.md", root / "CONTRIBUTING.md",
+                                root / "CHANGELOG.md"};
+    for (const auto& entry : fs::recursive_directory_iterator(root / "docs"))
+      if (entry.path().extension() == ".md") pages.push_back(entry.path());
+    const std::regex issue("\\b[Ii]ssues? #?[0-9]+");
+    for (const auto& page : pages) {
+      const std::string text = read_text_file(page);
+      std::smatch found;
+      CHECK_MESSAGE(!std::regex_search(text, found, issue), page.lexically_relative(root).string()
+                                                                << " names " << found.str());
+    }
+  }
+
   // Every relative link of the documentation leads somewhere: the file (or
   // folder) exists, and an #anchor names a heading of that page as GitHub
   // makes its anchors (lowercase, punctuation dropped, spaces to hyphens).
