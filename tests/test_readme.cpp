@@ -157,6 +157,28 @@ TEST_SUITE("readme") {
     check_console_examples("docs/audit-json.md");
   }
 
+  // docs/audit-json.md documents the report field by field: every key of a
+  // real report (the demo's next night, with every kind of change) is named
+  // on the page.
+  TEST_CASE("docs/audit-json.md names every field of a JSON report") {
+    const std::string doc = read_doc("docs/audit-json.md");
+    TempDir tmp;
+    const auto archive = tmp.file("maps.zip"), db = tmp.file("index.sqlite");
+    REQUIRE(run_process(make_demo_binary(), {archive}).exit_code == 0);
+    REQUIRE(run_process(mapindex_binary(), {"index", "--db", db, "-q", archive}).exit_code <= 1);
+    REQUIRE(run_process(make_demo_binary(), {"--next-night", archive}).exit_code == 0);
+    REQUIRE(run_process(mapindex_binary(), {"index", "--db", db, "-q", archive}).exit_code <= 1);
+    const auto report =
+        run_process(mapindex_binary(), {"audit", "--db", db, "--format", "json"}).out;
+    const std::regex key("\"([a-z_0-9]+)\":");
+    std::set<std::string> keys;
+    for (std::sregex_iterator it(report.begin(), report.end(), key), last; it != last; ++it)
+      keys.insert((*it)[1]);
+    CHECK(keys.size() > 60);
+    for (const auto& k : keys)
+      CHECK_MESSAGE(doc.find("`" + k + "`") != std::string::npos, "field " << k);
+  }
+
   TEST_CASE("docs/queries.md: every question prints what the page shows") {
     const std::string section = read_doc("docs/queries.md");
 
