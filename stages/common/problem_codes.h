@@ -517,7 +517,7 @@ std::string_view to_string(GameLoad g);
     "would refuse the map: it has an error, whose codes the finding names",                        \
     "Fix the map's first error: mapindex inspect MAP lists its problems, mapindex explain CODE "   \
     "says what each means.")                                                                       \
-  X(race_no_time_checkpoints, "race.no_time_checkpoints", warning, release, none, none, none,      \
+  X(race_no_time_checkpoints, "race.no_time_checkpoints", info, release, none, none, none,         \
     "race map without time checkpoints",                                                           \
     "a race map (START and FINISH tiles) without time checkpoints: no tile 35..59 on the game "    \
     "or front layer",                                                                              \
