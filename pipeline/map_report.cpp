@@ -11,7 +11,7 @@ std::string opt(const std::optional<std::string>& s) { return s ? "\"" + *s + "\
 }  // namespace
 
 void print_map_report(std::ostream& out, const std::string& name, const read::FileDigest& digest,
-                      const Measurement& m) {
+                      const Measurement& m, const std::vector<audit::Finding>& release_checks) {
   out << name << "\n";
   out << "  sha256 " << digest.sha256_hex() << "  crc32 " << digest.crc32_hex() << "  size "
       << digest.size << "\n";
@@ -74,7 +74,31 @@ void print_map_report(std::ostream& out, const std::string& name, const read::Fi
         out << " (" << where << ")";
       out << ": " << p.message << "\n";
     }
+  if (m.kind == ContentKind::map) print_release_checks(out, release_checks);
   out << "\n";
+}
+
+void print_release_checks(std::ostream& out, const std::vector<audit::Finding>& findings) {
+  out << "  release checks of `mapindex audit` (" << findings.size()
+      << (findings.empty() ? ": none" : "")
+      << "; name.similar compares the names of an archive's maps: only the audit runs it)"
+      << (findings.empty() ? "\n" : ":\n");
+  for (const auto& f : findings)
+    out << "  " << to_string(f.severity) << " " << titled_code(f.rule, f.severity) << ": "
+        << f.message << "\n";
+}
+
+void write_release_checks_json(JsonWriter& json, const std::vector<audit::Finding>& findings) {
+  json.key("release_checks").begin_array();
+  for (const auto& f : findings)
+    json.begin_object()
+        .field("rule", f.rule)
+        .field("title", code_title(f.rule, f.severity))
+        .field("severity", to_string(f.severity))
+        .field("subject", f.subject)
+        .field("message", f.message)
+        .end_object();
+  json.end_array();
 }
 
 }  // namespace mapindex

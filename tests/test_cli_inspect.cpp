@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "stages/common/problem_codes.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/map_builder.h"
 #include "tests/support/process.h"
@@ -91,6 +92,85 @@ TEST_SUITE("inspect") {
              << "[[\"pulse\", 3]]\n[]\n"
              << "\"not_a_map\"\n9\n64\n";
     CHECK(p.out == expected.str());
+  }
+
+  TEST_CASE("inspect: the audit's per-map release checks, in text and JSON, as the audit says") {
+    TempDir tmp;
+    // race.map: START (33) and FINISH (34), no time checkpoint (35..59), and
+    // an embedded image with a standard name (grass_main) that a layer uses.
+    // race-cp.map: the same with a time checkpoint and no image.
+    const auto race_map = [](bool checkpoint) {
+      MapBuilder b;
+      b.info({.author = "inspect"});
+      std::int32_t image = -1;
+      if (!checkpoint) image = b.add_embedded_image("grass_main", 16, 16);
+      b.add_game_group();
+      TileGrid game(LayerKind::game, 20, 10);
+      game.fill(0, 8, 20, 2, 1).set(1, 7, 192).set(3, 7, 33).set(17, 7, 34);
+      if (checkpoint) game.set(9, 7, 35);
+      b.add_tile_layer(game, {.name = "Game"});
+      if (image >= 0) {
+        TileGrid deco(LayerKind::tiles, 20, 10);
+        deco.set(1, 1, 5);
+        b.add_tile_layer(deco, {.name = "Deco", .image = image});
+      }
+      return b.build();
+    };
+    fs::create_directories(tmp / "maps");
+    const fs::path race = tmp / "maps" / "race.map", race_cp = tmp / "maps" / "race-cp.map";
+    write_file(race, race_map(false));
+    write_file(race_cp, race_map(true));
+    const std::string no_cp = mapindex::titled_code("race.no_time_checkpoints");
+    REQUIRE(no_cp.size() > std::string("race.no_time_checkpoints ").size());
+
+    // Text: after the problems, each check with its severity and title.
+    const auto text = run_mapindex({"inspect", race.string(), race_cp.string()});
+    INFO(text.out);
+    CHECK(text.exit_code == 0);
+    CHECK(contains(text.out, "\n  info " + no_cp +
+                                 ": race map (START and FINISH tiles) without time checkpoints"));
+    CHECK(contains(text.out, "\n  info " + mapindex::titled_code("image.embedded_standard") +
+                                 ": image 0 'grass_main' is embedded"));
+    CHECK(contains(text.out, "\n  release checks of `mapindex audit` (0: none; "));
+
+    const auto json = run_mapindex({"inspect", "--json", race.string(), race_cp.string()});
+    REQUIRE_MESSAGE(json.exit_code == 0, json.err);
+    std::ofstream(tmp / "inspect.json", std::ios::binary) << json.out;
+    // The audit of an index of the same two maps.
+    const fs::path db = tmp / "index.sqlite";
+    REQUIRE(run_mapindex({"index", "--db", db.string(), (tmp / "maps").string()}).exit_code == 0);
+    const auto audit =
+        run_mapindex({"audit", "--db", db.string(), "--format", "json", "--fail-on", "never"});
+    REQUIRE_MESSAGE(audit.exit_code == 0, audit.err);
+    std::ofstream(tmp / "audit.json", std::ios::binary) << audit.out;
+    if (!have_python()) {
+      MESSAGE("python3 is not installed: the JSON is not parsed");
+      return;
+    }
+    const auto p =
+        python_on(tmp / "inspect.json",
+                  "for m in d:\n"
+                  "    print(m['input'], json.dumps([[c['rule'], "
+                  "c['severity'], c['title'], c['subject']] for c in m['release_checks']]))\n");
+    REQUIRE_MESSAGE(p.exit_code == 0, p.err);
+    const auto title = [](const char* code) {
+      return "\"" + std::string(mapindex::code_title(code)) + "\"";
+    };
+    CHECK(p.out == race.string() + " [[\"image.embedded_standard\", \"info\", " +
+                       title("image.embedded_standard") +
+                       ", \"grass_main\"], [\"race.no_time_checkpoints\", \"info\", " +
+                       title("race.no_time_checkpoints") + ", \"\"]]\n" + race_cp.string() +
+                       " []\n");
+    // The audit finds the same: rule, severity, subject and message.
+    const auto same = python_on(
+        tmp / "inspect.json",
+        "a = json.load(open('" + (tmp / "audit.json").string() +
+            "'))\n"
+            "ins = sorted((c['rule'], c['severity'], c['subject'], c['message']) for c in d[0]['release_checks'])\n"
+            "aud = sorted((f['rule'], f['severity'], f['subject'], f['message']) for f in "
+            "a['sources'][0]['findings'] if f['path'] == 'race.map')\n"
+            "print(len(ins), ins == aud)\n");
+    CHECK(same.out == "2 True\n");
   }
 
   TEST_CASE("inspect: --json reports an unreadable input inside the one document and exits 1") {
