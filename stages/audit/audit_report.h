@@ -63,6 +63,16 @@ struct EntryChange {
   EntryState after;
 };
 
+// A map entry whose content at the same path is another map, not a new
+// version of the same one (source_comparison.h, is_replaced): the game
+// layer's size before and after (0 x 0 without a game layer).
+struct Replacement {
+  EntryState before;
+  EntryState after;
+  std::int64_t game_width_before = 0, game_height_before = 0;
+  std::int64_t game_width_after = 0, game_height_after = 0;
+};
+
 // One content held by several map entries of a source.
 struct DuplicateGroup {
   std::string sha256;
@@ -157,12 +167,16 @@ struct SourceAudit {
   std::int64_t unchanged = 0;     // entries with the same content at the same path
   std::vector<EntryState> added;  // sorted by path (all of these: by path)
   std::vector<EntryState> removed;
-  std::vector<EntryChange> changed;
+  std::vector<EntryChange> changed;  // every content change at a path, replaced ones too
+  // The changed map entries that hold another map now. Their content counts
+  // as new (like an added entry's): never fixed, its problems and findings
+  // new; HealthChange::before is none.
+  std::vector<Replacement> replaced;
   std::vector<EntryChange> moved;
   std::vector<DuplicateGroup> duplicates;
   std::vector<HealthChange> newly_broken;     // became rejected or unreadable (or are new and so)
   std::vector<HealthChange> gained_problems;  // new problem codes, not newly broken
-  std::vector<HealthChange> fixed;            // status got better (rejected -> warnings, ...)
+  std::vector<HealthChange> fixed;  // status got better (rejected -> warnings, ...); never replaced
   // New info codes (findings that cannot break a map: unused envelopes,
   // images, sounds, ...), whatever else changed; never fail the audit.
   // newly_broken and gained_problems hold error and warning codes only.
