@@ -17,6 +17,7 @@ namespace fs = std::filesystem;
 using namespace mapindex;
 using namespace mapindex::index;
 using namespace mapindex::index::testing;
+using mapindex::testing::contains;
 using mapindex::testing::mapindex_binary;
 using mapindex::testing::ProcessResult;
 using mapindex::testing::run_mapindex;
@@ -105,6 +106,33 @@ TEST_SUITE("cli") {
     CHECK(r.exit_code == 0);
     CHECK(r.out == version.out);
     CHECK(r.out.rfind("mapindex " MAPINDEX_VERSION, 0) == 0);
+  }
+
+  TEST_CASE("cli: check given a FILE says check verifies an index and points to inspect") {
+    SmallIndex f;
+    const auto map = f.dir.file("my.map"), spaced = f.dir.file("Gores of Diamonds.map");
+    auto r = run_mapindex({"check", map});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err ==
+          "mapindex check: check verifies an index (--db FILE) and takes no FILE; to check a map, "
+          "run: mapindex inspect " +
+              map + "\n");
+    // Quoted for the shell when it must be; several files are all named.
+    r = run_mapindex({"check", "--db", f.path, spaced, map});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "mapindex check: check verifies an index (--db FILE) and takes no FILE; to check maps, "
+          "run: mapindex inspect '" +
+              spaced + "' " + map + "\n");
+    // An index given without --db: the command with --db.
+    r = run_mapindex({"check", f.path});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "mapindex check: the index to check is given with --db: mapindex check --db " +
+                       f.path + "\n");
+    // The help says where maps are checked.
+    r = run_mapindex({"check", "--help"});
+    CHECK(contains(r.out, "mapindex inspect FILE.map"));
   }
 
 }  // TEST_SUITE
