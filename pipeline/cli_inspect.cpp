@@ -92,12 +92,13 @@ int inspect_command(const Args& args) {
       continue;
     }
     const auto digest = read::digest(entry->bytes);
-    const auto m = measure_content(entry->bytes);
+    const Bytes file(entry->bytes.data(), entry->bytes.size());
+    const auto m = measure_content(file);
     if (json) {
-      write_map_json(*json, digest, m);
+      write_map_json(*json, digest, m, file);
       json->end_object();
     } else {
-      print_map_report(std::cout, name, digest, m);
+      print_map_report(std::cout, name, digest, m, file);
     }
     if (m.kind == ContentKind::map && status_for(m.stats, game) == MapStatus::rejected)
       status = kExitFindings;
