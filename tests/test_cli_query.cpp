@@ -189,7 +189,7 @@ TEST_SUITE("cli") {
 }  // TEST_SUITE
 
 TEST_SUITE("query") {
-  TEST_CASE("query: ATTACH joins another database; the statements after it see it") {
+  TEST_CASE("query: ATTACH joins another database, and the statements after it see it") {
     WithOtherDatabase f;
     // The statement after the ATTACH is prepared once the ATTACH has run.
     CHECK(f.run(f.attach + "SELECT count(*) AS n FROM ext.mapinfo", {.format = QueryFormat::csv}) ==
