@@ -11,7 +11,7 @@ using namespace mapindex::audit;
 using namespace mapindex::audit::testing;
 
 TEST_SUITE("audit") {
-  TEST_CASE("audit scale: 6000 entries over two runs") {
+  TEST_CASE("audit scale slow: 6000 entries over two runs") {
     constexpr int kMaps = 6000;
     AuditIndex index;
     const auto ok = ok_map();

@@ -67,7 +67,7 @@ TEST_SUITE("cli") {
     CHECK_FALSE(closest_match("x", commands));
   }
 
-  TEST_CASE("cli: a mistyped command prints one line with a suggestion and exits 2") {
+  TEST_CASE("cli e2e: a mistyped command prints one line with a suggestion and exits 2") {
     auto r = run_mapindex({"indx", "maps/"});
     CHECK(r.exit_code == 2);
     CHECK(r.out.empty());
@@ -82,7 +82,7 @@ TEST_SUITE("cli") {
     CHECK(count_lines(r.err) == 1);
   }
 
-  TEST_CASE("cli: mapindex help COMMAND is mapindex COMMAND --help, -V is --version") {
+  TEST_CASE("cli e2e: mapindex help COMMAND is mapindex COMMAND --help, -V is --version") {
     for (const char* command : {"index", "query", "inspect", "audit", "check"}) {
       INFO(command);
       const auto help = run_mapindex({"help", command});
@@ -195,7 +195,7 @@ TEST_SUITE("query") {
     CHECK(out.empty());
   }
 
-  TEST_CASE("query: the command reads SQL from -f FILE, -f - and -, and types -p values") {
+  TEST_CASE("query e2e: the command reads SQL from -f FILE, -f - and -, and types -p values") {
     SmallIndex f;
     const auto sql_file = f.write_sql("q.sql",
                                       "-- a comment\nSELECT typeof(:n) AS a, typeof(:r) AS b,\n"
@@ -236,7 +236,7 @@ TEST_SUITE("query") {
     CHECK(r.err == "mapindex query: no value for :x (give it with -p x=VALUE)\n");
   }
 
-  TEST_CASE("query: the command prints TSV and NDJSON and never cuts cells off a terminal") {
+  TEST_CASE("query e2e: the command prints TSV and NDJSON and never cuts cells off a terminal") {
     SmallIndex f;
     const std::string long_text(100, 'w');
     auto r = run_mapindex({"query", "--db", f.path, "--tsv", "SELECT 'a' AS x, 2 AS y"});
@@ -253,7 +253,7 @@ TEST_SUITE("query") {
     CHECK(r.out.find(long_text) != std::string::npos);
   }
 
-  TEST_CASE("query: on a terminal the table cuts cells at 60 characters, --wide keeps them") {
+  TEST_CASE("query e2e: on a terminal the table cuts cells at 60 characters, --wide keeps them") {
     if (!fs::exists("/usr/bin/script")) {
       MESSAGE("no /usr/bin/script to give mapindex a terminal: not tested");
       return;

@@ -207,7 +207,7 @@ bool small_disk_available(const fs::path& dir) {
 
 TEST_SUITE("cli") {
   TEST_CASE(
-      "cli: an INPUT that does not exist or cannot be opened is a usage error, before any run") {
+      "cli e2e: an INPUT that does not exist or cannot be opened is a usage error, before any run") {
     TempDir tmp;
     write_file(tmp / "a.map", tiny_map(1));
     const auto db = tmp / "x.sqlite";
@@ -268,7 +268,7 @@ TEST_SUITE("cli") {
     CHECK(sql_int(db, "SELECT count(*) FROM runs") == 1);
   }
 
-  TEST_CASE("cli: an INPUT given twice is read once, not as duplicate entries") {
+  TEST_CASE("cli e2e: an INPUT given twice is read once, not as duplicate entries") {
     IndexedFolder f(3);
     const auto db2 = f.tmp / "twice.sqlite";
     const auto r =
@@ -281,7 +281,7 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE(
-      "cli: every numeric option is range-checked, naming the option, the value and the range") {
+      "cli e2e: every numeric option is range-checked, naming the option, the value and the range") {
     TempDir tmp;
     write_file(tmp / "a.map", tiny_map(1));
     const auto db = (tmp / "x.sqlite").string();
@@ -359,7 +359,7 @@ TEST_SUITE("cli") {
     CHECK(sql_value(db, "SELECT group_concat(status) FROM runs") == "complete,complete");
   }
 
-  TEST_CASE("cli: Ctrl-C stops a runaway query promptly with exit 130") {
+  TEST_CASE("cli e2e: Ctrl-C stops a runaway query promptly with exit 130") {
     IndexedFolder f(1);
     // Started as from a shell script's background job, SIGINT ignored: mapindex
     // must still take Ctrl-C (the test fails, killed by the watchdog, otherwise).
@@ -383,7 +383,8 @@ TEST_SUITE("cli") {
     CHECK_MESSAGE(contains(r.err, "mapindex query: interrupted"), r.err);
   }
 
-  TEST_CASE("cli: a query that would write is refused before it runs: VACUUM INTO leaves no file") {
+  TEST_CASE(
+      "cli e2e: a query that would write is refused before it runs: VACUUM INTO leaves no file") {
     IndexedFolder f(1);
     const auto copy = f.tmp / "copy.sqlite";
     const auto before = sql_int(f.db, "SELECT count(*) FROM maps");
@@ -405,7 +406,7 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE(
-      "cli: a damaged index is refused by index (exit 3, nothing written) and reported by check") {
+      "cli e2e: a damaged index is refused by index (exit 3, nothing written) and reported by check") {
     IndexedFolder f(8);
     CHECK(sql_value(f.db, "PRAGMA journal_mode") == "wal");
     // A sound index.
@@ -440,7 +441,8 @@ TEST_SUITE("cli") {
     CHECK(r.exit_code == 2);
   }
 
-  TEST_CASE("cli: a damaged page under query and audit is exit 3 with a message naming the index") {
+  TEST_CASE(
+      "cli e2e: a damaged page under query and audit is exit 3 with a message naming the index") {
     IndexedFolder f(4);
     const auto damaged = damaged_copy(f, {"maps", "files"});
     const auto file = fs::canonical(damaged).string();
@@ -453,7 +455,7 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE(
-      "index: an index left as a finished run closed it is not checked again, any change to it, "
+      "cli index e2e: an index left as a finished run closed it is not checked again, any change to it, "
       "damage in place included, and it is") {
     IndexedFolder f(6);
     if (!keeps_stamps(f.db.parent_path())) return;
@@ -495,7 +497,7 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE(
-      "index: a write-ahead log holding another connection's commit means the index is checked, "
+      "cli index e2e: a write-ahead log holding another connection's commit means the index is checked, "
       "a commit during the run leaves no stamp") {
     IndexedFolder f(3);
     if (!keeps_stamps(f.db.parent_path())) return;
@@ -531,7 +533,7 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE(
-      "index: comparing the stamp keeps the run's lock on the index (no descriptor of its own)") {
+      "cli index e2e: comparing the stamp keeps the run's lock on the index (no descriptor of its own)") {
     // Closing any descriptor of a file drops every POSIX lock the process
     // holds on it: SQLite's shared lock on the index, without which another
     // process's connection, closing, deletes this run's log.
@@ -566,7 +568,8 @@ TEST_SUITE("cli") {
     }
   }
 
-  TEST_CASE("index: only a run that finished complete or interrupted on a vetted index stamps it") {
+  TEST_CASE(
+      "cli index e2e: only a run that finished complete or interrupted on a vetted index stamps it") {
     using namespace mapindex::index;
     IndexedFolder f(2);
     if (!keeps_stamps(f.db.parent_path())) return;
@@ -613,7 +616,7 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE(
-      "index: damage beyond the quick_check size limit fails the first statement that touches it as index.damaged") {
+      "cli index e2e: damage beyond the quick_check size limit fails the first statement that touches it as index.damaged") {
     using namespace mapindex::index;
     IndexedFolder f(4);
     const auto damaged = damaged_copy(f, {"maps"});
@@ -637,7 +640,7 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE(
-      "index: with the check in the background, open returns at once and the first write gets "
+      "cli index e2e: with the check in the background, open returns at once and the first write gets "
       "the damage verdict instead of writing") {
     using namespace mapindex::index;
     IndexedFolder f(4);
@@ -666,7 +669,7 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE(
-      "index: with no thread to be had for the background check, open checks as it would without "
+      "cli index e2e: with no thread to be had for the background check, open checks as it would without "
       "one: a stamped index is unchanged, an unstamped one checked, a damaged one refused") {
     using namespace mapindex::index;
     IndexedFolder f(3);
@@ -692,7 +695,7 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE(
-      "index: the check at open is for damage to the file, a row breaking a CHECK constraint is "
+      "cli index e2e: the check at open is for damage to the file, a row breaking a CHECK constraint is "
       "left to mapindex check, and the writer's constraints hold after it") {
     using namespace mapindex::index;
     IndexedFolder f(3);
@@ -724,7 +727,8 @@ TEST_SUITE("cli") {
     CHECK_MESSAGE(contains(r.out, "CHECK constraint failed in layers"), r.out);
   }
 
-  TEST_CASE("cli: a second index run on an index another run is writing exits 3 naming that run") {
+  TEST_CASE(
+      "cli e2e: a second index run on an index another run is writing exits 3 naming that run") {
     TempDir tmp;
     // A run slow enough to overlap: copies of one large map, decoded one by one.
     const auto big =
@@ -788,7 +792,7 @@ TEST_SUITE("cli") {
   }
 
   TEST_CASE(
-      "cli: a write lock held past the busy timeout exits 3, naming a run whose process is gone") {
+      "cli e2e: a write lock held past the busy timeout exits 3, naming a run whose process is gone") {
     IndexedFolder f(1);
     // A run marked running by a process that no longer exists (a reaped child),
     // and another connection holding the write lock.
@@ -821,7 +825,7 @@ TEST_SUITE("cli") {
     CHECK_FALSE(contains(r.err, "database is locked\n"));
   }
 
-  TEST_CASE("cli: query and audit work on an index on a read-only file system") {
+  TEST_CASE("cli e2e: query and audit work on an index on a read-only file system") {
     IndexedFolder f(3);
     const auto maps = sql_value(f.db, "SELECT count(*) FROM maps");
     REQUIRE(sql_value(f.db, "PRAGMA journal_mode") == "wal");
@@ -863,7 +867,7 @@ TEST_SUITE("cli") {
     CHECK_FALSE(fs::exists(f.db.string() + "-shm"));
   }
 
-  TEST_CASE("cli: a full disk under the index stops the run with exit 3 and SQLite's reason") {
+  TEST_CASE("cli e2e: a full disk under the index stops the run with exit 3 and SQLite's reason") {
     TempDir tmp;
     fs::create_directories(tmp / "maps");
     fs::create_directories(tmp / "small");
@@ -884,7 +888,7 @@ TEST_SUITE("cli") {
     CHECK_MESSAGE(contains(r.err, "database or disk is full"), r.err);
   }
 
-  TEST_CASE("corpus: a full disk while large maps are in flight stops the run, not hangs") {
+  TEST_CASE("cli corpus: a full disk while large maps are in flight stops the run, not hangs") {
     // The corpus's large maps keep entries in flight when the writer fails;
     // the reader, waiting for their bytes to come back (they never do: the
     // graph is cancelled), must stop waiting. It waited forever once (the
@@ -910,7 +914,7 @@ TEST_SUITE("cli") {
     }
   }
 
-  TEST_CASE("cli: the help documents every exit status") {
+  TEST_CASE("cli e2e: the help documents every exit status") {
     const auto r = run_mapindex({"--help"});
     for (const char* status : {"0 clean", "1 finished with findings", "2 usage error",
                                "3 the index is damaged", "130 interrupted"})

@@ -34,6 +34,8 @@ std::vector<std::int32_t> uuid_ints(const Uuid& uuid) {
 
 }  // namespace
 
+TEST_SUITE_BEGIN("fuzz regression");
+
 // fuzz_datafile: a UUID index item whose id (the type it names) is 0, a plain
 // type. uuid_of(0) returned its UUID while type_id_of(that UUID) ignored it
 // (ids below 0x8000 are never UUID types), so the two disagreed.
@@ -98,7 +100,8 @@ TEST_CASE("fuzz regression: a data item is not inflated again and again (D.budge
   CHECK(over.error().message.find("data item 0") != std::string::npos);
 }
 
-TEST_CASE("charge() counts a data item against the inflate budget as data() does") {
+TEST_CASE(
+    "fuzz regression: charge() counts a data item against the inflate budget as data() does") {
   DatafileWriter w;
   w.add_item(0, 0, {1});
   w.add_data(std::vector<std::uint8_t>(1 << 20, 0));  // 1 MiB: a budget of 18 reads
@@ -289,3 +292,5 @@ TEST_CASE("fuzz regression: UUID types are resolved in one pass over the index i
     CHECK(stats.uuid_types[static_cast<std::size_t>(i)] ==
           uuids[static_cast<std::size_t>(i)].to_string());
 }
+
+TEST_SUITE_END();

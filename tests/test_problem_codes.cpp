@@ -79,7 +79,7 @@ std::string render_tables() {
 }  // namespace
 
 TEST_SUITE("problem codes") {
-  TEST_CASE("stages/extract/README.md's code tables are the code table") {
+  TEST_CASE("problem codes: stages/extract/README.md's code tables are the code table") {
     const std::string path = std::string(MAPINDEX_SOURCE_DIR) + "/stages/extract/README.md";
     const std::string readme = mapindex::testing::read_text_file(path);
     const auto begin = readme.find(kBegin);
@@ -99,7 +99,7 @@ TEST_SUITE("problem codes") {
     CHECK(documented == expected);
   }
 
-  TEST_CASE("docs/guide.md's table of reading codes agrees with the code table") {
+  TEST_CASE("problem codes: docs/guide.md's table of reading codes agrees with the code table") {
     const std::string readme =
         mapindex::testing::read_text_file(std::string(MAPINDEX_SOURCE_DIR) + "/docs/guide.md");
     int rows = 0;
@@ -116,7 +116,7 @@ TEST_SUITE("problem codes") {
     CHECK(rows == 10);
   }
 
-  TEST_CASE("the code table is consistent") {
+  TEST_CASE("problem codes: the code table is consistent") {
     std::set<std::pair<std::string_view, Severity>> seen;
     for (const auto& c : code_table()) {
       INFO(c.string);
@@ -134,7 +134,7 @@ TEST_SUITE("problem codes") {
     }
   }
 
-  TEST_CASE("locations render as the text stored in problems.location") {
+  TEST_CASE("problem codes: locations render as the text stored in problems.location") {
     CHECK(to_string(Location::file()) == "");
     CHECK(to_string(Location::info()) == "info");
     CHECK(to_string(Location::envelope_points()) == "envelope points");

@@ -22,7 +22,7 @@ std::string read_doc(const char* path) {
 }  // namespace
 
 TEST_SUITE("readme") {
-  TEST_CASE("docs/queries.md: every question prints what the page shows") {
+  TEST_CASE("readme e2e: docs/queries.md: every question prints what the page shows") {
     const std::string section = read_doc("docs/queries.md");
 
     TempDir tmp;
@@ -49,7 +49,7 @@ TEST_SUITE("readme") {
 
   // docs/schema.md's table of which tiles on which layers set each
   // ddnet_mapinfo flag is the code's own table (stages/extract/teeworlds_features.cpp).
-  TEST_CASE("docs/schema.md documents every ddnet_mapinfo flag as the code sets it") {
+  TEST_CASE("readme: docs/schema.md documents every ddnet_mapinfo flag as the code sets it") {
     const std::string schema = read_doc("docs/schema.md");
     const auto start = schema.find("\n### `ddnet_mapinfo`");
     REQUIRE(start != std::string::npos);
@@ -63,7 +63,7 @@ TEST_SUITE("readme") {
 
   // The schema is a public interface: docs/schema.md has a heading for every
   // table and view of a new index, and names each of its columns in that part.
-  TEST_CASE("docs/schema.md names every table, view and column") {
+  TEST_CASE("readme: docs/schema.md names every table, view and column") {
     const std::string reference = read_doc("docs/schema.md");
     TempDir tmp;
     auto db = mapindex::index::testing::open_index((tmp / "new.sqlite").string());
