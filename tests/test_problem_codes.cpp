@@ -1,10 +1,12 @@
 // The problem code table (stages/common/problem_codes.h) is the one source of
 // the codes: the code tables of stages/extract/README.md are rendered from it
 // (this test fails when they differ, and writes the expected README next to the
-// test binary), docs/guide.md's table of reading codes agrees with it, and its
-// columns are consistent.
+// test binary), docs/guide.md's table of reading codes agrees with it, every
+// code has a title and a hint, and its columns are consistent.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <set>
 #include <string>
@@ -132,6 +134,60 @@ TEST_SUITE("problem codes") {
       CHECK((c.teeworlds06 != GameLoad::none) == rejecting);
       CHECK((c.teeworlds07 != GameLoad::none) == rejecting);
     }
+  }
+
+  TEST_CASE("problem codes: every code has a short title and a hint") {
+    for (const auto& c : code_table()) {
+      INFO(c.string);
+      // A title: at most six words, short enough to stand beside the code in
+      // a table cell; a phrase, not a sentence.
+      REQUIRE_FALSE(c.title.empty());
+      const std::string title(c.title);
+      CHECK(std::count(title.begin(), title.end(), ' ') + 1 <= 6);
+      CHECK(title.size() <= 36);
+      CHECK(title.back() != '.');
+      CHECK(title.find(':') == std::string::npos);
+      // A hint: sentences, starting with a capital letter, ending with a full stop.
+      REQUIRE_FALSE(c.hint.empty());
+      CHECK(std::isupper(static_cast<unsigned char>(c.hint.front())));
+      CHECK(c.hint.back() == '.');
+    }
+  }
+
+  TEST_CASE("problem codes: the audit's release checks are codes of the table") {
+    for (const auto& c : code_table()) {
+      INFO(c.string);
+      // Group release holds the checks only the audit reports; every one of
+      // them is a release check, and so are two map checks.
+      if (c.group == CodeGroup::release) CHECK(is_release_check(c.code));
+      if (is_release_check(c.code))
+        CHECK((c.group == CodeGroup::release || c.group == CodeGroup::check));
+      if (c.group == CodeGroup::release) CHECK(c.ddnet == GameLoad::none);
+    }
+    CHECK(is_release_check(Code::race_no_time_checkpoints));
+    CHECK(is_release_check(Code::image_unused));
+    CHECK_FALSE(is_release_check(Code::H5));
+    CHECK(std::size(kReleaseChecks) == 7);
+  }
+
+  TEST_CASE("problem codes: a code is found by its string, and printed with its title") {
+    REQUIRE(find_code("H5"));
+    CHECK(find_code("H5")->code == Code::H5);
+    // A string stored with two severities: the error first, or the one asked for.
+    CHECK(find_code("V6")->code == Code::V6);
+    CHECK(find_code("V6", Severity::warning)->code == Code::V6_zero_size);
+    CHECK(find_code("read.empty", Severity::warning)->code == Code::read_empty_inner);
+    CHECK(find_code("race.no_time_checkpoints")->group == CodeGroup::release);
+    CHECK(find_code("H5", Severity::warning) == nullptr);
+    CHECK(find_code("no.such.code") == nullptr);
+    CHECK(find_code("h5") == nullptr);  // the strings are exact
+
+    CHECK(code_title("M10") == info(Code::M10).title);
+    CHECK(code_title("no.such.code").empty());
+    CHECK(titled_code("H5") == "H5 " + std::string(info(Code::H5).title));
+    CHECK(titled_code("V6", Severity::warning) ==
+          "V6 " + std::string(info(Code::V6_zero_size).title));
+    CHECK(titled_code("no.such.code") == "no.such.code");
   }
 
   TEST_CASE("problem codes: locations render as the text stored in problems.location") {

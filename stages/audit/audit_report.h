@@ -103,15 +103,18 @@ struct CodeCount {
   bool is_new = false;       // entries > 0 and no entry had it in the baseline
 };
 
-// Rule names of the map-release checks (Finding::rule).
+// Rule names of the map-release checks (Finding::rule): codes of the one code
+// table (stages/common/problem_codes.h, kReleaseChecks), which holds each
+// rule's severity, title, meaning and hint.
 namespace rules {
-inline constexpr std::string_view kRejected = "map.rejected";
-inline constexpr std::string_view kNoTimeCheckpoints = "race.no_time_checkpoints";
-inline constexpr std::string_view kDuplicateImage = "image.duplicate";
-inline constexpr std::string_view kUnusedImage = "image.unused";
-inline constexpr std::string_view kEmbeddedStandardImage = "image.embedded_standard";
-inline constexpr std::string_view kExternalNonstandardImage = "image.external_nonstandard";
-inline constexpr std::string_view kSimilarName = "name.similar";
+inline constexpr std::string_view kRejected = to_string(Code::map_rejected);
+inline constexpr std::string_view kNoTimeCheckpoints = to_string(Code::race_no_time_checkpoints);
+inline constexpr std::string_view kDuplicateImage = to_string(Code::image_duplicate);
+inline constexpr std::string_view kUnusedImage = to_string(Code::image_unused);
+inline constexpr std::string_view kEmbeddedStandardImage = to_string(Code::image_embedded_standard);
+inline constexpr std::string_view kExternalNonstandardImage =
+    to_string(Code::image_external_nonstandard);
+inline constexpr std::string_view kSimilarName = to_string(Code::name_similar);
 }  // namespace rules
 
 // A map-release check that an entry fails. (rule, subject) identifies the

@@ -36,11 +36,12 @@ std::string is_are(const std::vector<std::int32_t>& indices) {
   return indices.size() == 1 ? " is" : " are";
 }
 
-Finding map_finding(const SeenEntry& entry, std::string_view rule, Severity severity,
-                    std::string subject, std::string message) {
+// A finding of the release check `rule`, with the rule's severity from the
+// code table.
+Finding map_finding(const SeenEntry& entry, Code rule, std::string subject, std::string message) {
   Finding f;
-  f.rule = std::string(rule);
-  f.severity = severity;
+  f.rule = std::string(to_string(rule));
+  f.severity = severity_of(rule);
   f.path = entry.state.path;
   f.map_id = entry.state.map_id;
   f.subject = std::move(subject);
@@ -82,19 +83,19 @@ void image_findings(const SeenEntry& entry, const MapFacts& facts, std::vector<F
   }
   for (const auto& [name, indices] : by_name)
     if (indices.size() > 1)
-      out.push_back(map_finding(entry, rules::kDuplicateImage, Severity::warning, name,
+      out.push_back(map_finding(entry, Code::image_duplicate, name,
                                 images_named(indices, name) + " share one name"));
   for (const auto& [name, indices] : unused)
-    out.push_back(map_finding(entry, rules::kUnusedImage, Severity::info, name,
+    out.push_back(map_finding(entry, Code::image_unused, name,
                               images_named(indices, name) + is_are(indices) + " used by no layer"));
   for (const auto& [name, indices] : embedded_standard)
-    out.push_back(map_finding(entry, rules::kEmbeddedStandardImage, Severity::info, name,
+    out.push_back(map_finding(entry, Code::image_embedded_standard, name,
                               images_named(indices, name) + is_are(indices) +
                                   " embedded, but the game has it as a standard external "
                                   "image: make it external to save " +
                                   std::to_string(embedded_bytes[name]) + " bytes"));
   for (const auto& [name, indices] : external_nonstandard)
-    out.push_back(map_finding(entry, rules::kExternalNonstandardImage, Severity::warning, name,
+    out.push_back(map_finding(entry, Code::image_external_nonstandard, name,
                               images_named(indices, name) + is_are(indices) +
                                   " external, but not one of the game's standard images: "
                                   "clients will not find it; embed it"));
@@ -130,10 +131,9 @@ std::vector<Finding> evaluate_rules(const std::vector<SeenEntry>& entries,
     const MapFacts& map = found->second;
 
     if (map.status == MapStatus::rejected)
-      out.push_back(
-          map_finding(entry, rules::kRejected, Severity::error, "", rejection_message(map)));
+      out.push_back(map_finding(entry, Code::map_rejected, "", rejection_message(map)));
     if (map.has_start && map.has_finish && !map.has_time_checkpoint)
-      out.push_back(map_finding(entry, rules::kNoTimeCheckpoints, Severity::warning, "",
+      out.push_back(map_finding(entry, Code::race_no_time_checkpoints, "",
                                 "race map (START and FINISH tiles) without time checkpoints: "
                                 "no tile 35..59 on the game or front layer"));
     image_findings(entry, map, out);
@@ -154,7 +154,7 @@ std::vector<Finding> evaluate_rules(const std::vector<SeenEntry>& entries,
       others += (others.empty() ? "" : ", ") + quoted(name);
     }
     out.push_back(map_finding(
-        entry, rules::kSimilarName, Severity::warning, key,
+        entry, Code::name_similar, key,
         "name " + quoted(entry.name) + " differs only by case or punctuation from " + others));
   }
 
