@@ -32,7 +32,10 @@ int inspect_command(const Args& args) {
       "not_a_map, unreadable or oversize, and for maps what the index would\n"
       "store: info, layers with tile counts, images, envelopes, sounds, DDNet\n"
       "features, problems, release_checks), valid UTF-8, for scripts and for\n"
-      "diffing two maps.\n\nOptions");
+      "diffing two maps.\n\n"
+      "A map whose container does not open (a file cut short, say) shows the\n"
+      "values its header states, and \"cut short: N of M bytes\" when the file\n"
+      "is shorter than the header describes.\n\nOptions");
   bool json_output = false;
   opts.add_options()("help,h", "show this help")("json", po::bool_switch(&json_output),
                                                  "print a JSON array, one object per file");
@@ -97,17 +100,18 @@ int inspect_command(const Args& args) {
       continue;
     }
     const auto digest = read::digest(entry->bytes);
-    const auto m = measure_content(entry->bytes);
+    const Bytes file(entry->bytes.data(), entry->bytes.size());
+    const auto m = measure_content(file);
     // The audit's per-map release checks, from its own code.
     const auto checks = m.kind == ContentKind::map
                             ? audit::map_findings(audit::facts_of(m.stats, game), entry->path)
                             : std::vector<audit::Finding>{};
     if (json) {
-      write_map_json(*json, digest, m);
+      write_map_json(*json, digest, m, file);
       if (m.kind == ContentKind::map) write_release_checks_json(*json, checks);
       json->end_object();
     } else {
-      print_map_report(std::cout, name, digest, m, checks);
+      print_map_report(std::cout, name, digest, m, file, checks);
     }
     if (m.kind == ContentKind::map && status_for(m.stats, game) == MapStatus::rejected)
       status = kExitFindings;

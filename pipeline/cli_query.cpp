@@ -84,6 +84,11 @@ int query_command(const Args& args) {
       "a real when it is a decimal number (1.5, 2e3), else as text (also with\n"
       "leading zeros: 007); every parameter needs a value, every value a\n"
       "parameter.\n\n"
+      "Other databases: ATTACH 'other.db' AS x opens another SQLite file\n"
+      "read-only for the statements after it (joins with x.table); DETACH x.\n"
+      "Browsing: .tables [PATTERN] lists the tables and views, .schema [PATTERN]\n"
+      "prints their CREATE statements, as in the sqlite3 shell (each up to the\n"
+      "end of its line or a ';').\n\n"
       "Output is valid UTF-8 (invalid bytes become U+FFFD); BLOBs print as hex.\n"
       "On a terminal, table cells longer than 60 characters are cut with '…'\n"
       "(--wide: never); other formats are never cut.\n\nOptions");
