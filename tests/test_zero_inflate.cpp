@@ -1,10 +1,10 @@
-// inflate_onto_zeros (zero_inflate.h), the decoder of tile data, against
-// zlib's inflate, the reference implementation of deflate (and what DDNet
-// writes maps with): streams zlib writes at every level and strategy, blocks
-// written by hand for each rule of RFC 1951 that zlib enforces, damaged
-// streams, the buffer's marks and its reuse; and every data item of the
-// corpus against libdeflate. KnownZeros (zero_blocks.h) and the tile counter
-// must give what they give without the marks.
+// inflate_onto_zeros (stages/deflate/zero_inflate.h), the decoder of tile
+// data, against zlib's inflate, the reference implementation of deflate (and
+// what DDNet writes maps with): streams zlib writes at every level and
+// strategy, blocks written by hand for each rule of RFC 1951 that zlib
+// enforces, damaged streams, the buffer's marks and its reuse; and every data
+// item of the corpus against libdeflate. KnownZeros (zero_blocks.h) and the
+// tile counter must give what they give without the marks.
 #include <doctest/doctest.h>
 #include <zlib.h>
 
@@ -20,12 +20,12 @@
 #include "stages/common/zero_blocks.h"
 #include "stages/common/zeroed_buffer.h"
 #include "stages/decode/datafile/datafile.h"
-#include "stages/decode/datafile/zero_inflate.h"
+#include "stages/deflate/zero_inflate.h"
 #include "stages/extract/teeworlds_tile_counter.h"
 #include "tests/support/corpus.h"
 
 using namespace mapindex;
-using datafile::InflateStatus;
+using deflate::InflateStatus;
 
 namespace {
 
@@ -82,7 +82,7 @@ Reference zlib_inflate_raw(const std::vector<std::uint8_t>& stream, std::size_t 
 // --- the decoder ---------------------------------------------------------------
 
 struct Decoded {
-  datafile::RawInflateOutcome outcome;
+  deflate::RawInflateOutcome outcome;
   std::vector<std::uint8_t> bytes;  // the first `produced` bytes (ok and too_short)
 };
 
@@ -90,10 +90,11 @@ struct Decoded {
 // must stay zero), and checks the buffer's marks: a chunk not marked is zero.
 Decoded decode(const std::vector<std::uint8_t>& stream, std::size_t size, ZeroedBuffer& buffer) {
   const std::size_t slack = 777;
-  const std::span<std::uint8_t> all = buffer.take(size + slack);
+  const std::span<std::uint8_t> all = buffer.take(size + slack).bytes();
   CHECK(std::all_of(all.begin(), all.end(), [](std::uint8_t b) { return b == 0; }));
   Decoded d;
-  d.outcome = datafile::inflate_onto_zeros(Bytes(stream), buffer, size);
+  // Nothing was written since: the front `size` bytes, taken again, still zero.
+  d.outcome = deflate::inflate_onto_zeros(Bytes(stream), buffer.take(size));
   if (d.outcome.status == InflateStatus::ok || d.outcome.status == InflateStatus::too_short)
     d.bytes.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(d.outcome.produced));
   bool marks_hold = true;
@@ -809,8 +810,9 @@ TEST_SUITE("zero inflate") {
       const std::size_t tiles = 100 + rng() % 60000;
       const auto data = tile_layer(rng, tiles);
       const auto stream = zlib_deflate_raw(data, 6, Z_DEFAULT_STRATEGY);
-      const std::span<std::uint8_t> out = buffer.take(data.size());
-      REQUIRE(datafile::inflate_onto_zeros(Bytes(stream), buffer, data.size()).status ==
+      ZeroedSpan taken = buffer.take(data.size());
+      const std::span<std::uint8_t> out = taken.bytes();
+      REQUIRE(deflate::inflate_onto_zeros(Bytes(stream), std::move(taken)).status ==
               InflateStatus::ok);
       const KnownZeros known(buffer);
       // zero_blocks from anywhere, for any length, with and without.

@@ -9,7 +9,7 @@
 
 namespace mapindex {
 
-std::span<std::uint8_t> ZeroedBuffer::take(std::size_t n) {
+ZeroedSpan ZeroedBuffer::take(std::size_t n) {
   if (size_ < n) {
     // New memory rather than a copy; the old needs no zeroing first.
     unmap();
@@ -19,7 +19,7 @@ std::span<std::uint8_t> ZeroedBuffer::take(std::size_t n) {
     size_ = n;
     const std::size_t chunks = (n + kChunkSize - 1) >> kChunkShift;
     marks_.assign((chunks + 63) / 64, 0);
-    return {bytes_, n};
+    return ZeroedSpan(*this, {bytes_, n});
   }
   // Each run of marked chunks is zeroed with one memset: a layer's data
   // marks long runs, and a memset per 512-byte chunk (a `rep stos` each)
@@ -54,7 +54,7 @@ std::span<std::uint8_t> ZeroedBuffer::take(std::size_t n) {
     }
   }
   if (run != kNone) zero(run, marks_.size() * 64);
-  return {bytes_, n};
+  return ZeroedSpan(*this, {bytes_, n});
 }
 
 void ZeroedBuffer::unmap() {

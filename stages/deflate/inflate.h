@@ -1,5 +1,6 @@
-// Whole-buffer zlib inflate with libdeflate, into a buffer of an exactly
-// known size, reusing one decompressor per thread.
+// Whole-buffer zlib inflate (RFC 1950) into a buffer of an exactly known
+// size: with libdeflate (one decompressor per thread), or onto a ZeroedSpan
+// with the decoder of zero_inflate.h.
 #pragma once
 
 #include <cstddef>
@@ -9,7 +10,7 @@
 #include "stages/common/bytes.h"
 #include "stages/common/zeroed_buffer.h"
 
-namespace mapindex::datafile {
+namespace mapindex::deflate {
 
 enum class InflateStatus : unsigned char {
   ok,         // exactly out.size() bytes
@@ -38,10 +39,9 @@ InflateOutcome inflate_zlib(Bytes compressed, std::span<std::uint8_t> out);
 // libdeflate_zlib_decompress checks it.
 InflateOutcome inflate_zlib_unchecked(Bytes compressed, std::span<std::uint8_t> out);
 
-// inflate_zlib_unchecked into the first `size` bytes of `buffer`, which must
-// be as buffer.take(size) left them, with inflate_onto_zeros (zero_inflate.h):
-// only bytes other than zero are written, in chunks the buffer marks.
-InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, ZeroedBuffer& buffer, std::size_t size);
+// inflate_zlib_unchecked into `out` with inflate_onto_zeros (zero_inflate.h):
+// only bytes other than zero are written, in chunks out.buffer() marks.
+InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, ZeroedSpan out);
 
 // The most bytes any deflate stream of `compressed_size` bytes can expand to:
 // a length-258 match costs at least 2 bits, so 1032 bytes per input byte.
@@ -50,4 +50,4 @@ inline std::uint64_t max_inflated_size(std::uint64_t compressed_size) {
   return compressed_size * kMaxDeflateRatio;
 }
 
-}  // namespace mapindex::datafile
+}  // namespace mapindex::deflate
