@@ -66,26 +66,39 @@ inline unsigned reverse_bits(unsigned code, unsigned n) {
 
 enum class Incomplete { refused, single_code_allowed };
 
+// The codes left unused by the code of `count` (codes per length, count[0]
+// ignored), or -1 when it is over-subscribed.
+int unused_codes(const std::array<unsigned, kMaxCodeLength + 1>& count) {
+  int left = 1;  // codes still free at the current length
+  for (unsigned len = 1; len <= kMaxCodeLength; ++len) {
+    left = 2 * left - static_cast<int>(count[len]);
+    if (left < 0) return -1;
+  }
+  return left;
+}
+
 // Fills `table` for the code given by `lengths` (a length per symbol, 0 for
 // none); false when zlib would refuse it: over-subscribed, or incomplete
-// (fewer codes than the lengths leave room for) unless `incomplete` allows a
-// single code of length 1 (zlib allows that for lengths and distances). With
-// no code at all every entry is invalid: true when `incomplete` allows it.
+// unless `incomplete` allows a single code of length 1 (zlib allows that for
+// lengths and distances). With no code at all every entry is invalid: true
+// when `incomplete` allows it.
 bool build_table(const std::uint8_t* lengths, unsigned n, const std::uint32_t* entries,
                  unsigned bits, Incomplete incomplete, std::uint32_t* table, std::size_t capacity) {
   std::array<unsigned, kMaxCodeLength + 1> count{};
   for (unsigned s = 0; s < n; ++s) count[lengths[s]]++;
+  const unsigned coded = n - count[0];
   unsigned longest = kMaxCodeLength;
   while (longest > 0 && count[longest] == 0) --longest;
   const std::size_t primary = std::size_t{1} << bits;
-  std::fill(table, table + primary, 0u);
-  if (longest == 0) return incomplete == Incomplete::single_code_allowed;
-  int left = 1;  // codes still free at the current length
-  for (unsigned len = 1; len <= kMaxCodeLength; ++len) {
-    left = 2 * left - static_cast<int>(count[len]);
-    if (left < 0) return false;  // over-subscribed
+  const int unused = longest == 0 ? 1 : unused_codes(count);
+  if (unused < 0) return false;
+  if (unused > 0) {
+    if (longest > 1 || incomplete == Incomplete::refused) return false;
+    // The entries no code reaches are invalid. A complete code reaches
+    // every entry, and has no need of this.
+    std::fill(table, table + primary, 0u);
+    if (longest == 0) return true;
   }
-  if (left > 0 && !(incomplete == Incomplete::single_code_allowed && longest == 1)) return false;
 
   // Canonical codes (RFC 1951 3.2.2): by length, then by symbol.
   std::array<unsigned, kMaxCodeLength + 2> offset{};
@@ -100,8 +113,6 @@ bool build_table(const std::uint8_t* lengths, unsigned n, const std::uint32_t* e
     code = (code + count[len - 1]) << 1;
     next[len] = code;
   }
-  const unsigned coded = static_cast<unsigned>(
-      std::count_if(lengths, lengths + n, [](std::uint8_t l) { return l != 0; }));
   std::array<std::uint16_t, kNumLitLen> codes{};
   for (unsigned i = 0; i < coded; ++i)
     codes[i] = static_cast<std::uint16_t>(next[lengths[sorted[i]]]++);
@@ -129,7 +140,6 @@ bool build_table(const std::uint8_t* lengths, unsigned n, const std::uint32_t* e
       sub = used;
       used += std::size_t{1} << sub_bits;
       if (used > capacity) return false;  // cannot happen: see the table sizes
-      std::fill(table + sub, table + used, 0u);
       table[reverse_bits(p, bits)] =
           make_entry(kLink, sub_bits, static_cast<std::uint32_t>(sub)) | bits;
     }

@@ -340,7 +340,13 @@ class Decoder {
       }
     }
     pos_ = pos;
-    r_ = r;
+    // Field by field: as one struct, GCC builds the copy on the stack and
+    // reads it back in 16-byte loads that the CPU cannot forward from the
+    // 8-byte stores just before them, once per block.
+    r_.in = r.in;
+    r_.overrun = r.overrun;
+    r_.bits = r.bits;
+    r_.nbits = r.nbits;
     zero_from_ = zero_from;
     return status;
   }
