@@ -2,15 +2,18 @@
 // data, against zlib's inflate, the reference implementation of deflate (and
 // what DDNet writes maps with): streams zlib writes at every level and
 // strategy, blocks written by hand for each rule of RFC 1951 that zlib
-// enforces, damaged streams, the buffer's marks and its reuse; and every data
-// item of the corpus against libdeflate. KnownZeros (zero_blocks.h) and the
+// enforces, damaged streams, the buffer's marks and its reuse; every data
+// item of the corpus against libdeflate; and `mapindex index --inflate
+// libdeflate`, the fallback, against it. KnownZeros (zero_blocks.h) and the
 // tile counter must give what they give without the marks.
 #include <doctest/doctest.h>
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <utility>
@@ -22,10 +25,17 @@
 #include "stages/decode/datafile/datafile.h"
 #include "stages/deflate/zero_inflate.h"
 #include "stages/extract/teeworlds_tile_counter.h"
+#include "tests/support/archive_builder.h"
 #include "tests/support/corpus.h"
+#include "tests/support/datafile_writer.h"
+#include "tests/support/map_builder.h"
+#include "tests/support/process.h"
+#include "tests/support/sqlite_probe.h"
 
 using namespace mapindex;
 using deflate::InflateStatus;
+using testing::MapBuilder;
+using testing::TileGrid;
 
 namespace {
 
@@ -76,6 +86,27 @@ Reference zlib_inflate_raw(const std::vector<std::uint8_t>& stream, std::size_t 
     ref.status = InflateStatus::corrupt;  // Z_DATA_ERROR, or the input ran out
   }
   inflateEnd(&zs);
+  return ref;
+}
+
+// What libdeflate says of `stream` with room for `size` bytes, in the same
+// terms. It reads a superset of what zlib reads.
+Reference libdeflate_inflate_raw(const std::vector<std::uint8_t>& stream, std::size_t size) {
+  const std::unique_ptr<libdeflate_decompressor, decltype(&libdeflate_free_decompressor)> d(
+      libdeflate_alloc_decompressor(), &libdeflate_free_decompressor);
+  REQUIRE(d);
+  std::vector<std::uint8_t> out(size + 1);
+  std::size_t used = 0, produced = 0;
+  const libdeflate_result r = libdeflate_deflate_decompress_ex(
+      d.get(), stream.data(), stream.size(), out.data(), size, &used, &produced);
+  Reference ref;
+  if (r == LIBDEFLATE_SUCCESS) {
+    ref.status = produced == size ? InflateStatus::ok : InflateStatus::too_short;
+    ref.bytes.assign(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(produced));
+    ref.used = used;
+  } else if (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
+    ref.status = InflateStatus::too_long;
+  }
   return ref;
 }
 
@@ -345,6 +376,16 @@ struct HuffmanCode {
       : lengths(std::move(l)), codes(canonical_codes(lengths)) {}
   void put(BitWriter& w, unsigned sym) const { w.code(codes[sym], lengths[sym]); }
 };
+
+// The zlib stream (RFC 1950) of `deflate`, whose output is `output`.
+std::vector<std::uint8_t> zlib_wrap(const std::vector<std::uint8_t>& deflate,
+                                    const std::vector<std::uint8_t>& output) {
+  std::vector<std::uint8_t> z = {0x78, 0x01};  // 32 KiB window, no dictionary
+  z.insert(z.end(), deflate.begin(), deflate.end());
+  const std::uint32_t sum = adler32(Bytes(output));
+  for (int shift = 24; shift >= 0; shift -= 8) z.push_back(static_cast<std::uint8_t>(sum >> shift));
+  return z;
+}
 
 }  // namespace
 
@@ -880,5 +921,89 @@ TEST_SUITE("zero inflate") {
     }
     MESSAGE("data items compared: " << items << ", " << bytes << " bytes");
     CHECK(items > 1000);
+  }
+
+  TEST_CASE("zero inflate: index takes --inflate zeros or libdeflate, not shown in --help") {
+    const auto help = testing::run_mapindex({"index", "--help"});
+    CHECK(help.exit_code == 0);
+    CHECK(help.out.find("--inflate") == std::string::npos);
+    testing::TempDir tmp;
+    const auto bad = testing::run_mapindex(
+        {"index", "--db", tmp.file("x.sqlite"), "--inflate", "zlib", tmp.path().string()});
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err == "mapindex index: --inflate must be zeros or libdeflate, not 'zlib'\n");
+    CHECK_FALSE(std::filesystem::exists(tmp / "x.sqlite"));
+  }
+
+  TEST_CASE("zero inflate: --inflate libdeflate reads tile data with libdeflate's rules") {
+    // A game layer of 37 x 23 zero tiles, its stream written by hand with
+    // 287 literal/length codes: one more than zlib takes, as libdeflate does.
+    // The index shows which decoder read it: M15 (the game layer cannot be
+    // read) by default, nothing with libdeflate.
+    MapBuilder b;
+    b.add_game_group();
+    const std::int32_t width = 37, height = 23;
+    b.add_tile_layer(TileGrid(LayerKind::game, width, height));
+    const std::vector<std::uint8_t> built = b.build();
+    auto df = datafile::Datafile::open(Bytes(built));
+    REQUIRE(df);
+    std::size_t item = df->num_data();
+    for (std::size_t i = 0; i < df->num_data(); ++i)
+      if (df->data_size(i) == std::int64_t{width} * height * 4) item = i;
+    REQUIRE(item < df->num_data());
+    const std::vector<std::uint8_t> tiles(std::size_t{width} * height * 4, 0);
+    std::vector<unsigned> lit(287, 0);
+    for (const unsigned sym : {0u, 256u, 274u, 285u}) lit[sym] = 2;
+    const HuffmanCode code(lit);
+    BitWriter w;
+    dynamic_header(w, true, lit, {1});
+    code.put(w, 0);                 // a zero byte,
+    for (int k = 0; k < 13; ++k) {  // 13 x 258 more,
+      code.put(w, 285);
+      w.code(0, 1);
+    }
+    code.put(w, 274);  // 49 more (43 + 6),
+    w.bits(6, 3);
+    w.code(0, 1);
+    code.put(w, 256);  // 1 + 3354 + 49 = 3404
+    const std::vector<std::uint8_t> deflate = w.done();
+    REQUIRE(zlib_inflate_raw(deflate, tiles.size()).status == InflateStatus::corrupt);
+    const Reference lib = libdeflate_inflate_raw(deflate, tiles.size());
+    REQUIRE(lib.status == InflateStatus::ok);
+    REQUIRE(lib.bytes == tiles);
+    testing::TempDir tmp;
+    std::filesystem::create_directory(tmp / "in");
+    testing::write_file(tmp / "in" / "layer.map",
+                        Bytes(testing::with_stored_data(built, item, zlib_wrap(deflate, tiles))));
+    const auto m15 = [](const std::filesystem::path& db) {
+      return testing::sql_int(db, "SELECT count(*) FROM problems WHERE code = 'M15'");
+    };
+    const auto zeros = tmp / "zeros.sqlite", libdeflate = tmp / "libdeflate.sqlite";
+    const auto r1 = testing::index_archive(zeros, tmp / "in");
+    CHECK(r1.exit_code == 1);  // a rejected map
+    CHECK(m15(zeros) == 1);
+    const auto r2 = testing::index_archive(libdeflate, tmp / "in", {"--inflate", "libdeflate"});
+    CHECK(r2.exit_code == 0);
+    CHECK(m15(libdeflate) == 0);
+    CHECK(testing::sql_int(libdeflate, "SELECT count(*) FROM maps") == 1);
+  }
+
+  TEST_CASE("zero inflate: the corpus indexed with --inflate libdeflate gives the same index") {
+    const auto maps = testing::corpus_dir("maps");
+    if (!maps) {
+      testing::report_corpus_missing("maps", "--inflate libdeflate differential");
+      return;
+    }
+    testing::TempDir tmp;
+    const auto zeros = tmp / "zeros.sqlite", libdeflate = tmp / "libdeflate.sqlite";
+    const auto r1 = testing::index_archive(zeros, *maps, {"--threads", "2"});
+    REQUIRE_MESSAGE(r1.exit_code <= 1, r1.err);
+    const auto r2 =
+        testing::index_archive(libdeflate, *maps, {"--threads", "2", "--inflate", "libdeflate"});
+    REQUIRE_MESSAGE(r2.exit_code <= 1, r2.err);
+    const auto reference = testing::index_tables(zeros);
+    CHECK(reference.at("layer_data").size() > 0);
+    CHECK(reference.at("thumbnails").size() > 0);  // drawn from the inflated tiles
+    CHECK(testing::first_difference(testing::index_tables(libdeflate), reference) == "");
   }
 }

@@ -6,6 +6,7 @@
 
 #include "stages/common/adler32.h"
 #include "stages/common/bytes.h"
+#include "stages/common/enum_text.h"
 #include "stages/common/thread_decompressor.h"
 #include "stages/deflate/zero_inflate.h"
 
@@ -59,7 +60,25 @@ InflateOutcome inflate_zlib_unchecked(Bytes compressed, std::span<std::uint8_t> 
   }
 }
 
-InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, ZeroedSpan out) {
+std::string_view to_string(Inflater inflater) {
+  switch (inflater) {
+    case Inflater::zeros: return "zeros";
+    case Inflater::libdeflate: return "libdeflate";
+  }
+  return "?";
+}
+
+std::optional<Inflater> parse_inflater(std::string_view text) {
+  static constexpr Inflater kAll[] = {Inflater::zeros, Inflater::libdeflate};
+  return parse_enum(text, kAll);
+}
+
+InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, ZeroedSpan out, Inflater inflater) {
+  if (inflater == Inflater::libdeflate) {
+    // libdeflate may write anywhere in `out` before it fails.
+    if (out.size() > 0) out.buffer().mark(0, out.size());
+    return inflate_zlib_unchecked(compressed, out);
+  }
   if (!zlib_framing_ok(compressed)) return {InflateStatus::corrupt, 0};
   const std::uint8_t* const bytes = out.data();
   const std::size_t size = out.size();

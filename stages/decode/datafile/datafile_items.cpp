@@ -176,7 +176,9 @@ Result<Bytes> Datafile::data_unchecked(std::size_t index, ZeroedBuffer& buffer,
   return inflated(index, checksum, [&](Bytes compressed, std::size_t wanted) {
     ZeroedSpan out = buffer.take(wanted);
     const std::uint8_t* const bytes = out.data();
-    return std::pair(deflate::inflate_zlib_onto_zeros(compressed, std::move(out)), bytes);
+    return std::pair(
+        deflate::inflate_zlib_onto_zeros(compressed, std::move(out), options_.tile_inflater),
+        bytes);
   });
 }
 
