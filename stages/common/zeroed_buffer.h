@@ -14,7 +14,8 @@
 // pages that are never written (most of a large layer's air) are never given
 // to the process at all. Not calloc: glibc serves sizes under its mmap
 // threshold (which rises to the largest block freed, up to 32 MiB) from its
-// heap and zeroes them there, touching every page.
+// heap and zeroes them there, touching every page. A page that may not be
+// touched follows the mapping.
 #pragma once
 
 #include <algorithm>
@@ -112,6 +113,7 @@ class ZeroedBuffer {
   void unmap();
   std::uint8_t* bytes_ = nullptr;  // zero except in marked chunks; mmap'd
   std::size_t size_ = 0;
+  std::size_t mapped_ = 0;  // bytes mapped at bytes_: size_'s pages and an inaccessible one
   std::vector<std::uint64_t> marks_;  // a bit per chunk of bytes_
 };
 
