@@ -204,12 +204,20 @@ int index_command(const Args& args) {
       "(warning), or never; info findings never fail it");
   // Developer switches, not in --help (CONTRIBUTING.md).
   bool no_layer_cache = false;
+  std::string inflate = std::string(deflate::to_string(o.tile_inflater));
   po::options_description hidden;
   hidden.add_options()("no-layer-cache", po::bool_switch(&no_layer_cache),
-                       "measure every tile layer, reusing no earlier result");
+                       "measure every tile layer, reusing no earlier result")(
+      "inflate", po::value(&inflate), "what inflates tile data: zeros or libdeflate");
   const auto vm = parse_command_args("index", args, opts, &o.inputs, &hidden);
   if (!vm) return kExitUsage;
   o.layer_cache = !no_layer_cache;
+  if (const auto inflater = deflate::parse_inflater(inflate)) {
+    o.tile_inflater = *inflater;
+  } else {
+    std::cerr << "mapindex index: --inflate must be zeros or libdeflate, not '" << inflate << "'\n";
+    return kExitUsage;
+  }
   o.thumbnails = !no_thumbnails;
   if (vm->count("help")) {
     std::cout << opts << "\nExit status: 0 clean, 1 finished with rejected maps or unreadable\n"

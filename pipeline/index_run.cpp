@@ -248,6 +248,7 @@ void measure_entry(WorkItem& w, const KnownMaps& known, RunContents& contents,
   try {
     MeasureOptions mo;
     mo.max_data_item_size = options.max_data_item_size;
+    mo.tile_inflater = options.tile_inflater;
     mo.layer_store = layer_store;
     mo.digests = &w.tile_digests;
     mo.thumbnails = options.thumbnails;
