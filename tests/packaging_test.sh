@@ -32,7 +32,7 @@ rm -f "$dest.log"
 
 # The commands, as the project has them (a new command must be added here and
 # to the completion and man pages comes for free).
-commands=(index query inspect audit check)
+commands=(index query inspect audit check explain)
 
 # The --options a command's --help names.
 help_options() { "$binary" "$1" --help | grep -oE '(^|[[ ])--[a-z0-9][a-z0-9-]*' | sed 's/^[[ ]//' | sort -u; }
