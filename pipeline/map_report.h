@@ -18,7 +18,8 @@ void print_map_report(std::ostream& out, const std::string& name, const read::Fi
 // crc32, size, kind ("map" or "not_a_map"), then for maps format,
 // format_version, status, container, info, game_width, game_height,
 // tiles_per_set, groups, layers (with tile_counts, entities, numbers),
-// images, envelopes, sounds, ddnet_features, problems.
+// images, envelopes, sounds, ddnet_features, problems (severity, code, title, location,
+// message).
 void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Measurement& m);
 
 }  // namespace mapindex

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "stages/common/problem_codes.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/map_builder.h"
 #include "tests/support/process.h"
@@ -156,13 +157,16 @@ TEST_SUITE("inspect") {
     CHECK(r.exit_code == 0);
     CHECK(contains(r.out, "  status ok\n"));
     CHECK(contains(r.out, "\n  info findings (2, harmless in the game):\n"));
-    CHECK(contains(r.out, "\n  info image.unused (image 0): "));
-    CHECK(contains(r.out, "\n  info envelope.unused (envelope 0): "));
+    // Each code with its title (stages/common/problem_codes.h).
+    CHECK(contains(r.out, "\n  info " + mapindex::titled_code("image.unused") + " (image 0): "));
+    CHECK(contains(r.out,
+                   "\n  info " + mapindex::titled_code("envelope.unused") + " (envelope 0): "));
 
     r = run_process(mapindex_binary(), {"inspect", warned.string()});
     INFO(r.out);
     CHECK(contains(r.out, "  status warnings\n"));
-    const auto warning_at = r.out.find("\n  warning envelope.missing (layer 1): ");
+    const auto warning_at =
+        r.out.find("\n  warning " + mapindex::titled_code("envelope.missing") + " (layer 1): ");
     const auto header_at = r.out.find("\n  info findings (2, harmless in the game):\n");
     REQUIRE(warning_at != std::string::npos);
     REQUIRE(header_at != std::string::npos);
@@ -171,4 +175,34 @@ TEST_SUITE("inspect") {
     CHECK(header_at < r.out.find("\n  info envelope.unused "));
   }
 
+  TEST_CASE("inspect e2e: each problem's code has its title beside it, in text and JSON") {
+    TempDir tmp;
+    MapBuilder b;
+    b.add_game_group();
+    TileGrid game(LayerKind::game, 24, 12);
+    game.fill(0, 10, 24, 2, 1);
+    b.add_tile_layer(game, {.name = "Game"});
+    const auto whole = b.build();
+    REQUIRE(whole.size() > 200);
+    // Cut short: the header promises more bytes than the file has (H5).
+    const fs::path cut = tmp / "cut.map";
+    write_file(cut, truncated_copy(whole, whole.size() - 100));
+    const std::string titled = mapindex::titled_code("H5");
+    REQUIRE(titled == "H5 " + std::string(mapindex::info(mapindex::Code::H5).title));
+
+    const auto text = run_mapindex({"inspect", cut.string()});
+    INFO(text.out);
+    CHECK(text.exit_code == 1);
+    CHECK(contains(text.out, "\n  error " + titled + ": header describes a file of "));
+
+    const fs::path json = tmp / "cut.json";
+    const auto r = run_mapindex({"inspect", "--json", cut.string()});
+    REQUIRE(r.exit_code == 1);
+    std::ofstream(json) << r.out;
+    if (!have_python()) return;
+    const auto checked = python_on(json,
+                                   "p = d[0]['problems'][0]\n"
+                                   "print(p['code'] + '|' + p['title'])\n");
+    CHECK(checked.out == "H5|" + std::string(mapindex::info(mapindex::Code::H5).title) + "\n");
+  }
 }  // TEST_SUITE
