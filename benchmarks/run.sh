@@ -9,7 +9,7 @@
 # layers; and a >= 2 GB one of copies for memory flatness), runs the floor
 # (benchmarks/floor.cpp: read + SHA-256 of entries and tile layers + inflate)
 # and `mapindex index` with its default options on each, and prints a
-# markdown table of medians plus every target of issue 13 with its ratio and
+# markdown table of medians plus every performance target with its ratio and
 # PASS/MISS. The inputs are removed afterwards (unless --keep).
 #
 #   benchmarks/run.sh [--quick] [--runs N] [--small SIZE] [--large SIZE|0]
@@ -300,7 +300,7 @@ print_report() {
     done
   done
   echo
-  echo "Targets of issue 13 (default options; floor = read + SHA-256 + libdeflate inflate of every"
+  echo "Performance targets (default options; floor = read + SHA-256 + libdeflate inflate of every"
   echo "tile layer, 1 thread; floor-none = read + SHA-256):"
   echo
   echo "| target | input | measured | target | result |"

@@ -51,7 +51,8 @@ int audit_command(const Args& args) {
       "--accept accepts a run as it is (the first night on an archive: everything is\n"
       "new): its audit then exits 0. --acknowledge marks a map content as known: its\n"
       "problems and findings are listed as acknowledged and never fail the audit (a\n"
-      "new upload under the same name is new content and is not acknowledged).\n\nOptions");
+      "new upload under the same name is new content and is not acknowledged).\n\n"
+      "Documentation: " MAPINDEX_DOC_DIR "/docs/audit.md\n\nOptions");
   opts.add_options()("help,h", "show this help")(
       "db", po::value(&db_path)->default_value(db_path),
       "the SQLite index to read (--accept and --acknowledge write to it)");
@@ -66,7 +67,7 @@ int audit_command(const Args& args) {
   Game game = Game::ddnet;
   add_game_option(opts, &game);
   opts.add_options()("format", po::value(&format_name)->default_value(format_name),
-                     "text, json (stable format, see the README), markdown or html (one "
+                     "text, json (stable format: docs/audit-json.md), markdown or html (one "
                      "self-contained page with the maps' thumbnails)")(
       "out,o", po::value(&out_path),
       "write the report to FILE (replaced whole, atomically) instead of standard output")(

@@ -27,7 +27,10 @@ int inspect_command(const Args& args) {
       "file read (\"input\", \"source\", \"entry\", \"sha256\", \"kind\": map,\n"
       "not_a_map, unreadable or oversize, and for maps what the index would\n"
       "store: info, layers with tile counts, images, envelopes, sounds, DDNet\n"
-      "features, problems), valid UTF-8, for scripts and for diffing two maps.\n\nOptions");
+      "features, problems), valid UTF-8, for scripts and for diffing two maps.\n\n"
+      "A map whose container does not open (a file cut short, say) shows the\n"
+      "values its header states, and \"cut short: N of M bytes\" when the file\n"
+      "is shorter than the header describes.\n\nOptions");
   bool json_output = false;
   opts.add_options()("help,h", "show this help")("json", po::bool_switch(&json_output),
                                                  "print a JSON array, one object per file");
@@ -92,12 +95,13 @@ int inspect_command(const Args& args) {
       continue;
     }
     const auto digest = read::digest(entry->bytes);
-    const auto m = measure_content(entry->bytes);
+    const Bytes file(entry->bytes.data(), entry->bytes.size());
+    const auto m = measure_content(file);
     if (json) {
-      write_map_json(*json, digest, m);
+      write_map_json(*json, digest, m, file);
       json->end_object();
     } else {
-      print_map_report(std::cout, name, digest, m);
+      print_map_report(std::cout, name, digest, m, file);
     }
     if (m.kind == ContentKind::map && status_for(m.stats, game) == MapStatus::rejected)
       status = kExitFindings;

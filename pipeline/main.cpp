@@ -43,6 +43,9 @@ inputs, a failed audit), 2 usage error (a bad option or value, a missing
 input, no index at --db, bad SQL), 3 the index is damaged, locked by another
 run or cannot be read or written (I/O error, disk full), 70 internal error
 (a bug: please report it), 130 interrupted.
+
+Documentation: )" MAPINDEX_DOC_DIR R"(/README.md and docs/
+(guide.md, queries.md, schema.md, audit.md, ...); man mapindex-COMMAND.
 )";
 
 // The commands, in the order the help lists them.

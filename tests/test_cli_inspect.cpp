@@ -7,7 +7,9 @@
 #include <sstream>
 
 #include "stages/common/problem_codes.h"
+#include "stages/decode/datafile/datafile.h"
 #include "tests/support/archive_builder.h"
+#include "tests/support/datafile_writer.h"
 #include "tests/support/map_builder.h"
 #include "tests/support/process.h"
 
@@ -30,9 +32,114 @@ ProcessResult python_on(const fs::path& json_file, const std::string& script) {
                      json_file);
 }
 
+// A small map with a few items and data items (an image, an envelope, a
+// game layer), built as `options` say.
+std::vector<std::uint8_t> small_map(const WriterOptions& options) {
+  MapBuilder b;
+  b.info({.author = "ann"});
+  b.add_embedded_image("grass", 8, 8);
+  b.add_game_group();
+  TileGrid game(LayerKind::game, 30, 20);
+  game.fill(0, 18, 30, 2, 1);
+  b.add_tile_layer(game, {.name = "Game"});
+  return b.build(options);
+}
+
 }  // namespace
 
 TEST_SUITE("inspect") {
+  TEST_CASE("inspect: a map cut short shows its header's values as read and how much is there") {
+    TempDir tmp;
+    for (const int version : {3, 4})
+      for (const bool reversed : {false, true}) {
+        const auto full = small_map({.version = version, .reversed_magic = reversed});
+        const FileLayout layout = file_layout(full);  // what the header says
+        REQUIRE(layout.num_items > 3);
+        REQUIRE(layout.num_data > 1);
+        const std::vector<std::uint8_t> cut(full.begin(),
+                                            full.begin() + static_cast<long>(full.size() * 2 / 3));
+        const fs::path file = tmp / "cut.map";
+        write_file(file, cut);
+        const std::string magic = reversed ? "ATAD" : "DATA";
+        INFO("version " << version << " " << magic);
+
+        auto r = run_process(mapindex_binary(), {"inspect", file.string()});
+        CHECK(r.exit_code == 1);
+        INFO(r.out);
+        CHECK(has_line(
+            r.out, "  format teeworlds version " + std::to_string(version) + "  status rejected"));
+        CHECK(has_line(r.out, "  container: " + magic + ", " + std::to_string(layout.num_items) +
+                                  " items, " + std::to_string(layout.num_data) +
+                                  " data items (as the header says; it does not open)"));
+        CHECK(has_line(r.out, "  cut short: " + std::to_string(cut.size()) + " of " +
+                                  std::to_string(full.size()) + " bytes"));
+        CHECK(contains(r.out, "\n  error " + mapindex::titled_code("H5") + ": "));
+        CHECK_FALSE(contains(r.out, "info: author"));  // nothing past the header was read
+
+        r = run_process(mapindex_binary(), {"inspect", "--json", file.string()});
+        CHECK(r.exit_code == 1);
+        std::ofstream(tmp / "out.json", std::ios::binary) << r.out;
+        if (!have_python()) continue;
+        const auto p = python_on(tmp / "out.json",
+                                 "m = d[0]; c = m['container']\n"
+                                 "print(m['format_version'], c['magic'], c['opened'], c['items'],\n"
+                                 "      c['data_items'], c['cut_short']['size'],\n"
+                                 "      c['cut_short']['described_size'])\n");
+        REQUIRE_MESSAGE(p.exit_code == 0, p.err);
+        CHECK(p.out == std::to_string(version) + " " + magic + " False " +
+                           std::to_string(layout.num_items) + " " +
+                           std::to_string(layout.num_data) + " " + std::to_string(cut.size()) +
+                           " " + std::to_string(full.size()) + "\n");
+      }
+  }
+
+  TEST_CASE("inspect: cut short only when the file is shorter than its header says") {
+    TempDir tmp;
+    const auto full = small_map({});
+    const FileLayout layout = file_layout(full);
+    // The header describes exactly the file it heads, in both versions.
+    CHECK(mapindex::datafile::read_header_fields(full)->described_size() ==
+          static_cast<std::int64_t>(full.size()));
+    const auto v3 = small_map({.version = 3});
+    CHECK(mapindex::datafile::read_header_fields(v3)->described_size() ==
+          static_cast<std::int64_t>(v3.size()));
+
+    // Longer than described (H5, nothing missing): the header's values, no
+    // "cut short".
+    auto longer = full;
+    longer.resize(full.size() + 100);
+    write_file(tmp / "longer.map", longer);
+    auto r = run_process(mapindex_binary(), {"inspect", (tmp / "longer.map").string()});
+    CHECK(r.exit_code == 1);
+    CHECK(has_line(r.out, "  format teeworlds version 4  status rejected"));
+    CHECK(contains(r.out, "  container: DATA, " + std::to_string(layout.num_items) + " items"));
+    CHECK_FALSE(contains(r.out, "\n  cut short: "));  // (H5's title says "cut short or too long")
+
+    // A broken size field (H6): the same.
+    auto bad_size = full;
+    patch_i32(bad_size, header_offset::size, 12345);
+    write_file(tmp / "h6.map", bad_size);
+    r = run_process(mapindex_binary(), {"inspect", (tmp / "h6.map").string()});
+    CHECK(contains(r.out, "\n  error " + mapindex::titled_code("H6") + ": "));
+    CHECK(contains(r.out, "  container: DATA, " + std::to_string(layout.num_items) + " items"));
+    CHECK_FALSE(contains(r.out, "\n  cut short: "));
+
+    // Shorter than the header itself (H1): no version, no container line.
+    write_file(tmp / "tiny.map", std::vector<std::uint8_t>(full.begin(), full.begin() + 30));
+    r = run_process(mapindex_binary(), {"inspect", (tmp / "tiny.map").string()});
+    CHECK(r.exit_code == 1);
+    CHECK(has_line(r.out, "  format teeworlds  status rejected"));
+    CHECK_FALSE(contains(r.out, "container"));
+    CHECK(contains(r.out, "\n  error " + mapindex::titled_code("H1") + ": "));
+
+    // A map that opens: the container as measured, opened, not cut short.
+    write_file(tmp / "whole.map", full);
+    r = run_process(mapindex_binary(), {"inspect", "--json", (tmp / "whole.map").string()});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(contains(r.out, "\"opened\": true"));
+    CHECK(contains(r.out, "\"cut_short\": null"));
+  }
+
   TEST_CASE("inspect: --json prints one valid UTF-8 JSON array with what the index would store") {
     TempDir tmp;
     // A map whose contents are known: 16x10 game layer, rows 8 and 9 solid

@@ -381,6 +381,24 @@ TEST_SUITE("cli") {
     CHECK_MESSAGE(r.exit_code == 130, r.err);
     CHECK(seconds < 3.0);
     CHECK_MESSAGE(contains(r.err, "mapindex query: interrupted"), r.err);
+
+    // The same after an ATTACH and a statement that printed.
+    fs::create_directories(f.tmp / "attached");
+    BackgroundProcess q(mapindex_binary(),
+                        {"query", "--db", f.db.string(), "--csv",
+                         "ATTACH '" + f.db.string() +
+                             "' AS ext; SELECT count(*) AS n FROM ext.maps; "
+                             "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+                             "SELECT count(*) FROM c"},
+                        f.tmp / "attached");
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    const auto sent_q = std::chrono::steady_clock::now();
+    q.signal(SIGINT);
+    const auto [rq, seconds_q] = wait_at_most(q, std::chrono::seconds(10), sent_q);
+    CHECK_MESSAGE(rq.exit_code == 130, rq.err);
+    CHECK(seconds_q < 3.0);
+    CHECK(rq.out.starts_with("n\n1\n"));
+    CHECK_MESSAGE(contains(rq.err, "mapindex query: interrupted"), rq.err);
   }
 
   TEST_CASE("cli: a query that would write is refused before it runs: VACUUM INTO leaves no file") {

@@ -227,7 +227,7 @@ TEST_SUITE("current state") {
                "read.truncated|" + std::string(info(Code::read_truncated).title)});
   }
 
-  TEST_CASE("current state: map_tiles joins without aliases; tile_names has mapinfo names") {
+  TEST_CASE("current state: map_tiles joins without aliases, tile_names has mapinfo names") {
     OneMapIndex f;
     auto db = open_index(f.path);
     const auto h = db.handle();

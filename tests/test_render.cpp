@@ -266,6 +266,10 @@ TEST_SUITE("render") {
     write_file(tmp / "known.map", known_tiles_map(&placed));
     const auto r = render({tmp.file("known.map"), "--out", tmp.file("known.png")});
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    // One line says what was written, and its size.
+    CHECK(r.out == "wrote " + tmp.file("known.png") + " (" + std::to_string(kW) + "x" +
+                       std::to_string(kH) + ")\n");
+    CHECK(r.err.empty());
     const Decoded png = decode_or_fail(file_bytes(tmp / "known.png"));
     CHECK(png.width == kW);
     CHECK(png.height == kH);
@@ -290,6 +294,13 @@ TEST_SUITE("render") {
       const auto s =
           render({tmp.file("known.map"), "--scale", "3", "--out", tmp.file("scaled.png")});
       REQUIRE_MESSAGE(s.exit_code == 0, s.err);
+      CHECK(s.out == "wrote " + tmp.file("scaled.png") + " (" + std::to_string(3 * kW) + "x" +
+                         std::to_string(3 * kH) + ")\n");
+      const auto quiet =
+          render({tmp.file("known.map"), "-q", "--scale", "3", "--out", tmp.file("quiet.png")});
+      REQUIRE_MESSAGE(quiet.exit_code == 0, quiet.err);
+      CHECK(quiet.out.empty());
+      CHECK(file_bytes(tmp / "quiet.png") == file_bytes(tmp / "scaled.png"));
       const Decoded d = decode_or_fail(file_bytes(tmp / "scaled.png"));
       CHECK(d.width == 3 * kW);
       CHECK(d.height == 3 * kH);
@@ -304,6 +315,7 @@ TEST_SUITE("render") {
       const auto d = render({"known.map"});
       fs::current_path(cwd);
       CHECK_MESSAGE(d.exit_code == 0, d.err);
+      CHECK(d.out == "wrote known.png (" + std::to_string(kW) + "x" + std::to_string(kH) + ")\n");
       CHECK(fs::exists(tmp / "known.png"));
       CHECK(file_bytes(tmp / "known.png").size() > 8);
     }
@@ -763,6 +775,8 @@ TEST_SUITE("render") {
         render({"--from-index", sha_a, "--db", db.string(), "--out", tmp.file("by_sha.png")});
     REQUIRE_MESSAGE(by_sha.exit_code == 0, by_sha.err);
     CHECK(file_bytes(tmp / "by_sha.png") == stored);
+    CHECK(by_sha.out == "wrote " + tmp.file("by_sha.png") + " (" + std::to_string(d.width) + "x" +
+                            std::to_string(d.height) + ")\n");
     const auto by_name =
         render({"--from-index", "b", "--db", db.string(), "--out", tmp.file("b.png")});
     REQUIRE_MESSAGE(by_name.exit_code == 0, by_name.err);
@@ -770,7 +784,9 @@ TEST_SUITE("render") {
     const auto none =
         render({"--from-index", "nogame", "--db", db.string(), "--out", tmp.file("x.png")});
     CHECK(none.exit_code == 1);
-    CHECK(contains(none.err, "no thumbnail for 'nogame'"));
+    CHECK(none.err == "mapindex render: " + db.string() +
+                          ": no thumbnail for 'nogame': the map is in the index without one "
+                          "(indexed with --no-thumbnails, or it has nothing to draw)\n");
     const auto no_db = render({"--from-index", "b", "--db", tmp.file("absent.sqlite")});
     CHECK(no_db.exit_code == 2);
 
@@ -787,6 +803,62 @@ TEST_SUITE("render") {
     REQUIRE_MESSAGE(r3.exit_code <= 1, r3.err);
     CHECK(sql_int(db2, "SELECT count(*) FROM thumbnails") == 3);
     CHECK(blob(db2, "SELECT png FROM map_thumbnails WHERE sha256 = '" + sha_a + "'") == stored);
+  }
+
+  TEST_CASE("render: --from-index with no such name suggests the closest stored names") {
+    TempDir tmp;
+    fs::create_directories(tmp / "in");
+    // Distinct contents (game layers of different widths) under these names.
+    const std::vector<std::string> names = {"2089195bfab1_BlmapChill", "BlmapChill2", "ChillBlock5",
+                                            "Gores", "BlmapV3RoyalX"};
+    std::vector<std::vector<std::uint8_t>> built;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      MapBuilder b;
+      b.add_game_group();
+      const int width = 10 + static_cast<int>(i);
+      b.add_tile_layer(TileGrid(LayerKind::game, width, 5).fill(0, 4, width, 1, 1),
+                       {.name = "Game"});
+      built.push_back(b.build());
+      write_file(tmp / "in" / (names[i] + ".map"), built.back());
+    }
+    const fs::path db = tmp / "i.sqlite";
+    const auto r =
+        run_process(mapindex_binary(), {"index", "--db", db.string(), "-q", (tmp / "in").string()});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    REQUIRE(sql_int(db, "SELECT count(*) FROM map_thumbnails") == 5);
+    const auto no_match = [&](const std::string& key) {
+      const auto p = render({"--from-index", key, "--db", db.string(), "--out", tmp.file("x.png")});
+      CHECK(p.exit_code == 1);
+      CHECK(p.out.empty());
+      CHECK_FALSE(fs::exists(tmp / "x.png"));
+      return p.err;
+    };
+    const std::string prefix = "mapindex render: " + db.string() + ": no thumbnail for '";
+    // Names holding it (fewest extra characters first), case aside.
+    CHECK(no_match("BlmapChill") ==
+          prefix +
+              "BlmapChill': no map of that SHA-256 or name; did you mean 'BlmapChill2', "
+              "'2089195bfab1_BlmapChill'?\n");
+    CHECK(no_match("chillblock") ==
+          prefix + "chillblock': no map of that SHA-256 or name; did you mean 'ChillBlock5'?\n");
+    // Then names holding it but for a few edits (a quarter of its length).
+    CHECK(no_match("Gors") ==
+          prefix + "Gors': no map of that SHA-256 or name; did you mean 'Gores'?\n");
+    CHECK(no_match("BlmapChlil") ==
+          prefix +
+              "BlmapChlil': no map of that SHA-256 or name; did you mean 'BlmapChill2', "
+              "'2089195bfab1_BlmapChill'?\n");
+    CHECK(no_match("ChillBlock5.map") ==
+          prefix +
+              "ChillBlock5.map': no map of that SHA-256 or name; did you mean "
+              "'ChillBlock5'?\n");
+    // The start of a SHA-256: the whole one.
+    const std::string sha = mapindex::read::digest(built[3]).sha256_hex();  // "Gores"
+    CHECK(no_match(sha.substr(0, 8)) == prefix + sha.substr(0, 8) +
+                                            "': no map of that SHA-256 or name; did you mean '" +
+                                            sha + "'?\n");
+    // Nothing near: no suggestion.
+    CHECK(no_match("Tutorial") == prefix + "Tutorial': no map of that SHA-256 or name\n");
   }
 
   TEST_CASE("readme: the minimap in the README is what render draws of the demo archive") {

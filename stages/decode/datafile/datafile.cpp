@@ -76,58 +76,70 @@ Int32View Int32View::subview(std::size_t first, std::size_t count) const {
 
 namespace {
 
-// The header's fields (H1..H4 checked).
-struct Header {
-  bool reversed = false;
-  std::int32_t version = 0;
-  std::int64_t size = 0, swaplen = 0, num_types = 0, num_items = 0, num_data = 0, item_size = 0,
-               data_size = 0;
-};
+// The metadata the header describes, in bytes: item types, item offsets,
+// data offsets, v4's table of uncompressed sizes and the items.
+std::int64_t metadata_size(const HeaderFields& h) {
+  const std::int64_t size_table = h.version == 4 ? std::int64_t{h.num_data} * 4 : 0;
+  return std::int64_t{h.num_item_types} * static_cast<std::int64_t>(kItemTypeSize) +
+         std::int64_t{h.num_items} * 4 + std::int64_t{h.num_data} * 4 + size_table + h.item_size;
+}
 
-// H1..H4: the header of `file`: its size, magic, version and counts.
-Result<Header> read_header(Bytes file) {
-  // H1
-  if (file.size() < kHeaderSize)
-    return fail(Code::H1, "file is " + to_string(file.size()) +
-                              " bytes, shorter than the 36-byte datafile header");
+}  // namespace
+
+std::int64_t HeaderFields::described_size() const {
+  return static_cast<std::int64_t>(kHeaderSize) + metadata_size(*this) + data_size;
+}
+
+std::optional<HeaderFields> read_header_fields(Bytes file) {
+  if (file.size() < kHeaderSize) return std::nullopt;
   const std::uint8_t* p = file.data();
-  Header h;
-
-  // H2
-  bool& reversed = h.reversed;
-  if (std::memcmp(p, kMagic, 4) == 0) {
-    reversed = false;
-  } else if (std::memcmp(p, kMagicReversed, 4) == 0) {
-    reversed = true;
-  } else {
-    return fail(Code::H2, "magic " + describe_magic(p) + " is neither 'DATA' nor 'ATAD'");
-  }
-
-  // H3
-  const std::int32_t version = load_le_i32(p + kVersionAt);
-  if (version != 3 && version != 4)
-    return fail(Code::H3, "version " + to_string(version) + " is not 3 or 4");
-
-  h.version = version;
+  HeaderFields h;
+  if (std::memcmp(p, kMagicReversed, 4) == 0)
+    h.reversed_magic = true;
+  else if (std::memcmp(p, kMagic, 4) != 0)
+    return std::nullopt;
+  h.version = load_le_i32(p + kVersionAt);
   h.size = load_le_i32(p + kSizeAt);
   h.swaplen = load_le_i32(p + kSwaplenAt);
-  h.num_types = load_le_i32(p + kNumItemTypesAt);
+  h.num_item_types = load_le_i32(p + kNumItemTypesAt);
   h.num_items = load_le_i32(p + kNumItemsAt);
   h.num_data = load_le_i32(p + kNumDataAt);
   h.item_size = load_le_i32(p + kItemSizeAt);
   h.data_size = load_le_i32(p + kDataSizeAt);
+  return h;
+}
 
-  const std::int64_t num_types = h.num_types, num_items = h.num_items, num_data = h.num_data,
-                     item_size = h.item_size, data_size = h.data_size;
+namespace {
+
+// H1..H4: the header of `file`: its size, magic, version and counts.
+Result<HeaderFields> read_header(Bytes file) {
+  // H1
+  if (file.size() < kHeaderSize)
+    return fail(Code::H1, "file is " + to_string(file.size()) +
+                              " bytes, shorter than the 36-byte datafile header");
+  // H2
+  const auto fields = read_header_fields(file);
+  if (!fields)
+    return fail(Code::H2, "magic " + describe_magic(file.data()) + " is neither 'DATA' nor 'ATAD'");
+  const HeaderFields& h = *fields;
+
+  // H3
+  if (h.version != 3 && h.version != 4)
+    return fail(Code::H3, "version " + to_string(h.version) + " is not 3 or 4");
+
   // H4
-  if (num_types < 0 || num_types > 65536)
-    return fail(Code::H4, "num_item_types " + to_string(num_types) + " is outside [0, 65536]");
-  if (num_items < 0) return fail(Code::H4, "num_items " + to_string(num_items) + " is negative");
-  if (num_data < 0) return fail(Code::H4, "num_data " + to_string(num_data) + " is negative");
-  if (item_size < 0) return fail(Code::H4, "item_size " + to_string(item_size) + " is negative");
-  if (item_size % 4 != 0)
-    return fail(Code::H4, "item_size " + to_string(item_size) + " is not a multiple of 4");
-  if (data_size < 0) return fail(Code::H4, "data_size " + to_string(data_size) + " is negative");
+  if (h.num_item_types < 0 || h.num_item_types > 65536)
+    return fail(Code::H4,
+                "num_item_types " + to_string(h.num_item_types) + " is outside [0, 65536]");
+  if (h.num_items < 0)
+    return fail(Code::H4, "num_items " + to_string(h.num_items) + " is negative");
+  if (h.num_data < 0) return fail(Code::H4, "num_data " + to_string(h.num_data) + " is negative");
+  if (h.item_size < 0)
+    return fail(Code::H4, "item_size " + to_string(h.item_size) + " is negative");
+  if (h.item_size % 4 != 0)
+    return fail(Code::H4, "item_size " + to_string(h.item_size) + " is not a multiple of 4");
+  if (h.data_size < 0)
+    return fail(Code::H4, "data_size " + to_string(h.data_size) + " is negative");
 
   return h;
 }
@@ -141,14 +153,14 @@ struct Sizes {
 
 // H8, H5, H6, H7: the header's sizes against each other and the file size,
 // before anything is allocated for the metadata they describe.
-Result<Sizes> check_sizes(const Header& h, std::int64_t file_size) {
-  const auto& [reversed, version, size, swaplen, num_types, num_items, num_data, item_size,
-               data_size] = h;
-  const bool v4 = version == 4;
+Result<Sizes> check_sizes(const HeaderFields& h, std::int64_t file_size) {
+  const bool v4 = h.version == 4;
+  const std::int64_t size = h.size, swaplen = h.swaplen, num_types = h.num_item_types,
+                     num_items = h.num_items, num_data = h.num_data, item_size = h.item_size,
+                     data_size = h.data_size;
   // H8 before H5: a reader allocates the metadata before it can compare sizes.
   const std::int64_t size_table = v4 ? num_data * 4 : 0;
-  const std::int64_t metadata = num_types * static_cast<std::int64_t>(kItemTypeSize) +
-                                num_items * 4 + num_data * 4 + size_table + item_size;
+  const std::int64_t metadata = metadata_size(h);
   if (metadata > kMaxMetadata)
     return fail(Code::H8, "metadata of " + to_string(metadata) + " bytes (" + to_string(num_types) +
                               " item types, " + to_string(num_items) + " items, " +
@@ -156,7 +168,7 @@ Result<Sizes> check_sizes(const Header& h, std::int64_t file_size) {
                               to_string(item_size) + ") exceeds the 2 GiB limit");
 
   // H5
-  const std::int64_t expected_size = static_cast<std::int64_t>(kHeaderSize) + metadata + data_size;
+  const std::int64_t expected_size = h.described_size();
   if (expected_size != file_size)
     return fail(Code::H5, "header describes a file of " + to_string(expected_size) + " bytes (" +
                               to_string(num_types) + " item types, " + to_string(num_items) +
@@ -204,31 +216,30 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
   if (!sizes) return sizes.error();
   // The sections the header describes, as views of the file.
   const std::uint8_t* p = file.data();
-  const auto& [reversed, version, size, swaplen, num_types, num_items, num_data, item_size,
-               data_size] = *header;
+  const HeaderFields& h = *header;
   const auto [size_table, crude] = *sizes;
-  const bool v4 = version == 4;
+  const bool v4 = h.version == 4;
   Datafile df;
   df.file_ = file;
   df.options_ = options;
-  df.version_ = version;
-  df.reversed_magic_ = reversed;
+  df.version_ = h.version;
+  df.reversed_magic_ = h.reversed_magic;
   df.crude_header_ = crude;
-  df.num_item_types_ = static_cast<std::size_t>(num_types);
-  df.num_items_ = static_cast<std::size_t>(num_items);
-  df.num_data_ = static_cast<std::size_t>(num_data);
+  df.num_item_types_ = static_cast<std::size_t>(h.num_item_types);
+  df.num_items_ = static_cast<std::size_t>(h.num_items);
+  df.num_data_ = static_cast<std::size_t>(h.num_data);
   df.item_types_ = p + kHeaderSize;
   df.item_offsets_ = df.item_types_ + df.num_item_types_ * kItemTypeSize;
   df.data_offsets_ = df.item_offsets_ + df.num_items_ * 4;
   df.data_sizes_ = v4 ? df.data_offsets_ + df.num_data_ * 4 : nullptr;
   df.items_ = df.data_offsets_ + df.num_data_ * 4 + static_cast<std::size_t>(size_table);
-  df.item_size_ = static_cast<std::uint32_t>(item_size);
+  df.item_size_ = static_cast<std::uint32_t>(h.item_size);
   df.data_ = df.items_ + df.item_size_;
-  df.data_block_size_ = static_cast<std::uint32_t>(data_size);
+  df.data_block_size_ = static_cast<std::uint32_t>(h.data_size);
   if (crude)
     df.warnings_.push_back(Problem{Code::H6_crude,
-                                   "v4 crude header: size " + to_string(size) + " and swaplen " +
-                                       to_string(swaplen) + " leave out the " +
+                                   "v4 crude header: size " + to_string(h.size) + " and swaplen " +
+                                       to_string(h.swaplen) + " leave out the " +
                                        to_string(size_table) + "-byte table of uncompressed sizes",
                                    Location::file()});
 

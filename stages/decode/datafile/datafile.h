@@ -79,6 +79,22 @@ struct ItemRange {
   std::uint32_t num = 0;
 };
 
+// The header's fields as stored: the magic and the eight int32s after it,
+// not checked against each other or the file. What a report shows of a
+// file whose container does not open (Datafile::open() reads the same).
+struct HeaderFields {
+  bool reversed_magic = false;  // `ATAD`
+  std::int32_t version = 0, size = 0, swaplen = 0, num_item_types = 0, num_items = 0, num_data = 0,
+               item_size = 0, data_size = 0;
+  // The file size the counts and sizes add up to (rule H5): the header, the
+  // metadata (with v4's table of uncompressed sizes) and the data.
+  std::int64_t described_size() const;
+};
+
+// The header of `file`, or nullopt when `file` is shorter than the header
+// (H1) or its magic is neither `DATA` nor `ATAD` (H2).
+std::optional<HeaderFields> read_header_fields(Bytes file);
+
 class Datafile {
  public:
   // Validates the container. On success the Datafile views `file`.
