@@ -10,7 +10,8 @@
 # (benchmarks/floor.cpp: read + SHA-256 of entries and tile layers + inflate)
 # and `mapindex index` with its default options on each, and prints a
 # markdown table of medians plus every performance target with its ratio and
-# PASS/MISS. The inputs are removed afterwards (unless --keep).
+# PASS/MISS, then the bounds on how work grows (mapindex-bench-bounds, on the
+# corpus). The inputs are removed afterwards (unless --keep).
 #
 #   benchmarks/run.sh [--quick] [--runs N] [--small SIZE] [--large SIZE|0]
 #                     [--distinct-size SIZE] [--history-size SIZE]
@@ -81,9 +82,10 @@ log() { echo "[bench $(date +%H:%M:%S)] $*" >&2; }
 if [ "$BUILD" = 1 ]; then
   log "building ($BUILD_TYPE) in $BUILD_DIR"
   mkdir -p "$BUILD_DIR"
-  if ! { cmake -S "$REPO" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DMAPINDEX_WERROR=OFF &&
+  if ! { cmake -S "$REPO" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DMAPINDEX_WERROR=OFF \
+           -DBUILD_TESTING=ON &&
          cmake --build "$BUILD_DIR" -j "$JOBS" --target mapindex mapindex-bench-floor \
-           mapindex-bench-synth mapindex-bench-pack mapindex-bench-time; } >"$BUILD_DIR/bench-build.log" 2>&1; then
+           mapindex-bench-synth mapindex-bench-pack mapindex-bench-time mapindex-bench-bounds; } >"$BUILD_DIR/bench-build.log" 2>&1; then
     tail -30 "$BUILD_DIR/bench-build.log" >&2
     echo "run.sh: the build failed (log: $BUILD_DIR/bench-build.log)" >&2
     exit 1
@@ -94,7 +96,8 @@ FLOOR=$BUILD_DIR/benchmarks/mapindex-bench-floor
 SYNTH=$BUILD_DIR/benchmarks/mapindex-bench-synth
 PACK=$BUILD_DIR/benchmarks/mapindex-bench-pack
 TIMER=$BUILD_DIR/benchmarks/mapindex-bench-time
-for p in "$MAPINDEX" "$FLOOR" "$SYNTH" "$PACK" "$TIMER"; do
+BOUNDS=$BUILD_DIR/benchmarks/mapindex-bench-bounds
+for p in "$MAPINDEX" "$FLOOR" "$SYNTH" "$PACK" "$TIMER" "$BOUNDS"; do
   [ -x "$p" ] || { echo "run.sh: $p is missing (build first or drop --no-build)" >&2; exit 1; }
 done
 
@@ -370,6 +373,12 @@ print_report() {
 }
 
 report=$(print_report)
+log "bounds on how work grows (mapindex-bench-bounds)"
+report="$report
+
+Bounds on how work grows (benchmarks/bounds.cpp):
+
+$("$BOUNDS" "$CORPUS" || true)"
 echo "$report"
 [ -n "$OUT" ] && echo "$report" >"$OUT"
 exit 0

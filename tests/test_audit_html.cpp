@@ -418,7 +418,7 @@ TEST_SUITE("audit") {
     CHECK(img_tags(section_of(second.out, "changed")).size() == 3);
   }
 
-  TEST_CASE("audit html browser: headless Chromium renders the page of a changed archive") {
+  TEST_CASE("audit html tool: headless Chromium renders the page of a changed archive") {
     const std::string browser = chromium();
     if (browser.empty()) {
       if (browser_required())

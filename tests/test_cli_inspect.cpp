@@ -48,7 +48,8 @@ std::vector<std::uint8_t> small_map(const WriterOptions& options) {
 }  // namespace
 
 TEST_SUITE("inspect") {
-  TEST_CASE("inspect: a map cut short shows its header's values as read and how much is there") {
+  TEST_CASE(
+      "inspect e2e: a map cut short shows its header's values as read and how much is there") {
     TempDir tmp;
     for (const int version : {3, 4})
       for (const bool reversed : {false, true}) {
@@ -93,7 +94,7 @@ TEST_SUITE("inspect") {
       }
   }
 
-  TEST_CASE("inspect: cut short only when the file is shorter than its header says") {
+  TEST_CASE("inspect e2e: cut short only when the file is shorter than its header says") {
     TempDir tmp;
     const auto full = small_map({});
     const FileLayout layout = file_layout(full);
@@ -140,7 +141,8 @@ TEST_SUITE("inspect") {
     CHECK(contains(r.out, "\"cut_short\": null"));
   }
 
-  TEST_CASE("inspect: --json prints one valid UTF-8 JSON array with what the index would store") {
+  TEST_CASE(
+      "inspect e2e: --json prints one valid UTF-8 JSON array with what the index would store") {
     TempDir tmp;
     // A map whose contents are known: 16x10 game layer, rows 8 and 9 solid
     // (tile 1, 32 tiles), a spawn (192) and a shotgun (199); a tile layer named
@@ -201,7 +203,7 @@ TEST_SUITE("inspect") {
     CHECK(p.out == expected.str());
   }
 
-  TEST_CASE("inspect: --json reports an unreadable input inside the one document and exits 1") {
+  TEST_CASE("inspect e2e: --json reports an unreadable input inside the one document and exits 1") {
     TempDir tmp;
     write_file(tmp / "bad.map", to_bytes("DATA\x04"));  // a datafile header cut short
     const auto r =
@@ -219,7 +221,8 @@ TEST_SUITE("inspect") {
     CHECK(p.out == "1 map rejected True\n");
   }
 
-  TEST_CASE("inspect: an entry named as its archive is named by both, a single file by its path") {
+  TEST_CASE(
+      "inspect e2e: an entry named as its archive is named by both, a single file by its path") {
     TempDir tmp;
     // The archive's one entry has the archive's own file name: it is still an
     // entry of the archive, not the archive read as one file.
@@ -236,7 +239,7 @@ TEST_SUITE("inspect") {
 
   // Info findings (docs/guide.md, "Problem severities") are shown, after the errors
   // and warnings, with their number; a map whose only finding is info is ok.
-  TEST_CASE("inspect: info findings are shown last and leave a map ok") {
+  TEST_CASE("inspect e2e: info findings are shown last and leave a map ok") {
     TempDir dir;
     const auto build = [](bool with_warning) {
       MapBuilder b;

@@ -119,7 +119,7 @@ TEST_SUITE("cli") {
     CHECK_FALSE(closest_match("x", commands));
   }
 
-  TEST_CASE("cli: a mistyped command prints one line with a suggestion and exits 2") {
+  TEST_CASE("cli e2e: a mistyped command prints one line with a suggestion and exits 2") {
     auto r = run_mapindex({"indx", "maps/"});
     CHECK(r.exit_code == 2);
     CHECK(r.out.empty());
@@ -134,7 +134,7 @@ TEST_SUITE("cli") {
     CHECK(count_lines(r.err) == 1);
   }
 
-  TEST_CASE("cli: mapindex help COMMAND is mapindex COMMAND --help, -V is --version") {
+  TEST_CASE("cli e2e: mapindex help COMMAND is mapindex COMMAND --help, -V is --version") {
     for (const char* command : {"index", "query", "inspect", "audit", "check"}) {
       INFO(command);
       const auto help = run_mapindex({"help", command});
@@ -159,7 +159,7 @@ TEST_SUITE("cli") {
     CHECK(r.out.rfind("mapindex " MAPINDEX_VERSION, 0) == 0);
   }
 
-  TEST_CASE("cli: check given a FILE says check verifies an index and points to inspect") {
+  TEST_CASE("cli e2e: check given a FILE says check verifies an index and points to inspect") {
     SmallIndex f;
     const auto map = f.dir.file("my.map"), spaced = f.dir.file("Gores of Diamonds.map");
     auto r = run_mapindex({"check", map});
@@ -280,7 +280,7 @@ TEST_SUITE("query") {
     CHECK(stream.str().starts_with("n\n3\n"));
   }
 
-  TEST_CASE("query: the command joins an attached index and prints the count") {
+  TEST_CASE("query e2e: the command joins an attached index and prints the count") {
     SmallIndex f;
     OneMapIndex other;
     auto r =
@@ -294,7 +294,7 @@ TEST_SUITE("query") {
     CHECK_MESSAGE(contains(r.err, "would write: mapindex query only reads the index"), r.err);
   }
 
-  TEST_CASE("query: .tables and .schema answer as the sqlite3 shell does") {
+  TEST_CASE("query e2e: .tables and .schema answer as the sqlite3 shell does") {
     WithOtherDatabase f;
     const auto tables = f.run(".tables", {});
     // Every table and view of the index, one per line, no header.
@@ -457,7 +457,7 @@ TEST_SUITE("query") {
     CHECK(out.empty());
   }
 
-  TEST_CASE("query: the command reads SQL from -f FILE, -f - and -, and types -p values") {
+  TEST_CASE("query e2e: the command reads SQL from -f FILE, -f - and -, and types -p values") {
     SmallIndex f;
     const auto sql_file = f.write_sql("q.sql",
                                       "-- a comment\nSELECT typeof(:n) AS a, typeof(:r) AS b,\n"
@@ -498,7 +498,7 @@ TEST_SUITE("query") {
     CHECK(r.err == "mapindex query: no value for :x (give it with -p x=VALUE)\n");
   }
 
-  TEST_CASE("query: the command prints TSV and NDJSON and never cuts cells off a terminal") {
+  TEST_CASE("query e2e: the command prints TSV and NDJSON and never cuts cells off a terminal") {
     SmallIndex f;
     const std::string long_text(100, 'w');
     auto r = run_mapindex({"query", "--db", f.path, "--tsv", "SELECT 'a' AS x, 2 AS y"});
@@ -515,7 +515,7 @@ TEST_SUITE("query") {
     CHECK(r.out.find(long_text) != std::string::npos);
   }
 
-  TEST_CASE("query: on a terminal the table cuts cells at 60 characters, --wide keeps them") {
+  TEST_CASE("query e2e: on a terminal the table cuts cells at 60 characters, --wide keeps them") {
     if (!fs::exists("/usr/bin/script")) {
       MESSAGE("no /usr/bin/script to give mapindex a terminal: not tested");
       return;

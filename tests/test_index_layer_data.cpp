@@ -60,7 +60,8 @@ LayerDataKey key_of(int n, LayerKind kind) {
 }  // namespace
 
 TEST_SUITE("index") {
-  TEST_CASE("an index of the previous schema migrates to layer_data, its rows answering the same") {
+  TEST_CASE(
+      "index: an index of the previous schema migrates to layer_data, its rows answering the same") {
     TempDir dir;
     const auto path = dir.file("v4.sqlite");
     const Migration& layer_data = migration_named("_layer_data.sql");
@@ -175,7 +176,7 @@ TEST_SUITE("index") {
                      "SELECT map_id, layer_index, layer_kind, tile, count FROM tile_counts "
                      "WHERE map_id IN (7, 8) ORDER BY 1, 2, 4") == kTileCounts);
   }
-  TEST_CASE("every tile count of a layer is stored, however many tiles it has") {
+  TEST_CASE("index: every tile count of a layer is stored, however many tiles it has") {
     // The writer inserts a layer's counts several rows per statement: layers
     // of 0 to 200 distinct tiles, each tile's count derived from the tile,
     // layer and key (so a row bound to the wrong tile, layer or count shows).

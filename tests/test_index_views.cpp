@@ -64,7 +64,7 @@ struct ViewFixture {
 }  // namespace
 
 TEST_SUITE("index") {
-  TEST_CASE("file_overview: one row per entry with status, sizes and counts") {
+  TEST_CASE("index: file_overview: one row per entry with status, sizes and counts") {
     ViewFixture f;
     CHECK(
         query_rows(
@@ -90,7 +90,7 @@ TEST_SUITE("index") {
             "WHERE name = 'Sunny Race'") == "teeworlds,4,1,1,3,0,1,Author 0");
   }
 
-  TEST_CASE("ddnet_mapinfo: ddnet.org's mapinfo columns, one row per Teeworlds map") {
+  TEST_CASE("index: ddnet_mapinfo: ddnet.org's mapinfo columns, one row per Teeworlds map") {
     ViewFixture f;
     // ddnet.org's record_mapinfo: Map, Width, Height, then the 40 flags in this order.
     const std::vector<std::string> ddnet_columns = {
@@ -134,7 +134,7 @@ TEST_SUITE("index") {
           std::vector<std::string>{"Sunny Race"});
   }
 
-  TEST_CASE("unused_images: images no layer uses") {
+  TEST_CASE("index: unused_images: images no layer uses") {
     ViewFixture f;
     CHECK(
         query_rows(
@@ -144,7 +144,7 @@ TEST_SUITE("index") {
         std::vector<std::string>{"Sunny Race,1,leftover,0,64x32,900"});
   }
 
-  TEST_CASE("maps_with_errors: maps DDNet refuses, with their error codes") {
+  TEST_CASE("index: maps_with_errors: maps DDNet refuses, with their error codes") {
     ViewFixture f;
     const auto rows = query_rows(
         f.h(),
@@ -158,7 +158,7 @@ TEST_SUITE("index") {
           "no game layer, expected at least one|1");
   }
 
-  TEST_CASE("map_names, problem_list and map_tiles") {
+  TEST_CASE("index: map_names, problem_list and map_tiles") {
     ViewFixture f;
     CHECK(query_rows(f.h(), "SELECT name || ',' || files FROM map_names ORDER BY name") ==
           std::vector<std::string>{"Broken,1", "Level1,1", "Sunny Race,1"});
@@ -202,7 +202,7 @@ TEST_SUITE("index") {
           std::vector<std::string>{"4", "9"});
   }
 
-  TEST_CASE("file_history and in_latest_run show entries gone from a source") {
+  TEST_CASE("index: file_history and in_latest_run show entries gone from a source") {
     ViewFixture f;
     CHECK(
         query_rows(
@@ -219,7 +219,7 @@ TEST_SUITE("index") {
           std::vector<std::string>{"README.txt"});
   }
 
-  TEST_CASE("typical queries use indexes") {
+  TEST_CASE("index: typical queries use indexes") {
     ViewFixture f;
     auto plan = [&](const std::string& sql) {
       std::string all;

@@ -179,7 +179,8 @@ void check_same_layers(const MapStats& a, const MapStats& b) {
 }  // namespace
 
 TEST_SUITE("layer cache") {
-  TEST_CASE("a layer result taken from the store gives the map the same stats, located here") {
+  TEST_CASE(
+      "layer cache: a layer result taken from the store gives the map the same stats, located here") {
     const auto first = pool_map("a", {"G0", "D0", "D1"});
     const auto second = pool_map("b", {"D1", "G0"});  // D1 now at layer 0, G0 at 1
     MapStore store;
@@ -202,7 +203,7 @@ TEST_SUITE("layer cache") {
     CHECK(b_cached.layers[1].data_key == a.layers[0].data_key);
   }
 
-  TEST_CASE("a cached result is used as stored: the layer is not measured again") {
+  TEST_CASE("layer cache: a cached result is used as stored: the layer is not measured again") {
     const auto map = pool_map("a", {"G0", "D0"});
     MapStore store;
     MeasureOptions o;
@@ -226,7 +227,8 @@ TEST_SUITE("layer cache") {
     CHECK(cached.layers[1].tile_counts == plain.layers[1].tile_counts);
   }
 
-  TEST_CASE("the run's store keeps the first result of a key, within its memory bound") {
+  TEST_CASE(
+      "layer cache: the run's store keeps the first result of a key, within its memory bound") {
     const auto map = pool_map("a", {"G0", "D0"});
     const MapStats s = measure_teeworlds(map);
     const LayerDataKey k0 = *s.layers[0].data_key, k1 = *s.layers[1].data_key;
@@ -252,7 +254,8 @@ TEST_SUITE("layer cache") {
     CHECK(small.memory_bytes() == one);
   }
 
-  TEST_CASE("the store looks results up in an index that held some, or once its memory is full") {
+  TEST_CASE(
+      "layer cache e2e: the store looks results up in an index that held some, or once its memory is full") {
     // m1's layers go into `filled` (index_into) before a store opens it.
     TempDir tmp;
     const auto m1 = pool_map("m1", {"G0", "D0"});
@@ -278,7 +281,8 @@ TEST_SUITE("layer cache") {
     CHECK(counters.layers.reused_index == 3);
   }
 
-  TEST_CASE("a layer taken from the store still counts against the map's inflate budget") {
+  TEST_CASE(
+      "layer cache: a layer taken from the store still counts against the map's inflate budget") {
     // Layers sharing one 8 MiB data item (a hostile map): the budget holds
     // exactly 4 reads of it (tests/test_fuzz_regressions.cpp). With a store,
     // the second to fourth are hits that inflate nothing, yet the fifth and
@@ -308,7 +312,8 @@ TEST_SUITE("layer cache") {
     CHECK(refused == 6);
   }
 
-  TEST_CASE("a known thumbnail whose game layer the inflate budget refuses here is not taken") {
+  TEST_CASE(
+      "layer cache: a known thumbnail whose game layer the inflate budget refuses here is not taken") {
     // a: a game layer on an 8 MiB data item. b: four design layers read the
     // same item first (the budget holds 4 reads of it), so b's game layer,
     // known by key with a's thumbnail, is refused: b has nothing drawn, as
@@ -345,7 +350,8 @@ TEST_SUITE("layer cache") {
     check_same_layers(mb.stats, mb_plain.stats);
   }
 
-  TEST_CASE("the key is the data, kind, size and version: another size is another key") {
+  TEST_CASE(
+      "layer cache: the key is the data, kind, size and version: another size is another key") {
     const auto map = pool_map("a", {"G0", "D0", "D0"});
     const MapStats s = measure_teeworlds(map);
     REQUIRE(s.layers.size() == 3);
@@ -358,7 +364,8 @@ TEST_SUITE("layer cache") {
     CHECK(s.layers[1].data_key->data_size == 30 * 20 * 4);
   }
 
-  TEST_CASE("tile data digests computed ahead: the keys' digests, and taken as given") {
+  TEST_CASE(
+      "layer cache: tile data digests computed ahead: the keys' digests, and taken as given") {
     // Two layers with the same data (one data item each) and one other.
     const auto map = pool_map("a", {"G0", "D0", "D1", "D0"});
     const auto digests = digest_tile_data(map);
@@ -418,7 +425,8 @@ TEST_SUITE("layer cache") {
     CHECK(digest_tile_data(text).items.empty());
   }
 
-  TEST_CASE("the corpus: digests computed ahead cover every layer key and change no result") {
+  TEST_CASE(
+      "layer cache corpus: digests computed ahead cover every layer key and change no result") {
     const auto files = corpus_files("maps", ".map");
     if (files.empty()) {
       report_corpus_missing("maps", "tile data digests");
@@ -443,7 +451,8 @@ TEST_SUITE("layer cache") {
     CHECK(keyed > 1000);
   }
 
-  TEST_CASE("an index run keys each layer by its own data, copies and known maps included") {
+  TEST_CASE(
+      "layer cache e2e: an index run keys each layer by its own data, copies and known maps included") {
     TempDir tmp;
     const std::map<std::string, std::vector<std::uint8_t>> maps = {
         {"m1", pool_map("m1", {"G0", "D0", "D1"})},
@@ -482,7 +491,7 @@ TEST_SUITE("layer cache") {
   }
 
   TEST_CASE(
-      "maps sharing layers: one layer_data row per distinct layer, a later run inflates none") {
+      "layer cache e2e: maps sharing layers: one layer_data row per distinct layer, a later run inflates none") {
     TempDir tmp;
     // Run 1: 3 maps of 9 layers made of the 5 distinct pool layers.
     write_archive(tmp / "first.zip", ArchiveFormat::zip,
@@ -531,7 +540,8 @@ TEST_SUITE("layer cache") {
     CHECK(first_difference(dump(db), dump(plain)) == "");
   }
 
-  TEST_CASE("a thumbnail taken from the store is the drawn one, a changed drawn layer misses") {
+  TEST_CASE(
+      "layer cache: a thumbnail taken from the store is the drawn one, a changed drawn layer misses") {
     // a and b share their game layer (b's design layers differ); c's differs.
     const auto a = pool_map("a", {"G0", "D0"});
     const auto b = pool_map("b", {"D2", "G0", "D1"});
@@ -577,7 +587,8 @@ TEST_SUITE("layer cache") {
     CHECK(mc.stats.thumbnail_png == measure_content(c, plain).stats.thumbnail_png);
   }
 
-  TEST_CASE("a deferred thumbnail, once finished, is the one measured at once, offered then") {
+  TEST_CASE(
+      "layer cache: a deferred thumbnail, once finished, is the one measured at once, offered then") {
     const auto a = pool_map("a", {"G0", "D0"});
     MapStore store;
     MeasureOptions deferred;
@@ -613,7 +624,8 @@ TEST_SUITE("layer cache") {
     CHECK(mb.stats.thumbnail_png == at_once.stats.thumbnail_png);
   }
 
-  TEST_CASE("a stored thumbnail for the key of a map is what the map shows, and only for it") {
+  TEST_CASE(
+      "layer cache: a stored thumbnail for the key of a map is what the map shows, and only for it") {
     // A planted thumbnail under a's key shows for a: the store is trusted
     // like the layer results, so what it holds under a key is what shows.
     const auto a = pool_map("a", {"G0", "D0"});
@@ -637,7 +649,8 @@ TEST_SUITE("layer cache") {
     CHECK(measure_content(a, o).stats.thumbnail_png == drawn.stats.thumbnail_png);
   }
 
-  TEST_CASE("a later run takes the thumbnail of a map whose drawn layers it knows") {
+  TEST_CASE(
+      "layer cache e2e: a later run takes the thumbnail of a map whose drawn layers it knows") {
     TempDir tmp;
     write_archive(tmp / "first.zip", ArchiveFormat::zip,
                   {{.path = "m1.map", .bytes = pool_map("m1", {"G0", "D0"})}});
@@ -671,7 +684,8 @@ TEST_SUITE("layer cache") {
     CHECK(first_difference(dump(db), dump(plain)) == "");
   }
 
-  TEST_CASE("a run with no thread to be had beside its graph's writes the same index") {
+  TEST_CASE(
+      "layer cache: a run with no thread to be had beside its graph's writes the same index") {
     // OpenSSL's warm-up, the background check and freeing the layer results
     // each take a thread of their own when one can be had; without one the
     // run does the work in place (or, for the warm-up, in its first digest).
@@ -710,13 +724,14 @@ TEST_SUITE("layer cache") {
     CHECK(sql_value(refused, "SELECT status FROM runs ORDER BY run_id DESC LIMIT 1") == "complete");
   }
 
-  TEST_CASE("--no-layer-cache is accepted but not in --help") {
+  TEST_CASE("layer cache e2e: --no-layer-cache is accepted but not in --help") {
     const auto help = run_process(mapindex_binary(), {"index", "--help"});
     CHECK(help.exit_code == 0);
     CHECK(help.out.find("layer-cache") == std::string::npos);
   }
 
-  TEST_CASE("the corpus indexed with and without the layer cache, at 1 and 2 threads: same index") {
+  TEST_CASE(
+      "layer cache corpus: the corpus indexed with and without the layer cache, at 1 and 2 threads: same index") {
     const auto maps = corpus_dir("maps");
     if (!maps) {
       report_corpus_missing("maps", "layer cache differential");
@@ -748,7 +763,7 @@ TEST_SUITE("layer cache") {
     }
   }
 
-  TEST_CASE("the shared buffer is held by one thread at a time") {
+  TEST_CASE("layer cache: the shared buffer is held by one thread at a time") {
     SharedBuffer shared;
     std::atomic<bool> other_has_it{false};
     auto lease = shared.take();
@@ -766,7 +781,8 @@ TEST_SUITE("layer cache") {
     CHECK(other_has_it.load());
   }
 
-  TEST_CASE("tile layers over 32 MiB: measured in the shared buffer, the same on 2 threads") {
+  TEST_CASE(
+      "layer cache slow: tile layers over 32 MiB: measured in the shared buffer, the same on 2 threads") {
     // 3000x3000 tiles of 4 bytes: 36 MB, over kSharedBufferAbove.
     constexpr int n = 3000;
     static_assert(std::int64_t{n} * n * 4 > static_cast<std::int64_t>(kSharedBufferAbove));

@@ -452,7 +452,7 @@ Code code_of(const MapCheckCase& c) {
 }  // namespace
 
 TEST_SUITE("problem codes") {
-  TEST_CASE("every problem code has a fixture that triggers it") {
+  TEST_CASE("problem codes e2e: every problem code has a fixture that triggers it") {
     std::multimap<Code, Fixture> all = fixtures();
     for (const auto& c : map_check_cases()) {
       const MapCheckCase copy = c;

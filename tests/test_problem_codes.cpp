@@ -31,7 +31,7 @@ constexpr std::string_view kEnd = "<!-- end of problem codes -->\n";
 }  // namespace
 
 TEST_SUITE("problem codes") {
-  TEST_CASE("docs/problem-codes.md's tables are the code table") {
+  TEST_CASE("problem codes: docs/problem-codes.md's tables are the code table") {
     const std::string path = std::string(MAPINDEX_SOURCE_DIR) + "/docs/problem-codes.md";
     const std::string doc = mapindex::testing::read_text_file(path);
     const auto begin = doc.find(kBegin);
@@ -61,7 +61,7 @@ TEST_SUITE("problem codes") {
     }
   }
 
-  TEST_CASE("docs/guide.md's table of reading codes agrees with the code table") {
+  TEST_CASE("problem codes: docs/guide.md's table of reading codes agrees with the code table") {
     const std::string readme =
         mapindex::testing::read_text_file(std::string(MAPINDEX_SOURCE_DIR) + "/docs/guide.md");
     int rows = 0;
@@ -78,7 +78,7 @@ TEST_SUITE("problem codes") {
     CHECK(rows == 10);
   }
 
-  TEST_CASE("the code table is consistent") {
+  TEST_CASE("problem codes: the code table is consistent") {
     std::set<std::pair<std::string_view, Severity>> seen;
     for (const auto& c : code_table()) {
       INFO(c.string);
@@ -96,7 +96,7 @@ TEST_SUITE("problem codes") {
     }
   }
 
-  TEST_CASE("every code has a short title and a hint") {
+  TEST_CASE("problem codes: every code has a short title and a hint") {
     for (const auto& c : code_table()) {
       INFO(c.string);
       // A title: at most six words, short enough to stand beside the code in
@@ -114,7 +114,7 @@ TEST_SUITE("problem codes") {
     }
   }
 
-  TEST_CASE("the audit's release checks are codes of the table") {
+  TEST_CASE("problem codes: the audit's release checks are codes of the table") {
     for (const auto& c : code_table()) {
       INFO(c.string);
       // Group release holds the checks only the audit reports; every one of
@@ -130,7 +130,7 @@ TEST_SUITE("problem codes") {
     CHECK(std::size(kReleaseChecks) == 7);
   }
 
-  TEST_CASE("a code is found by its string, and printed with its title") {
+  TEST_CASE("problem codes: a code is found by its string, and printed with its title") {
     REQUIRE(find_code("H5"));
     CHECK(find_code("H5")->code == Code::H5);
     // A string stored with two severities: the error first, or the one asked for.
@@ -150,7 +150,7 @@ TEST_SUITE("problem codes") {
     CHECK(titled_code("no.such.code") == "no.such.code");
   }
 
-  TEST_CASE("locations render as the text stored in problems.location") {
+  TEST_CASE("problem codes: locations render as the text stored in problems.location") {
     CHECK(to_string(Location::file()) == "");
     CHECK(to_string(Location::info()) == "info");
     CHECK(to_string(Location::envelope_points()) == "envelope points");

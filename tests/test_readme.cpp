@@ -98,12 +98,12 @@ void check_console_examples(const char* page) {
 }  // namespace
 
 TEST_SUITE("readme") {
-  TEST_CASE("README.md: the quickstart prints what the page shows") {
+  TEST_CASE("readme e2e: README.md: the quickstart prints what the page shows") {
     check_console_examples("README.md");
   }
 
   // Every command the program lists is in the README's command summary.
-  TEST_CASE("README.md: the commands section names every command of mapindex --help") {
+  TEST_CASE("readme e2e: README.md: the commands section names every command of mapindex --help") {
     const std::string readme = read_doc("README.md");
     const auto start = readme.find("\n## Commands\n");
     REQUIRE(start != std::string::npos);
@@ -126,7 +126,8 @@ TEST_SUITE("readme") {
 
   // The README is the front door: a user gets to a first answer on its first
   // screens, and the depth is one link away in docs/.
-  TEST_CASE("README.md: at most 300 lines, the quickstart's example ends within the first 80") {
+  TEST_CASE(
+      "readme: README.md: at most 300 lines, the quickstart's example ends within the first 80") {
     const std::string readme = read_doc("README.md");
     CHECK(std::count(readme.begin(), readme.end(), '\n') <= 300);
     const auto start = readme.find("```console\n");
@@ -145,22 +146,24 @@ TEST_SUITE("readme") {
     }
   }
 
-  TEST_CASE("docs/guide.md: the console examples print what the page shows") {
+  TEST_CASE("readme e2e: docs/guide.md: the console examples print what the page shows") {
     check_console_examples("docs/guide.md");
   }
 
-  TEST_CASE("docs/audit.md: the reports of the demo's next night are what the page shows") {
+  TEST_CASE(
+      "readme e2e: docs/audit.md: the reports of the demo's next night are what the page shows") {
     check_console_examples("docs/audit.md");
   }
 
-  TEST_CASE("docs/audit-json.md: the parts of the JSON report are what the page shows") {
+  TEST_CASE(
+      "readme e2e: docs/audit-json.md: the parts of the JSON report are what the page shows") {
     check_console_examples("docs/audit-json.md");
   }
 
   // docs/audit-json.md documents the report field by field: every key of a
   // real report (the demo's next night, with every kind of change) is named
   // on the page.
-  TEST_CASE("docs/audit-json.md names every field of a JSON report") {
+  TEST_CASE("readme e2e: docs/audit-json.md names every field of a JSON report") {
     const std::string doc = read_doc("docs/audit-json.md");
     TempDir tmp;
     const auto archive = tmp.file("maps.zip"), db = tmp.file("index.sqlite");
@@ -179,7 +182,7 @@ TEST_SUITE("readme") {
       CHECK_MESSAGE(doc.find("`" + k + "`") != std::string::npos, "field " << k);
   }
 
-  TEST_CASE("docs/queries.md: every question prints what the page shows") {
+  TEST_CASE("readme e2e: docs/queries.md: every question prints what the page shows") {
     const std::string section = read_doc("docs/queries.md");
 
     TempDir tmp;
@@ -206,7 +209,7 @@ TEST_SUITE("readme") {
 
   // docs/schema.md's table of which tiles on which layers set each
   // ddnet_mapinfo flag is the code's own table (stages/extract/teeworlds_features.cpp).
-  TEST_CASE("docs/schema.md documents every ddnet_mapinfo flag as the code sets it") {
+  TEST_CASE("readme: docs/schema.md documents every ddnet_mapinfo flag as the code sets it") {
     const std::string schema = read_doc("docs/schema.md");
     const auto start = schema.find("\n### `ddnet_mapinfo`");
     REQUIRE(start != std::string::npos);
@@ -220,7 +223,7 @@ TEST_SUITE("readme") {
 
   // The schema is a public interface: docs/schema.md has a heading for every
   // table and view of a new index, and names each of its columns in that part.
-  TEST_CASE("docs/schema.md names every table, view and column") {
+  TEST_CASE("readme: docs/schema.md names every table, view and column") {
     const std::string reference = read_doc("docs/schema.md");
     TempDir tmp;
     auto db = mapindex::index::testing::open_index((tmp / "new.sqlite").string());
@@ -243,7 +246,7 @@ TEST_SUITE("readme") {
 
   // docs/design.md draws the layer graph as it is: its table lists, for every
   // layer, the layers its CMakeLists.txt links, and no others.
-  TEST_CASE("docs/design.md's layer table is the layers' links in CMake") {
+  TEST_CASE("readme: docs/design.md's layer table is the layers' links in CMake") {
     namespace fs = std::filesystem;
     const std::string design = read_doc("docs/design.md");
     const fs::path root(MAPINDEX_SOURCE_DIR);
@@ -268,7 +271,7 @@ TEST_SUITE("readme") {
 
   // The documentation says what a target or a reason is, not which tracker
   // issue asked for it: readers have no tracker.
-  TEST_CASE("README.md, CONTRIBUTING.md, CHANGELOG.md and docs/ name no tracker issues") {
+  TEST_CASE("readme: README.md, CONTRIBUTING.md, CHANGELOG.md and docs/ name no tracker issues") {
     namespace fs = std::filesystem;
     const fs::path root(MAPINDEX_SOURCE_DIR);
     std::vector<fs::path> pages{root / "README.md", root / "CONTRIBUTING.md",
@@ -287,7 +290,8 @@ TEST_SUITE("readme") {
   // Every relative link of the documentation leads somewhere: the file (or
   // folder) exists, and an #anchor names a heading of that page as GitHub
   // makes its anchors (lowercase, punctuation dropped, spaces to hyphens).
-  TEST_CASE("README.md, CONTRIBUTING.md, CHANGELOG.md and docs/: every link leads somewhere") {
+  TEST_CASE(
+      "readme: README.md, CONTRIBUTING.md, CHANGELOG.md and docs/: every link leads somewhere") {
     namespace fs = std::filesystem;
     const fs::path root(MAPINDEX_SOURCE_DIR);
     std::vector<fs::path> pages{root / "README.md", root / "CONTRIBUTING.md",

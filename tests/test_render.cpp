@@ -196,7 +196,8 @@ std::vector<std::uint8_t> drawn_tile_by_tile(const KindLayout& k, std::int32_t w
 }  // namespace
 
 TEST_SUITE("render") {
-  TEST_CASE("tile classes: every named game/front tile of schema/tile_names.csv gets its class") {
+  TEST_CASE(
+      "render tile classes: every named game/front tile of schema/tile_names.csv gets its class") {
     // The class each name must have, by docs/guide.md's palette table.
     const auto expected_for = [](const std::string& name, const std::string& category) {
       if (name == "SOLID") return TileClass::solid;
@@ -244,7 +245,7 @@ TEST_SUITE("render") {
       CHECK(mapindex::render::class_of(k, 0) == TileClass::air);
   }
 
-  TEST_CASE("tile classes: docs/guide.md's palette table is the palette") {
+  TEST_CASE("render tile classes: docs/guide.md's palette table is the palette") {
     const std::string doc = read_text_file(fs::path(MAPINDEX_SOURCE_DIR) / "docs/guide.md");
     for (const auto& e : palette()) {
       char hex[8];
@@ -260,7 +261,7 @@ TEST_SUITE("render") {
         CHECK_FALSE(palette()[i].rgb == palette()[j].rgb);
   }
 
-  TEST_CASE("render: known tiles at known places have the palette's colours") {
+  TEST_CASE("render e2e: known tiles at known places have the palette's colours") {
     TempDir tmp;
     std::vector<Placed> placed;
     write_file(tmp / "known.map", known_tiles_map(&placed));
@@ -321,7 +322,7 @@ TEST_SUITE("render") {
     }
   }
 
-  TEST_CASE("render: a skip-compressed (version 4) game layer draws the same") {
+  TEST_CASE("render e2e: a skip-compressed (version 4) game layer draws the same") {
     using namespace mapindex::teeworlds::game_tile;
     MapBuilder b;
     b.add_game_group();
@@ -340,7 +341,7 @@ TEST_SUITE("render") {
     CHECK(text(d.at(16, 1)) == text(colour(TileClass::air)));
   }
 
-  TEST_CASE("render: a SpriteTile level draws colliders solid and tiles by set") {
+  TEST_CASE("render e2e: a SpriteTile level draws colliders solid and tiles by set") {
     // 4 x 3 cells from the lower-left corner: (0, row 0) collider, (3, row
     // 2) a tile of set 1 (tiles_per_set 1024 with the default 32 sets).
     StLayer layer;
@@ -362,7 +363,7 @@ TEST_SUITE("render") {
     CHECK(text(d.at(1, 1)) == text(colour(TileClass::air)));
   }
 
-  TEST_CASE("render: ARCHIVE::path renders one entry of an archive") {
+  TEST_CASE("render e2e: ARCHIVE::path renders one entry of an archive") {
     TempDir tmp;
     std::vector<Placed> placed;
     const auto known = known_tiles_map(&placed);
@@ -390,7 +391,7 @@ TEST_SUITE("render") {
     CHECK(contains(whole.err, "is an archive"));
   }
 
-  TEST_CASE("render: errors name the file and the reason") {
+  TEST_CASE("render e2e: errors name the file and the reason") {
     TempDir tmp;
     write_file(tmp / "text.map", to_bytes("hello, not a map"));
     const auto not_map = render({tmp.file("text.map"), "--out", tmp.file("x.png")});
@@ -416,7 +417,7 @@ TEST_SUITE("render") {
     CHECK_FALSE(fs::exists(tmp / "x.png"));
   }
 
-  TEST_CASE("canvas: limits are checked before allocating") {
+  TEST_CASE("render canvas: limits are checked before allocating") {
     using mapindex::render::Canvas;
     const auto huge = Canvas::create(100000, 100000);
     REQUIRE_FALSE(huge);
@@ -685,7 +686,7 @@ TEST_SUITE("render") {
     }
   }
 
-  TEST_CASE("thumbnail: the downscale keeps a one-tile freeze line and a single spawn") {
+  TEST_CASE("render thumbnail: the downscale keeps a one-tile freeze line and a single spawn") {
     using namespace mapindex::teeworlds::game_tile;
     // 1024 x 512 tiles of solid: 4 x 4 tiles per pixel, a 256 x 128 thumbnail.
     TileGrid game(LayerKind::game, 1024, 512);
@@ -723,7 +724,8 @@ TEST_SUITE("render") {
     CHECK(plain.stats.thumbnail_png.empty());
   }
 
-  TEST_CASE("index: one thumbnail per map content, the view, --from-index, --no-thumbnails") {
+  TEST_CASE(
+      "render e2e: index: one thumbnail per map content, the view, --from-index, --no-thumbnails") {
     TempDir tmp;
     fs::create_directories(tmp / "in");
     const auto known = known_tiles_map();
@@ -805,7 +807,7 @@ TEST_SUITE("render") {
     CHECK(blob(db2, "SELECT png FROM map_thumbnails WHERE sha256 = '" + sha_a + "'") == stored);
   }
 
-  TEST_CASE("render: --from-index with no such name suggests the closest stored names") {
+  TEST_CASE("render e2e: --from-index with no such name suggests the closest stored names") {
     TempDir tmp;
     fs::create_directories(tmp / "in");
     // Distinct contents (game layers of different widths) under these names.
@@ -861,7 +863,8 @@ TEST_SUITE("render") {
     CHECK(no_match("Tutorial") == prefix + "Tutorial': no map of that SHA-256 or name\n");
   }
 
-  TEST_CASE("readme: the minimap in the README is what render draws of the demo archive") {
+  TEST_CASE(
+      "render e2e: readme: the minimap in the README is what render draws of the demo archive") {
     TempDir tmp;
     const auto demo = run_process(make_demo_binary(), {tmp.file("maps.zip")});
     REQUIRE_MESSAGE(demo.exit_code == 0, demo.err);
@@ -875,7 +878,7 @@ TEST_SUITE("render") {
     CHECK(contains(doc, "(docs/pictures/demo-race.png)"));
   }
 
-  TEST_CASE("corpus: every map with a game layer and every level gets a thumbnail") {
+  TEST_CASE("render corpus: every map with a game layer and every level gets a thumbnail") {
     const auto maps = corpus_files("maps", ".map");
     const auto levels = corpus_files("spritetile", ".bytes");
     if (maps.empty()) {

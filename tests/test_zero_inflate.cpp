@@ -449,7 +449,8 @@ TEST_SUITE("zero inflate") {
     CHECK(checked > 500);
   }
 
-  TEST_CASE("zero inflate: damaged streams fail where zlib fails, and read alike where it reads") {
+  TEST_CASE(
+      "zero inflate slow: damaged streams fail where zlib fails, and read alike where it reads") {
     std::mt19937 rng(777);
     ZeroedBuffer buffer;
     std::array<int, 4> seen{};  // by zlib's status
@@ -668,7 +669,8 @@ TEST_SUITE("zero inflate") {
     CHECK(std::all_of(again.begin(), again.end(), [](std::uint8_t b) { return b == 0; }));
   }
 
-  TEST_CASE("zeroed buffer: take() zeroes every marked chunk, in runs of any length and place") {
+  TEST_CASE(
+      "zero inflate: zeroed buffer: take() zeroes every marked chunk, in runs of any length and place") {
     // Marks in runs that start and end inside a word, fill whole words, cross
     // word boundaries and reach the last chunk; each marked range is filled
     // with bytes that are not zero, as the inflater would leave it.
@@ -705,7 +707,8 @@ TEST_SUITE("zero inflate") {
     }
   }
 
-  TEST_CASE("zeroed buffer: runs of clean or marked chunks end at a change, at n, or one word on") {
+  TEST_CASE(
+      "zero inflate: zeroed buffer: runs of clean or marked chunks end at a change, at n, or one word on") {
     // The runs KnownZeros reports, against a walk chunk by chunk over
     // ZeroedBuffer::clean: from any byte, for any n, the run from that byte
     // on of chunks in the same state, cut at n, at the buffer's end and at
@@ -841,7 +844,8 @@ TEST_SUITE("zero inflate") {
     }
   }
 
-  TEST_CASE("zero inflate: every data item of the corpus inflates as libdeflate inflates it") {
+  TEST_CASE(
+      "zero inflate corpus: every data item of the corpus inflates as libdeflate inflates it") {
     const auto files = testing::corpus_files("maps", ".map");
     if (files.empty()) {
       testing::report_corpus_missing("maps", "zero inflate corpus test");

@@ -1,6 +1,7 @@
 #include "tests/support/process.h"
 
 #include "tests/support/corpus.h"
+#include "tests/support/test_kind.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -17,6 +18,7 @@ namespace {
 pid_t spawn(const std::string& program, const std::vector<std::string>& args,
             const std::filesystem::path& in, const std::filesystem::path& out,
             const std::filesystem::path& err) {
+  require_processes_allowed(program);
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
