@@ -15,6 +15,7 @@
 #include "stages/common/hex.h"
 #include "stages/common/utf8.h"
 #include "stages/write/checkpointer.h"
+#include "stages/write/code_table.h"
 #include "stages/write/index_stamp.h"
 #include "stages/write/map_rows.h"
 #include "stages/write/tile_names.h"
@@ -392,6 +393,7 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
       // writer's speed.
       exec_sql(impl->db.get(), "PRAGMA temp_store = MEMORY");
       sync_tile_names(impl->db.get(), builtin_tile_names(), [&impl] { impl->await_check(); });
+      sync_problem_codes(impl->db.get(), [&impl] { impl->await_check(); });
       if (options.checkpoint_in_background)
         impl->checkpointer = Checkpointer::start(impl->db.get(), path);
     } else {

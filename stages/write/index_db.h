@@ -130,9 +130,9 @@ class IndexDb {
   // host and start) and, up to options.quick_check_max_bytes, a damaged one
   // (index.damaged; with options.check_in_background its first write
   // refuses it instead); then WAL mode, migrates an older schema in place,
-  // refreshes tile_names. read_only: refuses an index that is missing, older
-  // or newer than this build's schema; on read-only media it is opened
-  // immutable (see open_sqlite_read_only). Errors: index.open,
+  // refreshes tile_names and problem_codes. read_only: refuses an index that
+  // is missing, older or newer than this build's schema; on read-only media
+  // it is opened immutable (see open_sqlite_read_only). Errors: index.open,
   // index.not_sqlite, index.foreign, index.newer, index.older,
   // index.migration, index.damaged, index.locked, index.io.
   static Result<IndexDb> open(const std::string& path, OpenMode mode, OpenOptions options = {});
