@@ -353,8 +353,6 @@ TEST_SUITE("readme") {
   TEST_CASE("readme: product comments quote no timings or benchmark runs") {
     namespace fs = std::filesystem;
     const fs::path root(MAPINDEX_SOURCE_DIR);
-    // Edited on another branch; drop each once it is clean (the test says so).
-    const std::set<std::string> exempt{"stages/write/index_db.cpp", "stages/write/index_db.h"};
     const std::regex figure(
         "^\\s*//.*(\\d+\\.\\d+ ?(s|ms)\\b|-> \\d|page faults|alternating runs|"
         "RESULTS\\.md|corpus tar|all-distinct|samples\\b)");
@@ -369,17 +367,12 @@ TEST_SUITE("readme") {
     for (const auto& source : sources) {
       const std::string name = source.lexically_relative(root).generic_string();
       std::istringstream lines(read_text_file(source));
-      bool matched = false;
       int number = 0;
       for (std::string line; std::getline(lines, line);) {
         ++number;
         if (!std::regex_search(line, figure)) continue;
-        matched = true;
-        if (!exempt.contains(name))
-          offending += name + ":" + std::to_string(number) + ": " + line + "\n";
+        offending += name + ":" + std::to_string(number) + ": " + line + "\n";
       }
-      if (exempt.contains(name))
-        CHECK_MESSAGE(matched, name << " is clean now: drop it from the exceptions");
     }
     CHECK_MESSAGE(offending.empty(),
                   "comment lines with figures (move them to "
