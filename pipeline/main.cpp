@@ -29,6 +29,8 @@ Commands:
                      foreign_key_check, schema version)
   render  MAP        Draw a minimap of a map (or an archive entry,
                      ARCHIVE::path) as a PNG; --from-index: a stored thumbnail
+  explain CODE...    Say what a problem code means and what to do about it
+                     (every code with its title when no CODE is given)
 
 Options:
   -h, --help         Show this help (`mapindex COMMAND --help` or
@@ -55,11 +57,12 @@ int run_command(const std::string& command, const mapindex::Args& args) {
   if (command == "audit") return audit_command(args);
   if (command == "check") return check_command(args);
   if (command == "render") return render_command(args);
+  if (command == "explain") return explain_command(args);
   return -1;
 }
 
-const std::vector<std::string> kCommands = {"index", "query", "inspect",
-                                            "audit", "check", "render"};
+const std::vector<std::string> kCommands = {"index", "query",  "inspect", "audit",
+                                            "check", "render", "explain"};
 
 bool is_command(const std::string& name) {
   return std::find(kCommands.begin(), kCommands.end(), name) != kCommands.end();

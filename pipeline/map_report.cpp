@@ -103,7 +103,8 @@ void print_map_report(std::ostream& out, const std::string& name, const read::Fi
             << std::count_if(s.problems.begin(), s.problems.end(),
                              [](const Problem& q) { return q.severity() == Severity::info; })
             << ", harmless in the game):\n";
-      out << "  " << to_string(p.severity()) << " " << to_string(p.code);
+      out << "  " << to_string(p.severity()) << " " << to_string(p.code) << " "
+          << info(p.code).title;
       if (const std::string where = to_string(p.location); !where.empty())
         out << " (" << where << ")";
       out << ": " << p.message << "\n";
@@ -276,6 +277,7 @@ void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Meas
     json.begin_object()
         .field("severity", to_string(p.severity()))
         .field("code", to_string(p.code))
+        .field("title", info(p.code).title)
         .field("location", to_string(p.location))
         .field("message", p.message)
         .end_object();

@@ -27,7 +27,8 @@ void print_map_report(std::ostream& out, const std::string& name, const read::Fi
 // crc32, size, kind ("map" or "not_a_map"), then for maps format,
 // format_version, status, container, info, game_width, game_height,
 // tiles_per_set, groups, layers (with tile_counts, entities, numbers),
-// images, envelopes, sounds, ddnet_features, problems. For a container
+// images, envelopes, sounds, ddnet_features, problems (severity, code, title,
+// location, message). For a container
 // that does not open, format_version, container.items and data_items are the
 // header's (null when there is none), container.opened is false and
 // container.cut_short is {size, described_size} when the file is shorter

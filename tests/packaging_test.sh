@@ -48,7 +48,7 @@ fi
 
 # The commands, as the project has them, and any other `mapindex --help` lists
 # (the completion and the man pages are made from the help texts).
-commands=(index query inspect audit check render)
+commands=(index query inspect audit check render explain)
 for c in $("$binary" --help | awk '/^Commands:/ {on = 1; next} on && /^[^ ]/ {on = 0} on && /^  [a-z]/ {print $1}'); do
   [[ " ${commands[*]} " == *" $c "* ]] || commands+=("$c")
 done

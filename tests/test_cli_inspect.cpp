@@ -74,7 +74,7 @@ TEST_SUITE("inspect") {
                                   " data items (as the header says; it does not open)"));
         CHECK(has_line(r.out, "  cut short: " + std::to_string(cut.size()) + " of " +
                                   std::to_string(full.size()) + " bytes"));
-        CHECK(contains(r.out, "\n  error H5: "));
+        CHECK(contains(r.out, "\n  error " + mapindex::titled_code("H5") + ": "));
         CHECK_FALSE(contains(r.out, "info: author"));  // nothing past the header was read
 
         r = run_process(mapindex_binary(), {"inspect", "--json", file.string()});
@@ -114,16 +114,16 @@ TEST_SUITE("inspect") {
     CHECK(r.exit_code == 1);
     CHECK(has_line(r.out, "  format teeworlds version 4  status rejected"));
     CHECK(contains(r.out, "  container: DATA, " + std::to_string(layout.num_items) + " items"));
-    CHECK_FALSE(contains(r.out, "cut short"));
+    CHECK_FALSE(contains(r.out, "\n  cut short: "));  // (H5's title says "cut short or too long")
 
     // A broken size field (H6): the same.
     auto bad_size = full;
     patch_i32(bad_size, header_offset::size, 12345);
     write_file(tmp / "h6.map", bad_size);
     r = run_process(mapindex_binary(), {"inspect", (tmp / "h6.map").string()});
-    CHECK(contains(r.out, "\n  error H6: "));
+    CHECK(contains(r.out, "\n  error " + mapindex::titled_code("H6") + ": "));
     CHECK(contains(r.out, "  container: DATA, " + std::to_string(layout.num_items) + " items"));
-    CHECK_FALSE(contains(r.out, "cut short"));
+    CHECK_FALSE(contains(r.out, "\n  cut short: "));
 
     // Shorter than the header itself (H1): no version, no container line.
     write_file(tmp / "tiny.map", std::vector<std::uint8_t>(full.begin(), full.begin() + 30));
@@ -131,7 +131,7 @@ TEST_SUITE("inspect") {
     CHECK(r.exit_code == 1);
     CHECK(has_line(r.out, "  format teeworlds  status rejected"));
     CHECK_FALSE(contains(r.out, "container"));
-    CHECK(contains(r.out, "\n  error H1: "));
+    CHECK(contains(r.out, "\n  error " + mapindex::titled_code("H1") + ": "));
 
     // A map that opens: the container as measured, opened, not cut short.
     write_file(tmp / "whole.map", full);
@@ -347,13 +347,16 @@ TEST_SUITE("inspect") {
     CHECK(r.exit_code == 0);
     CHECK(contains(r.out, "  status ok\n"));
     CHECK(contains(r.out, "\n  info findings (2, harmless in the game):\n"));
-    CHECK(contains(r.out, "\n  info image.unused (image 0): "));
-    CHECK(contains(r.out, "\n  info envelope.unused (envelope 0): "));
+    // Each code with its title (stages/common/problem_codes.h).
+    CHECK(contains(r.out, "\n  info " + mapindex::titled_code("image.unused") + " (image 0): "));
+    CHECK(contains(r.out,
+                   "\n  info " + mapindex::titled_code("envelope.unused") + " (envelope 0): "));
 
     r = run_process(mapindex_binary(), {"inspect", warned.string()});
     INFO(r.out);
     CHECK(contains(r.out, "  status warnings\n"));
-    const auto warning_at = r.out.find("\n  warning envelope.missing (layer 1): ");
+    const auto warning_at =
+        r.out.find("\n  warning " + mapindex::titled_code("envelope.missing") + " (layer 1): ");
     const auto header_at = r.out.find("\n  info findings (2, harmless in the game):\n");
     REQUIRE(warning_at != std::string::npos);
     REQUIRE(header_at != std::string::npos);
@@ -362,4 +365,34 @@ TEST_SUITE("inspect") {
     CHECK(header_at < r.out.find("\n  info envelope.unused "));
   }
 
+  TEST_CASE("inspect e2e: each problem's code has its title beside it, in text and JSON") {
+    TempDir tmp;
+    MapBuilder b;
+    b.add_game_group();
+    TileGrid game(LayerKind::game, 24, 12);
+    game.fill(0, 10, 24, 2, 1);
+    b.add_tile_layer(game, {.name = "Game"});
+    const auto whole = b.build();
+    REQUIRE(whole.size() > 200);
+    // Cut short: the header promises more bytes than the file has (H5).
+    const fs::path cut = tmp / "cut.map";
+    write_file(cut, truncated_copy(whole, whole.size() - 100));
+    const std::string titled = mapindex::titled_code("H5");
+    REQUIRE(titled == "H5 " + std::string(mapindex::info(mapindex::Code::H5).title));
+
+    const auto text = run_mapindex({"inspect", cut.string()});
+    INFO(text.out);
+    CHECK(text.exit_code == 1);
+    CHECK(contains(text.out, "\n  error " + titled + ": header describes a file of "));
+
+    const fs::path json = tmp / "cut.json";
+    const auto r = run_mapindex({"inspect", "--json", cut.string()});
+    REQUIRE(r.exit_code == 1);
+    std::ofstream(json) << r.out;
+    if (!have_python()) return;
+    const auto checked = python_on(json,
+                                   "p = d[0]['problems'][0]\n"
+                                   "print(p['code'] + '|' + p['title'])\n");
+    CHECK(checked.out == "H5|" + std::string(mapindex::info(mapindex::Code::H5).title) + "\n");
+  }
 }  // TEST_SUITE

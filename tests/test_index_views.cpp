@@ -104,10 +104,14 @@ TEST_SUITE("index") {
         "TELEINWEAPON",  "TELEINHOOK",   "CHECKPOINT_FIRST", "BONUS",          "BOOST",
         "PLASMAF",       "PLASMAE",      "PLASMAU"};
     auto columns = column_names(f.h(), "ddnet_mapinfo");
-    REQUIRE(columns.size() == ddnet_columns.size() + 3);
+    REQUIRE(columns.size() == ddnet_columns.size() + 5);
     CHECK(std::vector<std::string>(columns.begin(), columns.begin() + 43) == ddnet_columns);
     CHECK(std::vector<std::string>(columns.begin() + 43, columns.end()) ==
-          std::vector<std::string>{"map_id", "sha256", "status"});
+          std::vector<std::string>{"map_id", "sha256", "status", "source", "entry_path"});
+    // The history (every content ever indexed) has the columns up to status.
+    auto history = column_names(f.h(), "ddnet_mapinfo_history");
+    REQUIRE(history.size() == ddnet_columns.size() + 3);
+    CHECK(std::vector<std::string>(history.begin(), history.begin() + 43) == ddnet_columns);
 
     // The race map has DEATH, TELE_GUN and TELEIN; the broken map none; the level is not listed.
     CHECK(
@@ -170,15 +174,15 @@ TEST_SUITE("index") {
                                  "Lost,error,read.truncated,/srv/maps.zip,lost/Lost.map"});
 
     // Tiles per layer kind with names; the visual layer's tile 9 is not counted as FREEZE.
-    CHECK(
-        query_rows(f.h(),
-                   "SELECT layer_kind || ',' || tile || ',' || ifnull(t.name, '-') || ',' || count "
-                   "FROM map_tiles t JOIN map_names n USING (map_id) WHERE n.name = 'Sunny Race' "
-                   "ORDER BY layer_kind, tile") ==
-        std::vector<std::string>{"front,9,FREEZE,5", "game,1,SOLID,500", "game,2,DEATH,20",
-                                 "game,9,FREEZE,600", "game,192,SPAWN,1",
-                                 "game,199,WEAPON_SHOTGUN,2", "tele,26,TELEIN,2",
-                                 "tele,27,TELEOUT,2"});
+    // (The join needs no aliases: map_tiles names the tile tile_name.)
+    CHECK(query_rows(f.h(),
+                     "SELECT layer_kind || ',' || tile || ',' || ifnull(tile_name, '-') || ',' || "
+                     "count FROM map_tiles JOIN map_names USING (map_id) WHERE name = 'Sunny Race' "
+                     "ORDER BY layer_kind, tile") ==
+          std::vector<std::string>{"front,9,FREEZE,5", "game,1,SOLID,500", "game,2,DEATH,20",
+                                   "game,9,FREEZE,600", "game,192,SPAWN,1",
+                                   "game,199,WEAPON_SHOTGUN,2", "tele,26,TELEIN,2",
+                                   "tele,27,TELEOUT,2"});
     // A typical question: the tele gun and more than 500 freeze tiles.
     CHECK(query_rows(
               f.h(),

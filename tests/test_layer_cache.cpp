@@ -9,7 +9,6 @@
 #include <chrono>
 #include <map>
 #include <mutex>
-#include <set>
 #include <sstream>
 #include <thread>
 #include <unordered_map>
@@ -111,44 +110,6 @@ std::int64_t stats_field(const fs::path& path, const std::string& field) {
   const auto at = text.find("\"" + field + "\":");
   REQUIRE_MESSAGE(at != std::string::npos, field << " not in " << text);
   return std::stoll(text.substr(at + field.size() + 3));
-}
-
-// Every table and view a query can see, each as sorted rows, without what
-// legitimately differs between two runs over the same input: the run's
-// timestamps, its command line and process id.
-std::map<std::string, std::vector<Row>> dump(const fs::path& db) {
-  static const std::set<std::string> varying = {"started_at", "finished_at", "command", "pid"};
-  std::map<std::string, std::vector<Row>> out;
-  for (const auto& t : sql_rows(db,
-                                "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') "
-                                "AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
-    std::string columns;
-    for (const auto& c : sql_rows(db, "SELECT name FROM pragma_table_info('" + t[0] + "')"))
-      if (!varying.count(c[0])) columns += (columns.empty() ? "\"" : ", \"") + c[0] + "\"";
-    auto rows = sql_rows(db, "SELECT " + columns + " FROM \"" + t[0] + "\"");
-    std::sort(rows.begin(), rows.end());
-    out[t[0]] = std::move(rows);
-  }
-  return out;
-}
-
-// The first table (or view) whose rows differ, with a row only one side has.
-std::string first_difference(const std::map<std::string, std::vector<Row>>& a,
-                             const std::map<std::string, std::vector<Row>>& b) {
-  for (const auto& [name, rows] : a) {
-    auto it = b.find(name);
-    if (it == b.end()) return name + ": missing on the right";
-    if (rows == it->second) continue;
-    std::vector<Row> only;
-    std::set_symmetric_difference(rows.begin(), rows.end(), it->second.begin(), it->second.end(),
-                                  std::back_inserter(only));
-    std::string row;
-    for (const auto& v : only.front()) row += v + "|";
-    return name + ": " + std::to_string(rows.size()) + " vs " + std::to_string(it->second.size()) +
-           " rows, e.g. " + row;
-  }
-  if (a.size() != b.size()) return "the right has more tables";
-  return "";
 }
 
 void check_same_layers(const MapStats& a, const MapStats& b) {
@@ -537,7 +498,7 @@ TEST_SUITE("layer cache") {
     const auto plain = tmp / "plain.sqlite";
     REQUIRE(index_into(plain, {tmp.file("first.zip")}, {"--no-layer-cache"}).exit_code == 1);
     REQUIRE(index_into(plain, {tmp.file("second.zip")}, {"--no-layer-cache"}).exit_code == 1);
-    CHECK(first_difference(dump(db), dump(plain)) == "");
+    CHECK(first_difference(index_tables(db), index_tables(plain)) == "");
   }
 
   TEST_CASE(
@@ -681,7 +642,7 @@ TEST_SUITE("layer cache") {
         "WHERE files.name = 'm2'";
     REQUIRE(sql_rows(plain, m2).size() == 1);
     CHECK(sql_rows(db, m2) == sql_rows(plain, m2));
-    CHECK(first_difference(dump(db), dump(plain)) == "");
+    CHECK(first_difference(index_tables(db), index_tables(plain)) == "");
   }
 
   TEST_CASE(
@@ -714,7 +675,7 @@ TEST_SUITE("layer cache") {
     const auto [first, measured] = run(refused);
     CHECK(first.index_check == index::IndexCheck::created);
     CHECK(measured == 3);
-    CHECK(first_difference(dump(refused), dump(plain)) == "");
+    CHECK(first_difference(index_tables(refused), index_tables(plain)) == "");
     // Again over that index: vetted at open (by its stamp where the file
     // system keeps one), every map known.
     const auto [again, measured_again] = run(refused);
@@ -749,12 +710,12 @@ TEST_SUITE("layer cache") {
     REQUIRE(index_into(cached2, {maps->string()}, {"--threads", "2"}).exit_code <= 1);
     REQUIRE(index_into(plain, {maps->string()}, {"--threads", "1", "--no-layer-cache"}).exit_code <=
             1);
-    const auto reference = dump(plain);
+    const auto reference = index_tables(plain);
     CHECK(reference.at("layer_data").size() > 0);
     // The thumbnails (their PNG bytes and keys) are compared too.
     CHECK(reference.at("thumbnails").size() > 0);
-    CHECK(first_difference(dump(cached1), reference) == "");
-    CHECK(first_difference(dump(cached2), reference) == "");
+    CHECK(first_difference(index_tables(cached1), reference) == "");
+    CHECK(first_difference(index_tables(cached2), reference) == "");
     // Release builds write without SQLite enforcing foreign keys (index_db.h,
     // kEnforceForeignKeys): every index written here must still pass the check.
     for (const auto& db : {cached1, cached2, plain}) {

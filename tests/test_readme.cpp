@@ -345,4 +345,38 @@ TEST_SUITE("readme") {
     }
     CHECK(checked > 40);
   }
+
+  // A comment of the product states a contract, an invariant or a reason;
+  // timings, page-fault counts and benchmark runs belong in
+  // benchmarks/RESULTS.md and commit bodies. The pattern is the comments
+  // rule's grep over every comment line of stages/, pipeline/ and app/.
+  TEST_CASE("readme: product comments quote no timings or benchmark runs") {
+    namespace fs = std::filesystem;
+    const fs::path root(MAPINDEX_SOURCE_DIR);
+    const std::regex figure(
+        "^\\s*//.*(\\d+\\.\\d+ ?(s|ms)\\b|-> \\d|page faults|alternating runs|"
+        "RESULTS\\.md|corpus tar|all-distinct|samples\\b)");
+    std::vector<fs::path> sources;
+    for (const char* folder : {"stages", "pipeline", "app"})
+      if (fs::exists(root / folder))
+        for (const auto& entry : fs::recursive_directory_iterator(root / folder))
+          if (entry.path().extension() == ".cpp" || entry.path().extension() == ".h")
+            sources.push_back(entry.path());
+    REQUIRE(sources.size() > 100);
+    std::string offending;
+    for (const auto& source : sources) {
+      const std::string name = source.lexically_relative(root).generic_string();
+      std::istringstream lines(read_text_file(source));
+      int number = 0;
+      for (std::string line; std::getline(lines, line);) {
+        ++number;
+        if (!std::regex_search(line, figure)) continue;
+        offending += name + ":" + std::to_string(number) + ": " + line + "\n";
+      }
+    }
+    CHECK_MESSAGE(offending.empty(),
+                  "comment lines with figures (move them to "
+                  "benchmarks/RESULTS.md, keep the reason):\n"
+                      << offending);
+  }
 }  // TEST_SUITE

@@ -3,10 +3,10 @@
 // the code appears, what the Teeworlds-family games do with a map that breaks
 // the rule, a title of at most about six words (printed beside the code:
 // "H5 file cut short or too long"), a one-line meaning and a hint for the
-// mapper. The code tables of stages/extract/README.md are this table
-// (tests/test_problem_codes.cpp checks them); every code that can reach the
-// index has a fixture there that triggers it. The audit's release checks are
-// in it too (group release).
+// mapper. The index's problem_codes table, `mapindex explain` and
+// docs/problem-codes.md are this table (tests/test_problem_codes.cpp checks
+// them); every code that can reach the index has a fixture there that
+// triggers it. The audit's release checks are in it too (group release).
 //
 // Codes are the enum everywhere between stages; the string is used only at the
 // edges (SQL, JSON, text, messages). Two codes may share a string when the
@@ -32,8 +32,8 @@ inline std::string_view to_string(Severity s) {
   return s == Severity::error ? "error" : s == Severity::warning ? "warning" : "info";
 }
 
-// Where a code comes from, and where it appears (the sections of the tables in
-// stages/extract/README.md).
+// Where a code comes from, and where it appears (the sections of
+// docs/problem-codes.md; the scope column of the index's problem_codes).
 enum class CodeGroup : unsigned char {
   container,   // the datafile container (stages/decode/datafile); stored with the map
   data_item,   // reading a data item: only inside the message of another problem

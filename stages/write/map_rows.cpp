@@ -27,10 +27,10 @@ std::string insert_sql(std::string_view table, std::span<const std::string_view>
 // The tile counts of a map's new layer_data rows, inserted several rows per
 // statement once the map's layers are written (flush). A layer's counts are
 // unique by tile (counted in an array indexed by tile), so plain INSERTs: a
-// duplicate fails the entry. One row per statement took 60% of the writer's
-// SQLite steps on the corpus (87,120 rows); batches of 32 rows cut the
-// writer's time by 9% (corpus tar, -j 2). Rows of several layers share a
-// statement: most layers have fewer than 32 distinct tiles.
+// duplicate fails the entry. Several rows per statement, because one row per
+// statement spent most of the writer's SQLite steps on statement overhead;
+// rows of several layers share a statement: most layers have fewer than 32
+// distinct tiles.
 class TileRows {
  public:
   explicit TileRows(StatementCache& st) : st_(st) {}
