@@ -14,6 +14,7 @@
 #include "tests/support/map_builder.h"
 #include "tests/support/process.h"
 #include "tests/support/sqlite_probe.h"
+#include "tests/test_audit_helpers.h"
 
 namespace fs = std::filesystem;
 using namespace mapindex;
@@ -253,9 +254,17 @@ TEST_SUITE("current state") {
     CHECK(sql(db, "SELECT count(*) FROM ddnet_mapinfo") == "3");
     CHECK(sql(db, "SELECT count(*) FROM ddnet_mapinfo_history WHERE Map IN ('dm6', 'forest')") ==
           "3");
-    // Spot for the audit: its JSON lists dm6 under the source's `replaced`
-    // (width 30 -> 90) and not under `fixed`; to be checked here once the
-    // audit reports replaced content.
+    // The audit of night 2 lists dm6 (another author's map, width 30 -> 90)
+    // under the source's `replaced`, and nothing under `fixed`.
+    const auto audit = run_mapindex({"audit", "--db", db.string(), "--format", "json"});
+    INFO(audit.err);
+    const auto report = mapindex::audit::testing::parse_json(audit.out);
+    const auto& source = report["sources"][0];
+    REQUIRE(source["replaced"].array().size() == 1);
+    CHECK(source["replaced"][0]["path"].str() == "dm6.map");
+    CHECK(source["replaced"][0]["before"]["game_width"].integer() == 30);
+    CHECK(source["replaced"][0]["after"]["game_width"].integer() == 90);
+    CHECK(source["fixed"].array().empty());
     // The summary names the cut-short map with its code and title.
     CHECK(count_lines_containing(night.out, (maps / "gores.map").string() + "  " + h5_titled()) ==
           1);
