@@ -13,22 +13,7 @@
 using namespace mapindex;
 using namespace mapindex::testing;
 
-namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
-
-std::size_t count_lines_containing(const std::string& text, const std::string& part) {
-  std::size_t n = 0;
-  for (const auto& l : lines_of(text)) n += l.find(part) != std::string::npos;
-  return n;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_SUITE("explain") {
   TEST_CASE("explain e2e: a code's whole row, every code, and a suggestion on a typo") {

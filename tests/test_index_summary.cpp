@@ -60,19 +60,6 @@ Strings suggested_query(const std::string& summary) {
   return {"query", "--db", m[1].str(), "--csv", m[2].str()};
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
-
-std::size_t count_lines_containing(const std::string& text, const std::string& part) {
-  std::size_t n = 0;
-  for (const auto& l : lines_of(text)) n += l.find(part) != std::string::npos;
-  return n;
-}
-
 std::string sql(const fs::path& db, const std::string& query) { return sql_value(db, query); }
 
 }  // namespace

@@ -117,6 +117,19 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+std::size_t count_lines_containing(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (const auto& l : lines_of(text)) n += contains(l, part);
+  return n;
+}
+
 bool has_line(const std::string& text, const std::string& line) {
   std::istringstream in(text);
   for (std::string l; std::getline(in, l);)
