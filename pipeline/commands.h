@@ -42,5 +42,6 @@ int inspect_command(const Args& args);
 int audit_command(const Args& args);
 int render_command(const Args& args);
 int explain_command(const Args& args);
+int site_command(const Args& args);
 
 }  // namespace mapindex

@@ -31,6 +31,8 @@ Commands:
                      ARCHIVE::path) as a PNG; --from-index: a stored thumbnail
   explain CODE...    Say what a problem code means and what to do about it
                      (every code with its title when no CODE is given)
+  site    --out DIR  Write the archive as it is now as a static web site (a
+                     sortable list of the maps, a page per map, problems)
 
 Options:
   -h, --help         Show this help (`mapindex COMMAND --help` or
@@ -58,11 +60,12 @@ int run_command(const std::string& command, const mapindex::Args& args) {
   if (command == "check") return check_command(args);
   if (command == "render") return render_command(args);
   if (command == "explain") return explain_command(args);
+  if (command == "site") return site_command(args);
   return -1;
 }
 
 const std::vector<std::string> kCommands = {"index", "query",  "inspect", "audit",
-                                            "check", "render", "explain"};
+                                            "check", "render", "explain", "site"};
 
 bool is_command(const std::string& name) {
   return std::find(kCommands.begin(), kCommands.end(), name) != kCommands.end();

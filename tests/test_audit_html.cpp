@@ -8,7 +8,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -17,6 +16,7 @@
 #include "stages/common/base64.h"
 #include "stages/render/png.h"
 #include "tests/support/archive_builder.h"
+#include "tests/support/browser.h"
 #include "tests/support/corpus.h"
 #include "tests/support/map_builder.h"
 #include "tests/support/png_probe.h"
@@ -211,43 +211,6 @@ Strings image_sizes(const std::string& html) {
 }
 
 std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
-
-// Headless Chromium: its path, or "" (the test then skips, or fails with
-// MAPINDEX_REQUIRE_BROWSER=1).
-std::string chromium() {
-  for (const char* path : {"/usr/bin/chromium", "/usr/bin/chromium-browser"})
-    if (fs::exists(path)) return path;
-  return "";
-}
-
-bool browser_required() {
-  const char* required = std::getenv("MAPINDEX_REQUIRE_BROWSER");
-  return required && *required && std::string(required) != "0";
-}
-
-// Runs Chromium headless on `page` with `extra` (--dump-dom, --screenshot=...),
-// killed after 20 s (timeout from coreutils).
-ProcessResult run_chromium(const std::string& browser, const fs::path& profile,
-                           const fs::path& page, const Strings& extra) {
-  Strings args = {"-k",
-                  "5",
-                  "20",
-                  browser,
-                  "--headless",
-                  "--no-sandbox",
-                  "--disable-gpu",
-                  "--disable-dev-shm-usage",
-                  "--no-first-run",
-                  "--no-default-browser-check",
-                  "--disable-extensions",
-                  "--hide-scrollbars",
-                  "--mute-audio",
-                  "--user-data-dir=" + profile.string(),
-                  "--virtual-time-budget=5000"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  args.push_back("file://" + page.string());
-  return run_process("/usr/bin/timeout", args);
-}
 
 }  // namespace
 

@@ -12,28 +12,15 @@
 #include "stages/audit/render.h"
 #include "stages/audit/render_util.h"
 #include "stages/common/base64.h"
+#include "stages/common/html.h"
 
 namespace mapindex::audit {
 namespace {
 
 using namespace detail;
 
-// Text safe in an element or a quoted attribute: control characters made
-// visible (printable), then & < > " ' escaped.
-std::string h(std::string_view text) {
-  std::string out;
-  for (const char c : printable(text)) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+// Text safe in an element or a quoted attribute (stages/common/html.h).
+std::string h(std::string_view text) { return html_escape(text); }
 
 std::string code(std::string_view text) { return "<code>" + h(text) + "</code>"; }
 
