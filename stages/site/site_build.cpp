@@ -216,8 +216,10 @@ Result<SiteStats> build_site(sqlite3* db, const SiteOptions& options) {
     if (now.count(path)) continue;
     if (fs::remove(dir / path, ec)) ++stats.removed;
   }
-  auto w = write_file_atomically(manifest_file.string(), manifest_text(now), Code::site_output);
-  if (!w) return w.error();
+  if (now != *old || during != *old) {
+    auto w = write_file_atomically(manifest_file.string(), manifest_text(now), Code::site_output);
+    if (!w) return w.error();
+  }
   stats.files = now.size();
   return stats;
 }
