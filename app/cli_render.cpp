@@ -13,8 +13,8 @@
 #include <tuple>
 #include <variant>
 
-#include "pipeline/cli_parse.h"
-#include "pipeline/commands.h"
+#include "app/cli_parse.h"
+#include "app/commands.h"
 #include "stages/decode/spritetile/level.h"
 #include "stages/extract/teeworlds_measure.h"
 #include "stages/read/source_reader.h"
