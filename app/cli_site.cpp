@@ -7,8 +7,8 @@
 #include <iomanip>
 #include <iostream>
 
-#include "pipeline/cli_parse.h"
-#include "pipeline/commands.h"
+#include "app/cli_parse.h"
+#include "app/commands.h"
 #include "stages/site/site_build.h"
 #include "stages/write/index_db.h"
 
