@@ -156,9 +156,10 @@ std::map<std::string, std::string> read_contents(
           if (!found.count(s)) why[s] = "its entry cannot be read: " + entry->error.to_string();
         continue;
       }
-      const auto sha = sha256_hex(entry->bytes);
+      std::vector<std::uint8_t> bytes = entry->bytes.release();
+      const auto sha = sha256_hex(bytes);
       if (at->second.count(sha) && !found.count(sha)) {
-        take(sha, std::move(entry->bytes));
+        take(sha, std::move(bytes));
       } else {
         for (const auto& s : at->second)
           if (!found.count(s)) why[s] = "the file at its entry has changed since";
