@@ -8,7 +8,7 @@
 #                                 headless Chromium shows it at a phone's width, reduced to
 #                                 a small palette PNG with pngquant
 #   docs/pictures/site.png        `mapindex site` of that index: the list page as headless
-#                                 Chromium shows it at 1100 px, reduced the same way
+#                                 Chromium shows it at 1280 px, reduced the same way
 # Usage: scripts/readme_images.sh [BUILD_DIR]   (default: build; scripts/build.sh release makes it)
 # Needs chromium and pngquant (scripts/install-deps.sh installs them).
 set -euo pipefail
@@ -51,7 +51,7 @@ pngquant --force --speed 1 --strip 16 --output "$root/docs/pictures/audit-html.p
 "$mapindex" site --db index.sqlite --out site --title "Demo archive" --quiet
 timeout -k 5 60 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
   --no-first-run --hide-scrollbars --user-data-dir="$work/profile" --virtual-time-budget=5000 \
-  --window-size=1100,820 --screenshot="$work/site.png" "file://$work/site/index.html#sort=-size" \
+  --window-size=1280,760 --screenshot="$work/site.png" "file://$work/site/index.html#sort=-size" \
   2>/dev/null
 pngquant --force --speed 1 --strip 32 --output "$root/docs/pictures/site.png" "$work/site.png"
 ls -l "$root/docs/pictures/demo-race.png" "$root/docs/pictures/audit-html.png" \

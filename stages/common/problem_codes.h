@@ -642,10 +642,10 @@ std::string_view to_string(GameLoad g);
     "`render --from-index`: no stored thumbnail for that SHA-256 or name",                         \
     "Check the SHA-256 or name (mapindex query \"SELECT name FROM map_names\"); maps indexed "     \
     "with --no-thumbnails have none.")                                                             \
-  X(site_output, "site.output", error, tool, none, none, none, "site not written",               \
-    "`site`: the --out folder or a file in it cannot be written, or holds files the site did "    \
+  X(site_output, "site.output", error, tool, none, none, none, "site not written",                 \
+    "`site`: the --out folder or a file in it cannot be written, or holds files the site did "     \
     "not write",                                                                                   \
-    "Give --out a folder of its own (new, or one an earlier mapindex site wrote) that is "        \
+    "Give --out a folder of its own (new, or one an earlier mapindex site wrote) that is "         \
     "writable.")                                                                                   \
   X(tile_names_header, "tile_names.header", error, tool, none, none, none,                         \
     "tile names CSV header bad", "schema/tile_names.csv: bad or missing header",                   \

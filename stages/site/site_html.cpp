@@ -64,7 +64,7 @@ table{border-collapse:collapse;margin:.3rem 0;font-size:.88rem}
 th,td{border:1px solid #dde1e6;padding:.2rem .4rem;text-align:left;vertical-align:top}
 th{background:#f3f5f7}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-td.d{white-space:nowrap}td.s code{white-space:nowrap}
+td.d{white-space:nowrap}td.s code{white-space:nowrap}td.fs{min-width:12rem}td.w{min-width:10rem}
 .st{font-weight:600}.st.ok{color:#2e7d32}.st.warn{color:#a05a00}.st.bad{color:#b71c1c}
 .f{display:inline-block;font-size:.75rem;background:#e8eef7;color:#27415f;border-radius:.6rem;
 padding:0 .4rem;margin:.05rem .1rem;white-space:nowrap}
@@ -188,7 +188,7 @@ std::string entry_row(const EntryRow& e) {
   else
     r += "<td><span class=\"noimg\">no picture</span></td>";
   r += "<td><a href=\"" + page + "\">" + h(e.name) + "</a></td>";
-  r += "<td>" + h(e.source) + "<br>" + code(e.entry_path) + "</td>";
+  r += "<td class=\"w\">" + h(e.source) + "<br>" + code(e.entry_path) + "</td>";
   r += "<td class=\"s\" data-v=\"" + std::to_string(status_rank(e.status)) +
        "\"><span class=\"st " + status_class(e.status) + "\">" + h(e.status) + "</span>";
   if (!e.codes.empty()) {
@@ -203,7 +203,7 @@ std::string entry_row(const EntryRow& e) {
        game_size(e.game_width, e.game_height) + "</td>";
   r += "<td class=\"n\">" + std::to_string(e.layers) + "</td>";
   r += "<td class=\"n\">" + std::to_string(e.images) + "</td>";
-  r += "<td data-v=\"" + std::to_string(e.features.size()) + "\">";
+  r += "<td class=\"fs\" data-v=\"" + std::to_string(e.features.size()) + "\">";
   for (const auto& f : e.features)
     r += "<span class=\"f\" title=\"" + h(f) + "\">" + h(feature_label(f)) + "</span>";
   r += "</td>";
