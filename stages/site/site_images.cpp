@@ -1,5 +1,6 @@
 #include "stages/site/site_images.h"
 
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -8,7 +9,7 @@
 
 #include "stages/common/hex.h"
 #include "stages/common/sha256.h"
-#include "stages/decode/spritetile/level.h"
+#include "stages/extract/draw_map.h"
 #include "stages/extract/teeworlds_measure.h"
 #include "stages/read/source_reader.h"
 #include "stages/render/png.h"
@@ -26,51 +27,26 @@ std::string sha256_hex(Bytes bytes) {
 }  // namespace
 
 Result<Minimaps> draw_minimaps(Bytes file) {
+  // All layers and the physics only, in one measuring pass (a SpriteTile
+  // level has one picture: it gets no physics-only minimap).
+  const std::array<MapView, 2> views{
+      MapView{.options = {.design_layers = true, .max_side = kMinimapSide}, .fallback = {}},
+      MapView{.options = {.design_layers = false, .max_side = kMinimapSide}, .fallback = {}}};
+  auto drawn = draw_map_views(file, views);
+  if (!drawn) return drawn.error();
   Minimaps out;
-  const render::CanvasOptions all_options{.design_layers = true, .max_side = kMinimapSide};
-  const render::CanvasOptions physics_options{.design_layers = false, .max_side = kMinimapSide};
+  auto all = render::encode_png((*drawn)[0].image);
+  if (!all) return all.error();
+  out.all = std::move(*all);
   if (looks_like_datafile(file)) {
-    std::optional<render::Canvas> all, physics;
-    MeasureOptions mo;
-    mo.on_tile_layer = [&](const render::TileLayerView& layer) {
-      if (!all) {
-        if (layer.map_width <= 0) return;
-        auto a = render::Canvas::create(layer.map_width, layer.map_height, all_options);
-        auto p = render::Canvas::create(layer.map_width, layer.map_height, physics_options);
-        if (!a || !p) return;
-        all.emplace(std::move(*a));
-        physics.emplace(std::move(*p));
-      }
-      all->draw(layer);
-      physics->draw(layer);
-    };
-    measure_teeworlds(file, mo);
-    if (!all || physics->layers_drawn() == 0)
-      return Error{Code::render_nothing, "no game layer whose tiles can be read"};
-    auto a = render::encode_png(all->image());
-    auto p = render::encode_png(physics->image());
-    if (!a) return a.error();
-    if (!p) return p.error();
-    out.all = std::move(*a);
-    out.physics = std::move(*p);
-    out.width = all->image().width;
-    out.height = all->image().height;
-    out.factor = all->factor();
-    return out;
+    auto physics = render::encode_png((*drawn)[1].image);
+    if (!physics) return physics.error();
+    out.physics = std::move(*physics);
   }
-  if (spritetile::looks_like_spritetile(file)) {
-    auto level = spritetile::decode_level(file);
-    if (!level) return Error{Code::render_nothing, level.error().to_string()};
-    auto image = render::level_image(*level, kMinimapSide);
-    if (!image) return image.error();
-    auto a = render::encode_png(*image);
-    if (!a) return a.error();
-    out.all = std::move(*a);
-    out.width = image->width;
-    out.height = image->height;
-    return out;
-  }
-  return Error{Code::render_input, "neither a Teeworlds datafile nor a SpriteTile level"};
+  out.width = (*drawn)[0].image.width;
+  out.height = (*drawn)[0].image.height;
+  out.factor = (*drawn)[0].tiles_per_pixel;
+  return out;
 }
 
 std::map<std::string, std::string> read_contents(

@@ -27,8 +27,8 @@ struct Minimaps {
 };
 
 // Draws the minimaps of a map file (a Teeworlds datafile or a SpriteTile
-// level). Error render.nothing when there is nothing to draw, render.input
-// when the bytes are no map.
+// level) with draw_map_views (stages/extract). Error render.nothing when
+// there is nothing to draw or the bytes are no map (the message says which).
 Result<Minimaps> draw_minimaps(Bytes file);
 
 // Where a map content was seen: an entry of a source.
