@@ -202,7 +202,7 @@ int index_command(const Args& args) {
       "fail-on", po::value(&fail_on)->default_value(fail_on),
       "with --audit: exit 1 when something is newly broken (error), also on new warnings "
       "(warning), or never; info findings never fail it");
-  // Developer switches, not in --help (README, "Development").
+  // Developer switches, not in --help (CONTRIBUTING.md).
   bool no_layer_cache = false;
   po::options_description hidden;
   hidden.add_options()("no-layer-cache", po::bool_switch(&no_layer_cache),

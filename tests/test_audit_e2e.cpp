@@ -17,7 +17,7 @@ using namespace mapindex::testing;
 using mapindex::LayerKind;
 using mapindex::audit::testing::Json;
 using mapindex::audit::testing::parse_json;
-constexpr std::size_t kShortBound = 2000;  // README: the short report fits a chat message
+constexpr std::size_t kShortBound = 2000;  // docs/audit.md: the short report fits a chat message
 
 namespace {
 
@@ -570,7 +570,7 @@ TEST_SUITE("audit") {
     CHECK(contains(text.out, "mapindex: finished run 2"));
   }
 
-  // Info findings (README, "Problem severities"): a map whose only finding is
+  // Info findings (docs/guide.md, "Problem severities"): a map whose only finding is
   // an unused envelope is ok, is listed and counted as new info, last, and
   // passes --fail-on warning; an unused image beside a real warning fails it.
   TEST_CASE("audit e2e: a map with only an unused envelope is ok and passes --fail-on warning") {

@@ -126,7 +126,7 @@ TEST_SUITE("inspect") {
     CHECK(r.out.find("notes.txt: ") == std::string::npos);
   }
 
-  // Info findings (README, "Problem severities") are shown, after the errors
+  // Info findings (docs/guide.md, "Problem severities") are shown, after the errors
   // and warnings, with their number; a map whose only finding is info is ok.
   TEST_CASE("inspect: info findings are shown last and leave a map ok") {
     TempDir dir;

@@ -1,5 +1,5 @@
-// Regression tests for what the libFuzzer targets in fuzz/ found (see the
-// README's "Safety" section). Each input is built with the fixture writers
+// Regression tests for what the libFuzzer targets in fuzz/ found (see
+// docs/design.md, "Safety"). Each input is built with the fixture writers
 // in the form the fuzzer reduced it to, and each test fails without its fix.
 #include <doctest/doctest.h>
 

@@ -189,7 +189,7 @@ TEST_SUITE("index") {
     CHECK(query_int(db.handle(), "PRAGMA synchronous") == 1);
     CHECK(query_int(open_index(dir.file("new.sqlite")).handle(), "PRAGMA synchronous") == 1);
 
-    // The tables the README's schema reference documents, by name.
+    // The tables docs/schema.md documents, by name.
     const auto tables = table_names(db.handle());
     for (const char* required :
          {"runs", "sources", "files", "maps", "layer_data", "layer_data_tiles",

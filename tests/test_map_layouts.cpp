@@ -34,15 +34,15 @@ struct Payload {
   datafile::Int32View view() const { return datafile::Int32View(Bytes(bytes)); }
 };
 
-std::string readme_line(const std::string& starts_with) {
-  const std::string readme =
-      mapindex::testing::read_text_file(std::filesystem::path(MAPINDEX_SOURCE_DIR) / "README.md");
-  const auto at = readme.find("\n" + starts_with);
+std::string schema_doc_line(const std::string& starts_with) {
+  const std::string doc = mapindex::testing::read_text_file(
+      std::filesystem::path(MAPINDEX_SOURCE_DIR) / "docs/schema.md");
+  const auto at = doc.find("\n" + starts_with);
   REQUIRE(at != std::string::npos);
-  return readme.substr(at + 1, readme.find('\n', at + 1) - at - 1);
+  return doc.substr(at + 1, doc.find('\n', at + 1) - at - 1);
 }
 
-// The `names` after the colon of a README list line ("- `kind`: `a`, `b` or `c`.").
+// The `names` after the colon of a docs/schema.md list line ("- `kind`: `a`, `b` or `c`.").
 std::set<std::string> backticked(const std::string& line) {
   std::set<std::string> out;
   const std::regex word("`([a-z_]+)`");
@@ -275,14 +275,14 @@ TEST_CASE("tiles.h: every named tile number has that name in schema/tile_names.c
   }
 }
 
-TEST_CASE("LayerKind: one name per kind the README's schema lists, tilemap kinds first") {
+TEST_CASE("LayerKind: one name per kind docs/schema.md lists, tilemap kinds first") {
   std::set<std::string> names;
   for (std::size_t k = 0; k < kNumLayerKinds; ++k) {
     const auto kind = static_cast<LayerKind>(k);
     CHECK(names.insert(std::string(to_string(kind))).second);
     CHECK(is_tilemap(kind) == (k < kNumTilemapKinds));
   }
-  CHECK(names == backticked(readme_line("- `kind`: `tiles`")));
+  CHECK(names == backticked(schema_doc_line("- `kind`: `tiles`")));
   CHECK(kNumTilemapKinds == 7);
   CHECK_FALSE(is_physics(LayerKind::tiles));
   CHECK_FALSE(is_physics(LayerKind::quads));
@@ -306,13 +306,14 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("EnvelopeRole: the README's roles, in name order, each with the envelope kind it needs") {
+TEST_CASE(
+    "EnvelopeRole: docs/schema.md's roles, in name order, each with the envelope kind it needs") {
   std::vector<std::string> names;
   for (std::size_t r = 0; r < kNumEnvelopeRoles; ++r)
     names.emplace_back(to_string(static_cast<EnvelopeRole>(r)));
   CHECK(std::is_sorted(names.begin(), names.end()));
   CHECK(std::set<std::string>(names.begin(), names.end()) ==
-        backticked(readme_line("- `role`: `layer_color`")));
+        backticked(schema_doc_line("- `role`: `layer_color`")));
   CHECK(expected_envelope_kind(EnvelopeRole::layer_color) == EnvelopeKind::color);
   CHECK(expected_envelope_kind(EnvelopeRole::quad_color) == EnvelopeKind::color);
   CHECK(expected_envelope_kind(EnvelopeRole::quad_position) == EnvelopeKind::position);

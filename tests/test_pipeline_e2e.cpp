@@ -332,7 +332,7 @@ TEST_SUITE("pipeline") {
   }
 
   TEST_CASE("the default memory budget is what --stats-json reports") {
-    // README "Using it": --memory 128 MB (or twice --max-map-size when that is
+    // docs/guide.md, "Using it": --memory 128 MB (or twice --max-map-size when that is
     // more and --memory is not given), 16 entries in flight per decode thread,
     // at most 1024; --max-in-flight sets the cap.
     TempDir tmp;

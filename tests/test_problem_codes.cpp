@@ -1,7 +1,7 @@
 // The problem code table (stages/common/problem_codes.h) is the one source of
 // the codes: the code tables of stages/extract/README.md are rendered from it
 // (this test fails when they differ, and writes the expected README next to the
-// test binary), README.md's table of reading codes agrees with it, and its
+// test binary), docs/guide.md's table of reading codes agrees with it, and its
 // columns are consistent.
 #include <doctest/doctest.h>
 
@@ -99,9 +99,9 @@ TEST_SUITE("problem codes") {
     CHECK(documented == expected);
   }
 
-  TEST_CASE("README.md's table of reading codes agrees with the code table") {
+  TEST_CASE("docs/guide.md's table of reading codes agrees with the code table") {
     const std::string readme =
-        mapindex::testing::read_text_file(std::string(MAPINDEX_SOURCE_DIR) + "/README.md");
+        mapindex::testing::read_text_file(std::string(MAPINDEX_SOURCE_DIR) + "/docs/guide.md");
     int rows = 0;
     for (const auto& c : code_table()) {
       if (c.group != CodeGroup::entry || c.code == Code::read_duplicate_name ||
@@ -109,7 +109,7 @@ TEST_SUITE("problem codes") {
         continue;
       const std::string row =
           "| `" + std::string(c.string) + "` | " + std::string(to_string(c.severity)) + " | ";
-      INFO("README.md row starting " << row);
+      INFO("docs/guide.md row starting " << row);
       CHECK(readme.find("\n" + row) != std::string::npos);
       ++rows;
     }

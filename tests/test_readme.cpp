@@ -1,6 +1,6 @@
-// The README's "Questions you can ask" must work as printed: every ```sql
-// block, run with `mapindex query` on an index of the demo archive, prints
-// exactly the ```text block that follows it.
+// The documentation must be true where a test can tell: every ```sql block
+// of docs/queries.md, run with `mapindex query` on an index of the demo
+// archive, prints exactly the ```text block that follows it.
 #include <doctest/doctest.h>
 
 #include <regex>
@@ -15,19 +15,15 @@ using namespace mapindex::testing;
 
 namespace {
 
-std::string read_readme() {
-  return read_text_file(std::filesystem::path(MAPINDEX_SOURCE_DIR) / "README.md");
+std::string read_doc(const char* path) {
+  return read_text_file(std::filesystem::path(MAPINDEX_SOURCE_DIR) / path);
 }
 
 }  // namespace
 
 TEST_SUITE("readme") {
-  TEST_CASE("README questions print what the README shows") {
-    const std::string readme = read_readme();
-    const auto start = readme.find("## Questions you can ask");
-    REQUIRE(start != std::string::npos);
-    const auto end = readme.find("\n## ", start + 10);
-    const std::string section = readme.substr(start, end - start);
+  TEST_CASE("docs/queries.md: every question prints what the page shows") {
+    const std::string section = read_doc("docs/queries.md");
 
     TempDir tmp;
     const auto archive = (tmp / "demo-maps.zip").string();
@@ -51,28 +47,24 @@ TEST_SUITE("readme") {
     CHECK(questions >= 10);
   }
 
-  // The README's table of which tiles on which layers set each ddnet_mapinfo
-  // flag is the code's own table (stages/extract/teeworlds_features.cpp).
-  TEST_CASE("README documents every ddnet_mapinfo flag as the code sets it") {
-    const std::string readme = read_readme();
-    const auto start = readme.find("#### `ddnet_mapinfo`");
+  // docs/schema.md's table of which tiles on which layers set each
+  // ddnet_mapinfo flag is the code's own table (stages/extract/teeworlds_features.cpp).
+  TEST_CASE("docs/schema.md documents every ddnet_mapinfo flag as the code sets it") {
+    const std::string schema = read_doc("docs/schema.md");
+    const auto start = schema.find("\n### `ddnet_mapinfo`");
     REQUIRE(start != std::string::npos);
-    const std::string section = readme.substr(start, readme.find("\n#### ", start + 5) - start);
+    const std::string section = schema.substr(start, schema.find("\n### ", start + 5) - start);
     for (std::size_t f = 0; f < mapindex::teeworlds::kDdnetFeatureNames.size(); ++f) {
       const std::string row = mapindex::teeworlds::ddnet_feature_rule_row(f);
-      INFO("expected README row: " << row);
+      INFO("expected docs/schema.md row: " << row);
       CHECK(section.find("\n" + row + "\n") != std::string::npos);
     }
   }
 
-  // The schema is a public interface: the README's "Schema reference" has a
-  // heading for every table and view of a new index, and names each of its
-  // columns in that part.
-  TEST_CASE("the README's schema reference names every table, view and column") {
-    const std::string readme = read_readme();
-    const auto start = readme.find("## Schema reference");
-    REQUIRE(start != std::string::npos);
-    const std::string reference = readme.substr(start, readme.find("\n## ", start + 5) - start);
+  // The schema is a public interface: docs/schema.md has a heading for every
+  // table and view of a new index, and names each of its columns in that part.
+  TEST_CASE("docs/schema.md names every table, view and column") {
+    const std::string reference = read_doc("docs/schema.md");
     TempDir tmp;
     auto db = mapindex::index::testing::open_index((tmp / "new.sqlite").string());
     const auto names = mapindex::index::testing::query_rows(
@@ -81,7 +73,7 @@ TEST_SUITE("readme") {
         "name NOT LIKE 'sqlite_%' ORDER BY name");
     REQUIRE(names.size() >= 30);
     for (const auto& name : names) {
-      const auto heading = reference.find("\n#### `" + name + "`");
+      const auto heading = reference.find("\n### `" + name + "`");
       CHECK_MESSAGE(heading != std::string::npos, "no heading for " << name);
       if (heading == std::string::npos) continue;
       const auto next = reference.find("\n#", heading + 5);

@@ -197,7 +197,7 @@ std::vector<std::uint8_t> drawn_tile_by_tile(const KindLayout& k, std::int32_t w
 
 TEST_SUITE("render") {
   TEST_CASE("tile classes: every named game/front tile of schema/tile_names.csv gets its class") {
-    // The class each name must have, by the README's palette table.
+    // The class each name must have, by docs/guide.md's palette table.
     const auto expected_for = [](const std::string& name, const std::string& category) {
       if (name == "SOLID") return TileClass::solid;
       if (name == "NOHOOK") return TileClass::unhookable;
@@ -244,8 +244,8 @@ TEST_SUITE("render") {
       CHECK(mapindex::render::class_of(k, 0) == TileClass::air);
   }
 
-  TEST_CASE("tile classes: the README's palette table is the palette") {
-    const std::string doc = read_text_file(fs::path(MAPINDEX_SOURCE_DIR) / "README.md");
+  TEST_CASE("tile classes: docs/guide.md's palette table is the palette") {
+    const std::string doc = read_text_file(fs::path(MAPINDEX_SOURCE_DIR) / "docs/guide.md");
     for (const auto& e : palette()) {
       char hex[8];
       std::snprintf(hex, sizeof hex, "#%02x%02x%02x", e.rgb.r, e.rgb.g, e.rgb.b);

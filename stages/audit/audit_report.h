@@ -2,7 +2,7 @@
 // index, per source, and what is (newly) broken. Plain data, filled by
 // build_audit (stages/audit/build_audit.h) and printed by the renderers
 // (stages/audit/render.h). The JSON form of this struct is a documented,
-// stable interface (README.md, "Nightly audit"): add fields, never rename or remove them.
+// stable interface (docs/audit-json.md): add fields, never rename or remove them.
 #pragma once
 
 #include <cstdint>

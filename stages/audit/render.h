@@ -1,5 +1,5 @@
 // Printing an audit report: plain text (for a terminal or a cron mail), JSON
-// (a stable, documented format for bots and web pages: README.md, "Nightly audit"),
+// (a stable, documented format for bots and web pages: docs/audit-json.md),
 // markdown (to paste into an issue or a chat) and HTML (one self-contained page
 // with the maps' thumbnails, for a browser or a CI artifact).
 #pragma once

@@ -1,4 +1,4 @@
-// The JSON report: field by field as README.md, "Nightly audit" documents it (format 1).
+// The JSON report: field by field as docs/audit-json.md documents it (format 1).
 #include "stages/audit/render.h"
 #include "stages/common/json_writer.h"
 

@@ -1,5 +1,5 @@
 // DDNet's 40 per-map "features" (the "has tile X" flags ddnet.org shows per
-// map), derived per layer kind as README.md's feature table lists them. Unlike the
+// map), derived per layer kind as docs/schema.md's feature table lists them. Unlike the
 // public tool, which adds every layer into one histogram, a key counts only on
 // the layers that give it that meaning: speedup 29 is BOOST (not TELECHECK),
 // and every time checkpoint 35..59 counts.
@@ -33,7 +33,7 @@ using KeysPresent = std::array<std::bitset<256>, kNumTilemapKinds>;
 std::vector<std::string> ddnet_features(const KeysPresent& present);
 
 // The rule that sets feature f (index into kDdnetFeatureNames) as a row of the
-// README's table: "| `DEATH` | game, front, switch | 2 |" (layer kinds, then
+// docs/schema.md's table: "| `DEATH` | game, front, switch | 2 |" (layer kinds, then
 // the tile indices, or the `type` byte on tele, speedup and switch layers).
 std::string ddnet_feature_rule_row(std::size_t f);
 

@@ -6,7 +6,7 @@
 // into one pixel (layers drawn over each other, many tiles downscaled into
 // one thumbnail pixel) the most important class wins, so a one-tile freeze
 // line or a spawn survives a downscale and physics is drawn over design.
-// README.md ("Pictures") documents the palette; tests check it against this
+// docs/guide.md ("Pictures") documents the palette; tests check it against this
 // table.
 #pragma once
 
@@ -60,7 +60,7 @@ struct PaletteEntry {
   TileClass tile_class;
   std::string_view name;   // "deep_freeze"
   Rgb rgb;                 // its colour in a PNG
-  std::string_view tiles;  // which tiles, for the README's palette table
+  std::string_view tiles;  // which tiles, for the palette table of docs/guide.md
 };
 
 // Indexed by the class's value.

@@ -60,7 +60,7 @@ struct KnownMap {
 // read_write opens run `PRAGMA quick_check` (every page of every table,
 // not the index contents) on an index up to this size: a damaged index is
 // refused before a run writes into it. It reads the whole file once
-// (measured: see README "Checking an index"); larger indexes are checked by
+// (measured: see docs/guide.md, "Trusting the index"); larger indexes are checked by
 // `mapindex check` only. A file still byte for byte as a run that finished
 // under a passed check left it (its stamp, index_stamp.h) is not checked
 // again; such a run stamps the file when it closes it.

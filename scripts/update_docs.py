@@ -1,12 +1,11 @@
 #!/usr/bin/env python3
-"""Refreshes the outputs printed under each query of README.md's
-"Questions you can ask" section: builds the demo archive, indexes it into a
-temporary index, runs every ```sql block with `mapindex query` and writes the
-result into the ```text block that follows it. The test "README questions"
-checks that the README still matches (scripts/update_readme_questions.py
+"""Refreshes the outputs printed under each query of docs/queries.md: builds
+the demo archive, indexes it into a temporary index, runs every ```sql block
+with `mapindex query` and writes the result into the ```text block that
+follows it. The `readme` tests check that the page still matches (run this
 after a change that alters the demo's rows).
 
-Usage: scripts/update_readme_questions.py [BUILD_DIR]   (default: build)
+Usage: scripts/update_docs.py [BUILD_DIR]   (default: build)
 """
 import pathlib
 import re
@@ -16,11 +15,8 @@ import tempfile
 
 root = pathlib.Path(__file__).resolve().parent.parent
 build = root / (sys.argv[1] if len(sys.argv) > 1 else "build")
-readme = root / "README.md"
-text = readme.read_text()
-start = text.index("## Questions you can ask")
-end = text.index("\n## ", start + 10)
-section = text[start:end]
+queries = root / "docs" / "queries.md"
+section = queries.read_text()
 
 with tempfile.TemporaryDirectory() as tmp:
     archive = pathlib.Path(tmp) / "demo-maps.zip"
@@ -36,5 +32,5 @@ with tempfile.TemporaryDirectory() as tmp:
 
     section = re.sub(r"```sql\n(.*?)\n```\n```text\n(?:.*?\n)??```", refresh, section, flags=re.S)
 
-readme.write_text(text[:start] + section + text[end:])
-print("README.md: questions refreshed")
+queries.write_text(section)
+print("docs/queries.md: outputs refreshed")
