@@ -10,9 +10,10 @@
 # 4 GB, the larger one also for memory flatness), runs the floor
 # (benchmarks/floor.cpp: read + SHA-256 of entries and tile layers + inflate)
 # and `mapindex index` with its default options on each, and prints a
-# markdown table of medians plus every target (issue 13's, and the archive
-# history's) with its ratio and PASS/MISS. The inputs are removed afterwards
-# (unless --keep).
+# markdown table of medians plus every performance target (the archive
+# history's included) with its ratio and PASS/MISS, then the bounds on how
+# work grows (mapindex-bench-bounds, on the corpus). The inputs are removed
+# afterwards (unless --keep).
 #
 #   benchmarks/run.sh [--quick] [--runs N] [--small SIZE] [--copies SIZE|0]
 #                     [--large SIZE|0] [--distinct-size SIZE] [--history-size SIZE]
@@ -87,9 +88,10 @@ log() { echo "[bench $(date +%H:%M:%S)] $*" >&2; }
 if [ "$BUILD" = 1 ]; then
   log "building ($BUILD_TYPE) in $BUILD_DIR"
   mkdir -p "$BUILD_DIR"
-  if ! { cmake -S "$REPO" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DMAPINDEX_WERROR=OFF &&
+  if ! { cmake -S "$REPO" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DMAPINDEX_WERROR=OFF \
+           -DBUILD_TESTING=ON &&
          cmake --build "$BUILD_DIR" -j "$JOBS" --target mapindex mapindex-bench-floor \
-           mapindex-bench-synth mapindex-bench-pack mapindex-bench-time; } >"$BUILD_DIR/bench-build.log" 2>&1; then
+           mapindex-bench-synth mapindex-bench-pack mapindex-bench-time mapindex-bench-bounds; } >"$BUILD_DIR/bench-build.log" 2>&1; then
     tail -30 "$BUILD_DIR/bench-build.log" >&2
     echo "run.sh: the build failed (log: $BUILD_DIR/bench-build.log)" >&2
     exit 1
@@ -100,7 +102,8 @@ FLOOR=$BUILD_DIR/benchmarks/mapindex-bench-floor
 SYNTH=$BUILD_DIR/benchmarks/mapindex-bench-synth
 PACK=$BUILD_DIR/benchmarks/mapindex-bench-pack
 TIMER=$BUILD_DIR/benchmarks/mapindex-bench-time
-for p in "$MAPINDEX" "$FLOOR" "$SYNTH" "$PACK" "$TIMER"; do
+BOUNDS=$BUILD_DIR/benchmarks/mapindex-bench-bounds
+for p in "$MAPINDEX" "$FLOOR" "$SYNTH" "$PACK" "$TIMER" "$BOUNDS"; do
   [ -x "$p" ] || { echo "run.sh: $p is missing (build first or drop --no-build)" >&2; exit 1; }
 done
 
@@ -385,9 +388,9 @@ print_report() {
     done
   done
   echo
-  echo "Targets (default options; floor = read + SHA-256 + libdeflate inflate of every tile layer,"
-  echo "1 thread; floor-none = read + SHA-256; inflate-once = libdeflate inflating each distinct tile"
-  echo "layer once, its inflate time alone; issue 13's targets, then the archive history's):"
+  echo "Performance targets (default options; floor = read + SHA-256 + libdeflate inflate of every"
+  echo "tile layer, 1 thread; floor-none = read + SHA-256; inflate-once = libdeflate inflating each"
+  echo "distinct tile layer once, its inflate time alone; the archive history's targets last):"
   echo
   echo "| target | input | measured | target | result |"
   echo "|---|---|---:|---:|:---:|"
@@ -485,6 +488,12 @@ print_report() {
 }
 
 report=$(print_report)
+log "bounds on how work grows (mapindex-bench-bounds)"
+report="$report
+
+Bounds on how work grows (benchmarks/bounds.cpp):
+
+$("$BOUNDS" "$CORPUS" || true)"
 echo "$report"
 [ -n "$OUT" ] && echo "$report" >"$OUT"
 exit 0

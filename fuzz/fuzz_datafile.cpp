@@ -15,7 +15,7 @@
 #include "stages/common/adler32.h"
 #include "stages/common/zeroed_buffer.h"
 #include "stages/decode/datafile/datafile.h"
-#include "stages/decode/datafile/inflate.h"
+#include "stages/deflate/inflate.h"
 
 using namespace mapindex;
 
@@ -39,9 +39,8 @@ void check_like_zlib(Bytes stored, std::size_t size, ZeroedBuffer& zeroed) {
   const int r =
       uncompress(want.data(), &produced, stored.data(), static_cast<uLong>(stored.size()));
   const bool zlib_ok = r == Z_OK && produced == size;
-  zeroed.take(size);
-  const auto got = datafile::inflate_zlib_onto_zeros(stored, zeroed, size);
-  const bool ok = got.status == datafile::InflateStatus::ok &&
+  const auto got = deflate::inflate_zlib_onto_zeros(stored, zeroed.take(size));
+  const bool ok = got.status == deflate::InflateStatus::ok &&
                   adler32(Bytes(zeroed.data(), size)) == got.checksum;
   if (ok != zlib_ok) std::abort();
   if (ok && size > 0 && std::memcmp(want.data(), zeroed.data(), size) != 0) std::abort();

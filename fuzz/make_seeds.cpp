@@ -1,18 +1,22 @@
 // mapindex-fuzz-seeds OUT_DIR: writes the seed corpora of the fuzz targets
-// into OUT_DIR/{datafile,teeworlds,spritetile,archive}/, made entirely by the
+// into OUT_DIR/{datafile,deflate,teeworlds,measure,spritetile,archive}/, made entirely by the
 // project's own fixture writers (tests/support). Small inputs on purpose:
 // libFuzzer mutates small inputs much faster, and every seed stays under the
 // target's -max_len in scripts/fuzz.sh.
+#include <zlib.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "stages/decode/datafile/uuid.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/datafile_writer.h"
+#include "tests/support/deflate_writer.h"
 #include "tests/support/map_builder.h"
 #include "tests/support/spritetile_writer.h"
 
@@ -186,6 +190,38 @@ void write(const fs::path& dir, const std::string& name, const Blob& bytes) {
   write_file(dir / name, bytes);
 }
 
+// A deflate target input: the declared size (3 bytes, little-endian), then
+// the raw stream.
+Blob deflate_input(std::size_t size, const Blob& stream) {
+  Blob b = {static_cast<std::uint8_t>(size), static_cast<std::uint8_t>(size >> 8),
+            static_cast<std::uint8_t>(size >> 16)};
+  b.insert(b.end(), stream.begin(), stream.end());
+  return b;
+}
+
+// Raw deflate streams as zlib writes them (tile data: runs of air between
+// tiles; text; bytes that do not compress) at several levels and strategies,
+// and streams of tiny blocks, each declared at its size.
+void write_deflate_seeds(const fs::path& dir) {
+  Blob tiles(4 * 3000, 0);
+  for (std::size_t i = 0; i < 3000; i += 1 + (i * 7) % 97)
+    tiles[4 * i] = static_cast<std::uint8_t>(1 + i % 200);
+  const Blob text = to_bytes("sv_gametype race\ntune gravity 0.5\nsv_gametype race\n");
+  const Blob noise = noise_bytes(2000, 7);
+  const std::vector<std::pair<std::string, Blob>> payloads = {
+      {"tiles", tiles}, {"text", text}, {"noise", noise}, {"air", Blob(70000, 0)}};
+  for (const auto& [name, data] : payloads)
+    for (const auto& [tag, level, strategy] :
+         {std::tuple{"l1", 1, Z_DEFAULT_STRATEGY}, std::tuple{"l6", 6, Z_DEFAULT_STRATEGY},
+          std::tuple{"l9", 9, Z_DEFAULT_STRATEGY}, std::tuple{"fixed", 9, Z_FIXED},
+          std::tuple{"rle", 9, Z_RLE}, std::tuple{"huff", 9, Z_HUFFMAN_ONLY}})
+      write(dir, name + "_" + tag,
+            deflate_input(data.size(), zlib_deflate_raw(data, level, strategy)));
+  for (const TinyBlocks kind : kAllTinyBlocks)
+    write(dir, "tiny_" + std::to_string(static_cast<int>(kind)),
+          deflate_input(tiny_blocks_size(kind, 20), tiny_blocks(kind, 20)));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -224,7 +260,9 @@ int main(int argc, char** argv) {
     for (const auto& [name, bytes] : maps) {
       write(out / "datafile", name, bytes);
       write(out / "teeworlds", name, bytes);
+      write(out / "measure", name, bytes);
     }
+    write_deflate_seeds(out / "deflate");
 
     // SpriteTile: byte 0 even = the file as stored (LZF), odd = decompressed.
     const auto levels = spritetile_levels();

@@ -38,11 +38,12 @@ int audit_command(const Args& args) {
       "       mapindex audit [--db FILE] --acknowledge SHA256|PATH|NAME [--note TEXT]\n\n"
       "Compares a run of `mapindex index` with the previous complete run over the same\n"
       "sources and reports, per source: entries added, removed, changed and moved,\n"
-      "duplicate contents, maps newly rejected or with new problems, maps fixed,\n"
-      "problem counts by code (new codes first), totals, and the map-release checks\n"
-      "(maps DDNet would refuse, race maps without time checkpoints, duplicate or\n"
-      "unused images, embedded standard images, external non-standard images, map\n"
-      "names that differ only by case or punctuation). A source no earlier complete\n"
+      "maps replaced by another map under the same name (never \"fixed\"), duplicate\n"
+      "contents, maps newly rejected or with new problems, maps fixed, problem counts\n"
+      "by code (new codes first), totals, and the map-release checks by rule (maps\n"
+      "DDNet would refuse, race maps without time checkpoints, duplicate or unused\n"
+      "images, embedded standard images, external non-standard images, map names\n"
+      "that differ only by case or punctuation). A source no earlier complete\n"
       "run read has no baseline: everything in it counts as new. A run that read a\n"
       "source only in part (an archive cut short, or unreadable) is never a baseline\n"
       "for it; its audit says so instead of listing the entries not read as removed.\n"
@@ -51,7 +52,8 @@ int audit_command(const Args& args) {
       "--accept accepts a run as it is (the first night on an archive: everything is\n"
       "new): its audit then exits 0. --acknowledge marks a map content as known: its\n"
       "problems and findings are listed as acknowledged and never fail the audit (a\n"
-      "new upload under the same name is new content and is not acknowledged).\n\nOptions");
+      "new upload under the same name is new content and is not acknowledged).\n\n"
+      "Documentation: " MAPINDEX_DOC_DIR "/docs/audit.md\n\nOptions");
   opts.add_options()("help,h", "show this help")(
       "db", po::value(&db_path)->default_value(db_path),
       "the SQLite index to read (--accept and --acknowledge write to it)");
@@ -66,7 +68,7 @@ int audit_command(const Args& args) {
   Game game = Game::ddnet;
   add_game_option(opts, &game);
   opts.add_options()("format", po::value(&format_name)->default_value(format_name),
-                     "text, json (stable format, see the README), markdown or html (one "
+                     "text, json (stable format: docs/audit-json.md), markdown or html (one "
                      "self-contained page with the maps' thumbnails)")(
       "out,o", po::value(&out_path),
       "write the report to FILE (replaced whole, atomically) instead of standard output")(

@@ -1,6 +1,8 @@
-// `mapindex check [--db FILE]`: the full verdict on an index file.
+// `mapindex check [--db FILE]`: the full verdict on an index file. Given a
+// FILE (a mapper checking a map), it says to use inspect instead.
 #include <boost/program_options.hpp>
 
+#include <fstream>
 #include <iostream>
 
 #include "pipeline/cli_parse.h"
@@ -9,6 +11,43 @@
 
 namespace mapindex {
 namespace po = boost::program_options;
+namespace {
+
+// `word` as one shell word: as is when it holds only characters no shell
+// treats specially, else in single quotes.
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && word.find_first_not_of(
+                                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789_-./:+,=@%") == std::string::npos;
+  if (plain) return word;
+  std::string quoted = "'";
+  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+bool is_sqlite_file(const std::string& path) {
+  char magic[16] = {};
+  std::ifstream in(path, std::ios::binary);
+  return in.read(magic, sizeof magic) &&
+         std::string(magic, sizeof magic) == std::string("SQLite format 3\0", 16);
+}
+
+// `mapindex check FILE...`: the user meant to check maps (inspect) or gave
+// the index without --db. Says which, with the command to run instead.
+int explain_positional(const std::vector<std::string>& files) {
+  if (files.size() == 1 && is_sqlite_file(files.front())) {
+    std::cerr << "mapindex check: the index to check is given with --db: mapindex check --db "
+              << shell_word(files.front()) << "\n";
+    return kExitUsage;
+  }
+  std::string words;
+  for (const auto& file : files) words += " " + shell_word(file);
+  std::cerr << "mapindex check: check verifies an index (--db FILE) and takes no FILE; to check "
+            << (files.size() == 1 ? "a map" : "maps") << ", run: mapindex inspect" << words << "\n";
+  return kExitUsage;
+}
+
+}  // namespace
 
 int check_command(const Args& args) {
   std::string db_path = "mapindex.sqlite";
@@ -18,10 +57,12 @@ int check_command(const Args& args) {
       "every table and index entry), PRAGMA foreign_key_check (rows referring to\n"
       "missing rows) and the schema version. Prints a verdict; writes nothing.\n"
       "`mapindex index` runs the cheaper PRAGMA quick_check itself when it opens an\n"
-      "index of up to 256 MB.\n\nOptions");
+      "index of up to 256 MB.\n\n"
+      "To check a map file rather than an index, use mapindex inspect FILE.map.\n\nOptions");
   opts.add_options()("help,h", "show this help")("db", po::value(&db_path)->default_value(db_path),
                                                  "the SQLite index to check");
-  const auto vm = parse_command_args("check", args, opts);
+  std::vector<std::string> files;
+  const auto vm = parse_command_args("check", args, opts, &files);
   if (!vm) return kExitUsage;
   if (vm->count("help")) {
     std::cout << opts
@@ -30,6 +71,7 @@ int check_command(const Args& args) {
                  "be read.\n";
     return kExitOk;
   }
+  if (!files.empty()) return explain_positional(files);
   const auto report = index::check_index(db_path);
   if (!report) {
     std::cerr << "mapindex check: " << report.error().message << "\n";

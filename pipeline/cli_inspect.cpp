@@ -10,6 +10,7 @@
 #include "pipeline/cli_parse.h"
 #include "pipeline/commands.h"
 #include "pipeline/map_report.h"
+#include "stages/audit/audit_rules.h"
 #include "stages/read/source_reader.h"
 
 namespace mapindex {
@@ -22,12 +23,19 @@ int inspect_command(const Args& args) {
       "Usage: mapindex inspect [OPTIONS] INPUT...\n\n"
       "Decodes each map (a .map file, a SpriteTile level, or every map inside\n"
       "archives and folders) and prints its container, info, layers, entities,\n"
-      "DDNet features and problems. Writes nothing.\n\n"
+      "DDNet features and problems, and runs the release checks of `mapindex\n"
+      "audit` that look at one map (map.rejected, race.no_time_checkpoints and the\n"
+      "image checks; name.similar compares an archive's maps: only the audit runs\n"
+      "it). Writes nothing.\n\n"
       "--json prints one JSON document instead: an array with one object per\n"
       "file read (\"input\", \"source\", \"entry\", \"sha256\", \"kind\": map,\n"
       "not_a_map, unreadable or oversize, and for maps what the index would\n"
       "store: info, layers with tile counts, images, envelopes, sounds, DDNet\n"
-      "features, problems), valid UTF-8, for scripts and for diffing two maps.\n\nOptions");
+      "features, problems, release_checks), valid UTF-8, for scripts and for\n"
+      "diffing two maps.\n\n"
+      "A map whose container does not open (a file cut short, say) shows the\n"
+      "values its header states, and \"cut short: N of M bytes\" when the file\n"
+      "is shorter than the header describes.\n\nOptions");
   bool json_output = false;
   opts.add_options()("help,h", "show this help")("json", po::bool_switch(&json_output),
                                                  "print a JSON array, one object per file");
@@ -92,12 +100,18 @@ int inspect_command(const Args& args) {
       continue;
     }
     const auto digest = read::digest(entry->bytes);
-    const auto m = measure_content(entry->bytes);
+    const Bytes file(entry->bytes.data(), entry->bytes.size());
+    const auto m = measure_content(file);
+    // The audit's per-map release checks, from its own code.
+    const auto checks = m.kind == ContentKind::map
+                            ? audit::map_findings(audit::facts_of(m.stats, game), entry->path)
+                            : std::vector<audit::Finding>{};
     if (json) {
-      write_map_json(*json, digest, m);
+      write_map_json(*json, digest, m, file);
+      if (m.kind == ContentKind::map) write_release_checks_json(*json, checks);
       json->end_object();
     } else {
-      print_map_report(std::cout, name, digest, m);
+      print_map_report(std::cout, name, digest, m, file, checks);
     }
     if (m.kind == ContentKind::map && status_for(m.stats, game) == MapStatus::rejected)
       status = kExitFindings;

@@ -135,7 +135,7 @@ void add_game_option(po::options_description& options, Game* target) {
   options.add_options()(
       "game", value,
       "the game the maps are for: ddnet (a map is rejected when DDNet refuses it) or teeworlds "
-      "(rejected only when neither Teeworlds 0.6 nor 0.7 loads it; see README \"Games\")");
+      "(rejected only when neither Teeworlds 0.6 nor 0.7 loads it; see docs/guide.md, \"Games\")");
 }
 
 }  // namespace mapindex

@@ -5,9 +5,12 @@
 // anything), or the thumbnail the index stored for a map.
 #include <boost/program_options.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <tuple>
 #include <variant>
 
 #include "pipeline/cli_parse.h"
@@ -137,6 +140,96 @@ std::variant<render::ClassImage, Failure> draw_map(const std::string& map, Bytes
                      "SpriteTile level"};
 }
 
+// At most this many stored names are suggested for a name with no thumbnail.
+constexpr std::size_t kMaxSuggestions = 3;
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The fewest edits that turn `key` into some stretch of `text` (where the
+// stretch starts and ends is free): 0 when `text` holds `key`.
+std::size_t edits_to_a_part(std::string_view key, std::string_view text) {
+  std::vector<std::size_t> row(text.size() + 1, 0);  // key[0..0) ends anywhere for free
+  for (std::size_t i = 1; i <= key.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= text.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] =
+          std::min({row[j] + 1, row[j - 1] + 1, diagonal + (key[i - 1] == text[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return *std::min_element(row.begin(), row.end());
+}
+
+// The names among `names` closest to `typed`, best first, at most
+// kMaxSuggestions, case aside: those holding it or held by it, then those
+// holding it but for a few edits (at most a quarter of its length, at least
+// 1), the fewest edits and then the fewest extra characters first. Names
+// carry prefixes (an archive's "2089195bfab1_BlmapChill"), so a name is
+// compared part by part, not as a whole.
+std::vector<std::string> closest_names(const std::string& typed,
+                                       const std::vector<std::string>& names) {
+  std::string key = lower(typed);
+  if (key.size() > 4 && key.ends_with(".map")) key.resize(key.size() - 4);  // names have none
+  const std::size_t max_edits = std::max<std::size_t>(1, key.size() / 4);
+  std::vector<std::tuple<std::size_t, std::size_t, std::string>> found;  // edits, extra, name
+  for (const auto& name : names) {
+    const std::string candidate = lower(name);
+    const std::size_t extra = candidate.size() > key.size() ? candidate.size() - key.size()
+                                                            : key.size() - candidate.size();
+    if (key.find(candidate) != std::string::npos) {
+      found.emplace_back(0, extra, name);
+    } else if (const std::size_t d = edits_to_a_part(key, candidate); d <= max_edits) {
+      found.emplace_back(d, extra, name);
+    }
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> best;
+  for (const auto& [edits, extra, name] : found) {
+    if (best.size() == kMaxSuggestions) break;
+    best.push_back(name);
+  }
+  return best;
+}
+
+// Why `key` has no stored thumbnail: the map is indexed without one, or no
+// map has that SHA-256 or name (then the closest stored names, if any).
+std::string no_thumbnail_reason(index::IndexDb& db, const std::string& key) {
+  index::Statement known(db.handle(),
+                         "SELECT EXISTS (SELECT 1 FROM maps WHERE sha256 = lower(?1)) OR "
+                         "EXISTS (SELECT 1 FROM map_names WHERE name = ?1)");
+  known.bind_all(key);
+  if (known.single_int().value_or(0) != 0)
+    return "the map is in the index without one (indexed with --no-thumbnails, or it has "
+           "nothing to draw)";
+  // The start of a SHA-256: the contents it starts, then the closest names.
+  std::vector<std::string> near;
+  if (key.size() >= 4 && key.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos) {
+    index::Statement prefix(db.handle(),
+                            "SELECT sha256 FROM map_thumbnails WHERE substr(sha256, 1, ?2) = "
+                            "lower(?1) ORDER BY map_id DESC LIMIT ?3");
+    prefix.bind_all(key, static_cast<std::int64_t>(key.size()),
+                    static_cast<std::int64_t>(kMaxSuggestions));
+    while (prefix.step()) near.push_back(prefix.column_text(0));
+  }
+  std::vector<std::string> names;
+  index::Statement all(db.handle(),
+                       "SELECT DISTINCT name FROM map_thumbnails WHERE name IS NOT NULL");
+  while (all.step()) names.push_back(all.column_text(0));
+  for (auto& name : closest_names(key, names))
+    if (near.size() < kMaxSuggestions) near.push_back(std::move(name));
+  std::string reason = "no map of that SHA-256 or name";
+  for (std::size_t i = 0; i < near.size(); ++i)
+    reason += (i == 0 ? "; did you mean '" : "', '") + near[i];
+  if (!near.empty()) reason += "'?";
+  return reason;
+}
+
 // The thumbnail stored for a SHA-256 or a map name (the newest map of that
 // name when several contents had it).
 std::variant<std::pair<std::string, std::string>, Failure> stored_thumbnail(
@@ -150,9 +243,8 @@ std::variant<std::pair<std::string, std::string>, Failure> stored_thumbnail(
                           "WHERE sha256 = lower(?1) OR name = ?1 ORDER BY map_id DESC");
   select.bind_all(key);
   if (!select.step())
-    return Failure{kExitFindings, db_path + ": no thumbnail for '" + key +
-                                      "' (no map of that SHA-256 or name, or indexed with "
-                                      "--no-thumbnails, or nothing to draw)"};
+    return Failure{kExitFindings,
+                   db_path + ": no thumbnail for '" + key + "': " + no_thumbnail_reason(*db, key)};
   std::string name = select.column_text(0);
   std::string png(select.column_blob(1));
   const std::string sha256 = select.column_text(2);
@@ -172,19 +264,23 @@ int render_command(const Args& args) {
   std::string out, layers = "physics", from_index, db = "mapindex.sqlite";
   std::int32_t scale = 1;
   unsigned max_map_mb = 64;
+  bool quiet = false;
   po::options_description opts(
       "Usage: mapindex render [OPTIONS] MAP\n"
       "       mapindex render --from-index SHA256|NAME [--db FILE] [--out FILE.png]\n\n"
       "Draws a minimap of MAP as a PNG: one pixel (or NxN with --scale) per tile,\n"
       "each tile coloured by its class (air, solid, unhookable, death, freeze,\n"
       "deep freeze, start, finish, checkpoints, teleporters, speedups, switches,\n"
-      "spawns, other entities; the palette is in the README, \"Pictures\"). MAP is\n"
+      "spawns, other entities). MAP is\n"
       "a .map file, a SpriteTile level (.bytes), or an entry of an archive written\n"
       "ARCHIVE::path/in/archive.map (read from the archive, nothing extracted).\n"
       "A SpriteTile level draws its colliders solid and its tiles by tile set. A\n"
       "map over 2^26 pixels is drawn downscaled (said on stderr).\n\n"
       "--from-index writes the thumbnail `mapindex index` stored for the map of\n"
-      "that SHA-256 or name (the view map_thumbnails), byte for byte.\n\nOptions");
+      "that SHA-256 or name (the view map_thumbnails), byte for byte; a name\n"
+      "with none gets the closest stored names suggested.\n\n"
+      "On success it prints one line, `wrote FILE (WIDTHxHEIGHT)` (-q: nothing).\n\n"
+      "The palette: " MAPINDEX_DOC_DIR "/docs/guide.md, \"Pictures\".\n\nOptions");
   opts.add_options()("help,h", "show this help")(
       "out,o", po::value(&out),
       "the PNG to write (default: the map's name with .png, in the current folder)")(
@@ -192,7 +288,8 @@ int render_command(const Args& args) {
       "physics: the game, front, tele, speedup and switch layers; all: also the design tile "
       "layers, in grey under the physics")("from-index", po::value(&from_index),
                                            "write the stored thumbnail of this SHA-256 or name")(
-      "db", po::value(&db)->default_value(db), "the index for --from-index");
+      "db", po::value(&db)->default_value(db), "the index for --from-index")(
+      "quiet,q", po::bool_switch(&quiet), "print nothing on success");
   add_number_option(opts, "scale", &scale, 1, 64, "pixels per tile side");
   add_number_option(opts, "max-map-size", &max_map_mb, 1u, 4096u,
                     "a MAP larger than this many MB is refused", "MB");
@@ -211,6 +308,18 @@ int render_command(const Args& args) {
     std::cerr << "mapindex render: " << f.message << "\n";
     return f.status;
   };
+  // Writes the PNG to `out` and says so (the size read back from the PNG).
+  const auto write = [&](const std::vector<std::uint8_t>& png) {
+    auto written = render::write_file(out, png);
+    if (!written) return fail({kExitUsage, written.error().message});
+    if (!quiet) {
+      std::cout << "wrote " << out;
+      if (const auto size = render::png_size(Bytes(png.data(), png.size())))
+        std::cout << " (" << size->first << "x" << size->second << ")";
+      std::cout << "\n";
+    }
+    return kExitOk;
+  };
   if (layers != "physics" && layers != "all")
     return fail({kExitUsage, "--layers must be physics or all, not '" + layers + "'"});
 
@@ -224,9 +333,7 @@ int render_command(const Args& args) {
     if (auto* f = std::get_if<Failure>(&found)) return fail(*f);
     const auto& [name, png] = std::get<std::pair<std::string, std::string>>(found);
     if (out.empty()) out = index::entry_name(name) + ".png";
-    auto written = render::write_file(out, std::vector<std::uint8_t>(png.begin(), png.end()));
-    if (!written) return fail({kExitUsage, written.error().message});
-    return kExitOk;
+    return write(std::vector<std::uint8_t>(png.begin(), png.end()));
   }
 
   if (maps.size() != 1)
@@ -249,9 +356,7 @@ int render_command(const Args& args) {
     const auto sep = map.find("::");
     out = index::entry_name(sep == std::string::npos ? map : map.substr(sep + 2)) + ".png";
   }
-  auto written = render::write_file(out, *png);
-  if (!written) return fail({kExitUsage, written.error().message});
-  return kExitOk;
+  return write(*png);
 }
 
 }  // namespace mapindex

@@ -41,5 +41,6 @@ int query_command(const Args& args);
 int inspect_command(const Args& args);
 int audit_command(const Args& args);
 int render_command(const Args& args);
+int explain_command(const Args& args);
 
 }  // namespace mapindex

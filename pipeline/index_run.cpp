@@ -23,10 +23,9 @@
 //
 // The graph runs in a task arena of N + 2 threads, so the reader (which may
 // block on the budget) and the other nodes' work (hashing, thumbnails, the
-// writer) run beside the N decode threads (the hashing takes up to N
-// threads, and 2 at --threads 1: a re-run is mostly hashing; on the corpus
-// tar at --threads 1 hashing on a second thread took the re-run from 0.131
-// to 0.106 s).
+// writer) run beside the N decode threads. The hashing takes up to N
+// threads, and 2 at --threads 1: a re-run is mostly hashing, which the
+// second core then shares (measured: see the benchmark results).
 #include "pipeline/index_run.h"
 
 #include <oneapi/tbb/flow_graph.h>
@@ -262,6 +261,7 @@ void measure_entry(WorkItem& w, const KnownMaps& known, RunContents& contents,
   try {
     MeasureOptions mo;
     mo.max_data_item_size = options.max_data_item_size;
+    mo.tile_inflater = options.tile_inflater;
     mo.layer_store = layer_store;
     mo.digests = &w.tile_digests;
     mo.thumbnails = options.thumbnails;
@@ -553,10 +553,10 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   const auto wall_start = std::chrono::steady_clock::now();
   const double cpu_start = cpu_seconds();
 
-  // OpenSSL sets itself up while the index opens (else the first entry's
-  // hashing did, 0.8 ms before anything could be measured). A failure there
-  // shows again where the hashing fails; without a thread to be had, the
-  // first digest does it.
+  // OpenSSL sets itself up while the index opens, not in the first entry's
+  // hashing, before anything could be measured. A failure there shows again
+  // where the hashing fails; without a thread to be had, the first digest
+  // does it.
   std::future<void> openssl_ready = start_in_background(sha256_warm_up);
   // The damage check runs while the first entries are read and hashed; the
   // run's first write waits for it (see EntryWriter).
@@ -600,19 +600,12 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
 
   const unsigned threads =
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  // Two more threads than decode threads, in an arena of its own: the
-  // reader may wait for budget, and the hashing, thumbnails and writer run
-  // beside the N decode threads. (The default arena has one slot per core:
-  // on 2 cores at --threads 1 the writer and the decoding took turns on one
-  // thread; with the hashing on the decode thread, it took 0.12 of 0.65 s on
-  // the corpus at --threads 1.) Not three: since the measure node has its
-  // priority, a third thread more only adds idle workers that spin for work
-  // beside the decode threads (at --threads 1: corpus tar 0.348 -> 0.327 s,
-  // all-distinct 0.492 -> 0.483 s and 0.835 -> 0.798 s of CPU; the map
-  // history 0.195 -> 0.203 s, re-runs unchanged). One would not do: the N
-  // measure tasks and the reader can all be waiting at once (see the measure
-  // node), and what they wait for needs a thread of its own to run on; at
-  // --threads 1 it was also slower (corpus tar 0.380 s).
+  // Two more threads than decode threads, in an arena of its own, so that the
+  // reader (which may wait for budget), the hashing, thumbnails and writer
+  // run beside the N decode threads instead of taking turns with them. N + 1
+  // would not do: the N measure tasks and the reader can all wait at once
+  // (see the measure node), and what they wait for needs a thread. N + 3
+  // only adds idle workers spinning beside the decode threads.
   const int graph_threads = static_cast<int>(threads + 2);
   oneapi::tbb::global_control parallelism(oneapi::tbb::global_control::max_allowed_parallelism,
                                           graph_threads);
@@ -691,32 +684,16 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
       return w;
     });
 
-    // The measure node has a priority (the others none). oneTBB runs a
-    // node's output on the same thread: without the priority, the thread
-    // that had measured an entry went on with that entry's thumbnail while
-    // the next entry waited in its deque for another thread. With it, a
-    // thread looking for work takes the waiting measure task first, so the
-    // thread that has just measured an entry measures the next one and its
-    // thumbnail is left in its deque for another thread to take. At
-    // --threads 1, where measuring sets the pace, the all-distinct benchmark
-    // took 0.557 s instead of 0.481 s and the corpus tar 0.380 s instead of
-    // 0.351 s; where most layers repeat it costs 3-5% (benchmarks/RESULTS.md).
-    // An entry whose content an earlier entry claimed waits, inside its
-    // measure task, for that entry's thumbnail, which may now sit in the
-    // waiting thread's own deque: another thread takes it (of the arena's
-    // N + 2 threads at most N measure tasks and the reader wait at once).
-    //
-    // A known oneTBB bug concerns exactly this (a priority on a function_node
-    // with a concurrency limit; uxlfoundation/oneTBB#1595, fixed by #1596,
-    // after the 2021.8 of Debian 12): the wrapper of a measure task another
-    // thread made is allocated as if that thread's. Allocation and release
-    // stay with the current thread's small-object pool and are thread-safe;
-    // only the pools' counts go wrong, which matters when a pool is destroyed,
-    // at its thread's exit: it could be freed while a task made from it is
-    // alive. Here the arena's threads exit after the graph has finished (at
-    // the end of the run or of the process), when no task is alive, so the
-    // effect is at most a pool never freed (and an assertion in a debug build
-    // of oneTBB).
+    // Only the measure node has a priority, because measuring sets the pace:
+    // a thread that has measured an entry measures the next one and leaves the
+    // thumbnail (its output, which oneTBB would run next on the same thread)
+    // to another. An entry waiting in its measure task for another's thumbnail
+    // cannot deadlock: at most N measure tasks and the reader wait at once, of
+    // the arena's N + 2 threads.
+    // oneTBB#1595 (a priority with a concurrency limit; unfixed in Debian 12's
+    // 2021.8) counts a task in another thread's pool, which that thread's exit
+    // could free under it: harmless here, the arena's threads exit only when
+    // no task is alive.
     constexpr flow::node_priority_t kMeasurePriority = 1;
     flow::function_node<WorkPtr, WorkPtr> measure_node(
         g, threads,
@@ -764,8 +741,8 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   summary.run_id = writer.run_id();
 
   // The layer results kept for the run are freed on another thread while
-  // the index commits (7,000 of them took 2.7 ms to free at the end of the
-  // all-distinct benchmark).
+  // the index commits: freeing thousands of them is not free, and the commit
+  // has to wait for the disk anyway.
   std::future<void> freeing = start_in_background([&layer_store] { layer_store.reset(); });
   if (!freeing.valid()) layer_store.reset();  // no thread to be had
   summary.interrupted = interrupt_requested();

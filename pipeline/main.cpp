@@ -29,6 +29,8 @@ Commands:
                      foreign_key_check, schema version)
   render  MAP        Draw a minimap of a map (or an archive entry,
                      ARCHIVE::path) as a PNG; --from-index: a stored thumbnail
+  explain CODE...    Say what a problem code means and what to do about it
+                     (every code with its title when no CODE is given)
 
 Options:
   -h, --help         Show this help (`mapindex COMMAND --help` or
@@ -41,6 +43,9 @@ inputs, a failed audit), 2 usage error (a bad option or value, a missing
 input, no index at --db, bad SQL), 3 the index is damaged, locked by another
 run or cannot be read or written (I/O error, disk full), 70 internal error
 (a bug: please report it), 130 interrupted.
+
+Documentation: )" MAPINDEX_DOC_DIR R"(/README.md and docs/
+(guide.md, queries.md, schema.md, audit.md, ...); man mapindex-COMMAND.
 )";
 
 // The commands, in the order the help lists them.
@@ -52,11 +57,12 @@ int run_command(const std::string& command, const mapindex::Args& args) {
   if (command == "audit") return audit_command(args);
   if (command == "check") return check_command(args);
   if (command == "render") return render_command(args);
+  if (command == "explain") return explain_command(args);
   return -1;
 }
 
-const std::vector<std::string> kCommands = {"index", "query", "inspect",
-                                            "audit", "check", "render"};
+const std::vector<std::string> kCommands = {"index", "query",  "inspect", "audit",
+                                            "check", "render", "explain"};
 
 bool is_command(const std::string& name) {
   return std::find(kCommands.begin(), kCommands.end(), name) != kCommands.end();

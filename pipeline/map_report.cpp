@@ -3,15 +3,37 @@
 #include <algorithm>
 #include <iomanip>
 
+#include "stages/decode/datafile/datafile.h"
+
 namespace mapindex {
 namespace {
 
 std::string opt(const std::optional<std::string>& s) { return s ? "\"" + *s + "\"" : "-"; }
 
+// What the container of a Teeworlds map that did not open says of itself
+// (measure_teeworlds reads nothing past a failed Datafile::open and leaves
+// format_version 0, which no opened datafile has).
+struct UnopenedContainer {
+  std::optional<datafile::HeaderFields> header;  // none: shorter than the header
+  std::optional<std::int64_t> described_size;    // when the file is cut short
+};
+
+std::optional<UnopenedContainer> unopened_container(const MapStats& s, Bytes file) {
+  if (s.format != MapFormat::teeworlds || s.format_version != 0) return std::nullopt;
+  UnopenedContainer c;
+  c.header = datafile::read_header_fields(file);
+  const bool h5 = std::any_of(s.problems.begin(), s.problems.end(),
+                              [](const Problem& p) { return p.code == Code::H5; });
+  if (c.header && h5 && c.header->described_size() > static_cast<std::int64_t>(file.size()))
+    c.described_size = c.header->described_size();
+  return c;
+}
+
 }  // namespace
 
 void print_map_report(std::ostream& out, const std::string& name, const read::FileDigest& digest,
-                      const Measurement& m) {
+                      const Measurement& m, Bytes file,
+                      const std::vector<audit::Finding>& release_checks) {
   out << name << "\n";
   out << "  sha256 " << digest.sha256_hex() << "  crc32 " << digest.crc32_hex() << "  size "
       << digest.size << "\n";
@@ -20,13 +42,25 @@ void print_map_report(std::ostream& out, const std::string& name, const read::Fi
     return;
   }
   const MapStats& s = m.stats;
-  out << "  format " << to_string(s.format) << " version " << s.format_version << "  status "
-      << to_string(s.status) << "\n";
+  const auto unopened = unopened_container(s, file);
+  out << "  format " << to_string(s.format);
+  if (!unopened)
+    out << " version " << s.format_version;
+  else if (unopened->header)
+    out << " version " << unopened->header->version;
+  out << "  status " << to_string(s.status) << "\n";
   if (s.teeworlds)
     out << "  loads in Teeworlds 0.6: " << (s.teeworlds->loads_06 ? "yes" : "no")
         << ", 0.7: " << (s.teeworlds->loads_07 ? "yes" : "no")
         << "  (status for --game teeworlds: " << to_string(status_for(s, Game::teeworlds)) << ")\n";
-  if (s.format == MapFormat::teeworlds) {
+  if (unopened) {
+    // Nothing past the header was read: the header's counts, as it states them.
+    if (const auto& h = unopened->header)
+      out << "  container: " << (h->reversed_magic ? "ATAD" : "DATA") << ", " << h->num_items
+          << " items, " << h->num_data << " data items (as the header says; it does not open)\n";
+    if (unopened->described_size)
+      out << "  cut short: " << file.size() << " of " << *unopened->described_size << " bytes\n";
+  } else if (s.format == MapFormat::teeworlds) {
     out << "  container: " << (s.reversed_magic ? "ATAD" : "DATA")
         << (s.crude_header ? ", crude v4 header" : "") << ", " << s.num_items << " items, "
         << s.num_data << " data items";
@@ -69,19 +103,45 @@ void print_map_report(std::ostream& out, const std::string& name, const read::Fi
             << std::count_if(s.problems.begin(), s.problems.end(),
                              [](const Problem& q) { return q.severity() == Severity::info; })
             << ", harmless in the game):\n";
-      out << "  " << to_string(p.severity()) << " " << to_string(p.code);
+      out << "  " << to_string(p.severity()) << " " << to_string(p.code) << " "
+          << info(p.code).title;
       if (const std::string where = to_string(p.location); !where.empty())
         out << " (" << where << ")";
       out << ": " << p.message << "\n";
     }
+  if (m.kind == ContentKind::map) print_release_checks(out, release_checks);
   out << "\n";
+}
+
+void print_release_checks(std::ostream& out, const std::vector<audit::Finding>& findings) {
+  out << "  release checks of `mapindex audit` (" << findings.size()
+      << (findings.empty() ? ": none" : "")
+      << "; name.similar compares the names of an archive's maps: only the audit runs it)"
+      << (findings.empty() ? "\n" : ":\n");
+  for (const auto& f : findings)
+    out << "  " << to_string(f.severity) << " " << titled_code(f.rule, f.severity) << ": "
+        << f.message << "\n";
+}
+
+void write_release_checks_json(JsonWriter& json, const std::vector<audit::Finding>& findings) {
+  json.key("release_checks").begin_array();
+  for (const auto& f : findings)
+    json.begin_object()
+        .field("rule", f.rule)
+        .field("title", code_title(f.rule, f.severity))
+        .field("severity", to_string(f.severity))
+        .field("subject", f.subject)
+        .field("message", f.message)
+        .end_object();
+  json.end_array();
 }
 
 }  // namespace mapindex
 
 namespace mapindex {
 
-void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Measurement& m) {
+void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Measurement& m,
+                    Bytes file) {
   json.field("sha256", digest.sha256_hex())
       .field("crc32", digest.crc32_hex())
       .field("size", static_cast<std::int64_t>(digest.size));
@@ -90,19 +150,39 @@ void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Meas
     return;
   }
   const MapStats& s = m.stats;
-  json.field("kind", "map")
-      .field("format", to_string(s.format))
-      .field("format_version", s.format_version)
-      .field("status", to_string(s.status));
+  const auto unopened = unopened_container(s, file);
+  const auto& header = unopened ? unopened->header : std::nullopt;
+  json.field("kind", "map").field("format", to_string(s.format)).key("format_version");
+  if (!unopened)
+    json.value(s.format_version);
+  else if (header)
+    json.value(header->version);
+  else
+    json.null();
+  json.field("status", to_string(s.status));
   if (s.teeworlds)
     json.field("loads_teeworlds_06", s.teeworlds->loads_06)
         .field("loads_teeworlds_07", s.teeworlds->loads_07)
         .field("teeworlds_status", to_string(status_for(s, Game::teeworlds)));
   json.key("container").begin_object();
-  json.field("magic", s.format == MapFormat::teeworlds ? (s.reversed_magic ? "ATAD" : "DATA") : "")
-      .field("crude_header", s.crude_header)
-      .field("items", s.num_items)
-      .field("data_items", s.num_data);
+  const bool reversed = header ? header->reversed_magic : s.reversed_magic;
+  json.field("magic", s.format == MapFormat::teeworlds ? (reversed ? "ATAD" : "DATA") : "")
+      .field("opened", !unopened)
+      .field("crude_header", s.crude_header);
+  if (!unopened)
+    json.field("items", s.num_items).field("data_items", s.num_data);
+  else if (header)
+    json.field("items", header->num_items).field("data_items", header->num_data);
+  else
+    json.key("items").null().key("data_items").null();
+  json.key("cut_short");
+  if (unopened && unopened->described_size)
+    json.begin_object()
+        .field("size", static_cast<std::int64_t>(file.size()))
+        .field("described_size", *unopened->described_size)
+        .end_object();
+  else
+    json.null();
   json.key("uuid_types").begin_array();
   for (const auto& u : s.uuid_types) json.value(u);
   json.end_array().end_object();
@@ -197,6 +277,7 @@ void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Meas
     json.begin_object()
         .field("severity", to_string(p.severity()))
         .field("code", to_string(p.code))
+        .field("title", info(p.code).title)
         .field("location", to_string(p.location))
         .field("message", p.message)
         .end_object();

@@ -29,4 +29,4 @@ echo "Sample query: the maps of the index, with their status and game layer size
 ./build/mapindex query --db mapindex.sqlite \
   "SELECT entry_path, format, status, game_width AS w, game_height AS h, layers, errors, warnings FROM file_overview ORDER BY entry_path LIMIT 20"
 echo
-echo "Ask your own questions: ./build/mapindex query --db mapindex.sqlite \"SELECT ...\" (see README.md)"
+echo "Ask your own questions: ./build/mapindex query --db mapindex.sqlite \"SELECT ...\" (see docs/queries.md)"

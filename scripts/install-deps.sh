@@ -6,6 +6,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
+  dpkg-dev file          # cpack -G DEB: dpkg-shlibdeps computes the package's Depends (and needs file)
   zlib1g-dev libarchive-dev libtbb-dev libsqlite3-dev
   libboost-program-options-dev doctest-dev libssl-dev
   libdeflate-dev liblzf-dev libpng-dev
@@ -15,7 +16,7 @@ packages=(
   clang-format           # the format test (.clang-format)
   help2man               # the man pages (cmake --install), made from the --help texts
   chromium               # the HTML audit's browser test and scripts/readme_images.sh (headless)
-  pngquant               # scripts/readme_images.sh: the README's screenshot as a small palette PNG
+  pngquant               # scripts/readme_images.sh: the audit screenshot as a small palette PNG
 )
 
 missing=()

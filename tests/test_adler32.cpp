@@ -14,7 +14,7 @@
 
 #include "stages/common/adler32.h"
 #include "stages/decode/datafile/datafile.h"
-#include "stages/decode/datafile/inflate.h"
+#include "stages/deflate/inflate.h"
 #include "stages/extract/layer_data.h"
 #include "stages/extract/teeworlds_measure.h"
 #include "tests/support/map_builder.h"
@@ -46,17 +46,17 @@ Sparse make_sparse(std::mt19937& rng, std::size_t pieces) {
   return s;
 }
 
-datafile::InflateOutcome reference_inflate(Bytes compressed, std::span<std::uint8_t> out) {
+deflate::InflateOutcome reference_inflate(Bytes compressed, std::span<std::uint8_t> out) {
   libdeflate_decompressor* d = libdeflate_alloc_decompressor();
   std::size_t actual = 0;
   const auto r = libdeflate_zlib_decompress(d, compressed.data(), compressed.size(), out.data(),
                                             out.size(), &actual);
   libdeflate_free_decompressor(d);
   if (r == LIBDEFLATE_SUCCESS)
-    return {actual == out.size() ? datafile::InflateStatus::ok : datafile::InflateStatus::too_short,
+    return {actual == out.size() ? deflate::InflateStatus::ok : deflate::InflateStatus::too_short,
             actual};
-  if (r == LIBDEFLATE_INSUFFICIENT_SPACE) return {datafile::InflateStatus::too_long, out.size()};
-  return {datafile::InflateStatus::corrupt, 0};
+  if (r == LIBDEFLATE_INSUFFICIENT_SPACE) return {deflate::InflateStatus::too_long, out.size()};
+  return {deflate::InflateStatus::corrupt, 0};
 }
 
 // Counts what measuring offers; knows nothing.
@@ -136,20 +136,20 @@ TEST_SUITE("adler32") {
         CAPTURE(size);
         std::vector<std::uint8_t> a(size + 1), b(size + 1);
         const auto want = reference_inflate(Bytes(z), std::span(a.data(), size));
-        const auto got = datafile::inflate_zlib(Bytes(z), std::span(b.data(), size));
+        const auto got = deflate::inflate_zlib(Bytes(z), std::span(b.data(), size));
         CHECK(got.status == want.status);
         CHECK(got.produced == want.produced);
         // Unchecked: the same, except that `ok` waits for the sum.
-        const auto lazy = datafile::inflate_zlib_unchecked(Bytes(z), std::span(b.data(), size));
-        const bool sum_ok = lazy.status == datafile::InflateStatus::ok &&
+        const auto lazy = deflate::inflate_zlib_unchecked(Bytes(z), std::span(b.data(), size));
+        const bool sum_ok = lazy.status == deflate::InflateStatus::ok &&
                             adler32(Bytes(b.data(), lazy.produced)) == lazy.checksum;
-        if (lazy.status == datafile::InflateStatus::ok)
-          CHECK((sum_ok ? datafile::InflateStatus::ok : datafile::InflateStatus::corrupt) ==
+        if (lazy.status == deflate::InflateStatus::ok)
+          CHECK((sum_ok ? deflate::InflateStatus::ok : deflate::InflateStatus::corrupt) ==
                 want.status);
         else
           CHECK(lazy.status == want.status);
-        corrupt += want.status == datafile::InflateStatus::corrupt;
-        ok += want.status == datafile::InflateStatus::ok;
+        corrupt += want.status == deflate::InflateStatus::corrupt;
+        ok += want.status == deflate::InflateStatus::ok;
       }
     }
     CHECK(corrupt > 100);  // the damage was seen

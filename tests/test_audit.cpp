@@ -28,6 +28,32 @@ const HealthChange* find_change(const std::vector<HealthChange>& changes, const 
   return nullptr;
 }
 
+// A map of `stats` with a game layer of w x h, the author `author` ("":
+// none) and, when `layer_key` is not 0, a tiles layer with a tile whose
+// stored data has a SHA-256 of 32 bytes `layer_key`.
+MapStats shaped(MapStats stats, std::int64_t w, std::int64_t h, const std::string& author,
+                std::uint8_t layer_key = 0) {
+  stats.game_width = w;
+  stats.game_height = h;
+  stats.layers[0].width = w;
+  stats.layers[0].height = h;
+  if (!author.empty()) stats.author = author;
+  if (layer_key != 0) {
+    add_layer(stats, LayerKind::tiles, {{1, 10}});
+    auto& l = stats.layers.back();
+    l.non_empty = 10;
+    LayerDataKey key;
+    key.sha256.fill(layer_key);
+    key.kind = LayerKind::tiles;
+    key.version = 3;
+    key.width = l.width;
+    key.height = l.height;
+    key.data_size = l.width * l.height * 4;
+    l.data_key = key;
+  }
+  return stats;
+}
+
 }  // namespace
 
 TEST_SUITE("audit") {
@@ -263,6 +289,58 @@ TEST_SUITE("audit") {
                       (c.is_new ? ":new" : ""));
     CHECK(order == Strings{"H6:1/0:new", "read.corrupt:1/0:new", "layer.ungrouped:2/0:new",
                            "sound.missing:1/0:new", "M10:1/1", "envelope.missing:1/1", "H5:0/1"});
+  }
+
+  TEST_CASE("audit: another map under the same name is replaced, never fixed") {
+    AuditIndex index;
+    const auto r1 = index.begin_run();
+    auto src = index.source(r1, "maps");
+    const auto rejected = map_stats({error(Code::H6)});
+    // Each before: rejected, 50 x 50.
+    index.map(r1, src, "swap.map", 1, shaped(rejected, 50, 50, "alice", 0xA1));
+    index.map(r1, src, "grow.map", 3, shaped(rejected, 50, 50, "bob", 0xB1));
+    index.map(r1, src, "edit.map", 5, shaped(rejected, 50, 50, "", 0xC1));
+    index.map(r1, src, "same-size.map", 7, shaped(rejected, 50, 50, "dave", 0xD1));
+    index.map(r1, src, "cut.map", 9, shaped(ok_map(), 50, 50, "erin", 0xE1));
+    index.finish(r1);
+
+    const auto r2 = index.begin_run();
+    src = index.source(r2, "maps");
+    // Another author, another size, no layer data in common: another map.
+    index.map(r2, src, "swap.map", 2, shaped(ok_map(), 80, 40, "carol", 0xA2));
+    // The same author, resized: the same map, fixed.
+    index.map(r2, src, "grow.map", 4, shaped(ok_map(), 60, 60, "bob", 0xB2));
+    // No author, resized, but its decoration layer is the same: fixed.
+    index.map(r2, src, "edit.map", 6, shaped(ok_map(), 70, 50, "", 0xC1));
+    // Another author but the same size: a new version (fixed).
+    index.map(r2, src, "same-size.map", 8, shaped(ok_map(), 50, 50, "zed", 0xD2));
+    // Cut short: no game layer, so not another map (newly broken).
+    auto cut = rejected_map(Code::H5);
+    cut.layers.clear();
+    cut.game_width = cut.game_height = 0;
+    index.map(r2, src, "cut.map", 10, cut);
+    index.finish(r2);
+
+    const auto report = index.audit();
+    REQUIRE(report.sources.size() == 1);
+    const auto& s = report.sources[0];
+    REQUIRE(s.replaced.size() == 1);
+    const auto& r = s.replaced[0];
+    CHECK(r.after.path == "swap.map");
+    CHECK(r.before.status == Health::rejected);
+    CHECK(r.after.status == Health::ok);
+    CHECK(r.before.sha256 == content_sha(1));
+    CHECK(r.after.sha256 == content_sha(2));
+    CHECK(std::vector<std::int64_t>{r.game_width_before, r.game_height_before, r.game_width_after,
+                                    r.game_height_after} ==
+          std::vector<std::int64_t>{50, 50, 80, 40});
+    // Still a change of content at its path; fixed only for the same map.
+    CHECK(paths_of(s.changed) == Strings{"cut.map -> cut.map", "edit.map -> edit.map",
+                                         "grow.map -> grow.map", "same-size.map -> same-size.map",
+                                         "swap.map -> swap.map"});
+    CHECK(paths_of(s.fixed) == Strings{"edit.map", "grow.map", "same-size.map"});
+    CHECK(paths_of(s.newly_broken) == Strings{"cut.map"});
+    CHECK(find_change(s.newly_broken, "cut.map")->before == Health::ok);
   }
 
   TEST_CASE("audit: --fail-on error ignores new warnings, --fail-on warning does not") {

@@ -70,6 +70,27 @@ std::vector<std::uint8_t> map_with_unused_envelope(int seed) {
   return b.build();
 }
 
+// A code or rule with its title, as every audit format prints it (from the
+// code table, stages/common/problem_codes.h).
+std::string titled(const std::string& code) { return mapindex::titled_code(code); }
+
+// A valid map by `author` with a w x h game layer; with `warn`, a tiles
+// layer whose color envelope does not exist (warning envelope.missing).
+std::vector<std::uint8_t> authored_map(const std::string& author, int w, int h, bool warn) {
+  MapBuilder b;
+  b.info({.author = author});
+  b.add_game_group();
+  TileGrid game(LayerKind::game, w, h);
+  game.fill(0, h - 2, w, 2, 1).set(2, h - 3, 192);
+  b.add_tile_layer(game, {.name = "Game"});
+  if (warn) {
+    TileLayerSpec decoration;
+    decoration.color_envelope = 5;
+    b.add_tile_layer(TileGrid(LayerKind::tiles, w, h), decoration);
+  }
+  return b.build();
+}
+
 ProcessResult audit(const fs::path& db, Strings extra = {}) {
   Strings args = {"audit", "--db", db.string()};
   args.insert(args.end(), extra.begin(), extra.end());
@@ -117,7 +138,9 @@ TEST_SUITE("audit") {
     const fs::path db = dir / "index.sqlite";
     const fs::path archive = dir / "maps.zip";
 
-    const auto keep = e2e_map(1), change_old = e2e_map(2), change_new = e2e_map(3),
+    // change_new: the same size as change_old (seed 11 % 9 == 2), another
+    // author: a new version of the map, not another map (not replaced).
+    const auto keep = e2e_map(1), change_old = e2e_map(2), change_new = e2e_map(11),
                renamed = e2e_map(4), removed = e2e_map(5), breaks = e2e_map(6), added = e2e_map(7),
                race_without_cps = e2e_map(8, true, false), race_with_cps = e2e_map(9, true, true),
                warned = map_with_warning(10);
@@ -138,18 +161,23 @@ TEST_SUITE("audit") {
     INFO(run.err);
     REQUIRE(run.exit_code == 0);
 
-    // The first run: no baseline; nothing rejected, but the race map without
-    // time checkpoints is a new warning.
+    // The first run: no baseline; nothing rejected; the race map without
+    // time checkpoints is new info (DDNet does not require them): it fails
+    // no --fail-on.
     auto text = audit(db);
     CHECK(text.exit_code == 0);
     CHECK(text.err.empty());
     CHECK(has_line(
         text.out,
         "no baseline: no earlier complete run read these sources, so everything counts as new"));
-    CHECK(has_line(text.out, "result: 0 entries newly broken, 1 entry with new warnings"));
-    CHECK(contains(text.out, "new warning race.no_time_checkpoints  maps/race.map: "));
+    CHECK(has_line(text.out,
+                   "result: nothing newly broken and no new warnings; 1 entry with new info "
+                   "(never fails)"));
+    CHECK(
+        has_line(text.out, "    " + titled("race.no_time_checkpoints") + ": info, 1 entry, 1 new"));
+    CHECK(contains(text.out, "\n      new maps/race.map: "));
     CHECK_FALSE(contains(text.out, "maps/race-cp.map:"));
-    CHECK(exit_codes(db) == std::vector<int>{0, 1, 0});
+    CHECK(exit_codes(db) == std::vector<int>{0, 0, 0});
 
     // Run 2: modified, renamed, removed, broken, added, a new warning.
     write_archive(archive, ArchiveFormat::zip,
@@ -175,12 +203,13 @@ TEST_SUITE("audit") {
                    "info (never fails)"));
     CHECK(has_line(text.out, "== " + archive.string() + " (archive) against run 1"));
     CHECK(has_line(text.out, "  newly broken (1):"));
-    CHECK(contains(text.out, "    ! maps/break-me.map  ok -> rejected  [H5] "));
+    CHECK(contains(text.out, "    ! maps/break-me.map  ok -> rejected  [" + titled("H5") + "] "));
     CHECK(has_line(text.out, "  new problems (1):"));
-    CHECK(contains(text.out, "    ? maps/warn.map  (new) -> warnings  [envelope.missing] "));
+    CHECK(contains(
+        text.out, "    ? maps/warn.map  (new) -> warnings  [" + titled("envelope.missing") + "] "));
     // The unused image is info: listed last, apart from the warnings.
     CHECK(has_line(text.out, "  new info (never fails the audit) (1):"));
-    CHECK(has_line(text.out, "    i maps/warn.map  [image.unused]"));
+    CHECK(has_line(text.out, "    i maps/warn.map  [" + titled("image.unused") + "]"));
     CHECK(text.out.find("  new info (never fails the audit)") >
           text.out.find("  release checks ("));
     CHECK(has_line(text.out, "  added (2):"));
@@ -195,7 +224,8 @@ TEST_SUITE("audit") {
     CHECK(contains(text.out, "    > maps/rename-me.map -> maps/renamed.map  ok, "));
     CHECK(has_line(text.out, "  unchanged: 4 entries"));  // keep, race, race-cp, README
     // The race map was already without checkpoints: not new any more.
-    CHECK(contains(text.out, "    warning race.no_time_checkpoints  maps/race.map: "));
+    CHECK(has_line(text.out, "    " + titled("race.no_time_checkpoints") + ": info, 1 entry"));
+    CHECK(contains(text.out, "\n          maps/race.map: "));
     CHECK(exit_codes(db) == std::vector<int>{1, 1, 0});
 
     const auto json = audit(db, {"--format", "json", "--fail-on", "never"});
@@ -259,7 +289,7 @@ TEST_SUITE("audit") {
     text = audit(db);
     CHECK(has_line(text.out, "result: nothing newly broken and no new warnings"));
     CHECK(has_line(text.out, "  fixed (1):"));
-    CHECK(contains(text.out, "    * maps/break-me.map  rejected -> ok  [H5] "));
+    CHECK(contains(text.out, "    * maps/break-me.map  rejected -> ok  [" + titled("H5") + "] "));
     CHECK(exit_codes(db) == std::vector<int>{0, 0, 0});
 
     // Run 2 against run 3 explicitly (backwards): the break is new again.
@@ -267,6 +297,65 @@ TEST_SUITE("audit") {
     // Run 3 against run 1: broken in neither; the new warning map is new.
     CHECK(audit(db, {"--run", "3", "--against", "1", "--fail-on", "error"}).exit_code == 0);
     CHECK(audit(db, {"--run", "3", "--against", "1", "--fail-on", "warning"}).exit_code == 1);
+  }
+
+  TEST_CASE("audit e2e: another map under the same name is replaced in every format, not fixed") {
+    TempDir dir;
+    const fs::path db = dir / "index.sqlite", archive = dir / "maps.zip";
+    // Night 1: both maps have a warning, 30 x 10.
+    write_archive(archive, ArchiveFormat::zip,
+                  {{"maps/swap.map", authored_map("alice", 30, 10, true)},
+                   {"maps/grow.map", authored_map("bob", 30, 10, true)}});
+    REQUIRE(index_archive(db, archive).exit_code == 0);
+    // Night 2: swap.map holds another mapper's map of another size; grow.map
+    // is bob's map again, resized, its warning gone: fixed.
+    write_archive(archive, ArchiveFormat::zip,
+                  {{"maps/swap.map", authored_map("carol", 40, 14, false)},
+                   {"maps/grow.map", authored_map("bob", 40, 14, false)}});
+    REQUIRE(index_archive(db, archive).exit_code == 0);
+
+    const auto json = audit(db, {"--format", "json"});
+    REQUIRE_MESSAGE(json.exit_code == 0, json.err);
+    const Json report = parse_json(json.out);
+    const Json& s = report["sources"][0];
+    REQUIRE(s["replaced"].array().size() == 1);
+    const Json& r = s["replaced"][0];
+    CHECK(r.keys() == Strings{"after", "before", "path"});
+    CHECK(r["path"].str() == "maps/swap.map");
+    CHECK(r["before"]["status"].str() == "warnings");
+    CHECK(r["after"]["status"].str() == "ok");
+    CHECK(r["before"]["game_width"].integer() == 30);
+    CHECK(r["before"]["game_height"].integer() == 10);
+    CHECK(r["after"]["game_width"].integer() == 40);
+    CHECK(r["after"]["game_height"].integer() == 14);
+    CHECK(r["after"]["path"].str() == "maps/swap.map");
+    CHECK(paths(s["fixed"]) == Strings{"maps/grow.map"});
+    CHECK(s["changed"].array().size() == 2);
+
+    const auto text = audit(db);
+    INFO(text.out);
+    CHECK(has_line(text.out, "  replaced by another map (not a new version: never fixed) (1):"));
+    CHECK(contains(text.out, "    x maps/swap.map  warnings, "));
+    CHECK(contains(text.out, ", game 30x10 -> ok, "));
+    CHECK(contains(text.out, ", game 40x14\n"));
+    CHECK(has_line(text.out, "  changed (1):"));
+    CHECK(contains(text.out, "    ~ maps/grow.map  warnings, "));
+    CHECK(has_line(text.out, "  fixed (1):"));
+    CHECK_FALSE(contains(text.out, "* maps/swap.map"));
+
+    const auto md = audit(db, {"--format", "markdown"});
+    CHECK(has_line(md.out, "**Replaced by another map (not a new version: never fixed) (1)**"));
+    CHECK(contains(md.out, "- `maps/swap.map` (warnings, "));
+    CHECK(contains(md.out, ", game 30x10 → ok, "));
+    CHECK(has_line(md.out, "**Fixed (1)**"));
+
+    const auto html = audit(db, {"--format", "html"});
+    const auto at = html.out.find("<section class=\"replaced\">");
+    REQUIRE(at != std::string::npos);
+    const auto section = html.out.substr(at, html.out.find("</section>", at) - at);
+    CHECK(contains(section, "<code>maps/swap.map</code>"));
+    CHECK(contains(section, "game 30x10 → game 40x14"));
+    CHECK_FALSE(contains(section, "maps/grow.map"));
   }
 
   TEST_CASE("audit e2e: usage errors exit 2, --help lists every option with its default") {
@@ -474,7 +563,7 @@ TEST_SUITE("audit") {
     r = audit(db, {"--against", "1"});
     INFO(r.out);
     CHECK(r.exit_code == 1);
-    CHECK(contains(r.out, "    ! maps/x.map  (new) -> rejected  [H5]"));
+    CHECK(contains(r.out, "    ! maps/x.map  (new) -> rejected  [" + titled("H5") + "]"));
 
     // Usage errors.
     CHECK(run_mapindex({"audit", "--db", db.string(), "--acknowledge", "nope"}).exit_code == 2);
@@ -525,7 +614,8 @@ TEST_SUITE("audit") {
                    "result: 2 entries newly broken, 3 entries with new warnings; 3 entries with "
                    "new info (never fails)"));
     CHECK(has_line(full.out, "  new warnings (3):"));
-    for (const auto& w : warned) CHECK(contains(full.out, "    ? " + w + "  [envelope.missing]"));
+    for (const auto& w : warned)
+      CHECK(contains(full.out, "    ? " + w + "  [" + titled("envelope.missing") + "]"));
     // What changed comes before the totals and the old findings.
     const auto changes_at = full.out.find("  newly broken (2):");
     REQUIRE(changes_at != std::string::npos);
@@ -541,9 +631,10 @@ TEST_SUITE("audit") {
                    "result: 2 entries newly broken, 3 entries with new warnings; 3 entries with "
                    "new info (never fails)"));
     for (const auto& b : broken)
-      CHECK(contains(short_report.out, "    ! " + b + "  (new) -> rejected  [H5]"));
+      CHECK(
+          contains(short_report.out, "    ! " + b + "  (new) -> rejected  [" + titled("H5") + "]"));
     for (const auto& w : warned)
-      CHECK(contains(short_report.out, "    ? " + w + "  [envelope.missing]"));
+      CHECK(contains(short_report.out, "    ? " + w + "  [" + titled("envelope.missing") + "]"));
     CHECK(contains(short_report.out, "  removed (1):"));
     // No old finding is repeated.
     CHECK_FALSE(contains(short_report.out, "old-rejected-"));
@@ -602,9 +693,9 @@ TEST_SUITE("audit") {
     CHECK(contains(text.out, "    + maps/envelope.map  ok, "));
     CHECK_FALSE(contains(text.out, "  new problems ("));
     CHECK(has_line(text.out, "  new info (never fails the audit) (1):"));
-    CHECK(has_line(text.out, "    i maps/envelope.map  [envelope.unused]"));
-    // The problem code table lists the info code, as info.
-    CHECK(contains(text.out, "    envelope.unused  info         1      0  new"));
+    CHECK(has_line(text.out, "    i maps/envelope.map  [" + titled("envelope.unused") + "]"));
+    // The problem code table lists the info code, titled, as info.
+    CHECK(contains(text.out, "    " + titled("envelope.unused") + "  info         1      0  new"));
     const auto json = audit(db, {"--format", "json"});
     const Json report = parse_json(json.out);
     CHECK(report["new"]["warnings"].integer() == 0);
@@ -624,8 +715,8 @@ TEST_SUITE("audit") {
     CHECK(has_line(text.out,
                    "result: 0 entries newly broken, 1 entry with new warnings; 1 entry with new "
                    "info (never fails)"));
-    CHECK(has_line(text.out, "    ? maps/warn.map  [envelope.missing]"));
-    CHECK(has_line(text.out, "    i maps/warn.map  [image.unused]"));
+    CHECK(has_line(text.out, "    ? maps/warn.map  [" + titled("envelope.missing") + "]"));
+    CHECK(has_line(text.out, "    i maps/warn.map  [" + titled("image.unused") + "]"));
     // Info codes come after every other code in the problem code table.
     CHECK(text.out.find("    image.unused ") > text.out.find("    envelope.missing "));
   }

@@ -8,6 +8,7 @@
 
 #include "stages/audit/render.h"
 #include "stages/common/json_writer.h"
+#include "stages/common/problem_codes.h"
 #include "tests/support/process.h"
 #include "tests/test_audit_helpers.h"
 
@@ -33,6 +34,12 @@ std::string json_of(const AuditReport& report) {
   std::ostringstream out;
   render_json(report, out);
   return out.str();
+}
+
+std::size_t count_of_text(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
 }
 
 // A small report, built by hand: one source, a new rejected map, a move.
@@ -227,6 +234,7 @@ TEST_SUITE("audit") {
           }
         }
       ],
+      "replaced": [],
       "duplicates": [],
       "newly_broken": [
         {
@@ -235,6 +243,9 @@ TEST_SUITE("audit") {
           "after": "rejected",
           "codes": [
             "M10"
+          ],
+          "titles": [
+            "TITLE_M10"
           ],
           "message": "no game layer",
           "sha256": null,
@@ -247,6 +258,7 @@ TEST_SUITE("audit") {
       "problem_counts": [
         {
           "code": "M10",
+          "title": "TITLE_M10",
           "severity": "error",
           "entries": 1,
           "before": 0,
@@ -256,6 +268,7 @@ TEST_SUITE("audit") {
       "findings": [
         {
           "rule": "map.rejected",
+          "title": "TITLE_REJECTED",
           "severity": "error",
           "path": "maps/new.map",
           "map_id": 9,
@@ -275,11 +288,17 @@ TEST_SUITE("audit") {
   ]
 }
 )";
+    // Titles from the code table (stages/common/problem_codes.h).
+    const std::string m10_title(info(Code::M10).title),
+        rejected_title(info(Code::map_rejected).title);
     std::string wanted = expected;
-    for (const auto& [placeholder, sha] : {std::pair{"AAA", a64}, std::pair{"CCC", c64}})
+    for (const auto& [placeholder, value] : {std::pair<std::string, std::string>{"AAA", a64},
+                                             {"CCC", c64},
+                                             {"TITLE_M10", m10_title},
+                                             {"TITLE_REJECTED", rejected_title}})
       for (auto at = wanted.find(placeholder); at != std::string::npos;
            at = wanted.find(placeholder))
-        wanted.replace(at, 3, sha);
+        wanted.replace(at, placeholder.size(), value);
     CHECK(json_of(small_report()) == wanted);
   }
 
@@ -336,12 +355,15 @@ TEST_SUITE("audit") {
                   "kind",           "last_entry_read", "moved",          "new_infos",
                   "new_warnings",   "newly_broken",    "not_read",       "path",
                   "problem_counts", "reading",         "reading_errors", "removed",
-                  "source_id",      "totals",          "unchanged"});
+                  "replaced",       "source_id",       "totals",         "unchanged"});
     CHECK(s["reading"].str() == "complete");
     CHECK(s["reading_errors"].array().empty());
     CHECK(s["not_read"].array().empty());
     REQUIRE(s["new_warnings"].array().size() == 1);
-    CHECK(s["new_warnings"][0].keys() == Strings{"path", "what"});
+    CHECK(s["new_warnings"][0].keys() == Strings{"path", "titles", "what"});
+    // Every code or rule has its title beside it, from the code table.
+    CHECK(s["new_warnings"][0]["what"][0].str() == "layer.ungrouped");
+    CHECK(s["new_warnings"][0]["titles"][0].str() == info(Code::layer_ungrouped).title);
     CHECK(s["new_warnings"][0]["path"].str() == "w.map");
     CHECK(s["path"].str() == "maps.zip");
     CHECK(s["kind"].str() == "archive");
@@ -378,11 +400,12 @@ TEST_SUITE("audit") {
     CHECK(dup["new"].boolean());
 
     const Strings health_keys{"acknowledged", "after", "before", "codes",
-                              "message",      "path",  "sha256"};
+                              "message",      "path",  "sha256", "titles"};
     CHECK(paths(s["newly_broken"]) == Strings{"a.map", "cut.map"});
     for (const auto& h : s["newly_broken"].array()) CHECK(h.keys() == health_keys);
     CHECK(s["newly_broken"][0]["before"].str() == "ok");
     CHECK(s["newly_broken"][0]["codes"][0].str() == "M10");
+    CHECK(s["newly_broken"][0]["titles"][0].str() == info(Code::M10).title);
     CHECK(s["newly_broken"][1]["before"].is_null());
     CHECK(s["newly_broken"][0]["sha256"].str() == content_sha(5));
     CHECK(s["newly_broken"][1]["sha256"].is_null());  // unreadable: not read
@@ -393,36 +416,47 @@ TEST_SUITE("audit") {
 
     REQUIRE(!s["problem_counts"].array().empty());
     for (const auto& c : s["problem_counts"].array()) {
-      CHECK(c.keys() == Strings{"before", "code", "entries", "new", "severity"});
+      CHECK(c.keys() == Strings{"before", "code", "entries", "new", "severity", "title"});
+      const auto* known = find_code(c["code"].str());
+      REQUIRE(known);
+      CHECK(c["title"].str() == known->title);
       CHECK((c["severity"].str() == "error" || c["severity"].str() == "warning"));
     }
     REQUIRE(!s["findings"].array().empty());
-    for (const auto& f : s["findings"].array())
+    for (const auto& f : s["findings"].array()) {
       CHECK(f.keys() == Strings{"acknowledged", "map_id", "message", "new", "path", "rule",
-                                "severity", "subject"});
+                                "severity", "subject", "title"});
+      const auto* known = find_code(f["rule"].str());
+      REQUIRE(known);
+      CHECK(f["title"].str() == known->title);
+    }
   }
 
   TEST_CASE("audit text and markdown: the lines a reader looks for") {
     const auto report = small_report();
+    // Every code and rule is printed with its title from the code table.
+    const std::string m10 = "M10 " + std::string(info(Code::M10).title);
+    const std::string rejected = "map.rejected " + std::string(info(Code::map_rejected).title);
     const auto text = text_of(report);
     CHECK(has_line(text, "mapindex audit of run 3 (complete, started 2026-01-31T02:00:00.000Z)"));
     CHECK(has_line(text, "against run 2 (complete, started 2026-01-30T02:00:00.000Z)"));
     CHECK(has_line(text, "result: 1 entry newly broken, 0 entries with new warnings"));
     CHECK(has_line(text, "== maps.zip (archive) against run 2"));
     CHECK(has_line(text, "  newly broken (1):"));
-    CHECK(has_line(text, "    ! maps/new.map  (new) -> rejected  [M10] no game layer"));
+    CHECK(has_line(text, "    ! maps/new.map  (new) -> rejected  [" + m10 + "] no game layer"));
     CHECK(has_line(text, "  added (1):"));
     CHECK(has_line(text, "    + maps/new.map  rejected, 1010 B"));
     CHECK(has_line(text, "  moved (1):"));
     CHECK(has_line(text, "    > a.map -> b.map  ok, 1000 B"));
-    CHECK(has_line(text, "  release checks (1, 1 new):"));
-    CHECK(has_line(
-        text,
-        "    new error map.rejected  maps/new.map: DDNet would refuse it (M10): no game layer"));
+    CHECK(has_line(text, "  release checks (1 finding, 1 new), by rule:"));
+    CHECK(has_line(text, "    " + rejected + ": error, 1 entry, 1 new"));
+    CHECK(has_line(text, "      new maps/new.map: DDNet would refuse it (M10): no game layer"));
     CHECK(has_line(text, "  unchanged: 1 entry"));
     CHECK_FALSE(contains(text, "removed"));  // empty lists are left out
 
     const auto md = markdown_of(report);
+    const std::string m10_md = "`M10` " + std::string(info(Code::M10).title);
+    const std::string rejected_title(info(Code::map_rejected).title);
     CHECK(has_line(md, "## mapindex audit: run 3"));
     CHECK(has_line(md, "**1 entry newly broken, 0 entries with new warnings.**"));
     CHECK(has_line(md, "### maps.zip (archive)"));
@@ -430,12 +464,92 @@ TEST_SUITE("audit") {
     CHECK(has_line(md, "| entries | 3 | 2 | +1 |"));
     CHECK(has_line(md, "| rejected | 1 | 0 | +1 |"));
     CHECK(has_line(md, "**Newly broken (1)**"));
-    CHECK(has_line(md, "- `maps/new.map`: (new) → rejected (`M10`): no game layer"));
+    CHECK(has_line(md, "- `maps/new.map`: (new) → rejected (" + m10_md + "): no game layer"));
     CHECK(has_line(md, "- `a.map` → `b.map`"));
-    CHECK(has_line(md, "| `M10` | error | 1 | 0 | **new** |"));
     CHECK(has_line(
-        md,
-        "| **new** | error | `map.rejected` | `maps/new.map` | DDNet would refuse it (M10): no game layer |"));
+        md, "| `M10` | " + std::string(info(Code::M10).title) + " | error | 1 | 0 | **new** |"));
+    CHECK(has_line(md, "| `map.rejected` | " + rejected_title + " | error | 1 | 1 |"));
+    CHECK(has_line(md, "**`map.rejected` " + rejected_title + "** (error, 1 entry, 1 new)"));
+    CHECK(has_line(md, "- **new** `maps/new.map`: DDNet would refuse it (M10): no game layer"));
+  }
+
+  TEST_CASE("audit text, markdown and html: release checks grouped by rule, with counts") {
+    // Six findings of three rules: a rule's line comes once, with its title,
+    // severity, the entries it fired on (new ones) and, when an entry has
+    // several, the findings; errors first, info last; new findings first.
+    auto report = small_report();
+    auto& s = report.sources[0];
+    const auto finding = [](Code rule, const std::string& path, const std::string& subject,
+                            bool is_new) {
+      return Finding{std::string(to_string(rule)),
+                     severity_of(rule),
+                     path,
+                     1,
+                     subject,
+                     "about " + path + " " + subject,
+                     is_new};
+    };
+    s.findings = {finding(Code::race_no_time_checkpoints, "r1.map", "", false),
+                  finding(Code::image_duplicate, "img.map", "a", true),
+                  finding(Code::race_no_time_checkpoints, "r2.map", "", true),
+                  finding(Code::image_duplicate, "img.map", "b", true),
+                  finding(Code::race_no_time_checkpoints, "r3.map", "", false),
+                  finding(Code::map_rejected, "maps/new.map", "", true)};
+    const auto title = [](Code c) {
+      return std::string(to_string(c)) + " " + std::string(info(c).title);
+    };
+    const auto text = text_of(report);
+    INFO(text);
+    CHECK(has_line(text, "  release checks (6 findings, 4 new, 3 info), by rule:"));
+    const auto rejected_at =
+        text.find("\n    " + title(Code::map_rejected) + ": error, 1 entry, 1 new\n");
+    const auto duplicate_at = text.find("\n    " + title(Code::image_duplicate) +
+                                        ": warning, 1 entry, 1 new (2 findings)\n");
+    const auto race_at =
+        text.find("\n    " + title(Code::race_no_time_checkpoints) + ": info, 3 entries, 1 new\n");
+    REQUIRE(rejected_at != std::string::npos);
+    REQUIRE(duplicate_at != std::string::npos);
+    REQUIRE(race_at != std::string::npos);
+    CHECK(rejected_at < duplicate_at);
+    CHECK(duplicate_at < race_at);
+    // Under its rule, the new finding first, then the others by path.
+    const auto r2 = text.find("\n      new r2.map: about r2.map \n");
+    const auto r1 = text.find("\n          r1.map: about r1.map \n");
+    const auto r3 = text.find("\n          r3.map: about r3.map \n");
+    REQUIRE(r2 != std::string::npos);
+    CHECK((race_at < r2 && r2 < r1 && r1 < r3));
+    CHECK(count_of_text(text, "\n    " + title(Code::race_no_time_checkpoints) + ": ") == 1);
+
+    const auto md = markdown_of(report);
+    INFO(md);
+    const auto md_title = [](Code c) {
+      return "`" + std::string(to_string(c)) + "` " + std::string(info(c).title);
+    };
+    CHECK(has_line(md, "**Release checks** (6, 4 new, 3 info)"));
+    CHECK(has_line(md, "| `image.duplicate` | " + std::string(info(Code::image_duplicate).title) +
+                           " | warning | 1 | 1 |"));
+    CHECK(has_line(md, "| `race.no_time_checkpoints` | " +
+                           std::string(info(Code::race_no_time_checkpoints).title) +
+                           " | info | 3 | 1 |"));
+    CHECK(has_line(
+        md, "**" + md_title(Code::race_no_time_checkpoints) + "** (info, 3 entries, 1 new)"));
+    CHECK(has_line(md, "- **new** `r2.map`: about r2.map "));
+    CHECK(has_line(md, "- `r1.map`: about r1.map "));
+
+    // HTML: one <details> per rule, its summary titled and counted; open
+    // when it has new findings that are not info.
+    std::ostringstream html_out;
+    render_html(report, html_out, {50});
+    const auto html = html_out.str();
+    CHECK(count_of_text(html, "<details class=\"rule\"") == 3);
+    CHECK(contains(html, "<details class=\"rule\" open><summary><code>image.duplicate</code> " +
+                             std::string(info(Code::image_duplicate).title) +
+                             " &middot; <span class=\"sev-warning\">warning</span> &middot; "
+                             "1 entry, 1 new (2 findings)</summary>"));
+    CHECK(contains(html, "<details class=\"rule\"><summary><code>race.no_time_checkpoints</code> " +
+                             std::string(info(Code::race_no_time_checkpoints).title) +
+                             " &middot; <span class=\"sev-info\">info</span> &middot; "
+                             "3 entries, 1 new</summary>"));
   }
 
   TEST_CASE("audit text: the totals table lines up") {

@@ -112,7 +112,9 @@ TEST_SUITE("audit") {
     CHECK(rejected->message == "DDNet would refuse it (M10, H5): no game layer");
     const auto* race_finding = find_finding(findings, rules::kNoTimeCheckpoints, "race/no-cp.map");
     REQUIRE(race_finding);
-    CHECK(race_finding->severity == Severity::warning);
+    // Info: DDNet does not require time checkpoints, and the check fires on
+    // more than a fifth of real maps (docs/audit.md).
+    CHECK(race_finding->severity == Severity::info);
     CHECK(race_finding->map_id.has_value());
     const auto* duplicate = find_finding(findings, rules::kDuplicateImage, "images.map");
     REQUIRE(duplicate);
@@ -134,9 +136,9 @@ TEST_SUITE("audit") {
     // Every warning-level finding is a new warning on the first run.
     const auto counts = count_new(report);
     CHECK(counts.errors == 1);  // bad.map
-    // images.map, 3 names, 2 race maps (bad.map is newly broken: its warning
-    // counts there).
-    CHECK(counts.warnings == 6);
+    // images.map and 3 names (bad.map is newly broken: its warning counts
+    // there; the race maps' findings are info).
+    CHECK(counts.warnings == 4);
   }
 
   TEST_CASE("audit rules: only findings the baseline did not have are new") {

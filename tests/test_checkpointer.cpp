@@ -233,7 +233,7 @@ IndexDb open_with_checkpointer(const std::string& path) {
 
 TEST_SUITE("index") {
   TEST_CASE(
-      "checkpointer: the thread copies a commit's pages into the file while the writer "
+      "index checkpointer: the thread copies a commit's pages into the file while the writer "
       "goes on") {
     TempDir dir;
     const auto path = dir.file("background.sqlite");
@@ -247,7 +247,7 @@ TEST_SUITE("index") {
     CHECK(eventually([&] { return holds_pages(path, before, pages); }));
   }
 
-  TEST_CASE("checkpointer: the copy is the thread's, not the writer's") {
+  TEST_CASE("index checkpointer: the copy is the thread's, not the writer's") {
     TempDir dir;
     const auto path = dir.file("thread.sqlite");
     open_index(path);  // a mapindex index in WAL mode
@@ -259,7 +259,7 @@ TEST_SUITE("index") {
     CHECK(eventually([&] { return checkpointer->completed() >= 1; }));
   }
 
-  TEST_CASE("checkpointer: one that cannot open its connection leaves SQLite's checkpoints") {
+  TEST_CASE("index checkpointer: one that cannot open its connection leaves SQLite's checkpoints") {
     TempDir dir;
     const auto path = dir.file("fallback.sqlite");
     auto db = open_index(path);
@@ -271,7 +271,7 @@ TEST_SUITE("index") {
     CHECK(holds_pages(path, before, pages));
   }
 
-  TEST_CASE("checkpointer: without it, such a commit leaves its pages in the log") {
+  TEST_CASE("index checkpointer: without it, such a commit leaves its pages in the log") {
     // The twin of the test above: SQLite's automatic checkpoint waits for
     // 1000 pages, so what grew the file there was the thread.
     TempDir dir;
@@ -284,7 +284,7 @@ TEST_SUITE("index") {
   }
 
   TEST_CASE(
-      "checkpointer: a commit past the writer's bound is copied before it returns, and the "
+      "index checkpointer: a commit past the writer's bound is copied before it returns, and the "
       "log starts again") {
     // As SQLite's automatic checkpoint would (at 1000 pages): the hook that
     // replaces it must keep this.
@@ -307,7 +307,7 @@ TEST_SUITE("index") {
   }
 
   TEST_CASE(
-      "checkpointer: past the writer's bound while the thread holds the checkpoint (starved), the "
+      "index checkpointer: past the writer's bound while the thread holds the checkpoint (starved), the "
       "writer interrupts it and its next commit copies the log") {
     TempDir dir;
     const auto path = dir.file("starved.sqlite");

@@ -5,22 +5,30 @@
 // asked to (on a terminal).
 #include <doctest/doctest.h>
 
+#include <sqlite3.h>
+
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "pipeline/cli_parse.h"
 #include "stages/query/query_runner.h"
 #include "tests/support/process.h"
+#include "tests/support/sqlite_probe.h"
 #include "tests/test_index_helpers.h"
 
 namespace fs = std::filesystem;
 using namespace mapindex;
 using namespace mapindex::index;
 using namespace mapindex::index::testing;
+using mapindex::testing::contains;
 using mapindex::testing::mapindex_binary;
 using mapindex::testing::ProcessResult;
 using mapindex::testing::run_mapindex;
 using mapindex::testing::run_process;
+using mapindex::testing::sql_int;
+using mapindex::testing::sql_rows;
+using mapindex::testing::sql_value;
 
 namespace {
 
@@ -52,6 +60,50 @@ struct SmallIndex : OneMapIndex {
   }
 };
 
+// A plain SQLite database at `path` made by running `sql` (not an index:
+// what a stats site would attach, e.g. ddnet.org's own data).
+void make_database(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  char* error = nullptr;
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
+  const std::string message = error ? error : "";
+  sqlite3_free(error);
+  sqlite3_close(db);
+  REQUIRE_MESSAGE(rc == SQLITE_OK, message);
+}
+
+// SmallIndex plus "ext.sqlite": a table mapinfo(name, points) with 3 rows,
+// one of them for the index's map "a.map".
+struct WithOtherDatabase : SmallIndex {
+  std::string other = dir.file("ext.sqlite");
+  std::string attach = "ATTACH '" + other + "' AS ext; ";
+  WithOtherDatabase() {
+    make_database(other,
+                  "CREATE TABLE mapinfo (name TEXT PRIMARY KEY, points INTEGER);"
+                  "INSERT INTO mapinfo VALUES ('a.map', 5), ('b.map', 10), ('c.map', 20)");
+  }
+};
+
+// A stop function for run_query that says "stop" from its 50th poll on (the
+// progress handler polls every 1000 virtual machine steps).
+int g_polls = 0;
+bool stop_after_polls() { return ++g_polls >= 50; }
+
+// The words of `text` (split at whitespace), sorted.
+std::vector<std::string> sorted_words(const std::string& text) {
+  std::istringstream in(text);
+  std::multiset<std::string> words{std::istream_iterator<std::string>(in), {}};
+  return {words.begin(), words.end()};
+}
+
+// The sqlite3 shell's path, "" when it is not installed.
+std::string sqlite3_shell() {
+  auto p = run_process("/bin/sh", {"-c", "command -v sqlite3"});
+  while (!p.out.empty() && p.out.back() == '\n') p.out.pop_back();
+  return p.exit_code == 0 ? p.out : "";
+}
+
 }  // namespace
 
 TEST_SUITE("cli") {
@@ -67,7 +119,7 @@ TEST_SUITE("cli") {
     CHECK_FALSE(closest_match("x", commands));
   }
 
-  TEST_CASE("cli: a mistyped command prints one line with a suggestion and exits 2") {
+  TEST_CASE("cli e2e: a mistyped command prints one line with a suggestion and exits 2") {
     auto r = run_mapindex({"indx", "maps/"});
     CHECK(r.exit_code == 2);
     CHECK(r.out.empty());
@@ -82,7 +134,7 @@ TEST_SUITE("cli") {
     CHECK(count_lines(r.err) == 1);
   }
 
-  TEST_CASE("cli: mapindex help COMMAND is mapindex COMMAND --help, -V is --version") {
+  TEST_CASE("cli e2e: mapindex help COMMAND is mapindex COMMAND --help, -V is --version") {
     for (const char* command : {"index", "query", "inspect", "audit", "check"}) {
       INFO(command);
       const auto help = run_mapindex({"help", command});
@@ -107,9 +159,219 @@ TEST_SUITE("cli") {
     CHECK(r.out.rfind("mapindex " MAPINDEX_VERSION, 0) == 0);
   }
 
+  TEST_CASE("cli e2e: check given a FILE says check verifies an index and points to inspect") {
+    SmallIndex f;
+    const auto map = f.dir.file("my.map"), spaced = f.dir.file("Gores of Diamonds.map");
+    auto r = run_mapindex({"check", map});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err ==
+          "mapindex check: check verifies an index (--db FILE) and takes no FILE; to check a map, "
+          "run: mapindex inspect " +
+              map + "\n");
+    // Quoted for the shell when it must be; several files are all named.
+    r = run_mapindex({"check", "--db", f.path, spaced, map});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "mapindex check: check verifies an index (--db FILE) and takes no FILE; to check maps, "
+          "run: mapindex inspect '" +
+              spaced + "' " + map + "\n");
+    // An index given without --db: the command with --db.
+    r = run_mapindex({"check", f.path});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "mapindex check: the index to check is given with --db: mapindex check --db " +
+                       f.path + "\n");
+    // The help says where maps are checked.
+    r = run_mapindex({"check", "--help"});
+    CHECK(contains(r.out, "mapindex inspect FILE.map"));
+  }
+
 }  // TEST_SUITE
 
 TEST_SUITE("query") {
+  TEST_CASE("query: ATTACH joins another database, and the statements after it see it") {
+    WithOtherDatabase f;
+    // The statement after the ATTACH is prepared once the ATTACH has run.
+    CHECK(f.run(f.attach + "SELECT count(*) AS n FROM ext.mapinfo", {.format = QueryFormat::csv}) ==
+          "n\n3\n");
+    // A join of the index with the other database.
+    CHECK(f.run(f.attach + "SELECT f.entry_path, e.points FROM files f "
+                           "JOIN ext.mapinfo e ON e.name = f.entry_path",
+                {.format = QueryFormat::csv}) == "entry_path,points\na.map,5\n");
+    // ATTACH with a parameter; DETACH; the same name attached again.
+    CHECK(f.run("ATTACH :db AS ext; SELECT count(*) AS n FROM ext.mapinfo; DETACH ext; "
+                "ATTACH :db AS ext; SELECT max(points) AS m FROM ext.mapinfo",
+                {.format = QueryFormat::csv, .parameters = {{"db", f.other}}}) == "n\n3\nm\n20\n");
+    // After a DETACH the name is gone: refused before anything prints.
+    std::string out;
+    auto r = f.query(f.attach + "SELECT 1 AS one; DETACH ext; SELECT count(*) FROM ext.mapinfo", {},
+                     out);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == Code::query_sql);
+    CHECK(r.error().message == "no such table: ext.mapinfo");
+    CHECK(out.empty());
+  }
+
+  TEST_CASE("query: an attached database is read-only: writes are refused, nothing is created") {
+    WithOtherDatabase f;
+    std::string out;
+    for (const std::string& write :
+         {std::string("INSERT INTO ext.mapinfo VALUES ('d.map', 1)"),
+          std::string("CREATE TABLE ext.t (x)"), std::string("DELETE FROM ext.mapinfo")}) {
+      INFO(write);
+      auto r = f.query(f.attach + "SELECT 1 AS one; " + write, {}, out);
+      REQUIRE_FALSE(r.ok());
+      CHECK(r.error().code == Code::query_write);
+      CHECK(r.error().message ==
+            "`" + write + "` would write: mapindex query only reads the index");
+      CHECK(out.empty());
+    }
+    CHECK(sql_int(f.other, "SELECT count(*) FROM mapinfo") == 3);
+    // Opened read-only: attaching a file that does not exist fails and
+    // creates none (a read-write open would create it).
+    const auto missing = f.dir.file("missing.sqlite");
+    auto r = f.query("SELECT 1 AS one; ATTACH '" + missing + "' AS m; SELECT 2", {}, out);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == Code::query_sql);
+    CHECK(r.error().message ==
+          "`ATTACH '" + missing + "' AS m`: unable to open database: " + missing);
+    CHECK(out.empty());
+    CHECK_FALSE(fs::exists(missing));
+    // A file that is not a database is the query's fault, named by its statement.
+    const auto notes = f.write_sql("notes.txt", std::string(4096, 'x'));
+    r = f.query("ATTACH '" + notes + "' AS n", {}, out);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == Code::query_sql);
+    CHECK(r.error().message == "`ATTACH '" + notes + "' AS n`: file is not a database");
+  }
+
+  TEST_CASE("query: parameters and Ctrl-C work across an ATTACH and the statements after it") {
+    WithOtherDatabase f;
+    std::string out;
+    const std::string sql =
+        f.attach + "SELECT :a AS a; SELECT count(*) FROM ext.mapinfo WHERE points > :b";
+    auto r = f.query(sql, {.parameters = {{"a", std::int64_t{1}}}}, out);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message == "no value for :b (give it with -p b=VALUE)");
+    CHECK(out.empty());
+    r = f.query(
+        sql,
+        {.parameters = {{"a", std::int64_t{1}}, {"b", std::int64_t{6}}, {"c", std::int64_t{0}}}},
+        out);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message == "-p c is given but the SQL has no :c");
+    CHECK(out.empty());
+    CHECK(f.run(sql, {.format = QueryFormat::csv,
+                      .parameters = {{"a", std::int64_t{1}}, {"b", std::int64_t{6}}}}) ==
+          "a\n1\ncount(*)\n2\n");
+
+    // A statement that would never end, after an ATTACH and a first result:
+    // the stop function ends it.
+    g_polls = 0;
+    std::ostringstream stream;
+    auto stopped = run_query(f.path,
+                             f.attach +
+                                 "SELECT count(*) AS n FROM ext.mapinfo; "
+                                 "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 "
+                                 "FROM c) SELECT count(*) FROM c",
+                             QueryOptions{.format = QueryFormat::csv}, stream, stop_after_polls);
+    REQUIRE_FALSE(stopped.ok());
+    CHECK(stopped.error().code == Code::query_interrupted);
+    CHECK(stream.str().starts_with("n\n3\n"));
+  }
+
+  TEST_CASE("query e2e: the command joins an attached index and prints the count") {
+    SmallIndex f;
+    OneMapIndex other;
+    auto r =
+        run_mapindex({"query", "--db", f.path, "--csv",
+                      "ATTACH '" + other.path + "' AS ext; SELECT count(*) AS n FROM ext.maps"});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.out == "n\n" + std::to_string(sql_int(other.path, "SELECT count(*) FROM maps")) + "\n");
+    r = run_mapindex({"query", "--db", f.path,
+                      "ATTACH '" + other.path + "' AS ext; INSERT INTO ext.runs DEFAULT VALUES"});
+    CHECK(r.exit_code == 2);
+    CHECK_MESSAGE(contains(r.err, "would write: mapindex query only reads the index"), r.err);
+  }
+
+  TEST_CASE("query e2e: .tables and .schema answer as the sqlite3 shell does") {
+    WithOtherDatabase f;
+    const auto tables = f.run(".tables", {});
+    // Every table and view of the index, one per line, no header.
+    const auto names = sql_rows(f.path,
+                                "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') "
+                                "AND substr(name, 1, 7) <> 'sqlite_' ORDER BY name");
+    std::string expected;
+    for (const auto& row : names) expected += row[0] + "\n";
+    REQUIRE(names.size() > 10);
+    CHECK(tables == expected);
+    // A pattern, and the attached database's tables after the index's.
+    CHECK(f.run(".tables map\\_%", {}).find("maps\n") == std::string::npos);
+    CHECK(f.run(".tables maps", {}) == "maps\n");
+    CHECK(f.run(f.attach + ".tables %info", {}).ends_with("ext.mapinfo\n"));
+    CHECK(f.run(f.attach + ".tables ext.%", {}) == "ext.mapinfo\n");
+    // Another database's statements name it; a view's columns follow it.
+    CHECK(f.run(f.attach + ".schema ext.mapinfo", {}) ==
+          "CREATE TABLE ext.mapinfo (name TEXT PRIMARY KEY, points INTEGER);\n");
+    CHECK(f.run(".schema map_names", {})
+              .ends_with("\n/* map_names(" +
+                         sql_value(f.path,
+                                   "SELECT group_concat(name, ',') FROM "
+                                   "pragma_table_info('map_names')") +
+                         ") */;\n"));
+    // Other formats print through their printer, without the ';'.
+    CHECK(f.run(f.attach + ".schema ext.mapinfo", {.format = QueryFormat::ndjson}) ==
+          "{\"sql\":\"CREATE TABLE ext.mapinfo (name TEXT PRIMARY KEY, points INTEGER)\"}\n");
+    // Mixed with SQL, on its own line or after a ';'.
+    CHECK(f.run("SELECT 1 AS one;\n.tables maps\nSELECT 2 AS two", {.format = QueryFormat::csv}) ==
+          "one\n1\nname\nmaps\ntwo\n2\n");
+    CHECK(f.run("/* list */ .tables maps; SELECT 2 AS two", {.format = QueryFormat::csv}) ==
+          "name\nmaps\ntwo\n2\n");
+
+    std::string out;
+    auto r = f.query(".mode csv", {}, out);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == Code::query_sql);
+    CHECK(
+        r.error().message.starts_with("unknown dot-command '.mode': mapindex query knows .tables"));
+    r = f.query(".tables a b", {}, out);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message == "`.tables` takes one PATTERN at most, not 2");
+
+    const std::string sqlite3 = sqlite3_shell();
+    if (sqlite3.empty()) {
+      MESSAGE("no sqlite3 shell: .tables and .schema not compared with it");
+      return;
+    }
+    // The shell's own answers: the same names (it prints them in columns)
+    // and the same CREATE statements.
+    const auto shell = [&](const std::string& command) {
+      const auto p = run_process(sqlite3, {"-readonly", f.path, command});
+      REQUIRE_MESSAGE(p.exit_code == 0, p.err);
+      return p.out;
+    };
+    CHECK(sorted_words(shell(".tables")) == sorted_words(tables));
+    for (const char* pattern : {"maps", "files", "ddnet_mapinfo", "%names", "map*", "MAP*",
+                                "maps_by_status", "main.maps", "main.m%", ""}) {
+      INFO(pattern);
+      CHECK(f.run(std::string(".schema ") + pattern, {}) ==
+            shell(std::string(".schema ") + pattern));
+    }
+    // With the other database attached (the shell attaches it by a command
+    // of its own).
+    const auto attached = [&](const std::string& command) {
+      const auto p =
+          run_process(sqlite3, {"-readonly", f.path, "ATTACH '" + f.other + "' AS ext", command});
+      REQUIRE_MESSAGE(p.exit_code == 0, p.err);
+      return p.out;
+    };
+    CHECK(sorted_words(attached(".tables")) == sorted_words(f.run(f.attach + ".tables", {})));
+    for (const char* pattern : {"mapinfo", "ext.%", "%info", "runs"}) {
+      INFO(pattern);
+      CHECK(f.run(f.attach + ".schema " + pattern, {}) ==
+            attached(std::string(".schema ") + pattern));
+    }
+  }
   TEST_CASE("query: TSV escapes tabs, newlines and backslashes so every row is one line") {
     SmallIndex f;
     const std::string tab = "char(9)", nl = "char(10)";
@@ -195,7 +457,7 @@ TEST_SUITE("query") {
     CHECK(out.empty());
   }
 
-  TEST_CASE("query: the command reads SQL from -f FILE, -f - and -, and types -p values") {
+  TEST_CASE("query e2e: the command reads SQL from -f FILE, -f - and -, and types -p values") {
     SmallIndex f;
     const auto sql_file = f.write_sql("q.sql",
                                       "-- a comment\nSELECT typeof(:n) AS a, typeof(:r) AS b,\n"
@@ -236,7 +498,7 @@ TEST_SUITE("query") {
     CHECK(r.err == "mapindex query: no value for :x (give it with -p x=VALUE)\n");
   }
 
-  TEST_CASE("query: the command prints TSV and NDJSON and never cuts cells off a terminal") {
+  TEST_CASE("query e2e: the command prints TSV and NDJSON and never cuts cells off a terminal") {
     SmallIndex f;
     const std::string long_text(100, 'w');
     auto r = run_mapindex({"query", "--db", f.path, "--tsv", "SELECT 'a' AS x, 2 AS y"});
@@ -253,7 +515,7 @@ TEST_SUITE("query") {
     CHECK(r.out.find(long_text) != std::string::npos);
   }
 
-  TEST_CASE("query: on a terminal the table cuts cells at 60 characters, --wide keeps them") {
+  TEST_CASE("query e2e: on a terminal the table cuts cells at 60 characters, --wide keeps them") {
     if (!fs::exists("/usr/bin/script")) {
       MESSAGE("no /usr/bin/script to give mapindex a terminal: not tested");
       return;

@@ -29,7 +29,7 @@ std::string all_bytes() {
 }  // namespace
 
 TEST_SUITE("common") {
-  TEST_CASE("hex: every byte as two digits, lower and upper case, like printf %02x/%02X") {
+  TEST_CASE("common hex: every byte as two digits, lower and upper case, like printf %02x/%02X") {
     std::string lower, upper;
     for (int b = 0; b < 256; ++b) {
       char buffer[8];
@@ -51,7 +51,7 @@ TEST_SUITE("common") {
     CHECK(hex_bytes("abc", 2) == "61 62 ...");
   }
 
-  TEST_CASE("hex: the digest and UUID texts are the bytes through to_hex") {
+  TEST_CASE("common hex: the digest and UUID texts are the bytes through to_hex") {
     const std::string abc = "abc";
     const auto d =
         read::digest(Bytes(reinterpret_cast<const std::uint8_t*>(abc.data()), abc.size()));
@@ -64,13 +64,14 @@ TEST_SUITE("common") {
     CHECK(uuid.to_string() == dashed);
   }
 
-  TEST_CASE("printable: control characters escaped, everything else kept") {
+  TEST_CASE("common printable: control characters escaped, everything else kept") {
     CHECK(printable("a\nb\tc\rd") == "a\\nb\\tc\\rd");
     CHECK(printable(std::string("\x00\x1f\x7f", 3)) == "\\x00\\x1f\\x7f");
     CHECK(printable("Caf\xC3\xA9 \xFF") == "Caf\xC3\xA9 \xFF");  // bytes >= 0x80 untouched
   }
 
-  TEST_CASE("json: strings escaped, valid UTF-8 kept, one U+FFFD per maximal invalid subpart") {
+  TEST_CASE(
+      "common json: strings escaped, valid UTF-8 kept, one U+FFFD per maximal invalid subpart") {
     CHECK(json_string("a\"b\\c\n\t\r\b\f") == "\"a\\\"b\\\\c\\n\\t\\r\\b\\f\"");
     CHECK(json_string(std::string("\x00\x01\x1f\x7f", 4)) == "\"\\u0000\\u0001\\u001f\x7f\"");
     CHECK(json_string("Caf\xC3\xA9 \xF0\x9F\x98\x80") == "\"Caf\xC3\xA9 \xF0\x9F\x98\x80\"");
@@ -82,7 +83,7 @@ TEST_SUITE("common") {
     CHECK(json_string(mixed) == "\"" + to_valid_utf8(mixed) + "\"");
   }
 
-  TEST_CASE("json: one writer, three layouts") {
+  TEST_CASE("common json: one writer, three layouts") {
     const auto write = [](JsonLayout layout) {
       std::ostringstream out;
       JsonWriter j(out, layout);

@@ -5,9 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
-#include <iomanip>
 #include <iostream>
 #include <map>
 #include <set>
@@ -144,42 +142,6 @@ TEST_SUITE("datafile") {
       return n;
     }() == files.size());
     CHECK(opened > 0);
-  }
-
-  TEST_CASE("datafile corpus: opening a container costs microseconds") {
-    const auto files = corpus::corpus_files("maps", ".map");
-    if (files.empty()) {
-      corpus::report_corpus_missing("maps", "datafile corpus timing");
-      return;
-    }
-    std::vector<std::vector<std::uint8_t>> maps;
-    for (const auto& path : files) maps.push_back(corpus::read_file(path));
-    constexpr int kRounds = 20;
-    std::size_t opened = 0, items = 0;
-    double worst_us = 0;
-    const auto start = std::chrono::steady_clock::now();
-    for (const auto& bytes : maps) {
-      const auto t0 = std::chrono::steady_clock::now();
-      for (int r = 0; r < kRounds; ++r) {
-        auto df = Datafile::open(bytes);
-        if (df) {
-          ++opened;
-          items += df->num_items();
-        }
-      }
-      const std::chrono::duration<double, std::micro> per_open =
-          (std::chrono::steady_clock::now() - t0) / kRounds;
-      worst_us = std::max(worst_us, per_open.count());
-    }
-    const std::chrono::duration<double, std::micro> total =
-        std::chrono::steady_clock::now() - start;
-    const double mean_us = total.count() / (static_cast<double>(maps.size()) * kRounds);
-    std::cout << "datafile corpus open: " << std::fixed << std::setprecision(2) << mean_us
-              << " us per map on average, worst map " << worst_us << " us (" << items / kRounds
-              << " items in " << opened / kRounds << " maps; no data inflated)\n";
-    CHECK(opened > 0);
-    // Generous bound (sanitizer builds included): microseconds, not milliseconds.
-    CHECK(mean_us < 1000.0);
   }
 
   TEST_CASE(

@@ -1,4 +1,4 @@
-// One failing input per container and data item rule (stages/extract/README.md,
+// One failing input per container and data item rule (docs/problem-codes.md,
 // H*, V* and D* codes), each checking the
 // stable error code; plus hostile inputs that must fail cleanly.
 #include <doctest/doctest.h>

@@ -4,7 +4,6 @@
 #include <doctest/doctest.h>
 
 #include <array>
-#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +16,7 @@
 #include "tests/support/codes.h"
 #include "tests/support/datafile_writer.h"
 #include "tests/support/map_builder.h"
+#include "tests/support/slow_inputs.h"
 
 using namespace mapindex;
 using namespace mapindex::datafile;
@@ -33,6 +33,8 @@ std::vector<std::int32_t> uuid_ints(const Uuid& uuid) {
 }
 
 }  // namespace
+
+TEST_SUITE_BEGIN("fuzz regression");
 
 // fuzz_datafile: a UUID index item whose id (the type it names) is 0, a plain
 // type. uuid_of(0) returned its UUID while type_id_of(that UUID) ignored it
@@ -98,7 +100,8 @@ TEST_CASE("fuzz regression: a data item is not inflated again and again (D.budge
   CHECK(over.error().message.find("data item 0") != std::string::npos);
 }
 
-TEST_CASE("charge() counts a data item against the inflate budget as data() does") {
+TEST_CASE(
+    "fuzz regression: charge() counts a data item against the inflate budget as data() does") {
   DatafileWriter w;
   w.add_item(0, 0, {1});
   w.add_data(std::vector<std::uint8_t>(1 << 20, 0));  // 1 MiB: a budget of 18 reads
@@ -202,32 +205,10 @@ TEST_CASE("fuzz regression: groups that all span all layers give one M3 per laye
 // next point whose time goes back); results are the same.
 TEST_CASE("fuzz regression: overlapping envelope point ranges are measured in linear time") {
   const int envelopes = 20000, points = 200000;
-  MapBuilder b;
-  b.add_game_group();
-  b.add_tile_layer(mapindex::testing::TileGrid(mapindex::LayerKind::game, 8, 8));
-  mapindex::testing::EnvelopeSpec first;
-  first.points.resize(points);
-  for (int i = 0; i < points; ++i) {
-    first.points[static_cast<std::size_t>(i)].time =
-        i == 70000 ? 5 : i;  // goes back at point 70000
-    first.points[static_cast<std::size_t>(i)].curve = i % 3 == 0 ? 0 : (i % 3 == 1 ? 1 : 9);
-  }
-  b.add_envelope(first);
-  for (int i = 1; i < envelopes; ++i) {
-    mapindex::testing::EnvelopeSpec e;
-    e.stored_start = i % 2 == 0 ? 0 : 70000;  // odd ones start at the point that goes back
-    e.stored_num = points - (i % 2 == 0 ? 0 : 70000);
-    b.add_envelope(e);
-  }
-  const auto file = b.build();
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto file = mapindex::testing::overlapping_envelopes_map(envelopes, points, 70000);
+  // 4 * 10^9 point visits before the fix, 220000 steps now: its time is
+  // benchmarks/bounds.cpp's.
   const MapStats stats = measure_teeworlds(Bytes(file));
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  // 4 * 10^9 point visits before the fix (several seconds optimized, far more
-  // under the sanitizers); 220000 steps now.
-  MESSAGE("measured in " << seconds << " s");
-  CHECK(seconds < 3.0);
   REQUIRE(stats.envelopes.size() == static_cast<std::size_t>(envelopes));
   // The expected curve counts, counted here from how the points were made.
   std::array<std::int64_t, kNumCurveTypes> all{}, tail{};
@@ -260,26 +241,9 @@ TEST_CASE("fuzz regression: overlapping envelope point ranges are measured in li
 // Now one pass over the index items.
 TEST_CASE("fuzz regression: UUID types are resolved in one pass over the index items") {
   const int types = 16000, duplicates = 200000;
-  DatafileWriter w;
-  w.add_item(0, 0, {1});
-  // Index items naming type 0x8000, before the one uuid_type() writes: the
-  // first of them is the one that counts (as Datafile::uuid_of reads it).
-  for (int i = 0; i < duplicates; ++i) w.add_item(kUuidIndexType, 0x8000, {1, 2, 3, 4});
-  std::vector<Uuid> uuids;
-  for (int i = 0; i < types; ++i) {
-    uuids.push_back(uuid_from_name("fuzz-type-" + std::to_string(i)));
-    const std::uint16_t t = w.uuid_type(uuids.back());
-    REQUIRE(t == 0x8000 + i);
-    w.add_item(t, 0, {1});
-  }
-  w.add_item(0x8000 + types, 0, {1});  // a UUID type no index item names
-  const auto file = w.finish();
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto [file, uuids] = mapindex::testing::many_uuid_types_file(types, duplicates);
+  // About 12 s optimized before the fix: its time is benchmarks/bounds.cpp's.
   const MapStats stats = measure_teeworlds(Bytes(file));
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  MESSAGE("measured in " << seconds << " s");
-  CHECK(seconds < 3.0);  // about 12 s optimized before the fix
   REQUIRE(stats.uuid_types.size() == static_cast<std::size_t>(types));
   Uuid first;
   for (std::size_t k = 0; k < 16; ++k)
@@ -289,3 +253,5 @@ TEST_CASE("fuzz regression: UUID types are resolved in one pass over the index i
     CHECK(stats.uuid_types[static_cast<std::size_t>(i)] ==
           uuids[static_cast<std::size_t>(i)].to_string());
 }
+
+TEST_SUITE_END();

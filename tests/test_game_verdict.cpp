@@ -115,7 +115,7 @@ const Expected kCases[] = {
 }  // namespace
 
 TEST_SUITE("map") {
-  TEST_CASE("game verdict: whether Teeworlds 0.6 and 0.7 load a map, per rule") {
+  TEST_CASE("map game verdict: whether Teeworlds 0.6 and 0.7 load a map, per rule") {
     for (const auto& c : kCases) {
       CAPTURE(c.name);
       const MapStats s = measure_teeworlds(Bytes(c.make()));
@@ -135,7 +135,7 @@ TEST_SUITE("map") {
     }
   }
 
-  TEST_CASE("game verdict: --game names") {
+  TEST_CASE("map game verdict: --game names") {
     CHECK(parse_game("teeworlds") == Game::teeworlds);
     CHECK(parse_game("ddnet") == Game::ddnet);
     CHECK_FALSE(parse_game("tw").has_value());
@@ -145,7 +145,8 @@ TEST_SUITE("map") {
 }  // TEST_SUITE
 
 TEST_SUITE("pipeline") {
-  TEST_CASE("--game teeworlds: index, inspect and audit speak of Teeworlds' verdict") {
+  TEST_CASE(
+      "pipeline e2e: --game teeworlds: index, inspect and audit speak of Teeworlds' verdict") {
     TempDir tmp;
     const fs::path maps = tmp / "maps";
     fs::create_directories(maps);

@@ -169,7 +169,7 @@ std::string probe_insert(sqlite3* db, const std::string& table, const std::strin
 }  // namespace
 
 TEST_SUITE("index") {
-  TEST_CASE("a new index has the latest schema version, WAL mode and every table") {
+  TEST_CASE("index: a new index has the latest schema version, WAL mode and every table") {
     TempDir dir;
     auto db = open_index(dir.file("new.sqlite"));
     // The latest version is the number of migrations in schema/ (NNN_*.sql, from 001 on).
@@ -206,7 +206,7 @@ TEST_SUITE("index") {
       CHECK_MESSAGE(std::find(views.begin(), views.end(), required) != views.end(), required);
   }
 
-  TEST_CASE("a new index from the schema snapshot equals one that ran every migration") {
+  TEST_CASE("index: a new index from the schema snapshot equals one that ran every migration") {
     TempDir dir;
     OpenOptions one_by_one;
     one_by_one.fresh_schema = nullptr;
@@ -229,7 +229,7 @@ TEST_SUITE("index") {
     CHECK(query_int(migrated.handle(), last_table) > query_int(migrated.handle(), first_view));
   }
 
-  TEST_CASE("an empty file gets a snapshot only when it is the snapshot of the migrations") {
+  TEST_CASE("index: an empty file gets a snapshot only when it is the snapshot of the migrations") {
     TempDir dir;
     const Migrations migrations = {{1, "001_a.sql",
                                     "PRAGMA application_id = " + std::to_string(kApplicationId) +
@@ -257,7 +257,7 @@ TEST_SUITE("index") {
     }
   }
 
-  TEST_CASE("tile_names is filled from the built-in CSV") {
+  TEST_CASE("index: tile_names is filled from the built-in CSV") {
     TempDir dir;
     auto db = open_index(dir.file("names.sqlite"));
     // One row per data line of schema/tile_names.csv (read from the source tree).
@@ -290,7 +290,7 @@ TEST_SUITE("index") {
     CHECK(query_int(reopened.handle(), "SELECT count(*) FROM tile_names") == lines);
   }
 
-  TEST_CASE("the tile names CSV parser names bad lines") {
+  TEST_CASE("index: the tile names CSV parser names bad lines") {
     CHECK(parse_tile_names_csv("layer_kind,tile,name,category\ngame,9,FREEZE,tile\n").ok());
     auto bad_header = parse_tile_names_csv("kind,tile,name\n");
     REQUIRE_FALSE(bad_header.ok());
@@ -319,7 +319,7 @@ TEST_SUITE("index") {
   }
 
   TEST_CASE(
-      "tile names: comments, blank lines, quotes and CRLF reach the index and the measuring alike") {
+      "index tile names: comments, blank lines, quotes and CRLF reach the index and the measuring alike") {
     // One parser for both users: the rows the writer puts in tile_names and
     // the tables tile.invalid and the entities counts use.
     const std::string csv =
@@ -360,7 +360,7 @@ TEST_SUITE("index") {
     CHECK(defined == rows->size());
   }
 
-  TEST_CASE("tile names: every key of the builtin tables has its own row") {
+  TEST_CASE("index tile names: every key of the builtin tables has its own row") {
     // Ranges such as TIME_CHECKPOINT_FIRST..TIME_CHECKPOINT_LAST (35..59) are
     // spelled out key by key in the CSV; the tables hold exactly its rows.
     const auto& rows = teeworlds::builtin_tile_names();
@@ -380,7 +380,7 @@ TEST_SUITE("index") {
     CHECK(teeworlds::tile_names(LayerKind::tiles) == nullptr);
   }
 
-  TEST_CASE("an index from a newer mapindex is refused, unchanged") {
+  TEST_CASE("index: an index from a newer mapindex is refused, unchanged") {
     TempDir dir;
     const auto path = dir.file("newer.sqlite");
     {
@@ -405,7 +405,7 @@ TEST_SUITE("index") {
     CHECK(query_int(again.handle(), "SELECT count(*) FROM maps") == 1);
   }
 
-  TEST_CASE("an older index is migrated in place, keeping its rows") {
+  TEST_CASE("index: an older index is migrated in place, keeping its rows") {
     TempDir dir;
     const auto path = dir.file("older.sqlite");
     {
@@ -448,7 +448,7 @@ TEST_SUITE("index") {
   }
 
   // Schema 8 -> 9 (schema/009_check_lists.sql): CHECK value lists as OR.
-  TEST_CASE("no INSERT into a table of the index builds a temporary B-tree for its CHECKs") {
+  TEST_CASE("index: no INSERT into a table of the index builds a temporary B-tree for its CHECKs") {
     TempDir dir;
     OpenOptions before;
     before.migrations = migrations_before(migration_named("_check_lists.sql"));
@@ -467,7 +467,8 @@ TEST_SUITE("index") {
     CHECK(tables_with_in_lists(migrated.handle()) == 0);
   }
 
-  TEST_CASE("the CHECK lists migration keeps every row and accepts and refuses the same values") {
+  TEST_CASE(
+      "index: the CHECK lists migration keeps every row and accepts and refuses the same values") {
     TempDir dir;
     const auto path = dir.file("v8.sqlite");
     const Migration& migration = migration_named("_check_lists.sql");
@@ -587,7 +588,8 @@ TEST_SUITE("index") {
   // Schema 1 -> 2 (schema/002_text_and_occurrences.sql) on an index written by
   // schema 1: rows written by hand in the version 1 layout, since the writer
   // writes version 2 columns.
-  TEST_CASE("an index of schema version 1 migrates to version 2 with its rows, views and keys") {
+  TEST_CASE(
+      "index: an index of schema version 1 migrates to version 2 with its rows, views and keys") {
     TempDir dir;
     const auto path = dir.file("v1.sqlite");
     OpenOptions v1;
@@ -721,7 +723,8 @@ TEST_SUITE("index") {
   // envelope.unused, image.unused, sound.unused and automapper.target as
   // warnings; migrated, they are info, and a map whose only warnings they
   // were becomes ok, for DDNet and for Teeworlds.
-  TEST_CASE("the info severity migration turns stored harmless warnings into info, and maps ok") {
+  TEST_CASE(
+      "index: the info severity migration turns stored harmless warnings into info, and maps ok") {
     TempDir dir;
     const auto path = dir.file("before_info.sqlite");
     const Migration* info_migration = &migration_named("_info_severity.sql");
@@ -815,7 +818,7 @@ TEST_SUITE("index") {
                          sha_of(99) + "'") == "ok,0,1,ok");
   }
 
-  TEST_CASE("a failing migration leaves the index at its previous version") {
+  TEST_CASE("index: a failing migration leaves the index at its previous version") {
     TempDir dir;
     const auto path = dir.file("failing.sqlite");
     {
@@ -838,7 +841,8 @@ TEST_SUITE("index") {
     CHECK(query_int(intact.handle(), "SELECT count(*) FROM maps") == 1);
   }
 
-  TEST_CASE("migrating leaves the connection's writable_schema off and defensive mode as it was") {
+  TEST_CASE(
+      "index: migrating leaves the connection's writable_schema off and defensive mode as it was") {
     TempDir dir;
     const auto path = dir.file("modes.sqlite");
     {
@@ -876,7 +880,7 @@ TEST_SUITE("index") {
     CHECK(query_int(db.get(), "SELECT count(*) FROM runs") == 1);
   }
 
-  TEST_CASE("migrations are numbered 1, 2, ... without gaps") {
+  TEST_CASE("index: migrations are numbered 1, 2, ... without gaps") {
     CHECK(check_migrations(default_migrations()).ok());
     CHECK(default_migrations().front().name == "001_initial.sql");
     CHECK(default_migrations().at(1).name == "002_text_and_occurrences.sql");
@@ -888,7 +892,7 @@ TEST_SUITE("index") {
     CHECK(checked.error().message.find("expected " + std::to_string(skipped)) != std::string::npos);
   }
 
-  TEST_CASE("files that are not mapindex indexes are refused") {
+  TEST_CASE("index: files that are not mapindex indexes are refused") {
     TempDir dir;
     const auto text = dir.file("notes.txt");
     std::ofstream(text) << "these are not the maps you are looking for, not a database at all\n";
@@ -916,7 +920,7 @@ TEST_SUITE("index") {
   // own (files.occurrence), so writing the entries twice in one run adds a second
   // occurrence of each, leaves the first ones as they were, and warns on each
   // second one.
-  TEST_CASE("writing the same entries twice in a run gives each a second occurrence") {
+  TEST_CASE("index: writing the same entries twice in a run gives each a second occurrence") {
     TempDir dir;
     auto db = open_index(dir.file("idem.sqlite"));
     const auto run = db.begin_run("test", "0.0-test");
@@ -980,7 +984,7 @@ TEST_SUITE("index") {
                     "WHERE f.occurrence = 1 AND p.code = 'read.duplicate_name'") == 0);
   }
 
-  TEST_CASE("a second run over the same entries changes only run bookkeeping") {
+  TEST_CASE("index: a second run over the same entries changes only run bookkeeping") {
     TempDir dir;
     auto db = open_index(dir.file("rerun.sqlite"));
     const auto stats = race_map();
@@ -1025,7 +1029,7 @@ TEST_SUITE("index") {
           second_run);
   }
 
-  TEST_CASE("the same content in two sources is one map and two files") {
+  TEST_CASE("index: the same content in two sources is one map and two files") {
     TempDir dir;
     auto db = open_index(dir.file("content.sqlite"));
     const auto run = db.begin_run("test", "0.0-test");
@@ -1050,7 +1054,7 @@ TEST_SUITE("index") {
     CHECK(query_int(db.handle(), "SELECT count(*) FROM layers") == 6);
   }
 
-  TEST_CASE("a map with an unknown sha256 and no statistics is refused, leaving no rows") {
+  TEST_CASE("index: a map with an unknown sha256 and no statistics is refused, leaving no rows") {
     TempDir dir;
     auto db = open_index(dir.file("unknown.sqlite"));
     const auto run = db.begin_run("test", "0.0-test");
@@ -1076,7 +1080,8 @@ TEST_SUITE("index") {
     CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 1);
   }
 
-  TEST_CASE("a map measured by an older extractor version is measured again, its rows replaced") {
+  TEST_CASE(
+      "index: a map measured by an older extractor version is measured again, its rows replaced") {
     TempDir dir;
     const auto path = dir.file("extractor.sqlite");
     OpenOptions v1, v2;
@@ -1149,7 +1154,7 @@ TEST_SUITE("index") {
     CHECK(query_int(h, "SELECT count(*) FROM layers") == 1);
   }
 
-  TEST_CASE("an entry whose content changes keeps its history") {
+  TEST_CASE("index: an entry whose content changes keeps its history") {
     TempDir dir;
     auto db = open_index(dir.file("history.sqlite"));
     const auto stats = race_map();
@@ -1173,7 +1178,7 @@ TEST_SUITE("index") {
                                    std::to_string(run2) + ":" + sha_of(2)});
   }
 
-  TEST_CASE("entry problems belong to the file and follow its latest sighting") {
+  TEST_CASE("index: entry problems belong to the file and follow its latest sighting") {
     TempDir dir;
     auto db = open_index(dir.file("entry.sqlite"));
     EntryRecord big;
@@ -1211,7 +1216,7 @@ TEST_SUITE("index") {
           std::vector<std::string>{"oversize", "other"});
   }
 
-  TEST_CASE("runs: counters, status, and runs left running by a dead process") {
+  TEST_CASE("index runs: counters, status, and runs left running by a dead process") {
     TempDir dir;
     const auto path = dir.file("runs.sqlite");
     std::int64_t abandoned = 0;
@@ -1292,7 +1297,8 @@ TEST_SUITE("index") {
     CHECK_THROWS_AS(db.finish_run(run, RunStatus::running, counters), IndexError);
   }
 
-  TEST_CASE("the enumerated TEXT columns are read back through the to_string of their enum") {
+  TEST_CASE(
+      "index: the enumerated TEXT columns are read back through the to_string of their enum") {
     // Each value's text parses back to it; any other text is none.
     for (const auto kind :
          {EntryKind::map, EntryKind::other, EntryKind::oversize, EntryKind::unreadable})
@@ -1342,7 +1348,7 @@ TEST_SUITE("index") {
     }
   }
 
-  TEST_CASE("a read-only index refuses to write") {
+  TEST_CASE("index: a read-only index refuses to write") {
     TempDir dir;
     const auto path = dir.file("ro.sqlite");
     {
@@ -1357,7 +1363,7 @@ TEST_SUITE("index") {
     CHECK(query_int(ro->handle(), "SELECT count(*) FROM maps") == 1);
   }
 
-  TEST_CASE("entry names are file names without folder and extension") {
+  TEST_CASE("index: entry names are file names without folder and extension") {
     CHECK(entry_name("maps/Kobra 4.map") == "Kobra 4");
     CHECK(entry_name("Kobra.map") == "Kobra");
     CHECK(entry_name("packs/inner.zip/maps/a.b.map") == "a.b");

@@ -169,7 +169,8 @@ void check_next_run_completes(const std::string& path, std::int64_t committed, i
 }  // namespace
 
 TEST_SUITE("index") {
-  TEST_CASE("a writer killed mid-batch leaves whole batches, and the next run completes") {
+  TEST_CASE(
+      "index e2e: a writer killed mid-batch leaves whole batches, and the next run completes") {
     TempDir dir;
     const auto path = dir.file("killed.sqlite");
     { auto db = open_index(path); }
@@ -186,7 +187,7 @@ TEST_SUITE("index") {
     check_next_run_completes(path, committed, 6 * kBatch);
   }
 
-  TEST_CASE("a writer killed at an arbitrary moment leaves a consistent index") {
+  TEST_CASE("index e2e: a writer killed at an arbitrary moment leaves a consistent index") {
     for (const int delay_ms : {15, 120}) {
       CAPTURE(delay_ms);
       TempDir dir;

@@ -30,7 +30,7 @@ struct QueryFixture : OneMapIndex {
 }  // namespace
 
 TEST_SUITE("index") {
-  TEST_CASE("query: an aligned table, numbers to the right, NULL spelled out") {
+  TEST_CASE("index query: an aligned table, numbers to the right, NULL spelled out") {
     QueryFixture f;
     CHECK(f.run("SELECT 1 AS n, 'ab' AS s, NULL AS z", QueryFormat::table) ==
           "n  s   z\n"
@@ -56,7 +56,7 @@ TEST_SUITE("index") {
           "sha256\n------\n(0 rows)\n");
   }
 
-  TEST_CASE("query: results from the index") {
+  TEST_CASE("index query: results from the index") {
     QueryFixture f;
     CHECK(f.run("SELECT Map, Width, Height, TELE_GUN FROM ddnet_mapinfo", QueryFormat::table) ==
           "Map  Width  Height  TELE_GUN\n"
@@ -68,7 +68,7 @@ TEST_SUITE("index") {
           "maps\n----\n   1\n(1 row)\n\nlayers\n------\n     6\n(1 row)\n");
   }
 
-  TEST_CASE("query: CSV quoting") {
+  TEST_CASE("index query: CSV quoting") {
     QueryFixture f;
     CHECK(
         f.run(
@@ -79,7 +79,7 @@ TEST_SUITE("index") {
     CHECK(f.run("SELECT 1 AS a WHERE 0", QueryFormat::csv) == "a\n");
   }
 
-  TEST_CASE("query: JSON objects with typed values") {
+  TEST_CASE("index query: JSON objects with typed values") {
     QueryFixture f;
     CHECK(f.run("SELECT 1 AS a, 'x\"y\\z' AS b, NULL AS c, 1.5 AS d, x'00ff' AS e",
                 QueryFormat::json) ==
@@ -96,7 +96,7 @@ TEST_SUITE("index") {
           "[\n{\"s\":\"\\té" + fffd + "A" + fffd + "B\",\"inf\":null}\n]\n");
   }
 
-  TEST_CASE("query: a text value is spelled as inspect --json and the audit spell it") {
+  TEST_CASE("index query: a text value is spelled as inspect --json and the audit spell it") {
     // One JSON writer and one control-character escape for every output: the
     // query's JSON, NDJSON and table against the writer's pretty layout (inspect,
     // audit) and the audit text report's printable(), for the same bytes:
@@ -120,7 +120,7 @@ TEST_SUITE("index") {
     CHECK(printable(to_valid_utf8("a\x01\"\xE2\x82\xFF\x7f")) == escaped);
   }
 
-  TEST_CASE("query: SQL errors give SQLite's message") {
+  TEST_CASE("index query: SQL errors give SQLite's message") {
     QueryFixture f;
     std::ostringstream out;
     auto missing = run_query(f.path, "SELECT * FROM mapz", QueryFormat::table, out);
@@ -144,7 +144,7 @@ TEST_SUITE("index") {
     CHECK(nul.error().message == "the SQL holds a NUL byte (byte 9): SQL is text");
   }
 
-  TEST_CASE("query: writes are refused") {
+  TEST_CASE("index query: writes are refused") {
     QueryFixture f;
     std::ostringstream out;
     const std::string attach = "ATTACH '" + f.dir.file("other.sqlite") + "' AS other";
@@ -161,7 +161,7 @@ TEST_SUITE("index") {
     CHECK_FALSE(std::filesystem::exists(f.dir.file("other.sqlite")));
   }
 
-  TEST_CASE("query: readers see committed rows while a writer holds a batch") {
+  TEST_CASE("index query: readers see committed rows while a writer holds a batch") {
     QueryFixture f;
     auto db = open_index(f.path);
     const auto run = db.begin_run("test", "0.0-test");

@@ -1,4 +1,4 @@
-// What a map's versions share is stored once (schema/010_stored_once.sql):
+// What a map's versions share is stored once (schema/011_stored_once.sql):
 // layers (layer_defs, map_layers), bodies (settings, groups, images,
 // envelopes, sounds and their users), DDNet feature sets and thumbnails. An
 // index of the previous schema migrates with every old table and view

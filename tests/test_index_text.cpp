@@ -135,7 +135,8 @@ struct TextFixture {
 }  // namespace
 
 TEST_SUITE("index") {
-  TEST_CASE("text: every TEXT value of every table and view is UTF-8, the bytes are kept") {
+  TEST_CASE(
+      "index text e2e: every TEXT value of every table and view is UTF-8, the bytes are kept") {
     TextFixture f;
     INFO(f.run.err);
     REQUIRE(f.run.exit_code == 0);
@@ -204,7 +205,7 @@ TEST_SUITE("index") {
     CHECK(raw("SELECT status FROM maps") == "warnings");
   }
 
-  TEST_CASE("text: python3's sqlite3 with default settings reads every table and view") {
+  TEST_CASE("index text e2e: python3's sqlite3 with default settings reads every table and view") {
     const std::string python = find_python3();
     if (python.empty()) {
       MESSAGE(
@@ -239,7 +240,7 @@ TEST_SUITE("index") {
     CHECK(rows > 100);
   }
 
-  TEST_CASE("text: to_valid_utf8 replaces each maximal subpart with one U+FFFD") {
+  TEST_CASE("index text: to_valid_utf8 replaces each maximal subpart with one U+FFFD") {
     using mapindex::to_valid_utf8;
     const std::string r = "\xEF\xBF\xBD";
     CHECK(to_valid_utf8("plain") == "plain");
@@ -263,7 +264,7 @@ TEST_SUITE("index") {
     CHECK(mapindex::hex_bytes("abc", 2) == "61 62 ...");
   }
 
-  TEST_CASE("text: a folder and a file name that are not UTF-8 keep their bytes") {
+  TEST_CASE("index text e2e: a folder and a file name that are not UTF-8 keep their bytes") {
     TempDir tmp;
     const fs::path db = tmp / "index.sqlite";
     const std::string folder_name = "d\xFF";
@@ -290,7 +291,7 @@ TEST_SUITE("index") {
 
   // Entities on switch layers reach the index (entities rows of the
   // switch layer, spawns included), counted from the placed tiles.
-  TEST_CASE("entities: spawns and flag stands of a switch layer are rows of entities") {
+  TEST_CASE("index entities e2e: spawns and flag stands of a switch layer are rows of entities") {
     TempDir tmp;
     const fs::path db = tmp / "index.sqlite";
     const fs::path file = tmp / "switch.map";
@@ -318,7 +319,8 @@ TEST_SUITE("index") {
     CHECK(sql_int(db, "SELECT count(*) FROM problems") == 0);
   }
 
-  TEST_CASE("duplicates: each occurrence of a path in an archive is a row, kept across runs") {
+  TEST_CASE(
+      "index duplicates e2e: each occurrence of a path in an archive is a row, kept across runs") {
     TempDir tmp;
     const fs::path db = tmp / "index.sqlite";
     const fs::path archive = tmp / "dups.zip";

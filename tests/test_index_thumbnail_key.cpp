@@ -15,7 +15,8 @@ using namespace mapindex::index;
 using namespace mapindex::index::testing;
 
 TEST_SUITE("index") {
-  TEST_CASE("an index of the previous schema gets thumbnails.layers_key, found by that key") {
+  TEST_CASE(
+      "index: an index of the previous schema gets thumbnails.layers_key, found by that key") {
     TempDir dir;
     const auto path = dir.file("v7.sqlite");
     const Migration* migration = &migration_named("_thumbnail_key.sql");

@@ -64,7 +64,7 @@ struct ViewFixture {
 }  // namespace
 
 TEST_SUITE("index") {
-  TEST_CASE("file_overview: one row per entry with status, sizes and counts") {
+  TEST_CASE("index: file_overview: one row per entry with status, sizes and counts") {
     ViewFixture f;
     CHECK(
         query_rows(
@@ -90,7 +90,7 @@ TEST_SUITE("index") {
             "WHERE name = 'Sunny Race'") == "teeworlds,4,1,1,3,0,1,Author 0");
   }
 
-  TEST_CASE("ddnet_mapinfo: ddnet.org's mapinfo columns, one row per Teeworlds map") {
+  TEST_CASE("index: ddnet_mapinfo: ddnet.org's mapinfo columns, one row per Teeworlds map") {
     ViewFixture f;
     // ddnet.org's record_mapinfo: Map, Width, Height, then the 40 flags in this order.
     const std::vector<std::string> ddnet_columns = {
@@ -104,10 +104,14 @@ TEST_SUITE("index") {
         "TELEINWEAPON",  "TELEINHOOK",   "CHECKPOINT_FIRST", "BONUS",          "BOOST",
         "PLASMAF",       "PLASMAE",      "PLASMAU"};
     auto columns = column_names(f.h(), "ddnet_mapinfo");
-    REQUIRE(columns.size() == ddnet_columns.size() + 3);
+    REQUIRE(columns.size() == ddnet_columns.size() + 5);
     CHECK(std::vector<std::string>(columns.begin(), columns.begin() + 43) == ddnet_columns);
     CHECK(std::vector<std::string>(columns.begin() + 43, columns.end()) ==
-          std::vector<std::string>{"map_id", "sha256", "status"});
+          std::vector<std::string>{"map_id", "sha256", "status", "source", "entry_path"});
+    // The history (every content ever indexed) has the columns up to status.
+    auto history = column_names(f.h(), "ddnet_mapinfo_history");
+    REQUIRE(history.size() == ddnet_columns.size() + 3);
+    CHECK(std::vector<std::string>(history.begin(), history.begin() + 43) == ddnet_columns);
 
     // The race map has DEATH, TELE_GUN and TELEIN; the broken map none; the level is not listed.
     CHECK(
@@ -130,7 +134,7 @@ TEST_SUITE("index") {
           std::vector<std::string>{"Sunny Race"});
   }
 
-  TEST_CASE("unused_images: images no layer uses") {
+  TEST_CASE("index: unused_images: images no layer uses") {
     ViewFixture f;
     CHECK(
         query_rows(
@@ -140,7 +144,7 @@ TEST_SUITE("index") {
         std::vector<std::string>{"Sunny Race,1,leftover,0,64x32,900"});
   }
 
-  TEST_CASE("maps_with_errors: maps DDNet refuses, with their error codes") {
+  TEST_CASE("index: maps_with_errors: maps DDNet refuses, with their error codes") {
     ViewFixture f;
     const auto rows = query_rows(
         f.h(),
@@ -154,7 +158,7 @@ TEST_SUITE("index") {
           "no game layer, expected at least one|1");
   }
 
-  TEST_CASE("map_names, problem_list and map_tiles") {
+  TEST_CASE("index: map_names, problem_list and map_tiles") {
     ViewFixture f;
     CHECK(query_rows(f.h(), "SELECT name || ',' || files FROM map_names ORDER BY name") ==
           std::vector<std::string>{"Broken,1", "Level1,1", "Sunny Race,1"});
@@ -170,15 +174,15 @@ TEST_SUITE("index") {
                                  "Lost,error,read.truncated,/srv/maps.zip,lost/Lost.map"});
 
     // Tiles per layer kind with names; the visual layer's tile 9 is not counted as FREEZE.
-    CHECK(
-        query_rows(f.h(),
-                   "SELECT layer_kind || ',' || tile || ',' || ifnull(t.name, '-') || ',' || count "
-                   "FROM map_tiles t JOIN map_names n USING (map_id) WHERE n.name = 'Sunny Race' "
-                   "ORDER BY layer_kind, tile") ==
-        std::vector<std::string>{"front,9,FREEZE,5", "game,1,SOLID,500", "game,2,DEATH,20",
-                                 "game,9,FREEZE,600", "game,192,SPAWN,1",
-                                 "game,199,WEAPON_SHOTGUN,2", "tele,26,TELEIN,2",
-                                 "tele,27,TELEOUT,2"});
+    // (The join needs no aliases: map_tiles names the tile tile_name.)
+    CHECK(query_rows(f.h(),
+                     "SELECT layer_kind || ',' || tile || ',' || ifnull(tile_name, '-') || ',' || "
+                     "count FROM map_tiles JOIN map_names USING (map_id) WHERE name = 'Sunny Race' "
+                     "ORDER BY layer_kind, tile") ==
+          std::vector<std::string>{"front,9,FREEZE,5", "game,1,SOLID,500", "game,2,DEATH,20",
+                                   "game,9,FREEZE,600", "game,192,SPAWN,1",
+                                   "game,199,WEAPON_SHOTGUN,2", "tele,26,TELEIN,2",
+                                   "tele,27,TELEOUT,2"});
     // A typical question: the tele gun and more than 500 freeze tiles.
     CHECK(query_rows(
               f.h(),
@@ -198,7 +202,7 @@ TEST_SUITE("index") {
           std::vector<std::string>{"4", "9"});
   }
 
-  TEST_CASE("file_history and in_latest_run show entries gone from a source") {
+  TEST_CASE("index: file_history and in_latest_run show entries gone from a source") {
     ViewFixture f;
     CHECK(
         query_rows(
@@ -215,7 +219,7 @@ TEST_SUITE("index") {
           std::vector<std::string>{"README.txt"});
   }
 
-  TEST_CASE("typical queries use indexes") {
+  TEST_CASE("index: typical queries use indexes") {
     ViewFixture f;
     auto plan = [&](const std::string& sql) {
       std::string all;

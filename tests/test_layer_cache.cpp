@@ -2,7 +2,7 @@
 // pipeline/layer_store.h, schema layer_data): a tile layer met again, in the
 // same map, another map of the run or a later run, is not inflated again, and
 // the index is the same as without the cache. And what a map's versions share
-// stored once (schema/010_stored_once.sql): on the corpus and a synthetic map
+// stored once (schema/011_stored_once.sql): on the corpus and a synthetic map
 // history, this build's index answers every query as the index the build
 // before it wrote, and as that index migrated (MAPINDEX_REFERENCE_MAPINDEX).
 #include <doctest/doctest.h>
@@ -13,7 +13,6 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
-#include <set>
 #include <sstream>
 #include <thread>
 #include <unordered_map>
@@ -117,44 +116,6 @@ std::int64_t stats_field(const fs::path& path, const std::string& field) {
   return std::stoll(text.substr(at + field.size() + 3));
 }
 
-// Every table and view a query can see, each as sorted rows, without what
-// legitimately differs between two runs over the same input: the run's
-// timestamps, its command line and process id.
-std::map<std::string, std::vector<Row>> dump(const fs::path& db) {
-  static const std::set<std::string> varying = {"started_at", "finished_at", "command", "pid"};
-  std::map<std::string, std::vector<Row>> out;
-  for (const auto& t : sql_rows(db,
-                                "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') "
-                                "AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
-    std::string columns;
-    for (const auto& c : sql_rows(db, "SELECT name FROM pragma_table_info('" + t[0] + "')"))
-      if (!varying.count(c[0])) columns += (columns.empty() ? "\"" : ", \"") + c[0] + "\"";
-    auto rows = sql_rows(db, "SELECT " + columns + " FROM \"" + t[0] + "\"");
-    std::sort(rows.begin(), rows.end());
-    out[t[0]] = std::move(rows);
-  }
-  return out;
-}
-
-// Every table and view of `reference` (its columns there), as `dump` reads
-// them, read from `db`: what a query of the reference index's schema sees.
-std::map<std::string, std::vector<Row>> dump_as(const fs::path& db, const fs::path& reference) {
-  static const std::set<std::string> varying = {"started_at", "finished_at", "command", "pid",
-                                                "tool_version"};
-  std::map<std::string, std::vector<Row>> out;
-  for (const auto& t : sql_rows(reference,
-                                "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') "
-                                "AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
-    std::string columns;
-    for (const auto& c : sql_rows(reference, "SELECT name FROM pragma_table_info('" + t[0] + "')"))
-      if (!varying.count(c[0])) columns += (columns.empty() ? "\"" : ", \"") + c[0] + "\"";
-    auto rows = sql_rows(db, "SELECT " + columns + " FROM \"" + t[0] + "\"");
-    std::sort(rows.begin(), rows.end());
-    out[t[0]] = std::move(rows);
-  }
-  return out;
-}
-
 // A synthetic map history (as mapindex-bench-synth --mode history and
 // --mode copies build theirs, smaller): `bases` maps, each in `versions`
 // versions that each change `changed` more tile layers, and a copy of each
@@ -179,25 +140,6 @@ std::vector<ArchiveMember> map_history(int bases, int versions, int changed) {
     }
   }
   return members;
-}
-
-// The first table (or view) whose rows differ, with a row only one side has.
-std::string first_difference(const std::map<std::string, std::vector<Row>>& a,
-                             const std::map<std::string, std::vector<Row>>& b) {
-  for (const auto& [name, rows] : a) {
-    auto it = b.find(name);
-    if (it == b.end()) return name + ": missing on the right";
-    if (rows == it->second) continue;
-    std::vector<Row> only;
-    std::set_symmetric_difference(rows.begin(), rows.end(), it->second.begin(), it->second.end(),
-                                  std::back_inserter(only));
-    std::string row;
-    for (const auto& v : only.front()) row += v + "|";
-    return name + ": " + std::to_string(rows.size()) + " vs " + std::to_string(it->second.size()) +
-           " rows, e.g. " + row;
-  }
-  if (a.size() != b.size()) return "the right has more tables";
-  return "";
 }
 
 void check_same_layers(const MapStats& a, const MapStats& b) {
@@ -228,7 +170,8 @@ void check_same_layers(const MapStats& a, const MapStats& b) {
 }  // namespace
 
 TEST_SUITE("layer cache") {
-  TEST_CASE("a layer result taken from the store gives the map the same stats, located here") {
+  TEST_CASE(
+      "layer cache: a layer result taken from the store gives the map the same stats, located here") {
     const auto first = pool_map("a", {"G0", "D0", "D1"});
     const auto second = pool_map("b", {"D1", "G0"});  // D1 now at layer 0, G0 at 1
     MapStore store;
@@ -251,7 +194,7 @@ TEST_SUITE("layer cache") {
     CHECK(b_cached.layers[1].data_key == a.layers[0].data_key);
   }
 
-  TEST_CASE("a cached result is used as stored: the layer is not measured again") {
+  TEST_CASE("layer cache: a cached result is used as stored: the layer is not measured again") {
     const auto map = pool_map("a", {"G0", "D0"});
     MapStore store;
     MeasureOptions o;
@@ -275,7 +218,8 @@ TEST_SUITE("layer cache") {
     CHECK(cached.layers[1].tile_counts == plain.layers[1].tile_counts);
   }
 
-  TEST_CASE("the run's store keeps the first result of a key, within its memory bound") {
+  TEST_CASE(
+      "layer cache: the run's store keeps the first result of a key, within its memory bound") {
     const auto map = pool_map("a", {"G0", "D0"});
     const MapStats s = measure_teeworlds(map);
     const LayerDataKey k0 = *s.layers[0].data_key, k1 = *s.layers[1].data_key;
@@ -301,7 +245,8 @@ TEST_SUITE("layer cache") {
     CHECK(small.memory_bytes() == one);
   }
 
-  TEST_CASE("the store looks results up in an index that held some, or once its memory is full") {
+  TEST_CASE(
+      "layer cache e2e: the store looks results up in an index that held some, or once its memory is full") {
     // m1's layers go into `filled` (index_into) before a store opens it.
     TempDir tmp;
     const auto m1 = pool_map("m1", {"G0", "D0"});
@@ -327,7 +272,8 @@ TEST_SUITE("layer cache") {
     CHECK(counters.layers.reused_index == 3);
   }
 
-  TEST_CASE("a layer taken from the store still counts against the map's inflate budget") {
+  TEST_CASE(
+      "layer cache: a layer taken from the store still counts against the map's inflate budget") {
     // Layers sharing one 8 MiB data item (a hostile map): the budget holds
     // exactly 4 reads of it (tests/test_fuzz_regressions.cpp). With a store,
     // the second to fourth are hits that inflate nothing, yet the fifth and
@@ -357,7 +303,8 @@ TEST_SUITE("layer cache") {
     CHECK(refused == 6);
   }
 
-  TEST_CASE("a known thumbnail whose game layer the inflate budget refuses here is not taken") {
+  TEST_CASE(
+      "layer cache: a known thumbnail whose game layer the inflate budget refuses here is not taken") {
     // a: a game layer on an 8 MiB data item. b: four design layers read the
     // same item first (the budget holds 4 reads of it), so b's game layer,
     // known by key with a's thumbnail, is refused: b has nothing drawn, as
@@ -394,7 +341,8 @@ TEST_SUITE("layer cache") {
     check_same_layers(mb.stats, mb_plain.stats);
   }
 
-  TEST_CASE("the key is the data, kind, size and version: another size is another key") {
+  TEST_CASE(
+      "layer cache: the key is the data, kind, size and version: another size is another key") {
     const auto map = pool_map("a", {"G0", "D0", "D0"});
     const MapStats s = measure_teeworlds(map);
     REQUIRE(s.layers.size() == 3);
@@ -407,7 +355,8 @@ TEST_SUITE("layer cache") {
     CHECK(s.layers[1].data_key->data_size == 30 * 20 * 4);
   }
 
-  TEST_CASE("tile data digests computed ahead: the keys' digests, and taken as given") {
+  TEST_CASE(
+      "layer cache: tile data digests computed ahead: the keys' digests, and taken as given") {
     // Two layers with the same data (one data item each) and one other.
     const auto map = pool_map("a", {"G0", "D0", "D1", "D0"});
     const auto digests = digest_tile_data(map);
@@ -467,7 +416,8 @@ TEST_SUITE("layer cache") {
     CHECK(digest_tile_data(text).items.empty());
   }
 
-  TEST_CASE("the corpus: digests computed ahead cover every layer key and change no result") {
+  TEST_CASE(
+      "layer cache corpus: digests computed ahead cover every layer key and change no result") {
     const auto files = corpus_files("maps", ".map");
     if (files.empty()) {
       report_corpus_missing("maps", "tile data digests");
@@ -492,7 +442,8 @@ TEST_SUITE("layer cache") {
     CHECK(keyed > 1000);
   }
 
-  TEST_CASE("an index run keys each layer by its own data, copies and known maps included") {
+  TEST_CASE(
+      "layer cache e2e: an index run keys each layer by its own data, copies and known maps included") {
     TempDir tmp;
     const std::map<std::string, std::vector<std::uint8_t>> maps = {
         {"m1", pool_map("m1", {"G0", "D0", "D1"})},
@@ -531,7 +482,7 @@ TEST_SUITE("layer cache") {
   }
 
   TEST_CASE(
-      "maps sharing layers: one layer_data row per distinct layer, a later run inflates none") {
+      "layer cache e2e: maps sharing layers: one layer_data row per distinct layer, a later run inflates none") {
     TempDir tmp;
     // Run 1: 3 maps of 9 layers made of the 5 distinct pool layers.
     write_archive(tmp / "first.zip", ArchiveFormat::zip,
@@ -577,10 +528,11 @@ TEST_SUITE("layer cache") {
     const auto plain = tmp / "plain.sqlite";
     REQUIRE(index_into(plain, {tmp.file("first.zip")}, {"--no-layer-cache"}).exit_code == 1);
     REQUIRE(index_into(plain, {tmp.file("second.zip")}, {"--no-layer-cache"}).exit_code == 1);
-    CHECK(first_difference(dump(db), dump(plain)) == "");
+    CHECK(first_difference(index_tables(db), index_tables(plain)) == "");
   }
 
-  TEST_CASE("a thumbnail taken from the store is the drawn one, a changed drawn layer misses") {
+  TEST_CASE(
+      "layer cache: a thumbnail taken from the store is the drawn one, a changed drawn layer misses") {
     // a and b share their game layer (b's design layers differ); c's differs.
     const auto a = pool_map("a", {"G0", "D0"});
     const auto b = pool_map("b", {"D2", "G0", "D1"});
@@ -626,7 +578,8 @@ TEST_SUITE("layer cache") {
     CHECK(mc.stats.thumbnail_png == measure_content(c, plain).stats.thumbnail_png);
   }
 
-  TEST_CASE("a deferred thumbnail, once finished, is the one measured at once, offered then") {
+  TEST_CASE(
+      "layer cache: a deferred thumbnail, once finished, is the one measured at once, offered then") {
     const auto a = pool_map("a", {"G0", "D0"});
     MapStore store;
     MeasureOptions deferred;
@@ -662,7 +615,8 @@ TEST_SUITE("layer cache") {
     CHECK(mb.stats.thumbnail_png == at_once.stats.thumbnail_png);
   }
 
-  TEST_CASE("a stored thumbnail for the key of a map is what the map shows, and only for it") {
+  TEST_CASE(
+      "layer cache: a stored thumbnail for the key of a map is what the map shows, and only for it") {
     // A planted thumbnail under a's key shows for a: the store is trusted
     // like the layer results, so what it holds under a key is what shows.
     const auto a = pool_map("a", {"G0", "D0"});
@@ -686,7 +640,8 @@ TEST_SUITE("layer cache") {
     CHECK(measure_content(a, o).stats.thumbnail_png == drawn.stats.thumbnail_png);
   }
 
-  TEST_CASE("a later run takes the thumbnail of a map whose drawn layers it knows") {
+  TEST_CASE(
+      "layer cache e2e: a later run takes the thumbnail of a map whose drawn layers it knows") {
     TempDir tmp;
     write_archive(tmp / "first.zip", ArchiveFormat::zip,
                   {{.path = "m1.map", .bytes = pool_map("m1", {"G0", "D0"})}});
@@ -717,10 +672,11 @@ TEST_SUITE("layer cache") {
         "WHERE files.name = 'm2'";
     REQUIRE(sql_rows(plain, m2).size() == 1);
     CHECK(sql_rows(db, m2) == sql_rows(plain, m2));
-    CHECK(first_difference(dump(db), dump(plain)) == "");
+    CHECK(first_difference(index_tables(db), index_tables(plain)) == "");
   }
 
-  TEST_CASE("a run with no thread to be had beside its graph's writes the same index") {
+  TEST_CASE(
+      "layer cache: a run with no thread to be had beside its graph's writes the same index") {
     // OpenSSL's warm-up, the background check and freeing the layer results
     // each take a thread of their own when one can be had; without one the
     // run does the work in place (or, for the warm-up, in its first digest).
@@ -749,7 +705,7 @@ TEST_SUITE("layer cache") {
     const auto [first, measured] = run(refused);
     CHECK(first.index_check == index::IndexCheck::created);
     CHECK(measured == 3);
-    CHECK(first_difference(dump(refused), dump(plain)) == "");
+    CHECK(first_difference(index_tables(refused), index_tables(plain)) == "");
     // Again over that index: vetted at open (by its stamp where the file
     // system keeps one), every map known.
     const auto [again, measured_again] = run(refused);
@@ -759,13 +715,14 @@ TEST_SUITE("layer cache") {
     CHECK(sql_value(refused, "SELECT status FROM runs ORDER BY run_id DESC LIMIT 1") == "complete");
   }
 
-  TEST_CASE("--no-layer-cache is accepted but not in --help") {
+  TEST_CASE("layer cache e2e: --no-layer-cache is accepted but not in --help") {
     const auto help = run_process(mapindex_binary(), {"index", "--help"});
     CHECK(help.exit_code == 0);
     CHECK(help.out.find("layer-cache") == std::string::npos);
   }
 
-  TEST_CASE("the corpus indexed with and without the layer cache, at 1 and 2 threads: same index") {
+  TEST_CASE(
+      "layer cache corpus: the corpus indexed with and without the layer cache, at 1 and 2 threads: same index") {
     const auto maps = corpus_dir("maps");
     if (!maps) {
       report_corpus_missing("maps", "layer cache differential");
@@ -783,12 +740,12 @@ TEST_SUITE("layer cache") {
     REQUIRE(index_into(cached2, {maps->string()}, {"--threads", "2"}).exit_code <= 1);
     REQUIRE(index_into(plain, {maps->string()}, {"--threads", "1", "--no-layer-cache"}).exit_code <=
             1);
-    const auto reference = dump(plain);
+    const auto reference = index_tables(plain);
     CHECK(reference.at("layer_data").size() > 0);
     // The thumbnails (their PNG bytes and keys) are compared too.
     CHECK(reference.at("thumbnails").size() > 0);
-    CHECK(first_difference(dump(cached1), reference) == "");
-    CHECK(first_difference(dump(cached2), reference) == "");
+    CHECK(first_difference(index_tables(cached1), reference) == "");
+    CHECK(first_difference(index_tables(cached2), reference) == "");
     // Release builds write without SQLite enforcing foreign keys (index_db.h,
     // kEnforceForeignKeys): every index written here must still pass the check.
     for (const auto& db : {cached1, cached2, plain}) {
@@ -904,7 +861,7 @@ TEST_SUITE("layer cache") {
     }
   }
 
-  TEST_CASE("the shared buffer is held by one thread at a time") {
+  TEST_CASE("layer cache: the shared buffer is held by one thread at a time") {
     SharedBuffer shared;
     std::atomic<bool> other_has_it{false};
     auto lease = shared.take();
@@ -922,7 +879,8 @@ TEST_SUITE("layer cache") {
     CHECK(other_has_it.load());
   }
 
-  TEST_CASE("tile layers over 32 MiB: measured in the shared buffer, the same on 2 threads") {
+  TEST_CASE(
+      "layer cache slow: tile layers over 32 MiB: measured in the shared buffer, the same on 2 threads") {
     // 3000x3000 tiles of 4 bytes: 36 MB, over kSharedBufferAbove.
     constexpr int n = 3000;
     static_assert(std::int64_t{n} * n * 4 > static_cast<std::int64_t>(kSharedBufferAbove));

@@ -486,7 +486,7 @@ std::vector<Case> map_check_cases() {
 }
 
 TEST_SUITE("map") {
-  TEST_CASE("the clean fixture map has no problem at all") {
+  TEST_CASE("map: the clean fixture map has no problem at all") {
     const MapStats s = measure(clean_map().build());
     INFO(problems_text(s));
     CHECK(s.problems.empty());
@@ -495,7 +495,7 @@ TEST_SUITE("map") {
     CHECK(s.layers[1].non_empty == 9);
   }
 
-  TEST_CASE("each check has a fixture that triggers it") {
+  TEST_CASE("map: each check has a fixture that triggers it") {
     for (const Case& c : map_check_cases()) {
       const std::string name = c.name;
       CAPTURE(name);
@@ -512,7 +512,7 @@ TEST_SUITE("map") {
   }
 
   TEST_CASE(
-      "decoding goes on after errors: a broken decoration layer leaves the game layer counted") {
+      "map: decoding goes on after errors: a broken decoration layer leaves the game layer counted") {
     Clean ids;
     MapBuilder b = clean_map(&ids);
     TileLayerSpec broken;
@@ -532,7 +532,7 @@ TEST_SUITE("map") {
     CHECK(s.game_width == 8);
   }
 
-  TEST_CASE("a container that does not open is rejected with its rule") {
+  TEST_CASE("map: a container that does not open is rejected with its rule") {
     auto file = clean_map().build();
     CHECK(looks_like_datafile(Bytes(file)));
     file.resize(file.size() - 10);
@@ -547,7 +547,7 @@ TEST_SUITE("map") {
     CHECK(j.status == MapStatus::rejected);
   }
 
-  TEST_CASE("hostile sizes: huge declared layers and counts allocate nothing unbounded") {
+  TEST_CASE("map: hostile sizes: huge declared layers and counts allocate nothing unbounded") {
     Clean ids;
     MapBuilder b = clean_map(&ids);
     TileLayerSpec huge;

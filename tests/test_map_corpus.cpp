@@ -79,7 +79,8 @@ std::int64_t num(const std::map<std::string, std::string>& row, const char* col)
 }  // namespace
 
 TEST_SUITE("map") {
-  TEST_CASE("corpus: every map measures, and tile layers agree with a slow independent recount") {
+  TEST_CASE(
+      "map corpus: every map measures, and tile layers agree with a slow independent recount") {
     if (!corpus_dir("maps")) {
       report_corpus_missing("maps", "map corpus tests");
       return;
@@ -144,7 +145,8 @@ TEST_SUITE("map") {
     CHECK(layers_checked > 1000);
   }
 
-  TEST_CASE("corpus: physics layers have the game layer's size unless a problem says otherwise") {
+  TEST_CASE(
+      "map corpus: physics layers have the game layer's size unless a problem says otherwise") {
     if (!corpus_dir("maps")) {
       report_corpus_missing("maps", "map corpus tests");
       return;
@@ -165,7 +167,7 @@ TEST_SUITE("map") {
     }
   }
 
-  TEST_CASE("corpus: counts agree with the MANIFEST's independent parser") {
+  TEST_CASE("map corpus: counts agree with the MANIFEST's independent parser") {
     if (!corpus_dir("maps")) {
       report_corpus_missing("maps", "map corpus tests");
       return;
@@ -279,7 +281,7 @@ TEST_SUITE("map") {
     }
   }
 
-  TEST_CASE("corpus: the 0.6 and 0.7 versions of a map have equal game-layer histograms") {
+  TEST_CASE("map corpus: the 0.6 and 0.7 versions of a map have equal game-layer histograms") {
     if (!corpus_dir("maps")) {
       report_corpus_missing("maps", "map corpus tests");
       return;

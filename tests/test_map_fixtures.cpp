@@ -49,7 +49,7 @@ bool has_feature(const MapStats& s, const std::string& name) {
 }  // namespace
 
 TEST_SUITE("map") {
-  TEST_CASE("I32String: names round-trip and padding decodes to nothing") {
+  TEST_CASE("map: I32String: names round-trip and padding decodes to nothing") {
     std::int32_t ints[3];
     teeworlds::encode_i32_string("Game", ints, 3);
     std::vector<std::uint8_t> bytes(12);
@@ -74,7 +74,7 @@ TEST_SUITE("map") {
 
   // DDNet spawns entities from the switch layer's type byte as from game and
   // front: spawns, team spawns and flag stands included.
-  TEST_CASE("entities on a switch layer are counted, spawns and flag stands included") {
+  TEST_CASE("map: entities on a switch layer are counted, spawns and flag stands included") {
     MapBuilder b;
     b.add_game_group();
     TileGrid game(LayerKind::game, 12, 8);
@@ -101,7 +101,7 @@ TEST_SUITE("map") {
                                                                        {"SPAWN_RED", 1}});
   }
 
-  TEST_CASE("every physics layer kind is counted by its own tile key") {
+  TEST_CASE("map: every physics layer kind is counted by its own tile key") {
     MapBuilder b;
     b.add_game_group();
     TileGrid game(LayerKind::game, 20, 10);
@@ -204,7 +204,7 @@ TEST_SUITE("map") {
     CHECK_FALSE(has_feature(s, "SOLO_START"));  // no 21 anywhere, though 22 is on the switch layer
   }
 
-  TEST_CASE("features: a lone speedup 29 is BOOST and never TELECHECK") {
+  TEST_CASE("map: features: a lone speedup 29 is BOOST and never TELECHECK") {
     MapBuilder b;
     b.add_game_group();
     b.add_tile_layer(TileGrid(LayerKind::game, 4, 4));
@@ -215,7 +215,7 @@ TEST_SUITE("map") {
     CHECK(s.ddnet_features == std::vector<std::string>{"BOOST"});
   }
 
-  TEST_CASE("skip-compressed version-4 layers count like their plain twins") {
+  TEST_CASE("map: skip-compressed version-4 layers count like their plain twins") {
     TileGrid game(LayerKind::game, 300, 40);
     game.fill(0, 39, 300, 1, 1).fill(0, 0, 1, 40, 1).fill(100, 10, 280 - 100, 3, 9, 8);
     game.set(5, 5, 192).set(6, 5, 2).fill(0, 20, 300, 1, 3);  // runs longer than 256
@@ -252,7 +252,7 @@ TEST_SUITE("map") {
     CHECK(skip.layers[1].flip_y == 400);
   }
 
-  TEST_CASE("expand_skip_tiles: exact expansion, and both ways to get it wrong") {
+  TEST_CASE("map: expand_skip_tiles: exact expansion, and both ways to get it wrong") {
     const std::vector<std::uint8_t> runs = {7, 1, 2, 0, 0, 0, 0, 0};  // 3 x (7, flip) then air
     auto r = expand_skip_tiles(Bytes(runs), 4);
     REQUIRE(r.ok());
@@ -265,7 +265,7 @@ TEST_SUITE("map") {
     CHECK(too_few.error().code == Code::M14);
   }
 
-  TEST_CASE("skip runs: counting them and expanding them agree, errors included") {
+  TEST_CASE("map: skip runs: counting them and expanding them agree, errors included") {
     // count_skip_tiles (the hot loop) and expand_skip_tiles share one run walk:
     // the counts of the expanded tiles must equal the counts of the runs, and
     // both must fail the same way on runs past the end, too few runs and bytes
@@ -320,7 +320,7 @@ TEST_SUITE("map") {
   }
 
   TEST_CASE(
-      "envelopes: 6-int points with DDNet's bezier item, 22-int points, curve histogram, users") {
+      "map: envelopes: 6-int points with DDNet's bezier item, 22-int points, curve histogram, users") {
     for (const bool twenty_two : {false, true}) {
       CAPTURE(twenty_two);
       MapBuilder b;
@@ -403,7 +403,7 @@ TEST_SUITE("map") {
     }
   }
 
-  TEST_CASE("quads, sounds layers (new and deprecated), sounds and images") {
+  TEST_CASE("map: quads, sounds layers (new and deprecated), sounds and images") {
     MapBuilder b;
     InfoSpec info;
     info.author = "nameless tee";
@@ -476,7 +476,7 @@ TEST_SUITE("map") {
     CHECK(s.problems[0].location == Location::image(2));
   }
 
-  TEST_CASE("legacy DDRace version-2 layout: extra indices right after data, as a prefix") {
+  TEST_CASE("map: legacy DDRace version-2 layout: extra indices right after data, as a prefix") {
     MapBuilder b;
     b.add_game_group();
     TileLayerSpec legacy;
@@ -494,7 +494,7 @@ TEST_SUITE("map") {
     CHECK(histogram(s.layers[2]) == std::map<std::int32_t, std::int64_t>{{25, 1}});
   }
 
-  TEST_CASE("version 3 and ATAD datafiles decode the same map") {
+  TEST_CASE("map: version 3 and ATAD datafiles decode the same map") {
     RealisticMapOptions o;
     o.width = 60;
     o.height = 40;
@@ -515,7 +515,7 @@ TEST_SUITE("map") {
     }
   }
 
-  TEST_CASE("the realistic DDNet map is clean and has every physics kind") {
+  TEST_CASE("map: the realistic DDNet map is clean and has every physics kind") {
     for (const bool skip : {false, true}) {
       RealisticMapOptions o;
       o.skip_compressed = skip;

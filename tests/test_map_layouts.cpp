@@ -54,7 +54,9 @@ std::set<std::string> backticked(const std::string& line) {
 
 }  // namespace
 
-TEST_CASE("layout: group fields by word, clipping from version 2, the name from version 3") {
+TEST_SUITE_BEGIN("map");
+
+TEST_CASE("map layout: group fields by word, clipping from version 2, the name from version 3") {
   auto g = decode_group(Payload(15, 0, 3).view());
   REQUIRE(g);
   CHECK(g->offset_x == 1001);
@@ -74,7 +76,7 @@ TEST_CASE("layout: group fields by word, clipping from version 2, the name from 
   CHECK_FALSE(decode_group(Payload(6, 0, 3).view()));  // M2: 7 words
 }
 
-TEST_CASE("layout: envelope name without a version change, synchronized from version 2") {
+TEST_CASE("map layout: envelope name without a version change, synchronized from version 2") {
   auto v1 = decode_envelope(Payload(13, 0, 1).view());
   REQUIRE(v1);
   CHECK(v1->channels == 1001);
@@ -89,7 +91,7 @@ TEST_CASE("layout: envelope name without a version change, synchronized from ver
   CHECK_FALSE(v2_short->synchronized);
 }
 
-TEST_CASE("layout: image variant only from version 2") {
+TEST_CASE("map layout: image variant only from version 2") {
   Payload p(7, 0, 1);
   p.bytes[6 * 4] = 0;  // variant 0 (RGB) in word 6
   p.bytes[6 * 4 + 1] = 0;
@@ -105,7 +107,7 @@ TEST_CASE("layout: image variant only from version 2") {
 }
 
 TEST_CASE(
-    "layout: tilemap fields, the name from version 3, DDNet's indices after it (or after data in version 2)") {
+    "map layout: tilemap fields, the name from version 3, DDNet's indices after it (or after data in version 2)") {
   auto v3 = decode_tilemap(Payload(23, 3, 3).view());
   REQUIRE(v3);
   CHECK(v3->width == 1004);
@@ -128,7 +130,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "layout: quads and sounds layers (the quads name from version 2, the sounds name at any version)") {
+    "map layout: quads and sounds layers (the quads name from version 2, the sounds name at any version)") {
   auto q1 = decode_quads_layer(Payload(10, 3, 1).view());
   REQUIRE(q1);
   CHECK(q1->num_quads == 1004);
@@ -145,7 +147,7 @@ TEST_CASE(
   CHECK_FALSE(s->name.empty());
 }
 
-TEST_CASE("layout: quads and sound sources in data items") {
+TEST_CASE("map layout: quads and sound sources in data items") {
   const Payload quad(38, 99, 0);
   const Quad q = decode_quad(quad.bytes.data());
   CHECK(q.points[4].x == 1008);  // the pivot: the fifth point
@@ -171,7 +173,7 @@ TEST_CASE("layout: quads and sound sources in data items") {
   CHECK(kSoundSourceDeprecatedBytes == old.bytes.size());
 }
 
-TEST_CASE("layout: envelope points of 6 and 22 words, DDNet's 16-word tangents") {
+TEST_CASE("map layout: envelope points of 6 and 22 words, DDNet's 16-word tangents") {
   const Payload points(44, 99, 0);
   const EnvelopePoints v3(points.view(), 22, {});
   REQUIRE(v3.size() == 2);
@@ -190,7 +192,7 @@ TEST_CASE("layout: envelope points of 6 and 22 words, DDNet's 16-word tangents")
   CHECK(b.out_dx[0] == 1024);
 }
 
-TEST_CASE("tiles.h: every named tile number has that name in schema/tile_names.csv") {
+TEST_CASE("map: tiles.h: every named tile number has that name in schema/tile_names.csv") {
   struct Named {
     LayerKind kind;
     int key;
@@ -275,7 +277,7 @@ TEST_CASE("tiles.h: every named tile number has that name in schema/tile_names.c
   }
 }
 
-TEST_CASE("LayerKind: one name per kind docs/schema.md lists, tilemap kinds first") {
+TEST_CASE("map: LayerKind: one name per kind docs/schema.md lists, tilemap kinds first") {
   std::set<std::string> names;
   for (std::size_t k = 0; k < kNumLayerKinds; ++k) {
     const auto kind = static_cast<LayerKind>(k);
@@ -290,7 +292,7 @@ TEST_CASE("LayerKind: one name per kind docs/schema.md lists, tilemap kinds firs
 }
 
 TEST_CASE(
-    "LayerKind: tilemap flag bit b is the kind at index b + 1, and DDNet's data slots follow the same order") {
+    "map: LayerKind: tilemap flag bit b is the kind at index b + 1, and DDNet's data slots follow the same order") {
   // Flag bits (docs/formats/map-items.md): 1 game, 2 tele, 4 speedup, 8 front, 16 switch, 32 tune;
   // DDNet's extra data indices: tele, speedup, front, switch, tune.
   const char* by_bit[] = {"game", "tele", "speedup", "front", "switch", "tune"};
@@ -307,7 +309,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "EnvelopeRole: docs/schema.md's roles, in name order, each with the envelope kind it needs") {
+    "map: EnvelopeRole: docs/schema.md's roles, in name order, each with the envelope kind it needs") {
   std::vector<std::string> names;
   for (std::size_t r = 0; r < kNumEnvelopeRoles; ++r)
     names.emplace_back(to_string(static_cast<EnvelopeRole>(r)));
@@ -324,5 +326,7 @@ TEST_CASE(
   CHECK(envelope_kind_of_channels(4) == EnvelopeKind::color);
   CHECK(envelope_kind_of_channels(2) == EnvelopeKind::unknown);
 }
+
+TEST_SUITE_END();
 
 }  // namespace mapindex::teeworlds

@@ -76,7 +76,7 @@ void mutate_and_measure(const std::vector<std::uint8_t>& original, std::uint32_t
 }  // namespace
 
 TEST_SUITE("map") {
-  TEST_CASE("mutations: items of a realistic map with extreme field values") {
+  TEST_CASE("map mutations: items of a realistic map with extreme field values") {
     RealisticMapOptions o;
     o.width = 50;
     o.height = 40;
@@ -88,7 +88,7 @@ TEST_SUITE("map") {
     mutate_and_measure(make_realistic_ddnet_map(o, v3), 3, 400);
   }
 
-  TEST_CASE("mutations: random bytes in uncompressed (v3) tile data") {
+  TEST_CASE("map mutations: random bytes in uncompressed (v3) tile data") {
     RealisticMapOptions o;
     o.width = 40;
     o.height = 30;
@@ -106,7 +106,7 @@ TEST_SUITE("map") {
     }
   }
 
-  TEST_CASE("mutations: items of a few corpus maps") {
+  TEST_CASE("map mutations corpus: items of a few corpus maps") {
     const auto files = corpus_files("maps", ".map");
     if (files.empty()) {
       report_corpus_missing("maps", "corpus mutation test");

@@ -120,7 +120,7 @@ void check_three_entries(const fs::path& db, const std::string& prefix) {
 }  // namespace
 
 TEST_SUITE("pipeline") {
-  TEST_CASE("index reads zip, tar, tar.gz, tar.xz, tar.zst and 7z archives alike") {
+  TEST_CASE("pipeline e2e: index reads zip, tar, tar.gz, tar.xz, tar.zst and 7z archives alike") {
     TempDir tmp;
     for (auto format : {ArchiveFormat::zip, ArchiveFormat::tar, ArchiveFormat::tar_gz,
                         ArchiveFormat::tar_xz, ArchiveFormat::tar_zst, ArchiveFormat::seven_zip}) {
@@ -135,7 +135,8 @@ TEST_SUITE("pipeline") {
     }
   }
 
-  TEST_CASE("index reads a folder recursively, a single file, stdin and nested archives") {
+  TEST_CASE(
+      "pipeline e2e: index reads a folder recursively, a single file, stdin and nested archives") {
     TempDir tmp;
     const auto in = three_entries();
     SUBCASE("folder") {
@@ -178,7 +179,7 @@ TEST_SUITE("pipeline") {
   }
 
   TEST_CASE(
-      "a source's kind is what the reader found in it, not a second look at its first bytes") {
+      "pipeline e2e: a source's kind is what the reader found in it, not a second look at its first bytes") {
     TempDir tmp;
     const auto db = tmp / "db.sqlite";
     SUBCASE("a gzip-compressed map: gzip magic, but no archive libarchive opens: one file") {
@@ -205,7 +206,7 @@ TEST_SUITE("pipeline") {
     }
   }
 
-  TEST_CASE("a truncated archive keeps what was read and records the failure") {
+  TEST_CASE("pipeline e2e: a truncated archive keeps what was read and records the failure") {
     TempDir tmp;
     const auto a = small_map(1), b = small_map(2);
     const auto tar =
@@ -235,7 +236,7 @@ TEST_SUITE("pipeline") {
   }
 
   TEST_CASE(
-      "every input and entry has a row: empty and zero inputs, links, a zip cut in its directory") {
+      "pipeline e2e: every input and entry has a row: empty and zero inputs, links, a zip cut in its directory") {
     TempDir tmp;
     const auto db = tmp / "db.sqlite";
     // (kind, severity, code) of each row's problems, by entry path.
@@ -294,7 +295,7 @@ TEST_SUITE("pipeline") {
     }
   }
 
-  TEST_CASE("entries in flight are capped however small they are (--stats-json)") {
+  TEST_CASE("pipeline e2e: entries in flight are capped however small they are (--stats-json)") {
     TempDir tmp;
     std::vector<ArchiveMember> members;
     // Each entry its own content: what the run keeps per content must not grow either.
@@ -331,7 +332,7 @@ TEST_SUITE("pipeline") {
     }
   }
 
-  TEST_CASE("the default memory budget is what --stats-json reports") {
+  TEST_CASE("pipeline e2e: the default memory budget is what --stats-json reports") {
     // docs/guide.md, "Using it": --memory 128 MB (or twice --max-map-size when that is
     // more and --memory is not given), 16 entries in flight per decode thread,
     // at most 1024; --max-in-flight sets the cap.
@@ -383,7 +384,7 @@ TEST_SUITE("pipeline") {
   }
 
   TEST_CASE(
-      "oversize entries are skipped unread with a problem row, maps failing checks are rejected") {
+      "pipeline e2e: oversize entries are skipped unread with a problem row, maps failing checks are rejected") {
     TempDir tmp;
     const auto good = small_map(1), no_game = small_map(2, false);
     write_archive(tmp / "in.zip", ArchiveFormat::zip,
@@ -414,7 +415,7 @@ TEST_SUITE("pipeline") {
           std::vector<Row>{{"0", "2", "1"}});
   }
 
-  TEST_CASE("the same inputs with 1 and 2 threads give identical tables") {
+  TEST_CASE("pipeline e2e: the same inputs with 1 and 2 threads give identical tables") {
     TempDir tmp;
     std::vector<ArchiveMember> members;
     for (int i = 0; i < 40; ++i)
@@ -435,7 +436,7 @@ TEST_SUITE("pipeline") {
     CHECK(d1 == d2);
   }
 
-  TEST_CASE("a second run only hashes, and entries gone from a source are visible") {
+  TEST_CASE("pipeline e2e: a second run only hashes, and entries gone from a source are visible") {
     TempDir tmp;
     fs::create_directories(tmp / "maps");
     for (int i = 0; i < 5; ++i)
@@ -463,7 +464,7 @@ TEST_SUITE("pipeline") {
   }
 
   TEST_CASE(
-      "an interrupted run (SIGINT, SIGINT twice, SIGKILL) resumes to the index of an uninterrupted run") {
+      "pipeline e2e: an interrupted run (SIGINT, SIGINT twice, SIGKILL) resumes to the index of an uninterrupted run") {
     TempDir tmp;
     // Many large maps, each with its own content (content seen twice in a run is
     // decoded once), made cheaply as variants of one generated map that differ
@@ -573,7 +574,7 @@ TEST_SUITE("pipeline") {
     }
   }
 
-  TEST_CASE("the same content under several names in one run is decoded once") {
+  TEST_CASE("pipeline e2e: the same content under several names in one run is decoded once") {
     TempDir tmp;
     const auto map = small_map(7);
     const auto text = to_bytes("not a map, twice");
@@ -670,7 +671,8 @@ TEST_SUITE("pipeline") {
     CHECK(files_table(tmp / "db1.sqlite") == files_table(tmp / "db2.sqlite"));
   }
 
-  TEST_CASE("the whole corpus from one zip: every map is indexed or has a problem row") {
+  TEST_CASE(
+      "pipeline corpus: the whole corpus from one zip: every map is indexed or has a problem row") {
     const auto maps = corpus_files("maps", ".map");
     if (maps.empty()) {
       report_corpus_missing("maps", "indexing the corpus end to end");
@@ -701,7 +703,8 @@ TEST_SUITE("pipeline") {
     CHECK(rejected >= 3);  // the manifest's FAIL maps at least
   }
 
-  TEST_CASE("SpriteTile levels and Teeworlds maps are indexed together from one zip") {
+  TEST_CASE(
+      "pipeline corpus: SpriteTile levels and Teeworlds maps are indexed together from one zip") {
     TempDir tmp;
     StLayer layer;
     layer.width = 6;
@@ -761,7 +764,7 @@ TEST_SUITE("pipeline") {
     }
   }
 
-  TEST_CASE("help lists every option with its default, usage errors exit 2") {
+  TEST_CASE("pipeline e2e: help lists every option with its default, usage errors exit 2") {
     const auto r = run_mapindex({"index", "--help"});
     CHECK(r.exit_code == 0);
     for (const char* opt : {"--db", "--threads", "--memory", "--max-in-flight", "--max-map-size",

@@ -31,6 +31,8 @@ void fill(LiveCounters& c) {
 
 }  // namespace
 
+TEST_SUITE_BEGIN("progress");
+
 TEST_CASE("progress: the percentage and ETA follow the entries written, not the bytes read") {
   LiveCounters c;
   fill(c);
@@ -126,3 +128,5 @@ TEST_CASE(
   const auto line = format_progress(c, 10.0, false, 200);
   CHECK_MESSAGE(line.find("301 entries, 253 maps indexed, 48 known") != std::string::npos, line);
 }
+
+TEST_SUITE_END();

@@ -46,7 +46,7 @@ std::set<std::string> check_against_manifest(
 }  // namespace
 
 TEST_SUITE("read") {
-  TEST_CASE("corpus: every map comes back out of a zip with its manifest SHA-256") {
+  TEST_CASE("read corpus: every map comes back out of a zip with its manifest SHA-256") {
     auto maps = mapindex::testing::corpus_files("maps", ".map");
     if (maps.empty()) {
       mapindex::testing::report_corpus_missing("maps", "read: corpus zip round trip");
@@ -67,7 +67,8 @@ TEST_SUITE("read") {
     CHECK(seen.size() == manifest.size());
   }
 
-  TEST_CASE("corpus: read as folders, no real map or SpriteTile file is taken for an archive") {
+  TEST_CASE(
+      "read corpus: read as folders, no real map or SpriteTile file is taken for an archive") {
     for (std::string sub : {"maps", "spritetile"}) {
       auto dir = mapindex::testing::corpus_dir(sub);
       if (!dir) {

@@ -17,7 +17,7 @@ mapindex::read::FileDigest digest_of(std::string_view text) {
 TEST_SUITE("read") {
   // SHA-256 vectors from FIPS 180-2 / NIST examples; CRC32 check values of
   // the IEEE polynomial (zlib's crc32).
-  TEST_CASE("digest: SHA-256 and CRC32 known vectors") {
+  TEST_CASE("read digest: SHA-256 and CRC32 known vectors") {
     auto empty = digest_of("");
     CHECK(empty.sha256_hex() == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     CHECK(empty.crc32 == 0u);
@@ -45,7 +45,7 @@ TEST_SUITE("read") {
     CHECK(fox.sha256_hex() == "d7a8fbb307d7809469ca9abcb0082e4f8d5651e46d3cdb762d02d0bf37c9e592");
   }
 
-  TEST_CASE("digest: crc32_hex keeps leading zeros") {
+  TEST_CASE("read digest: crc32_hex keeps leading zeros") {
     mapindex::read::FileDigest d;
     d.crc32 = 0x00abcdefu;
     CHECK(d.crc32_hex() == "00abcdef");

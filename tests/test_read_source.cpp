@@ -116,7 +116,7 @@ void damage(std::vector<std::uint8_t>& haystack, const std::vector<std::uint8_t>
 }  // namespace
 
 TEST_SUITE("read") {
-  TEST_CASE("names outside ASCII come back as written from every archive format") {
+  TEST_CASE("read: names outside ASCII come back as written from every archive format") {
     // mapindex reads in C.UTF-8 (read::use_utf8_names, called by main() and
     // the test runner): in the C locale libarchive could not convert such
     // names from zip (flagged UTF-8) and 7-Zip (UTF-16) archives, and the
@@ -139,7 +139,7 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("archive magic is recognised by content") {
+  TEST_CASE("read: archive magic is recognised by content") {
     using mapindex::read::ArchiveMagic;
     using mapindex::read::sniff_archive;
     CHECK(sniff_archive(build_archive(ArchiveFormat::zip, sample_members())) == ArchiveMagic::zip);
@@ -159,7 +159,7 @@ TEST_SUITE("read") {
     CHECK(sniff_archive({}) == ArchiveMagic::none);
   }
 
-  TEST_CASE("every archive format is read entry by entry, directories skipped") {
+  TEST_CASE("read: every archive format is read entry by entry, directories skipped") {
     TempDir dir;
     for (ArchiveFormat format : kAllFormats) {
       std::string name = "sample" + std::string(extension(format));
@@ -170,7 +170,7 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("archive kind is decided by content, not by name") {
+  TEST_CASE("read: archive kind is decided by content, not by name") {
     TempDir dir;
     // A tar.gz named .map, and a plain file named .zip.
     write_file(dir / "disguised.map", build_archive(ArchiveFormat::tar_gz, sample_members()));
@@ -184,7 +184,7 @@ TEST_SUITE("read") {
     CHECK(plain[0].bytes == to_bytes("not an archive at all"));
   }
 
-  TEST_CASE("a single map file is one entry, an empty input file is a read.empty error") {
+  TEST_CASE("read: a single map file is one entry, an empty input file is a read.empty error") {
     TempDir dir;
     auto map = fake_map(7, 5000);
     write_file(dir / "ctf1.map", map);
@@ -204,7 +204,7 @@ TEST_SUITE("read") {
     CHECK(entries[1].error.message.find("empty (0 bytes)") != std::string::npos);
   }
 
-  TEST_CASE("links in archives get a not_read row naming the target, folders get none") {
+  TEST_CASE("read: links in archives get a not_read row naming the target, folders get none") {
     TempDir dir;
     std::vector<ArchiveMember> members = {
         {"d/", {}, MemberType::directory, ""},
@@ -239,7 +239,7 @@ TEST_SUITE("read") {
   }
 
   TEST_CASE(
-      "folders are walked recursively in sorted order, loops, broken links and FIFOs get a row") {
+      "read: folders are walked recursively in sorted order, loops, broken links and FIFOs get a row") {
     TempDir dir;
     fs::path root = dir / "maps";
     fs::create_directories(root / "a" / "deep");
@@ -292,7 +292,7 @@ TEST_SUITE("read") {
     CHECK(paths_of(read_all({root.string()})) == expected);
   }
 
-  TEST_CASE("archives inside archives are followed by content") {
+  TEST_CASE("read: archives inside archives are followed by content") {
     TempDir dir;
     auto inner_zip = build_archive(ArchiveFormat::zip, sample_members());
     auto inner_tar = build_archive(ArchiveFormat::tar, sample_members());
@@ -383,7 +383,7 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("standard input: an archive streamed from fd 0, or a plain file") {
+  TEST_CASE("read: standard input: an archive streamed from fd 0, or a plain file") {
     for (ArchiveFormat format : {ArchiveFormat::tar_gz, ArchiveFormat::zip, ArchiveFormat::tar,
                                  ArchiveFormat::seven_zip}) {
       CAPTURE(extension(format));
@@ -424,7 +424,7 @@ TEST_SUITE("read") {
     });
   }
 
-  TEST_CASE("a truncated archive yields the entries before the cut, then one error") {
+  TEST_CASE("read slow: a truncated archive yields the entries before the cut, then one error") {
     TempDir dir;
     std::vector<ArchiveMember> members = {
         {"one.map", noise_bytes(100000, 1), MemberType::file, ""},
@@ -504,7 +504,7 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("unreadable inputs are error entries, reading goes on") {
+  TEST_CASE("read: unreadable inputs are error entries, reading goes on") {
     TempDir dir;
     fs::path good = dir / "good.map";
     write_file(good, fake_map(5, 10));
@@ -529,7 +529,7 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("oversize entries are not read") {
+  TEST_CASE("read: oversize entries are not read") {
     TempDir dir;
     ReadOptions options;
     options.max_entry_size = 1000;
@@ -568,7 +568,7 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("progress counts input bytes and entries, stop ends the stream") {
+  TEST_CASE("read: progress counts input bytes and entries, stop ends the stream") {
     TempDir dir;
     fs::path a = dir / "a.tar.gz";
     fs::path b = dir / "b.map";
@@ -599,7 +599,7 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("damaged and encrypted entries are errors, the archive goes on") {
+  TEST_CASE("read: damaged and encrypted entries are errors, the archive goes on") {
     TempDir dir;
     std::vector<ArchiveMember> members = {
         {"one.map", noise_bytes(5000, 1), MemberType::file, ""},
@@ -684,7 +684,7 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("a named FIFO is read as a stream") {
+  TEST_CASE("read: a named FIFO is read as a stream") {
     TempDir dir;
     fs::path fifo = dir / "pipe";
     REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
@@ -695,7 +695,7 @@ TEST_SUITE("read") {
     check_sample(entries, fifo.string());
   }
 
-  TEST_CASE("sources(): what each input is, as the reader reads it") {
+  TEST_CASE("read: sources(): what each input is, as the reader reads it") {
     using mapindex::read::ArchiveMagic;
     using mapindex::read::SourceKind;
     TempDir dir;
@@ -758,7 +758,7 @@ TEST_SUITE("read") {
     CHECK(by_source[(dir / "missing").string()].at(0).error.code == Code::read_io);
   }
 
-  TEST_CASE("stop() ends a wait on a silent standard input") {
+  TEST_CASE("read: stop() ends a wait on a silent standard input") {
     struct sigaction wake {
     }, old{};
     wake.sa_handler = [](int) {};
@@ -794,7 +794,7 @@ TEST_SUITE("read") {
     ::sigaction(SIGUSR1, &old, nullptr);
   }
 
-  TEST_CASE("cut and damaged archives of every format end cleanly") {
+  TEST_CASE("read: cut and damaged archives of every format end cleanly") {
     TempDir dir;
     auto inner =
         build_archive(ArchiveFormat::zip, {{"in.map", fake_map(1, 3000), MemberType::file, ""}});
@@ -837,7 +837,7 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("entry buffers: the smallest that fits is reused, within the pool's limits") {
+  TEST_CASE("read: entry buffers: the smallest that fits is reused, within the pool's limits") {
     using mapindex::read::EntryBuffers;
     EntryBuffers pool;
     auto with_capacity = [](std::size_t n) {
@@ -885,7 +885,7 @@ TEST_SUITE("read") {
     CHECK(pool.kept() == 0);
   }
 
-  TEST_CASE("entry buffers: entries read into reused buffers hold their own bytes") {
+  TEST_CASE("read: entry buffers: entries read into reused buffers hold their own bytes") {
     // Large entries first, then small ones, each buffer given back before the
     // next entry is read (as the measure stage does): a reused buffer must
     // not show a larger earlier entry's tail or an earlier entry's bytes.
@@ -926,7 +926,7 @@ TEST_SUITE("read") {
     for (const auto& m : members) CHECK(got[m.path] == m.bytes);
   }
 
-  TEST_CASE("read_into: asks first for what the caller expects, then grows") {
+  TEST_CASE("read: read_into: asks first for what the caller expects, then grows") {
     // A source of `size` bytes that records what it was asked for.
     struct Recording final : mapindex::read::ByteSource {
       std::size_t size = 0, at = 0;

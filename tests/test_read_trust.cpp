@@ -107,7 +107,7 @@ void check_one(const std::vector<Entry>& entries, ReadOutcome kind, const std::s
 }  // namespace
 
 TEST_SUITE("read") {
-  TEST_CASE("text files are plain entries, never archives (no mtree): one row each, whole") {
+  TEST_CASE("read: text files are plain entries, never archives (no mtree): one row each, whole") {
     TempDir dir;
     const fs::path folder = dir / "maps";
     fs::create_directory(folder);
@@ -137,7 +137,7 @@ TEST_SUITE("read") {
     CHECK(packed[0].bytes == list);
   }
 
-  TEST_CASE("archive magic matches the formats and filters that are read") {
+  TEST_CASE("read: archive magic matches the formats and filters that are read") {
     using mapindex::read::ArchiveMagic;
     using mapindex::read::sniff_archive;
     CHECK(sniff_archive(to_bytes("LZIP\x01\x0c")) == ArchiveMagic::lzip);
@@ -165,7 +165,7 @@ TEST_SUITE("read") {
     CHECK(sniff_archive(text_lines("ctf5.map type=file", 100)) == ArchiveMagic::none);
   }
 
-  TEST_CASE("inputs that give nothing get one read.empty error row saying what was found") {
+  TEST_CASE("read: inputs that give nothing get one read.empty error row saying what was found") {
     TempDir dir;
     write_file(dir / "empty.bin", std::vector<std::uint8_t>{});
     write_file(dir / "zeros.bin", std::vector<std::uint8_t>(1 << 20, 0));
@@ -201,7 +201,8 @@ TEST_SUITE("read") {
     CHECK(both[1].source == (dir / "folders.tar").string());
   }
 
-  TEST_CASE("an empty archive inside an archive is a not_read row, the outer one is not empty") {
+  TEST_CASE(
+      "read: an empty archive inside an archive is a not_read row, the outer one is not empty") {
     auto empty_zip = build_archive(ArchiveFormat::zip, {});
     auto zeros = std::vector<std::uint8_t>(4096, 0);  // an entry of zeros is a plain entry
     TempDir dir;
@@ -219,7 +220,7 @@ TEST_SUITE("read") {
     CHECK(entries[1].bytes == zeros);
   }
 
-  TEST_CASE("tar FIFOs and devices get a not_read row naming what they are") {
+  TEST_CASE("read: tar FIFOs and devices get a not_read row naming what they are") {
     TempDir dir;
     write_archive(dir / "dev.tar", ArchiveFormat::tar,
                   {{"dev/fifo", {}, MemberType::fifo, ""},
@@ -238,7 +239,8 @@ TEST_SUITE("read") {
     CHECK(entries[3].kind == ReadOutcome::file);
   }
 
-  TEST_CASE("a zip cut inside its central directory is read.truncated, every entry still read") {
+  TEST_CASE(
+      "read: a zip cut inside its central directory is read.truncated, every entry still read") {
     std::vector<ArchiveMember> members;
     for (int i = 0; i < 5; ++i)
       members.push_back({"m" + std::to_string(i) + ".map",
@@ -295,7 +297,7 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("the zip end record is found with its comment, also before padding or junk") {
+  TEST_CASE("read: the zip end record is found with its comment, also before padding or junk") {
     using mapindex::read::has_zip_end_record;
     std::vector<std::uint8_t> end = {'P', 'K', 5, 6, 0, 0, 0, 0, 0, 0, 0,
                                      0,   0,   0, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -319,7 +321,7 @@ TEST_SUITE("read") {
     CHECK_FALSE(has_zip_end_record(far));
   }
 
-  TEST_CASE("a whole zip followed by padding or junk is not truncated") {
+  TEST_CASE("read: a whole zip followed by padding or junk is not truncated") {
     std::vector<ArchiveMember> members = {{"a.map", to_bytes("DATA one"), MemberType::file, ""},
                                           {"b.map", to_bytes("DATA two"), MemberType::file, ""}};
     auto zip = build_archive(ArchiveFormat::zip, members);
@@ -341,7 +343,7 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("the budget caps entries in flight, however small") {
+  TEST_CASE("read: the budget caps entries in flight, however small") {
     mapindex::ByteBudget budget(1 << 30, 1 << 20, 3);
     const auto never = [] { return false; };
     for (int i = 0; i < 3; ++i) {

@@ -196,7 +196,8 @@ std::vector<std::uint8_t> drawn_tile_by_tile(const KindLayout& k, std::int32_t w
 }  // namespace
 
 TEST_SUITE("render") {
-  TEST_CASE("tile classes: every named game/front tile of schema/tile_names.csv gets its class") {
+  TEST_CASE(
+      "render tile classes: every named game/front tile of schema/tile_names.csv gets its class") {
     // The class each name must have, by docs/guide.md's palette table.
     const auto expected_for = [](const std::string& name, const std::string& category) {
       if (name == "SOLID") return TileClass::solid;
@@ -244,7 +245,7 @@ TEST_SUITE("render") {
       CHECK(mapindex::render::class_of(k, 0) == TileClass::air);
   }
 
-  TEST_CASE("tile classes: docs/guide.md's palette table is the palette") {
+  TEST_CASE("render tile classes: docs/guide.md's palette table is the palette") {
     const std::string doc = read_text_file(fs::path(MAPINDEX_SOURCE_DIR) / "docs/guide.md");
     for (const auto& e : palette()) {
       char hex[8];
@@ -260,12 +261,16 @@ TEST_SUITE("render") {
         CHECK_FALSE(palette()[i].rgb == palette()[j].rgb);
   }
 
-  TEST_CASE("render: known tiles at known places have the palette's colours") {
+  TEST_CASE("render e2e: known tiles at known places have the palette's colours") {
     TempDir tmp;
     std::vector<Placed> placed;
     write_file(tmp / "known.map", known_tiles_map(&placed));
     const auto r = render({tmp.file("known.map"), "--out", tmp.file("known.png")});
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    // One line says what was written, and its size.
+    CHECK(r.out == "wrote " + tmp.file("known.png") + " (" + std::to_string(kW) + "x" +
+                       std::to_string(kH) + ")\n");
+    CHECK(r.err.empty());
     const Decoded png = decode_or_fail(file_bytes(tmp / "known.png"));
     CHECK(png.width == kW);
     CHECK(png.height == kH);
@@ -290,6 +295,13 @@ TEST_SUITE("render") {
       const auto s =
           render({tmp.file("known.map"), "--scale", "3", "--out", tmp.file("scaled.png")});
       REQUIRE_MESSAGE(s.exit_code == 0, s.err);
+      CHECK(s.out == "wrote " + tmp.file("scaled.png") + " (" + std::to_string(3 * kW) + "x" +
+                         std::to_string(3 * kH) + ")\n");
+      const auto quiet =
+          render({tmp.file("known.map"), "-q", "--scale", "3", "--out", tmp.file("quiet.png")});
+      REQUIRE_MESSAGE(quiet.exit_code == 0, quiet.err);
+      CHECK(quiet.out.empty());
+      CHECK(file_bytes(tmp / "quiet.png") == file_bytes(tmp / "scaled.png"));
       const Decoded d = decode_or_fail(file_bytes(tmp / "scaled.png"));
       CHECK(d.width == 3 * kW);
       CHECK(d.height == 3 * kH);
@@ -304,12 +316,13 @@ TEST_SUITE("render") {
       const auto d = render({"known.map"});
       fs::current_path(cwd);
       CHECK_MESSAGE(d.exit_code == 0, d.err);
+      CHECK(d.out == "wrote known.png (" + std::to_string(kW) + "x" + std::to_string(kH) + ")\n");
       CHECK(fs::exists(tmp / "known.png"));
       CHECK(file_bytes(tmp / "known.png").size() > 8);
     }
   }
 
-  TEST_CASE("render: a skip-compressed (version 4) game layer draws the same") {
+  TEST_CASE("render e2e: a skip-compressed (version 4) game layer draws the same") {
     using namespace mapindex::teeworlds::game_tile;
     MapBuilder b;
     b.add_game_group();
@@ -328,7 +341,7 @@ TEST_SUITE("render") {
     CHECK(text(d.at(16, 1)) == text(colour(TileClass::air)));
   }
 
-  TEST_CASE("render: a SpriteTile level draws colliders solid and tiles by set") {
+  TEST_CASE("render e2e: a SpriteTile level draws colliders solid and tiles by set") {
     // 4 x 3 cells from the lower-left corner: (0, row 0) collider, (3, row
     // 2) a tile of set 1 (tiles_per_set 1024 with the default 32 sets).
     StLayer layer;
@@ -350,7 +363,7 @@ TEST_SUITE("render") {
     CHECK(text(d.at(1, 1)) == text(colour(TileClass::air)));
   }
 
-  TEST_CASE("render: ARCHIVE::path renders one entry of an archive") {
+  TEST_CASE("render e2e: ARCHIVE::path renders one entry of an archive") {
     TempDir tmp;
     std::vector<Placed> placed;
     const auto known = known_tiles_map(&placed);
@@ -378,7 +391,7 @@ TEST_SUITE("render") {
     CHECK(contains(whole.err, "is an archive"));
   }
 
-  TEST_CASE("render: errors name the file and the reason") {
+  TEST_CASE("render e2e: errors name the file and the reason") {
     TempDir tmp;
     write_file(tmp / "text.map", to_bytes("hello, not a map"));
     const auto not_map = render({tmp.file("text.map"), "--out", tmp.file("x.png")});
@@ -404,7 +417,7 @@ TEST_SUITE("render") {
     CHECK_FALSE(fs::exists(tmp / "x.png"));
   }
 
-  TEST_CASE("canvas: limits are checked before allocating") {
+  TEST_CASE("render canvas: limits are checked before allocating") {
     using mapindex::render::Canvas;
     const auto huge = Canvas::create(100000, 100000);
     REQUIRE_FALSE(huge);
@@ -673,7 +686,7 @@ TEST_SUITE("render") {
     }
   }
 
-  TEST_CASE("thumbnail: the downscale keeps a one-tile freeze line and a single spawn") {
+  TEST_CASE("render thumbnail: the downscale keeps a one-tile freeze line and a single spawn") {
     using namespace mapindex::teeworlds::game_tile;
     // 1024 x 512 tiles of solid: 4 x 4 tiles per pixel, a 256 x 128 thumbnail.
     TileGrid game(LayerKind::game, 1024, 512);
@@ -711,7 +724,8 @@ TEST_SUITE("render") {
     CHECK(plain.stats.thumbnail_png.empty());
   }
 
-  TEST_CASE("index: one thumbnail per map content, the view, --from-index, --no-thumbnails") {
+  TEST_CASE(
+      "render e2e: index: one thumbnail per map content, the view, --from-index, --no-thumbnails") {
     TempDir tmp;
     fs::create_directories(tmp / "in");
     const auto known = known_tiles_map();
@@ -763,6 +777,8 @@ TEST_SUITE("render") {
         render({"--from-index", sha_a, "--db", db.string(), "--out", tmp.file("by_sha.png")});
     REQUIRE_MESSAGE(by_sha.exit_code == 0, by_sha.err);
     CHECK(file_bytes(tmp / "by_sha.png") == stored);
+    CHECK(by_sha.out == "wrote " + tmp.file("by_sha.png") + " (" + std::to_string(d.width) + "x" +
+                            std::to_string(d.height) + ")\n");
     const auto by_name =
         render({"--from-index", "b", "--db", db.string(), "--out", tmp.file("b.png")});
     REQUIRE_MESSAGE(by_name.exit_code == 0, by_name.err);
@@ -770,7 +786,9 @@ TEST_SUITE("render") {
     const auto none =
         render({"--from-index", "nogame", "--db", db.string(), "--out", tmp.file("x.png")});
     CHECK(none.exit_code == 1);
-    CHECK(contains(none.err, "no thumbnail for 'nogame'"));
+    CHECK(none.err == "mapindex render: " + db.string() +
+                          ": no thumbnail for 'nogame': the map is in the index without one "
+                          "(indexed with --no-thumbnails, or it has nothing to draw)\n");
     const auto no_db = render({"--from-index", "b", "--db", tmp.file("absent.sqlite")});
     CHECK(no_db.exit_code == 2);
 
@@ -789,7 +807,64 @@ TEST_SUITE("render") {
     CHECK(blob(db2, "SELECT png FROM map_thumbnails WHERE sha256 = '" + sha_a + "'") == stored);
   }
 
-  TEST_CASE("readme: the minimap in the README is what render draws of the demo archive") {
+  TEST_CASE("render e2e: --from-index with no such name suggests the closest stored names") {
+    TempDir tmp;
+    fs::create_directories(tmp / "in");
+    // Distinct contents (game layers of different widths) under these names.
+    const std::vector<std::string> names = {"2089195bfab1_BlmapChill", "BlmapChill2", "ChillBlock5",
+                                            "Gores", "BlmapV3RoyalX"};
+    std::vector<std::vector<std::uint8_t>> built;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      MapBuilder b;
+      b.add_game_group();
+      const int width = 10 + static_cast<int>(i);
+      b.add_tile_layer(TileGrid(LayerKind::game, width, 5).fill(0, 4, width, 1, 1),
+                       {.name = "Game"});
+      built.push_back(b.build());
+      write_file(tmp / "in" / (names[i] + ".map"), built.back());
+    }
+    const fs::path db = tmp / "i.sqlite";
+    const auto r =
+        run_process(mapindex_binary(), {"index", "--db", db.string(), "-q", (tmp / "in").string()});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    REQUIRE(sql_int(db, "SELECT count(*) FROM map_thumbnails") == 5);
+    const auto no_match = [&](const std::string& key) {
+      const auto p = render({"--from-index", key, "--db", db.string(), "--out", tmp.file("x.png")});
+      CHECK(p.exit_code == 1);
+      CHECK(p.out.empty());
+      CHECK_FALSE(fs::exists(tmp / "x.png"));
+      return p.err;
+    };
+    const std::string prefix = "mapindex render: " + db.string() + ": no thumbnail for '";
+    // Names holding it (fewest extra characters first), case aside.
+    CHECK(no_match("BlmapChill") ==
+          prefix +
+              "BlmapChill': no map of that SHA-256 or name; did you mean 'BlmapChill2', "
+              "'2089195bfab1_BlmapChill'?\n");
+    CHECK(no_match("chillblock") ==
+          prefix + "chillblock': no map of that SHA-256 or name; did you mean 'ChillBlock5'?\n");
+    // Then names holding it but for a few edits (a quarter of its length).
+    CHECK(no_match("Gors") ==
+          prefix + "Gors': no map of that SHA-256 or name; did you mean 'Gores'?\n");
+    CHECK(no_match("BlmapChlil") ==
+          prefix +
+              "BlmapChlil': no map of that SHA-256 or name; did you mean 'BlmapChill2', "
+              "'2089195bfab1_BlmapChill'?\n");
+    CHECK(no_match("ChillBlock5.map") ==
+          prefix +
+              "ChillBlock5.map': no map of that SHA-256 or name; did you mean "
+              "'ChillBlock5'?\n");
+    // The start of a SHA-256: the whole one.
+    const std::string sha = mapindex::read::digest(built[3]).sha256_hex();  // "Gores"
+    CHECK(no_match(sha.substr(0, 8)) == prefix + sha.substr(0, 8) +
+                                            "': no map of that SHA-256 or name; did you mean '" +
+                                            sha + "'?\n");
+    // Nothing near: no suggestion.
+    CHECK(no_match("Tutorial") == prefix + "Tutorial': no map of that SHA-256 or name\n");
+  }
+
+  TEST_CASE(
+      "render e2e: readme: the minimap in the README is what render draws of the demo archive") {
     TempDir tmp;
     const auto demo = run_process(make_demo_binary(), {tmp.file("maps.zip")});
     REQUIRE_MESSAGE(demo.exit_code == 0, demo.err);
@@ -803,7 +878,7 @@ TEST_SUITE("render") {
     CHECK(contains(doc, "(docs/pictures/demo-race.png)"));
   }
 
-  TEST_CASE("corpus: every map with a game layer and every level gets a thumbnail") {
+  TEST_CASE("render corpus: every map with a game layer and every level gets a thumbnail") {
     const auto maps = corpus_files("maps", ".map");
     const auto levels = corpus_files("spritetile", ".bytes");
     if (maps.empty()) {

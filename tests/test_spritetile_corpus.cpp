@@ -34,7 +34,7 @@ MapStats measure_level(const std::string& name) {
 }  // namespace
 
 TEST_SUITE("spritetile") {
-  TEST_CASE("corpus: every level decodes, the groups file is not a level") {
+  TEST_CASE("spritetile corpus: every level decodes, the groups file is not a level") {
     const auto dir = corpus::corpus_dir(kSub);
     if (!dir) {
       corpus::report_corpus_missing(kSub, "SpriteTile corpus test");
@@ -94,7 +94,7 @@ TEST_SUITE("spritetile") {
     CHECK(groups == 1);
   }
 
-  TEST_CASE("corpus: facts read by an independent reader") {
+  TEST_CASE("spritetile corpus: facts read by an independent reader") {
     if (!corpus::corpus_dir(kSub)) {
       corpus::report_corpus_missing(kSub, "SpriteTile corpus facts");
       return;

@@ -121,7 +121,7 @@ void check_same_level(const Level& a, const Level& b) {
 }  // namespace
 
 TEST_SUITE("spritetile") {
-  TEST_CASE("level: the minimal layout, one tag at offset 35, both byte orders") {
+  TEST_CASE("spritetile level: the minimal layout, one tag at offset 35, both byte orders") {
     for (bool big_endian : {false, true}) {
       CAPTURE(big_endian);
       SpriteTileWriter w(big_endian);
@@ -143,7 +143,7 @@ TEST_SUITE("spritetile") {
     }
   }
 
-  TEST_CASE("level: the misc value 37090 = rotation 45.2, flip X, collider") {
+  TEST_CASE("spritetile level: the misc value 37090 = rotation 45.2, flip X, collider") {
     const Cell c{0, 37090, 0, 0};
     CHECK(c.rotation_raw() == 226);
     CHECK(c.rotation_degrees() == doctest::Approx(45.2));
@@ -155,7 +155,8 @@ TEST_SUITE("spritetile") {
     CHECK(Cell{-32768, 0, 0, 0}.empty());
   }
 
-  TEST_CASE("level: a big-endian file decodes to exactly what its little-endian twin does") {
+  TEST_CASE(
+      "spritetile level: a big-endian file decodes to exactly what its little-endian twin does") {
     auto build = [](bool big_endian) {
       SpriteTileWriter w(big_endian, 3);
       w.editor_tags().layers(varied_layers()).numsets(8).raw_tag("zzzzzzz", {1, 2, 3});
@@ -186,7 +187,7 @@ TEST_SUITE("spritetile") {
     CHECK(be->cells(3)[37 * 53 - 1].tile == 37 * 53 - 1);
   }
 
-  TEST_CASE("level: tags are found by name in any order, payloads in any order") {
+  TEST_CASE("spritetile level: tags are found by name in any order, payloads in any order") {
     SUBCASE("lvlayrs then numsets: level data at 46 (spec section 2)") {
       SpriteTileWriter w;
       w.layers({small_layer()}).numsets(16);
@@ -250,7 +251,7 @@ TEST_SUITE("spritetile") {
     }
   }
 
-  TEST_CASE("level: numsets must be 2, 4, 8, 16 or 32") {
+  TEST_CASE("spritetile level: numsets must be 2, 4, 8, 16 or 32") {
     const std::pair<std::int32_t, std::int32_t> valid[] = {
         {2, 16384}, {4, 8192}, {8, 4096}, {16, 2048}, {32, 1024}};
     for (auto [numsets, per_set] : valid) {
@@ -269,7 +270,7 @@ TEST_SUITE("spritetile") {
     }
   }
 
-  TEST_CASE("level: versions 2 and 3 only") {
+  TEST_CASE("spritetile level: versions 2 and 3 only") {
     for (std::int32_t version : {2, 3}) {
       SpriteTileWriter w(false, version);
       w.layers({small_layer()});
@@ -289,7 +290,7 @@ TEST_SUITE("spritetile") {
     CHECK(code_of(decode(w)) == "st.version");
   }
 
-  TEST_CASE("level: broken headers and tag tables") {
+  TEST_CASE("spritetile level: broken headers and tag tables") {
     SUBCASE("bad magic") {
       SpriteTileWriter w;
       w.layers({small_layer()}).magic("SpriteTileLevek");
@@ -364,7 +365,7 @@ TEST_SUITE("spritetile") {
     }
   }
 
-  TEST_CASE("level: layers of all sizes") {
+  TEST_CASE("spritetile level: layers of all sizes") {
     SUBCASE("zero layers") {
       for (bool big_endian : {false, true}) {
         SpriteTileWriter w(big_endian);
@@ -476,7 +477,7 @@ TEST_SUITE("spritetile") {
     }
   }
 
-  TEST_CASE("level: LZF failures surface with their codes") {
+  TEST_CASE("spritetile level: LZF failures surface with their codes") {
     SpriteTileWriter w;
     w.editor_tags().layers(varied_layers());
     const ByteVec compressed = w.compressed();
@@ -492,7 +493,7 @@ TEST_SUITE("spritetile") {
     CHECK(code_of(decode_level(compressed, small)) == "ok");
   }
 
-  TEST_CASE("level: looks_like_spritetile decides by content") {
+  TEST_CASE("spritetile level: looks_like_spritetile decides by content") {
     SpriteTileWriter level;
     level.layers({small_layer()});
     CHECK(looks_like_spritetile(level.compressed()));
@@ -512,7 +513,7 @@ TEST_SUITE("spritetile") {
     CHECK(looks_like_spritetile(Bytes(compressed.data(), 20)));
   }
 
-  TEST_CASE("level: mutated files never crash or read out of bounds") {
+  TEST_CASE("spritetile level: mutated files never crash or read out of bounds") {
     SpriteTileWriter w(true);
     w.editor_tags().layers(varied_layers()).numsets(16);
     const ByteVec raw = w.raw();

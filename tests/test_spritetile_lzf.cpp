@@ -40,7 +40,7 @@ ByteVec sample_data(std::size_t size) {
 }  // namespace
 
 TEST_SUITE("spritetile") {
-  TEST_CASE("lzf: hand-made stream with an overlapping back reference") {
+  TEST_CASE("spritetile lzf: hand-made stream with an overlapping back reference") {
     // Literal "abc" (ctrl 2), then a back reference of length 2+2 = 4 at
     // distance 2+1 = 3: copies "abca" byte by byte -> "abcabca".
     const ByteVec stream = {0x02, 'a', 'b', 'c', 0x40, 0x02};
@@ -56,7 +56,7 @@ TEST_SUITE("spritetile") {
     CHECK(std::string(prefix.begin(), prefix.end()) == "abcab");
   }
 
-  TEST_CASE("lzf: long back reference (length byte) expands 3 bytes to 264") {
+  TEST_CASE("spritetile lzf: long back reference (length byte) expands 3 bytes to 264") {
     // Literal 'A', then ctrl 0xE0 (length 7 + next byte 255 + 2 = 264, distance 1).
     const ByteVec stream = {0x00, 'A', 0xE0, 0xFF, 0x00};
     auto size = lzf_decompressed_size(stream, 10000);
@@ -68,7 +68,7 @@ TEST_SUITE("spritetile") {
     CHECK(lzf_size_cap(3) == 264);  // the 88x bound is exact for that token
   }
 
-  TEST_CASE("lzf: liblzf round trips and the walk finds the exact size") {
+  TEST_CASE("spritetile lzf: liblzf round trips and the walk finds the exact size") {
     for (std::size_t size : {1u, 2u, 31u, 32u, 33u, 1000u, 70000u}) {
       CAPTURE(size);
       const ByteVec raw = sample_data(size);
@@ -83,14 +83,14 @@ TEST_SUITE("spritetile") {
     }
   }
 
-  TEST_CASE("lzf: empty input is rejected before liblzf") {
+  TEST_CASE("spritetile lzf: empty input is rejected before liblzf") {
     CHECK(error_code(lzf_decompressed_size({}, 100)) == "st.lzf.empty");
     auto out = lzf_decompress({}, 100);
     REQUIRE_FALSE(out.ok());
     CHECK(out.error().code == Code::st_lzf_empty);
   }
 
-  TEST_CASE("lzf: truncated tokens") {
+  TEST_CASE("spritetile lzf: truncated tokens") {
     // A literal run of 6 with only 2 bytes.
     CHECK(error_code(lzf_decompressed_size(ByteVec{0x05, 'a', 'b'}, 100)) == "st.lzf.truncated");
     // A back reference without its distance byte.
@@ -106,7 +106,8 @@ TEST_SUITE("spritetile") {
     CHECK(r.error().message.find("input offset 2") != std::string::npos);
   }
 
-  TEST_CASE("lzf: every prefix of a real stream is either valid or truncated, as liblzf agrees") {
+  TEST_CASE(
+      "spritetile lzf: every prefix of a real stream is either valid or truncated, as liblzf agrees") {
     const ByteVec raw = sample_data(3000);
     const ByteVec stream = lzf_compress_bytes(raw);
     for (std::size_t cut = 1; cut < stream.size(); ++cut) {
@@ -126,7 +127,7 @@ TEST_SUITE("spritetile") {
     }
   }
 
-  TEST_CASE("lzf: the size walk and the prefix decoder read the same tokens") {
+  TEST_CASE("spritetile lzf: the size walk and the prefix decoder read the same tokens") {
     // Both go through one token walk: on every cut and on corrupted copies of a
     // real stream, a stream the size walk accepts decodes in full through the
     // prefix decoder to liblzf's bytes, and a stream it refuses for a back
@@ -165,7 +166,7 @@ TEST_SUITE("spritetile") {
     CHECK(refused > 20);
   }
 
-  TEST_CASE("lzf: back references before the start of the output") {
+  TEST_CASE("spritetile lzf: back references before the start of the output") {
     // First token is a back reference (distance 1, nothing decoded yet).
     CHECK(error_code(lzf_decompressed_size(ByteVec{0x20, 0x00}, 100)) == "st.lzf.backref");
     // 'A', then distance 6 with 1 byte decoded.
@@ -180,7 +181,7 @@ TEST_SUITE("spritetile") {
     CHECK(error_code(lzf_decompressed_size(ByteVec{0x00, 'A', 0x20, 0x00}, 100)) == "ok");
   }
 
-  TEST_CASE("lzf: output larger than the cap") {
+  TEST_CASE("spritetile lzf: output larger than the cap") {
     ByteVec stream = {0x00, 'A'};
     for (int i = 0; i < 100; ++i) stream.insert(stream.end(), {0xE0, 0xFF, 0x00});
     const std::size_t full = 1 + 100 * 264;
@@ -189,14 +190,14 @@ TEST_SUITE("spritetile") {
     CHECK(lzf_decompress(stream, 1000).error().code == Code::st_lzf_cap);
   }
 
-  TEST_CASE("lzf: cap is min(88 x input, ceiling)") {
+  TEST_CASE("spritetile lzf: cap is min(88 x input, ceiling)") {
     CHECK(lzf_size_cap(10) == 880);
     CHECK(lzf_size_cap(10, 100) == 100);
     CHECK(lzf_size_cap(std::size_t{100} << 20) == kDefaultMaxDecompressedSize);
     CHECK(lzf_size_cap(SIZE_MAX) == kDefaultMaxDecompressedSize);  // no overflow
   }
 
-  TEST_CASE("lzf: prefix decoding stops at corruption and at the end") {
+  TEST_CASE("spritetile lzf: prefix decoding stops at corruption and at the end") {
     ByteVec out(10);
     CHECK(lzf_decompress_prefix(ByteVec{}, out) == 0);
     CHECK(lzf_decompress_prefix(ByteVec{0x20, 0x00}, out) == 0);            // backref first

@@ -106,7 +106,7 @@ void check_same_stats(const MapStats& a, const MapStats& b) {
 }  // namespace
 
 TEST_SUITE("spritetile") {
-  TEST_CASE("stats: per-layer counts, counted by hand") {
+  TEST_CASE("spritetile stats: per-layer counts, counted by hand") {
     SpriteTileWriter w;
     w.editor_tags().layers({mixed_layer(), counted_layer()}).numsets(32);
     const auto m = measure_spritetile(w.compressed());
@@ -165,7 +165,7 @@ TEST_SUITE("spritetile") {
     CHECK(s.problems[0].message.find("largest 2047") != std::string::npos);
   }
 
-  TEST_CASE("stats: a clean level is ok, an empty layer has no tiles and order 0..0") {
+  TEST_CASE("spritetile stats: a clean level is ok, an empty layer has no tiles and order 0..0") {
     StLayer empty;
     empty.width = 20;
     empty.height = 10;
@@ -192,7 +192,7 @@ TEST_SUITE("spritetile") {
     CHECK(none.stats.status == MapStatus::ok);
   }
 
-  TEST_CASE("stats: tile counts do not leak between layers") {
+  TEST_CASE("spritetile stats: tile counts do not leak between layers") {
     // The same tiles in two layers: each layer counts only its own.
     SpriteTileWriter w;
     w.layers({counted_layer(), counted_layer(), mixed_layer()});
@@ -203,7 +203,7 @@ TEST_SUITE("spritetile") {
     CHECK(m.stats.layers[2].tile_counts.size() == 4);
   }
 
-  TEST_CASE("stats: big-endian and little-endian twins measure the same") {
+  TEST_CASE("spritetile stats: big-endian and little-endian twins measure the same") {
     auto build = [](bool big_endian) {
       SpriteTileWriter w(big_endian);
       StLayer weird = counted_layer();
@@ -219,7 +219,7 @@ TEST_SUITE("spritetile") {
     check_same_stats(le.stats, be.stats);
   }
 
-  TEST_CASE("stats: out-of-spec layer values are warnings at their layer") {
+  TEST_CASE("spritetile stats: out-of-spec layer values are warnings at their layer") {
     StLayer lock4 = counted_layer();
     lock4.layer_lock = 4;
     StLayer lock_neg = counted_layer();
@@ -241,7 +241,7 @@ TEST_SUITE("spritetile") {
     CHECK(std::isnan(m.stats.layers[3].spritetile->z));
   }
 
-  TEST_CASE("measure: not a level vs a corrupt level") {
+  TEST_CASE("spritetile measure: not a level vs a corrupt level") {
     SUBCASE("groups file") {
       const auto m = measure_spritetile(SpriteTileWriter().groups_tags().compressed());
       CHECK_FALSE(m.is_level);

@@ -57,7 +57,7 @@ std::pair<int, std::string> guarded(const std::function<int()>& run) {
 }  // namespace
 
 TEST_SUITE("sqlite") {
-  TEST_CASE("bind_named binds each value to the parameter of its name, in any order") {
+  TEST_CASE("sqlite: bind_named binds each value to the parameter of its name, in any order") {
     auto db = memory_db();
     Statement insert(db.get(), "INSERT INTO t (a, b, c) VALUES (:a, :b, :c)");
     insert.bind_named(named(":c", 2.5), named(":a", 7), named(":b", std::string("x"))).run();
@@ -69,7 +69,7 @@ TEST_SUITE("sqlite") {
   }
 
   TEST_CASE(
-      "bind_named refuses a name the statement lacks, a parameter left unbound or bound twice") {
+      "sqlite: bind_named refuses a name the statement lacks, a parameter left unbound or bound twice") {
     auto db = memory_db();
     Statement insert(db.get(), "INSERT INTO t (a, b, c) VALUES (:a, :b, :c)");
     const auto no_such = index_error_of(
@@ -90,7 +90,7 @@ TEST_SUITE("sqlite") {
   }
 
   TEST_CASE(
-      "insert() returns the rowid of the row it inserted, and refuses a statement with rows") {
+      "sqlite: insert() returns the rowid of the row it inserted, and refuses a statement with rows") {
     auto db = memory_db();
     exec_sql(db.get(), "INSERT INTO t (rowid, a) VALUES (41, 0)");
     Statement insert(db.get(), "INSERT INTO t (a, b, c) VALUES (?, ?, ?)");
@@ -113,7 +113,7 @@ TEST_SUITE("sqlite") {
     CHECK(ignoring.bind_all("y").insert() == 2);
   }
 
-  TEST_CASE("bind_named keeps working when SQLite prepares the statement again") {
+  TEST_CASE("sqlite: bind_named keeps working when SQLite prepares the statement again") {
     // A schema change makes SQLite prepare a statement again on its next
     // step, freeing what it held (its parameter names among it); bind_named
     // must not rely on them.
@@ -132,7 +132,7 @@ TEST_SUITE("sqlite") {
     CHECK(query_int(db.get(), "SELECT sum(a) FROM t") == 1 + 2 + 3 + 4);
   }
 
-  TEST_CASE("prepare_first walks a script statement by statement, skipping comments") {
+  TEST_CASE("sqlite: prepare_first walks a script statement by statement, skipping comments") {
     auto db = memory_db();
     std::string_view sql = "SELECT 1; -- a comment\n SELECT 2 ;  ";
     auto first = Statement::prepare_first(db.get(), sql);
@@ -146,7 +146,8 @@ TEST_SUITE("sqlite") {
     CHECK(sql.empty());
   }
 
-  TEST_CASE("a full disk under the writer is index.io naming the index file, and exit status 3") {
+  TEST_CASE(
+      "sqlite: a full disk under the writer is index.io naming the index file, and exit status 3") {
     TempDir dir;
     const std::string path = dir.file("full.sqlite");
     auto db = open_index(path);
@@ -180,7 +181,8 @@ TEST_SUITE("sqlite") {
     CHECK_MESSAGE(contains(err, "database or disk is full"), err);
   }
 
-  TEST_CASE("run_guarded: an unexpected exception is an internal error (70), not a usage error") {
+  TEST_CASE(
+      "sqlite: run_guarded: an unexpected exception is an internal error (70), not a usage error") {
     const auto [status, err] = guarded([]() -> int { throw std::logic_error("no such state"); });
     CHECK(status == kExitInternal);
     CHECK(status != kExitUsage);

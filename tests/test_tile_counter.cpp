@@ -77,6 +77,8 @@ void check_same(const TileCounts& got, const TileCounts& want) {
   CHECK(got.numbers == want.numbers);
 }
 
+TEST_SUITE_BEGIN("tile counter");
+
 TEST_CASE("tile counter: every kind, every size around a block, against a tile-by-tile count") {
   std::mt19937 rng(20261123);
   for (const auto& l : kLayouts) {
@@ -142,6 +144,8 @@ TEST_CASE("tile counter: the air scan finds the first non-zero byte of every pos
     blocks[byte] = 0;
   }
 }
+
+TEST_SUITE_END();
 
 }  // namespace
 }  // namespace mapindex::teeworlds

@@ -38,7 +38,7 @@ std::string line_starting(const std::string& text, const std::string& prefix) {
 }  // namespace
 
 TEST_SUITE("cli") {
-  TEST_CASE("--version prints the schema version it writes and each library's version") {
+  TEST_CASE("cli e2e: --version prints the schema version it writes and each library's version") {
     const auto r = run_process(mapindex_binary(), {"--version"});
     REQUIRE(r.exit_code == 0);
     INFO(r.out);

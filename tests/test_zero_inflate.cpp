@@ -1,16 +1,20 @@
-// inflate_onto_zeros (zero_inflate.h), the decoder of tile data, against
-// zlib's inflate, the reference implementation of deflate (and what DDNet
-// writes maps with): streams zlib writes at every level and strategy, blocks
-// written by hand for each rule of RFC 1951 that zlib enforces, damaged
-// streams, the buffer's marks and its reuse; and every data item of the
-// corpus against libdeflate. KnownZeros (zero_blocks.h) and the tile counter
-// must give what they give without the marks.
+// inflate_onto_zeros (stages/deflate/zero_inflate.h), the decoder of tile
+// data, against zlib's inflate, the reference implementation of deflate (and
+// what DDNet writes maps with): streams zlib writes at every level and
+// strategy, blocks written by hand for each rule of RFC 1951 that zlib
+// enforces, damaged streams, streams of tiny blocks, an all-zero code where
+// the input is cut, the buffer's marks and its reuse; every data item of the
+// corpus against libdeflate; and `mapindex index --inflate libdeflate`, the
+// fallback, against it. KnownZeros (zero_blocks.h) and the tile counter must
+// give what they give without the marks.
 #include <doctest/doctest.h>
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <utility>
@@ -20,31 +24,31 @@
 #include "stages/common/zero_blocks.h"
 #include "stages/common/zeroed_buffer.h"
 #include "stages/decode/datafile/datafile.h"
-#include "stages/decode/datafile/zero_inflate.h"
+#include "stages/deflate/zero_inflate.h"
 #include "stages/extract/teeworlds_tile_counter.h"
+#include "tests/support/archive_builder.h"
 #include "tests/support/corpus.h"
+#include "tests/support/datafile_writer.h"
+#include "tests/support/deflate_writer.h"
+#include "tests/support/map_builder.h"
+#include "tests/support/process.h"
+#include "tests/support/sqlite_probe.h"
 
 using namespace mapindex;
-using datafile::InflateStatus;
+using deflate::InflateStatus;
+using testing::BitWriter;
+using testing::CodeLength;
+using testing::dynamic_header;
+using testing::fixed_litlen;
+using testing::fixed_match;
+using testing::HuffmanCode;
+using testing::MapBuilder;
+using testing::TileGrid;
+using testing::zlib_deflate_raw;
 
 namespace {
 
 // --- zlib, the reference -------------------------------------------------------
-
-std::vector<std::uint8_t> zlib_deflate_raw(const std::vector<std::uint8_t>& data, int level,
-                                           int strategy, int mem_level = 8) {
-  z_stream zs{};
-  REQUIRE(deflateInit2(&zs, level, Z_DEFLATED, -15, mem_level, strategy) == Z_OK);
-  std::vector<std::uint8_t> out(deflateBound(&zs, data.size()) + 16);
-  zs.next_in = const_cast<Bytef*>(data.data());
-  zs.avail_in = static_cast<uInt>(data.size());
-  zs.next_out = out.data();
-  zs.avail_out = static_cast<uInt>(out.size());
-  REQUIRE(deflate(&zs, Z_FINISH) == Z_STREAM_END);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
 
 // What zlib's inflate says of `stream` with room for `size` bytes, in the
 // decoder's terms. zlib stopping with its output full is `too_long` here;
@@ -79,10 +83,31 @@ Reference zlib_inflate_raw(const std::vector<std::uint8_t>& stream, std::size_t 
   return ref;
 }
 
+// What libdeflate says of `stream` with room for `size` bytes, in the same
+// terms. It reads a superset of what zlib reads.
+Reference libdeflate_inflate_raw(const std::vector<std::uint8_t>& stream, std::size_t size) {
+  const std::unique_ptr<libdeflate_decompressor, decltype(&libdeflate_free_decompressor)> d(
+      libdeflate_alloc_decompressor(), &libdeflate_free_decompressor);
+  REQUIRE(d);
+  std::vector<std::uint8_t> out(size + 1);
+  std::size_t used = 0, produced = 0;
+  const libdeflate_result r = libdeflate_deflate_decompress_ex(
+      d.get(), stream.data(), stream.size(), out.data(), size, &used, &produced);
+  Reference ref;
+  if (r == LIBDEFLATE_SUCCESS) {
+    ref.status = produced == size ? InflateStatus::ok : InflateStatus::too_short;
+    ref.bytes.assign(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(produced));
+    ref.used = used;
+  } else if (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
+    ref.status = InflateStatus::too_long;
+  }
+  return ref;
+}
+
 // --- the decoder ---------------------------------------------------------------
 
 struct Decoded {
-  datafile::RawInflateOutcome outcome;
+  deflate::RawInflateOutcome outcome;
   std::vector<std::uint8_t> bytes;  // the first `produced` bytes (ok and too_short)
 };
 
@@ -90,10 +115,11 @@ struct Decoded {
 // must stay zero), and checks the buffer's marks: a chunk not marked is zero.
 Decoded decode(const std::vector<std::uint8_t>& stream, std::size_t size, ZeroedBuffer& buffer) {
   const std::size_t slack = 777;
-  const std::span<std::uint8_t> all = buffer.take(size + slack);
+  const std::span<std::uint8_t> all = buffer.take(size + slack).bytes();
   CHECK(std::all_of(all.begin(), all.end(), [](std::uint8_t b) { return b == 0; }));
   Decoded d;
-  d.outcome = datafile::inflate_onto_zeros(Bytes(stream), buffer, size);
+  // Nothing was written since: the front `size` bytes, taken again, still zero.
+  d.outcome = deflate::inflate_onto_zeros(Bytes(stream), buffer.take(size));
   if (d.outcome.status == InflateStatus::ok || d.outcome.status == InflateStatus::too_short)
     d.bytes.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(d.outcome.produced));
   bool marks_hold = true;
@@ -213,137 +239,53 @@ std::vector<std::vector<std::uint8_t>> payloads(std::mt19937& rng) {
   return p;
 }
 
-// --- streams written bit by bit ------------------------------------------------
+// --- streams that end where an all-zero code goes on ---------------------------
 
-// Deflate's bit order: values from their lowest bit, Huffman codes from
-// their highest.
-class BitWriter {
- public:
-  void bits(unsigned value, unsigned n) {
-    for (unsigned i = 0; i < n; ++i) put((value >> i) & 1u);
-  }
-  void code(unsigned code, unsigned length) {
-    for (unsigned i = length; i-- > 0;) put((code >> i) & 1u);
-  }
-  void align() {
-    while (used_ % 8 != 0) put(0);
-  }
-  void byte(std::uint8_t b) {
-    align();
-    bits(b, 8);
-  }
-  // A block's first 3 bits: last block or not, its type.
-  void block(bool last, unsigned type) {
-    bits(last ? 1 : 0, 1);
-    bits(type, 2);
-  }
-  // A stored block's header, up to its bytes (`nlen` should be ~len).
-  void stored(bool last, unsigned len, unsigned nlen) {
-    block(last, 0);
-    align();
-    bits(len, 16);
-    bits(nlen & 0xffffu, 16);
-  }
-  std::vector<std::uint8_t> done() {
-    align();
-    return bytes_;
-  }
-
- private:
-  void put(unsigned bit) {
-    if (used_ % 8 == 0) bytes_.push_back(0);
-    bytes_.back() |= static_cast<std::uint8_t>(bit << (used_ % 8));
-    ++used_;
-  }
-  std::vector<std::uint8_t> bytes_;
-  std::size_t used_ = 0;
+// A dynamic block whose literal/length code gives `zero_sym` the code of one
+// 0 bit: literal `first`, then `repeats` of `zero_sym` (with a length, the
+// distance code 0, one 0 bit too: distance 1). Cut: the block goes on, the
+// input ends (its last byte padded with zero bits). Otherwise the block ends
+// and is the last: a valid stream. zero_sym 0, a literal 0, is libdeflate's
+// test_overread.c; 285 is a match of 258 bytes at distance 1 in two 0 bits,
+// which the decoder takes several at a time.
+struct ZeroCodeStream {
+  std::vector<std::uint8_t> bytes;
+  std::size_t output = 0;  // what the input's own bits give, padding included
 };
-
-// Canonical codes for `lengths` (RFC 1951 3.2.2), whatever they are
-// (over-subscribed or incomplete sets get codes too: what is tested is that
-// they are refused).
-std::vector<unsigned> canonical_codes(const std::vector<unsigned>& lengths) {
-  std::array<unsigned, 17> count{}, next{};
-  for (unsigned l : lengths) count[l]++;
-  count[0] = 0;
-  unsigned code = 0;
-  for (unsigned len = 1; len <= 16; ++len) {
-    code = (code + count[len - 1]) << 1;
-    next[len] = code;
+ZeroCodeStream zero_code_stream(unsigned zero_sym, std::uint8_t first, unsigned repeats, bool cut) {
+  const bool match = zero_sym == 285;
+  // zero_sym 1 bit, `first` and the end of block 2 bits: complete.
+  std::vector<unsigned> lit(match ? 286 : 257, 0);
+  lit[zero_sym] = 1;
+  lit[first] = 2;
+  lit[256] = 2;
+  const HuffmanCode code(lit);
+  BitWriter w;
+  dynamic_header(w, !cut, lit, {1});
+  code.put(w, first);
+  for (unsigned k = 0; k < repeats; ++k) {
+    code.put(w, zero_sym);
+    if (match) w.code(0, 1);
   }
-  std::vector<unsigned> codes(lengths.size());
-  for (std::size_t s = 0; s < lengths.size(); ++s)
-    if (lengths[s] != 0) codes[s] = next[lengths[s]]++;
-  return codes;
+  if (!cut) code.put(w, 256);
+  const std::size_t bits = w.bits_written();
+  ZeroCodeStream out;
+  out.bytes = w.done();
+  std::size_t n = repeats;
+  if (cut) n += (8 * out.bytes.size() - bits) / (match ? 2 : 1);  // the padding's
+  out.output = 1 + (match ? 258 : 1) * n;
+  return out;
 }
 
-// Fixed codes (RFC 1951 3.2.6).
-void fixed_litlen(BitWriter& w, unsigned sym) {
-  if (sym < 144)
-    w.code(0x30 + sym, 8);
-  else if (sym < 256)
-    w.code(0x190 + sym - 144, 9);
-  else if (sym < 280)
-    w.code(sym - 256, 7);
-  else
-    w.code(0xc0 + sym - 280, 8);
+// The zlib stream (RFC 1950) of `deflate`, whose output is `output`.
+std::vector<std::uint8_t> zlib_wrap(const std::vector<std::uint8_t>& deflate,
+                                    const std::vector<std::uint8_t>& output) {
+  std::vector<std::uint8_t> z = {0x78, 0x01};  // 32 KiB window, no dictionary
+  z.insert(z.end(), deflate.begin(), deflate.end());
+  const std::uint32_t sum = adler32(Bytes(output));
+  for (int shift = 24; shift >= 0; shift -= 8) z.push_back(static_cast<std::uint8_t>(sum >> shift));
+  return z;
 }
-
-// A dynamic block header for `lit` (HLIT = lit.size() - 257) and `dist`
-// lengths, sent one code length per symbol (`runs`: symbols of the code
-// length code, with their extra bits, sent instead when given).
-struct CodeLength {
-  unsigned symbol, extra = 0, extra_bits = 0;
-};
-void dynamic_header(BitWriter& w, bool final, const std::vector<unsigned>& lit,
-                    const std::vector<unsigned>& dist, std::vector<CodeLength> runs = {}) {
-  w.block(final, 2);
-  w.bits(static_cast<unsigned>(lit.size() - 257), 5);
-  w.bits(static_cast<unsigned>(dist.size() - 1), 5);
-  w.bits(19 - 4, 4);
-  // Code length code: 0-15 five bits, 16 two, 17 and 18 three (complete).
-  std::vector<unsigned> pre(19, 5);
-  pre[16] = 2;
-  pre[17] = 3;
-  pre[18] = 3;
-  const unsigned order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
-  for (unsigned s : order) w.bits(pre[s], 3);
-  const auto pre_codes = canonical_codes(pre);
-  if (runs.empty())
-    for (const auto* lengths : {&lit, &dist})
-      for (unsigned l : *lengths) runs.push_back({l});
-  for (const auto& r : runs) {
-    w.code(pre_codes[r.symbol], pre[r.symbol]);
-    w.bits(r.extra, r.extra_bits);
-  }
-}
-
-// A match (length 3-258, distance 1-32768) in a block with the fixed codes.
-void fixed_match(BitWriter& w, unsigned length, unsigned distance) {
-  static constexpr unsigned kLengthBase[29] = {3,  4,  5,  6,   7,   8,   9,   10,  11, 13,
-                                               15, 17, 19, 23,  27,  31,  35,  43,  51, 59,
-                                               67, 83, 99, 115, 131, 163, 195, 227, 258};
-  static constexpr unsigned kLengthExtra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
-                                                2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-  static constexpr unsigned kDistanceBase[30] = {
-      1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,
-      193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
-  unsigned l = 28;
-  while (kLengthBase[l] > length) --l;
-  fixed_litlen(w, 257 + l);
-  w.bits(length - kLengthBase[l], kLengthExtra[l]);
-  unsigned d = 29;
-  while (kDistanceBase[d] > distance) --d;
-  w.code(d, 5);
-  w.bits(distance - kDistanceBase[d], d < 4 ? 0 : d / 2 - 1);
-}
-
-struct HuffmanCode {
-  std::vector<unsigned> lengths, codes;
-  explicit HuffmanCode(std::vector<unsigned> l)
-      : lengths(std::move(l)), codes(canonical_codes(lengths)) {}
-  void put(BitWriter& w, unsigned sym) const { w.code(codes[sym], lengths[sym]); }
-};
 
 }  // namespace
 
@@ -449,7 +391,8 @@ TEST_SUITE("zero inflate") {
     CHECK(checked > 500);
   }
 
-  TEST_CASE("zero inflate: damaged streams fail where zlib fails, and read alike where it reads") {
+  TEST_CASE(
+      "zero inflate slow: damaged streams fail where zlib fails, and read alike where it reads") {
     std::mt19937 rng(777);
     ZeroedBuffer buffer;
     std::array<int, 4> seen{};  // by zlib's status
@@ -668,7 +611,8 @@ TEST_SUITE("zero inflate") {
     CHECK(std::all_of(again.begin(), again.end(), [](std::uint8_t b) { return b == 0; }));
   }
 
-  TEST_CASE("zeroed buffer: take() zeroes every marked chunk, in runs of any length and place") {
+  TEST_CASE(
+      "zero inflate: zeroed buffer: take() zeroes every marked chunk, in runs of any length and place") {
     // Marks in runs that start and end inside a word, fill whole words, cross
     // word boundaries and reach the last chunk; each marked range is filled
     // with bytes that are not zero, as the inflater would leave it.
@@ -705,7 +649,8 @@ TEST_SUITE("zero inflate") {
     }
   }
 
-  TEST_CASE("zeroed buffer: runs of clean or marked chunks end at a change, at n, or one word on") {
+  TEST_CASE(
+      "zero inflate: zeroed buffer: runs of clean or marked chunks end at a change, at n, or one word on") {
     // The runs KnownZeros reports, against a walk chunk by chunk over
     // ZeroedBuffer::clean: from any byte, for any n, the run from that byte
     // on of chunks in the same state, cut at n, at the buffer's end and at
@@ -809,8 +754,9 @@ TEST_SUITE("zero inflate") {
       const std::size_t tiles = 100 + rng() % 60000;
       const auto data = tile_layer(rng, tiles);
       const auto stream = zlib_deflate_raw(data, 6, Z_DEFAULT_STRATEGY);
-      const std::span<std::uint8_t> out = buffer.take(data.size());
-      REQUIRE(datafile::inflate_onto_zeros(Bytes(stream), buffer, data.size()).status ==
+      ZeroedSpan taken = buffer.take(data.size());
+      const std::span<std::uint8_t> out = taken.bytes();
+      REQUIRE(deflate::inflate_onto_zeros(Bytes(stream), std::move(taken)).status ==
               InflateStatus::ok);
       const KnownZeros known(buffer);
       // zero_blocks from anywhere, for any length, with and without.
@@ -841,7 +787,8 @@ TEST_SUITE("zero inflate") {
     }
   }
 
-  TEST_CASE("zero inflate: every data item of the corpus inflates as libdeflate inflates it") {
+  TEST_CASE(
+      "zero inflate corpus: every data item of the corpus inflates as libdeflate inflates it") {
     const auto files = testing::corpus_files("maps", ".map");
     if (files.empty()) {
       testing::report_corpus_missing("maps", "zero inflate corpus test");
@@ -878,5 +825,172 @@ TEST_SUITE("zero inflate") {
     }
     MESSAGE("data items compared: " << items << ", " << bytes << " bytes");
     CHECK(items > 1000);
+  }
+  TEST_CASE(
+      "zero inflate: streams of empty or one-byte blocks read as zlib and libdeflate read them") {
+    // Every block costs its header, and a dynamic one the building of its
+    // tables, for at most one byte of output: the most work per input byte
+    // a stream can ask for. What that costs is measured by
+    // mapindex-bench-inflate (benchmarks/); here, that they read right.
+    ZeroedBuffer buffer;
+    int checked = 0;
+    for (const auto kind : testing::kAllTinyBlocks) {
+      for (const std::size_t blocks : {1u, 2u, 3u, 100u, 4000u}) {
+        CAPTURE(testing::to_string(kind));
+        CAPTURE(blocks);
+        const auto stream = testing::tiny_blocks(kind, blocks);
+        const std::size_t size = testing::tiny_blocks_size(kind, blocks);
+        const std::vector<std::uint8_t> want(size, testing::kTinyBlockByte);
+        const Decoded got = decode(stream, size, buffer);
+        CHECK(got.outcome.status == InflateStatus::ok);
+        CHECK(got.outcome.used == stream.size());
+        CHECK(got.bytes == want);
+        const Reference lib = libdeflate_inflate_raw(stream, size);
+        CHECK(lib.status == InflateStatus::ok);
+        CHECK(lib.used == stream.size());
+        CHECK(lib.bytes == want);
+        check_like_zlib(stream, size, buffer);
+        check_like_zlib(stream, size + 1, buffer);
+        if (size > 0) check_like_zlib(stream, size - 1, buffer);
+        // Cut before the last block ends.
+        for (std::size_t cut = 1; cut <= std::min<std::size_t>(stream.size(), 3); ++cut)
+          check_like_zlib(std::vector<std::uint8_t>(stream.begin(), stream.end() - cut), size,
+                          buffer);
+        ++checked;
+      }
+    }
+    CHECK(checked == 5 * 5);
+  }
+
+  TEST_CASE("zero inflate: an all-zero code at a cut input is an error, not output of zero bits") {
+    // Past the end of its input the decoder reads zero bits (at most 8
+    // bytes of them, then it stops), and a symbol whose code is all zeros
+    // decodes from them again and again: as many literal zeros, or matches
+    // of 258 bytes, as the room allows. The stream was cut: whatever room
+    // the output has past what the input's own bits give, the answer is
+    // corrupt (zlib: the input ran out), never ok, too_short or too_long.
+    ZeroedBuffer buffer;
+    int checked = 0;
+    for (const unsigned zero_sym : {0u, 285u}) {
+      for (const std::uint8_t first : {std::uint8_t{0}, std::uint8_t{7}}) {
+        if (zero_sym == first) continue;  // the literal 0 is the all-zero code
+        for (const unsigned repeats : {0u, 1u, 2u, 3u, 40u}) {
+          CAPTURE(zero_sym);
+          CAPTURE(static_cast<int>(first));
+          CAPTURE(repeats);
+          const auto whole = zero_code_stream(zero_sym, first, repeats, false);
+          std::vector<std::uint8_t> want(whole.output, zero_sym == 0 ? 0 : first);
+          want[0] = first;
+          // Ended, the block reads as written.
+          const Decoded ended = decode(whole.bytes, whole.output, buffer);
+          REQUIRE(ended.outcome.status == InflateStatus::ok);
+          CHECK(ended.bytes == want);
+          const auto cut = zero_code_stream(zero_sym, first, repeats, true);
+          const std::size_t step = zero_sym == 285 ? 258 : 1;
+          for (const std::size_t more :
+               {std::size_t{1}, std::size_t{2}, std::size_t{5}, std::size_t{31}, std::size_t{32},
+                std::size_t{33}, std::size_t{64}, std::size_t{65}, std::size_t{100}}) {
+            for (const std::size_t size :
+                 {cut.output + more * step, cut.output + more * step + 1}) {
+              CAPTURE(size);
+              CHECK(zlib_inflate_raw(cut.bytes, size).status == InflateStatus::corrupt);
+              CHECK(decode(cut.bytes, size, buffer).outcome.status == InflateStatus::corrupt);
+              ++checked;
+            }
+          }
+          CHECK(decode(cut.bytes, std::size_t{1} << 20, buffer).outcome.status ==
+                InflateStatus::corrupt);
+          // Within what the input's own bits give, as zlib reads it.
+          check_like_zlib(cut.bytes, cut.output, buffer);
+          check_like_zlib(cut.bytes, cut.output - 1, buffer);
+        }
+      }
+    }
+    CHECK(checked == 3 * 5 * 9 * 2);
+  }
+
+  TEST_CASE("zero inflate e2e: index takes --inflate zeros or libdeflate, not shown in --help") {
+    const auto help = testing::run_mapindex({"index", "--help"});
+    CHECK(help.exit_code == 0);
+    CHECK(help.out.find("--inflate") == std::string::npos);
+    testing::TempDir tmp;
+    const auto bad = testing::run_mapindex(
+        {"index", "--db", tmp.file("x.sqlite"), "--inflate", "zlib", tmp.path().string()});
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err == "mapindex index: --inflate must be zeros or libdeflate, not 'zlib'\n");
+    CHECK_FALSE(std::filesystem::exists(tmp / "x.sqlite"));
+  }
+
+  TEST_CASE("zero inflate e2e: --inflate libdeflate reads tile data with libdeflate's rules") {
+    // A game layer of 37 x 23 zero tiles, its stream written by hand with
+    // 287 literal/length codes: one more than zlib takes, as libdeflate does.
+    // The index shows which decoder read it: M15 (the game layer cannot be
+    // read) by default, nothing with libdeflate.
+    MapBuilder b;
+    b.add_game_group();
+    const std::int32_t width = 37, height = 23;
+    b.add_tile_layer(TileGrid(LayerKind::game, width, height));
+    const std::vector<std::uint8_t> built = b.build();
+    auto df = datafile::Datafile::open(Bytes(built));
+    REQUIRE(df);
+    std::size_t item = df->num_data();
+    for (std::size_t i = 0; i < df->num_data(); ++i)
+      if (df->data_size(i) == std::int64_t{width} * height * 4) item = i;
+    REQUIRE(item < df->num_data());
+    const std::vector<std::uint8_t> tiles(std::size_t{width} * height * 4, 0);
+    std::vector<unsigned> lit(287, 0);
+    for (const unsigned sym : {0u, 256u, 274u, 285u}) lit[sym] = 2;
+    const HuffmanCode code(lit);
+    BitWriter w;
+    dynamic_header(w, true, lit, {1});
+    code.put(w, 0);                 // a zero byte,
+    for (int k = 0; k < 13; ++k) {  // 13 x 258 more,
+      code.put(w, 285);
+      w.code(0, 1);
+    }
+    code.put(w, 274);  // 49 more (43 + 6),
+    w.bits(6, 3);
+    w.code(0, 1);
+    code.put(w, 256);  // 1 + 3354 + 49 = 3404
+    const std::vector<std::uint8_t> deflate = w.done();
+    REQUIRE(zlib_inflate_raw(deflate, tiles.size()).status == InflateStatus::corrupt);
+    const Reference lib = libdeflate_inflate_raw(deflate, tiles.size());
+    REQUIRE(lib.status == InflateStatus::ok);
+    REQUIRE(lib.bytes == tiles);
+    testing::TempDir tmp;
+    std::filesystem::create_directory(tmp / "in");
+    testing::write_file(tmp / "in" / "layer.map",
+                        Bytes(testing::with_stored_data(built, item, zlib_wrap(deflate, tiles))));
+    const auto m15 = [](const std::filesystem::path& db) {
+      return testing::sql_int(db, "SELECT count(*) FROM problems WHERE code = 'M15'");
+    };
+    const auto zeros = tmp / "zeros.sqlite", libdeflate = tmp / "libdeflate.sqlite";
+    const auto r1 = testing::index_archive(zeros, tmp / "in");
+    CHECK(r1.exit_code == 1);  // a rejected map
+    CHECK(m15(zeros) == 1);
+    const auto r2 = testing::index_archive(libdeflate, tmp / "in", {"--inflate", "libdeflate"});
+    CHECK(r2.exit_code == 0);
+    CHECK(m15(libdeflate) == 0);
+    CHECK(testing::sql_int(libdeflate, "SELECT count(*) FROM maps") == 1);
+  }
+
+  TEST_CASE(
+      "zero inflate corpus: the corpus indexed with --inflate libdeflate gives the same index") {
+    const auto maps = testing::corpus_dir("maps");
+    if (!maps) {
+      testing::report_corpus_missing("maps", "--inflate libdeflate differential");
+      return;
+    }
+    testing::TempDir tmp;
+    const auto zeros = tmp / "zeros.sqlite", libdeflate = tmp / "libdeflate.sqlite";
+    const auto r1 = testing::index_archive(zeros, *maps, {"--threads", "2"});
+    REQUIRE_MESSAGE(r1.exit_code <= 1, r1.err);
+    const auto r2 =
+        testing::index_archive(libdeflate, *maps, {"--threads", "2", "--inflate", "libdeflate"});
+    REQUIRE_MESSAGE(r2.exit_code <= 1, r2.err);
+    const auto reference = testing::index_tables(zeros);
+    CHECK(reference.at("layer_data").size() > 0);
+    CHECK(reference.at("thumbnails").size() > 0);  // drawn from the inflated tiles
+    CHECK(testing::first_difference(testing::index_tables(libdeflate), reference) == "");
   }
 }

@@ -130,7 +130,7 @@ std::vector<std::uint8_t> with_locator_before_end(std::vector<std::uint8_t> zip)
 }  // namespace
 
 TEST_SUITE("read") {
-  TEST_CASE("zip members: the same entries whether mapindex or libarchive inflates them") {
+  TEST_CASE("read zip members: the same entries whether mapindex or libarchive inflates them") {
     TempDir dir;
     struct Kind {
       const char* name;
@@ -165,7 +165,7 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("zip members: names flagged UTF-8 keep their letters, whatever the locale") {
+  TEST_CASE("read zip members: names flagged UTF-8 keep their letters, whatever the locale") {
     // mapindex reads in C.UTF-8 (read::use_utf8_names, called by main());
     // in the C locale libarchive could not convert these names and the
     // entries had none ("<unnamed entry>").
@@ -191,7 +191,7 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("zip members: listed by local header offset, read whole and checked") {
+  TEST_CASE("read zip members: listed by local header offset, read whole and checked") {
     TempDir dir;
     const auto members = sample_members(5000);
     const fs::path zip = dir / "sample.zip";
@@ -232,7 +232,7 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("zip members: a header that is not the next member hands the rest to libarchive") {
+  TEST_CASE("read zip members: a header that is not the next member hands the rest to libarchive") {
     TempDir dir;
     const fs::path zip = dir / "sample.zip";
     write_archive(zip, ArchiveFormat::zip, sample_members(3000));
@@ -260,7 +260,7 @@ TEST_SUITE("read") {
     }
   }
 
-  TEST_CASE("zip members: files whose end ZipMembers does not vouch for are libarchive's") {
+  TEST_CASE("read zip members: files whose end ZipMembers does not vouch for are libarchive's") {
     TempDir dir;
     const auto zip = build_archive(ArchiveFormat::zip, sample_members(3000));
     const std::size_t end = end_record(zip);
@@ -313,7 +313,7 @@ TEST_SUITE("read") {
   }
 
   TEST_CASE(
-      "zip members: a zip libarchive reads otherwise than by the directory found is its own") {
+      "read zip members: a zip libarchive reads otherwise than by the directory found is its own") {
     TempDir dir;
     const auto x =
         build_archive(ArchiveFormat::zip, {{.path = "a.map", .bytes = patterned(900, 1)}});
@@ -349,7 +349,7 @@ TEST_SUITE("read") {
     CHECK(entries[0].bytes == patterned(900, 1));
   }
 
-  TEST_CASE("zip members: zips damaged at every byte read the same both ways") {
+  TEST_CASE("read zip members slow: zips damaged at every byte read the same both ways") {
     // Each byte of a small zip changed in turn (three ways): whatever
     // ZipMembers takes must give what libarchive gives, and what it does not
     // vouch for is libarchive's anyway. Stored members have no deflate

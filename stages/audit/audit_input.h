@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -58,6 +59,15 @@ struct MapFacts {
   bool has_start = false;
   bool has_finish = false;
   bool has_time_checkpoint = false;
+  // The game layer's size (0 x 0 without one).
+  std::int64_t game_width = 0, game_height = 0;
+  // The author named in the map's info ("" when it names none).
+  std::string author;
+  // The SHA-256 of each tile layer's stored data (layer_data.sha256), sorted
+  // and distinct, of the layers with a tile (an empty layer of one size is
+  // the same in every map): loaded only for the maps whose entry may have
+  // been replaced by another map (source_comparison.h); nullopt when not.
+  std::optional<std::vector<std::string>> layer_data;
 };
 
 using MapFactsById = std::unordered_map<std::int64_t, MapFacts>;

@@ -255,11 +255,15 @@ MapFactsById load_map_facts(sqlite3* db, const std::vector<std::int64_t>& run_id
   const std::string with = audited_maps(run_ids);
 
   Statement maps(db, with + "SELECT m.map_id, " + status_of_map(game) +
-                         " FROM maps m JOIN audited a ON a.map_id = m.map_id");
+                         ", m.game_width, m.game_height, coalesce(m.author, '') FROM maps m "
+                         "JOIN audited a ON a.map_id = m.map_id");
   while (maps.step()) {
     auto& f = facts[maps.column_int(0)];
     f.status = maps.column_enum(1, parse_map_status, "maps.status");
     f.game = game;
+    f.game_width = maps.column_int(2);
+    f.game_height = maps.column_int(3);
+    f.author = maps.column_text(4);
   }
 
   Statement problems(db, with +
@@ -306,6 +310,21 @@ MapFactsById load_map_facts(sqlite3* db, const std::vector<std::int64_t>& run_id
     f.has_time_checkpoint = race.column_int(3) != 0;
   }
   return facts;
+}
+
+void load_layer_data(sqlite3* db, const std::set<std::int64_t>& map_ids, MapFactsById& facts) {
+  Statement s(db,
+              "SELECT DISTINCT d.sha256 FROM layers l "
+              "JOIN layer_data d ON d.layer_data_id = l.layer_data_id "
+              "WHERE l.map_id = ? AND d.sha256 IS NOT NULL AND d.non_empty > 0 ORDER BY d.sha256");
+  for (const auto map_id : map_ids) {
+    const auto found = facts.find(map_id);
+    if (found == facts.end()) continue;
+    std::vector<std::string> keys;
+    s.bind_all(map_id);
+    while (s.step()) keys.push_back(s.column_text(0));
+    found->second.layer_data = std::move(keys);
+  }
 }
 
 }  // namespace mapindex::audit

@@ -66,8 +66,12 @@ std::unordered_map<std::int64_t, std::vector<SeenEntry>> load_entries(sqlite3* d
                                                                       std::int64_t run_id,
                                                                       Game game);
 
-// Status, problems, images and race tiles of every map any of the runs saw.
+// Status, problems, images, race tiles and game layer size of every map any
+// of the runs saw (not MapFacts::layer_data).
 MapFactsById load_map_facts(sqlite3* db, const std::vector<std::int64_t>& run_ids, Game game);
+
+// Fills MapFacts::layer_data of each map of `map_ids` that `facts` holds.
+void load_layer_data(sqlite3* db, const std::set<std::int64_t>& map_ids, MapFactsById& facts);
 
 // The thumbnail (view map_thumbnails; none before schema 7 or with
 // --no-thumbnails) and counts of each map content of `sha256s` that the index

@@ -63,6 +63,16 @@ struct EntryChange {
   EntryState after;
 };
 
+// A map entry whose content at the same path is another map, not a new
+// version of the same one (source_comparison.h, is_replaced): the game
+// layer's size before and after (0 x 0 without a game layer).
+struct Replacement {
+  EntryState before;
+  EntryState after;
+  std::int64_t game_width_before = 0, game_height_before = 0;
+  std::int64_t game_width_after = 0, game_height_after = 0;
+};
+
 // One content held by several map entries of a source.
 struct DuplicateGroup {
   std::string sha256;
@@ -103,15 +113,18 @@ struct CodeCount {
   bool is_new = false;       // entries > 0 and no entry had it in the baseline
 };
 
-// Rule names of the map-release checks (Finding::rule).
+// Rule names of the map-release checks (Finding::rule): codes of the one code
+// table (stages/common/problem_codes.h, kReleaseChecks), which holds each
+// rule's severity, title, meaning and hint.
 namespace rules {
-inline constexpr std::string_view kRejected = "map.rejected";
-inline constexpr std::string_view kNoTimeCheckpoints = "race.no_time_checkpoints";
-inline constexpr std::string_view kDuplicateImage = "image.duplicate";
-inline constexpr std::string_view kUnusedImage = "image.unused";
-inline constexpr std::string_view kEmbeddedStandardImage = "image.embedded_standard";
-inline constexpr std::string_view kExternalNonstandardImage = "image.external_nonstandard";
-inline constexpr std::string_view kSimilarName = "name.similar";
+inline constexpr std::string_view kRejected = to_string(Code::map_rejected);
+inline constexpr std::string_view kNoTimeCheckpoints = to_string(Code::race_no_time_checkpoints);
+inline constexpr std::string_view kDuplicateImage = to_string(Code::image_duplicate);
+inline constexpr std::string_view kUnusedImage = to_string(Code::image_unused);
+inline constexpr std::string_view kEmbeddedStandardImage = to_string(Code::image_embedded_standard);
+inline constexpr std::string_view kExternalNonstandardImage =
+    to_string(Code::image_external_nonstandard);
+inline constexpr std::string_view kSimilarName = to_string(Code::name_similar);
 }  // namespace rules
 
 // A map-release check that an entry fails. (rule, subject) identifies the
@@ -154,12 +167,16 @@ struct SourceAudit {
   std::int64_t unchanged = 0;     // entries with the same content at the same path
   std::vector<EntryState> added;  // sorted by path (all of these: by path)
   std::vector<EntryState> removed;
-  std::vector<EntryChange> changed;
+  std::vector<EntryChange> changed;  // every content change at a path, replaced ones too
+  // The changed map entries that hold another map now. Their content counts
+  // as new (like an added entry's): never fixed, its problems and findings
+  // new; HealthChange::before is none.
+  std::vector<Replacement> replaced;
   std::vector<EntryChange> moved;
   std::vector<DuplicateGroup> duplicates;
   std::vector<HealthChange> newly_broken;     // became rejected or unreadable (or are new and so)
   std::vector<HealthChange> gained_problems;  // new problem codes, not newly broken
-  std::vector<HealthChange> fixed;            // status got better (rejected -> warnings, ...)
+  std::vector<HealthChange> fixed;  // status got better (rejected -> warnings, ...); never replaced
   // New info codes (findings that cannot break a map: unused envelopes,
   // images, sounds, ...), whatever else changed; never fail the audit.
   // newly_broken and gained_problems hold error and warning codes only.

@@ -36,13 +36,20 @@ std::string is_are(const std::vector<std::int32_t>& indices) {
   return indices.size() == 1 ? " is" : " are";
 }
 
-Finding map_finding(const SeenEntry& entry, std::string_view rule, Severity severity,
-                    std::string subject, std::string message) {
+// Where a finding is: the entry's path and its map.
+struct Where {
+  const std::string& path;
+  std::optional<std::int64_t> map_id;
+};
+
+// A finding of the release check `rule`, with the rule's severity from the
+// code table.
+Finding map_finding(const Where& where, Code rule, std::string subject, std::string message) {
   Finding f;
-  f.rule = std::string(rule);
-  f.severity = severity;
-  f.path = entry.state.path;
-  f.map_id = entry.state.map_id;
+  f.rule = std::string(to_string(rule));
+  f.severity = severity_of(rule);
+  f.path = where.path;
+  f.map_id = where.map_id;
   f.subject = std::move(subject);
   f.message = std::move(message);
   return f;
@@ -66,7 +73,7 @@ std::string rejection_message(const MapFacts& facts) {
 }
 
 // The image rules of one map: one finding per rule and image name.
-void image_findings(const SeenEntry& entry, const MapFacts& facts, std::vector<Finding>& out) {
+void image_findings(const Where& entry, const MapFacts& facts, std::vector<Finding>& out) {
   std::map<std::string, std::vector<std::int32_t>> by_name, unused, embedded_standard,
       external_nonstandard;
   std::map<std::string, std::int64_t> embedded_bytes;
@@ -82,22 +89,36 @@ void image_findings(const SeenEntry& entry, const MapFacts& facts, std::vector<F
   }
   for (const auto& [name, indices] : by_name)
     if (indices.size() > 1)
-      out.push_back(map_finding(entry, rules::kDuplicateImage, Severity::warning, name,
+      out.push_back(map_finding(entry, Code::image_duplicate, name,
                                 images_named(indices, name) + " share one name"));
   for (const auto& [name, indices] : unused)
-    out.push_back(map_finding(entry, rules::kUnusedImage, Severity::info, name,
+    out.push_back(map_finding(entry, Code::image_unused, name,
                               images_named(indices, name) + is_are(indices) + " used by no layer"));
   for (const auto& [name, indices] : embedded_standard)
-    out.push_back(map_finding(entry, rules::kEmbeddedStandardImage, Severity::info, name,
+    out.push_back(map_finding(entry, Code::image_embedded_standard, name,
                               images_named(indices, name) + is_are(indices) +
                                   " embedded, but the game has it as a standard external "
                                   "image: make it external to save " +
                                   std::to_string(embedded_bytes[name]) + " bytes"));
   for (const auto& [name, indices] : external_nonstandard)
-    out.push_back(map_finding(entry, rules::kExternalNonstandardImage, Severity::warning, name,
+    out.push_back(map_finding(entry, Code::image_external_nonstandard, name,
                               images_named(indices, name) + is_are(indices) +
                                   " external, but not one of the game's standard images: "
                                   "clients will not find it; embed it"));
+}
+
+void add_map_findings(const Where& where, const MapFacts& map, std::vector<Finding>& out) {
+  if (map.status == MapStatus::rejected)
+    out.push_back(map_finding(where, Code::map_rejected, "", rejection_message(map)));
+  if (map.has_start && map.has_finish && !map.has_time_checkpoint)
+    out.push_back(map_finding(where, Code::race_no_time_checkpoints, "",
+                              "race map (START and FINISH tiles) without time checkpoints: "
+                              "no tile 35..59 on the game or front layer"));
+  image_findings(where, map, out);
+}
+
+bool by_path_rule_subject(const Finding& a, const Finding& b) {
+  return std::tie(a.path, a.rule, a.subject) < std::tie(b.path, b.rule, b.subject);
 }
 
 }  // namespace
@@ -117,6 +138,38 @@ std::string normalised_name(std::string_view name) {
   return key;
 }
 
+std::vector<Finding> map_findings(const MapFacts& map, const std::string& path,
+                                  std::optional<std::int64_t> map_id) {
+  std::vector<Finding> out;
+  add_map_findings({path, map_id}, map, out);
+  std::sort(out.begin(), out.end(), by_path_rule_subject);
+  return out;
+}
+
+MapFacts facts_of(const MapStats& stats, Game game) {
+  MapFacts f;
+  f.game = game;
+  f.status = status_for(stats, game);
+  for (const auto& p : stats.problems)
+    f.problems.push_back({p.severity(), std::string(to_string(p.code)), p.message});
+  for (const auto& i : stats.images)
+    f.images.push_back({i.image_index, i.name, i.external, i.standard_name, i.width, i.height,
+                        i.data_stored_size, !i.used_by.empty()});
+  for (const auto& l : stats.layers) {
+    if (l.kind != LayerKind::game && l.kind != LayerKind::front) continue;
+    for (const auto& t : l.tile_counts) {
+      if (t.count <= 0) continue;
+      f.has_start = f.has_start || t.tile == 33;
+      f.has_finish = f.has_finish || t.tile == 34;
+      f.has_time_checkpoint = f.has_time_checkpoint || (t.tile >= 35 && t.tile <= 59);
+    }
+  }
+  f.game_width = stats.game_width;
+  f.game_height = stats.game_height;
+  f.author = stats.author.value_or("");
+  return f;
+}
+
 std::vector<Finding> evaluate_rules(const std::vector<SeenEntry>& entries,
                                     const MapFactsById& facts) {
   std::vector<Finding> out;
@@ -127,16 +180,7 @@ std::vector<Finding> evaluate_rules(const std::vector<SeenEntry>& entries,
     if (entry.state.kind != index::EntryKind::map || !entry.state.map_id) continue;
     const auto found = facts.find(*entry.state.map_id);
     if (found == facts.end()) continue;
-    const MapFacts& map = found->second;
-
-    if (map.status == MapStatus::rejected)
-      out.push_back(
-          map_finding(entry, rules::kRejected, Severity::error, "", rejection_message(map)));
-    if (map.has_start && map.has_finish && !map.has_time_checkpoint)
-      out.push_back(map_finding(entry, rules::kNoTimeCheckpoints, Severity::warning, "",
-                                "race map (START and FINISH tiles) without time checkpoints: "
-                                "no tile 35..59 on the game or front layer"));
-    image_findings(entry, map, out);
+    add_map_findings({entry.state.path, entry.state.map_id}, found->second, out);
 
     const auto key = normalised_name(entry.name);
     if (!key.empty()) names_by_key[key].insert(entry.name);
@@ -154,13 +198,11 @@ std::vector<Finding> evaluate_rules(const std::vector<SeenEntry>& entries,
       others += (others.empty() ? "" : ", ") + quoted(name);
     }
     out.push_back(map_finding(
-        entry, rules::kSimilarName, Severity::warning, key,
+        {entry.state.path, entry.state.map_id}, Code::name_similar, key,
         "name " + quoted(entry.name) + " differs only by case or punctuation from " + others));
   }
 
-  std::sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
-    return std::tie(a.path, a.rule, a.subject) < std::tie(b.path, b.rule, b.subject);
-  });
+  std::sort(out.begin(), out.end(), by_path_rule_subject);
   return out;
 }
 

@@ -2,15 +2,19 @@
 // run saw in one source: maps DDNet would refuse, race maps without time
 // checkpoints, duplicate and unused images, embedded standard images,
 // external non-standard images, and map names that differ only by case or
-// punctuation. Pure functions; the findings' is_new is left false.
+// punctuation. Pure functions; the findings' is_new is left false. The
+// per-map part (map_findings) is also what `mapindex inspect` runs.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "stages/audit/audit_input.h"
 #include "stages/audit/audit_report.h"
+#include "stages/extract/game_verdict.h"
+#include "stages/extract/map_stats.h"
 
 namespace mapindex::audit {
 
@@ -23,5 +27,16 @@ std::string normalised_name(std::string_view name);
 // path, rule and subject. Entries whose map has no facts are skipped.
 std::vector<Finding> evaluate_rules(const std::vector<SeenEntry>& entries,
                                     const MapFactsById& facts);
+
+// The per-map release checks of one map (every rule but name.similar, which
+// compares the names of a source's maps), sorted by rule and subject: what
+// evaluate_rules finds for the map, and what `mapindex inspect` prints.
+std::vector<Finding> map_findings(const MapFacts& map, const std::string& path,
+                                  std::optional<std::int64_t> map_id = std::nullopt);
+
+// The facts the release checks read, taken from a measured map: what
+// load_map_facts reads back once the map is in the index (without
+// MapFacts::layer_data).
+MapFacts facts_of(const MapStats& stats, Game game);
 
 }  // namespace mapindex::audit

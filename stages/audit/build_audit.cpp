@@ -124,7 +124,7 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
     entries_before.emplace(id, load_entries(db, id, options.game));
   std::vector<std::int64_t> run_ids(baseline_runs.begin(), baseline_runs.end());
   run_ids.push_back(run_id);
-  const auto facts = load_map_facts(db, run_ids, options.game);
+  auto facts = load_map_facts(db, run_ids, options.game);
 
   report.sources_not_read = sources_not_read(db, run_id, options.against);
   report.accepted = acceptance_of(db, run_id);
@@ -170,6 +170,10 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
     if (seen_before)
       for (const auto& e : *seen_before)
         if (!before_cut_short || !e.reading_error) read_before.push_back(e);
+    // Whether a changed map is another map depends on its layers' data:
+    // loaded for those maps only.
+    if (seen_before)
+      load_layer_data(db, replacement_candidates(read_before, read_now, facts), facts);
     compare_source(seen_before ? &read_before : nullptr, read_now, facts, audit);
     if (cut_short) {
       audit.not_read = std::move(audit.removed);

@@ -46,7 +46,8 @@ h1{font-size:1.35rem;margin:.6rem 0}
 h2{font-size:1.15rem;margin:1.6rem 0 .4rem;padding-bottom:.2rem;border-bottom:2px solid #d0d4da}
 h3{font-size:1rem;margin:1.1rem 0 .4rem}
 h4{font-size:.95rem;margin:0 0 .4rem;font-weight:600}
-code{font:.88em/1.3 ui-monospace,Menlo,Consolas,monospace;overflow-wrap:anywhere}
+code{font:.88em/1.3 ui-monospace,Menlo,Consolas,monospace;overflow-wrap:break-word}
+td code,summary code{white-space:nowrap}
 p{margin:.3rem 0}
 .verdict{padding:.5rem .7rem;border-radius:.4rem;font-weight:600}
 .verdict.ok{background:#e4f4e4;border-left:5px solid #2e8b3a}
@@ -73,6 +74,10 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 ul{padding-left:1.2rem;margin:.3rem 0}
 li{margin:.15rem 0}
 .more{color:#555}
+details.rule{margin:.35rem 0;border:1px solid #dde1e6;border-radius:.4rem;padding:.3rem .5rem}
+details.rule summary{cursor:pointer}
+table.findings{width:100%}
+td.meaning{min-width:14rem}
 )";
 
 std::string picture_html(const AuditReport& report, const std::string& sha256,
@@ -119,9 +124,15 @@ void optional_section(std::ostream& out, std::string_view cls, std::string_view 
   if (!items.empty()) section(out, cls, title, items, options, false, item);
 }
 
+// <code>H5</code> file cut short or too long: a code with its title.
+std::string titled_html(std::string_view text, std::optional<Severity> severity = std::nullopt) {
+  const auto title = code_title(text, severity);
+  return code(text) + (title.empty() ? "" : " " + h(title));
+}
+
 std::string codes_html(const std::vector<std::string>& codes) {
   std::vector<std::string> out;
-  for (const auto& c : codes) out.push_back(code(c));
+  for (const auto& c : codes) out.push_back(titled_html(c));
   return joined(out);
 }
 
@@ -161,10 +172,12 @@ std::string changed_counts(const MapCounts& a, const MapCounts& b) {
          rows + "</table></div>";
 }
 
-std::string changed_card(const AuditReport& report, const EntryChange& c) {
+std::string changed_card(const AuditReport& report, const EntryChange& c,
+                         std::string_view note = "") {
   std::string card =
-      "<div class=\"card wide change\"><h4>" + code(c.after.path) +
-      "</h4>\n<div class=\"pair\"><figure class=\"before\">" +
+      "<div class=\"card wide change\"><h4>" + code(c.after.path) + "</h4>\n" +
+      (note.empty() ? std::string() : "<p class=\"note\">" + h(note) + "</p>") +
+      "<div class=\"pair\"><figure class=\"before\">" +
       (c.before.map_id ? picture_html(report, c.before.sha256, "before: " + c.before.path)
                        : std::string()) +
       "<figcaption>before: " + entry_caption(c.before) +
@@ -206,26 +219,32 @@ void totals_table(std::ostream& out, const Totals& now, const std::optional<Tota
   out << "</table></div>\n";
 }
 
-void findings_table(std::ostream& out, const std::vector<Finding>& findings,
-                    const RenderOptions& options) {
+// The findings of one rule, in a <details> element: its summary names the
+// rule, its title, severity and counts; opened when the rule has new
+// findings that are not info. At most the limit of findings each.
+void rule_details(std::ostream& out, const RuleGroup& g, const RenderOptions& options) {
+  const std::string severity(to_string(g.severity));
+  out << "<details class=\"rule\""
+      << (g.new_entries > 0 && g.severity != Severity::info ? " open" : "") << "><summary>"
+      << titled_html(g.rule, g.severity) << " &middot; <span class=\"sev-" << severity << "\">"
+      << severity << "</span> &middot; " << h(rule_counts(g))
+      << "</summary>\n<div class=\"scroll\"><table class=\"findings\"><tr><th></th><th>entry</th>"
+         "<th>what</th></tr>\n";
   const std::size_t shown =
-      options.limit == 0 ? findings.size() : std::min(findings.size(), options.limit);
-  out << "<div class=\"scroll\"><table class=\"findings\"><tr><th></th><th>severity</th>"
-         "<th>rule</th><th>entry</th><th>what</th></tr>\n";
+      options.limit == 0 ? g.findings.size() : std::min(g.findings.size(), options.limit);
   for (std::size_t i = 0; i < shown; ++i) {
-    const auto& f = findings[i];
-    const std::string severity(to_string(f.severity));
+    const auto& f = g.findings[i];
     out << "<tr><td>"
         << (f.acknowledged ? "ack"
             : f.is_new     ? "<span class=\"new\">new</span>"
                            : "")
-        << "</td><td class=\"sev-" << severity << "\">" << severity << "</td><td>" << code(f.rule)
         << "</td><td>" << code(f.path) << "</td><td>" << h(f.message) << "</td></tr>\n";
   }
   out << "</table></div>\n";
-  if (shown < findings.size())
-    out << "<p class=\"more\">... and " << findings.size() - shown
+  if (shown < g.findings.size())
+    out << "<p class=\"more\">... and " << g.findings.size() - shown
         << " more (--limit 0 lists all; --format json has everything).</p>\n";
+  out << "</details>\n";
 }
 
 void source_html(std::ostream& out, const AuditReport& report, const SourceAudit& s,
@@ -258,8 +277,16 @@ void source_html(std::ostream& out, const AuditReport& report, const SourceAudit
                    acknowledged_items(s), options, what_item);
   section(out, "added", "Added", s.added, options, true,
           [&](const EntryState& e) { return entry_card(report, e); });
-  section(out, "changed", "Changed", s.changed, options, true,
+  section(out, "changed", "Changed", changed_not_replaced(s), options, true,
           [&](const EntryChange& c) { return changed_card(report, c); });
+  optional_section(out, "replaced", "Replaced by another map (not a new version: never fixed)",
+                   s.replaced, options, [&](const Replacement& r) {
+                     return changed_card(report, {r.before, r.after},
+                                         game_size(r.game_width_before, r.game_height_before) +
+                                             " → " +
+                                             game_size(r.game_width_after, r.game_height_after) +
+                                             ": another map under the same name");
+                   });
   section(out, "removed", "Removed", s.removed, options, true,
           [&](const EntryState& e) { return entry_card(report, e); });
   optional_section(out, "moved", "Moved", s.moved, options, [](const EntryChange& c) {
@@ -287,16 +314,19 @@ void source_html(std::ostream& out, const AuditReport& report, const SourceAudit
 
   if (!s.problem_counts.empty()) {
     out << "<section class=\"problem-codes\">\n<h3>Problem codes (new codes first)</h3>\n"
-        << "<div class=\"scroll\"><table><tr><th>code</th><th>severity</th>"
-        << "<th class=\"n\">entries</th>" << (s.before ? "<th class=\"n\">before</th>" : "")
-        << "<th></th></tr>\n";
+        << "<div class=\"scroll\"><table class=\"codes\"><tr><th>code</th><th>meaning</th>"
+        << "<th>severity</th><th class=\"n\">entries</th>"
+        << (s.before ? "<th class=\"n\">before</th>" : "") << "<th></th></tr>\n";
     const std::size_t shown = options.limit == 0 ? s.problem_counts.size()
                                                  : std::min(s.problem_counts.size(), options.limit);
     for (std::size_t i = 0; i < shown; ++i) {
       const auto& c = s.problem_counts[i];
       const std::string severity(to_string(c.severity));
-      out << "<tr><td>" << code(c.code) << "</td><td class=\"sev-" << severity << "\">" << severity
-          << "</td><td class=\"n\">" << c.entries << "</td>";
+      const CodeInfo* known = find_code(c.code, c.severity);
+      out << "<tr><td>" << code(c.code) << "</td><td class=\"meaning\">"
+          << (known ? "<b>" + h(known->title) + "</b>: " + h(known->meaning) : std::string())
+          << "</td><td class=\"sev-" << severity << "\">" << severity << "</td><td class=\"n\">"
+          << c.entries << "</td>";
       if (s.before) out << "<td class=\"n\">" << c.before << "</td>";
       out << "<td>" << (c.is_new ? "<span class=\"new\">new</span>" : "") << "</td></tr>\n";
     }
@@ -307,11 +337,10 @@ void source_html(std::ostream& out, const AuditReport& report, const SourceAudit
     out << "</section>\n";
   }
 
-  // The release checks (error and warning findings, new ones first), then
-  // the info findings last, with their count.
+  // The release checks (error and warning findings) by rule, then the info
+  // findings last, by rule, with their count.
   std::vector<Finding> checks, infos;
-  for (const auto& f : findings_in_order(s.findings))
-    (f.severity == Severity::info ? infos : checks).push_back(f);
+  for (const auto& f : s.findings) (f.severity == Severity::info ? infos : checks).push_back(f);
   const auto fresh = [](const std::vector<Finding>& fs) {
     return std::count_if(fs.begin(), fs.end(), [](const Finding& f) { return f.is_new; });
   };
@@ -320,7 +349,7 @@ void source_html(std::ostream& out, const AuditReport& report, const SourceAudit
   if (checks.empty())
     out << "<p class=\"none\">None.</p>\n";
   else
-    findings_table(out, checks, options);
+    for (const auto& g : findings_by_rule(checks)) rule_details(out, g, options);
   out << "</section>\n";
 
   const auto info_entries = new_infos(s);
@@ -329,7 +358,7 @@ void source_html(std::ostream& out, const AuditReport& report, const SourceAudit
   if (infos.empty())
     out << "<p class=\"none\">No info findings.</p>\n";
   else
-    findings_table(out, infos, options);
+    for (const auto& g : findings_by_rule(infos)) rule_details(out, g, options);
   if (!info_entries.empty()) {
     out << "<p>Entries with new info (" << info_entries.size() << "):</p>\n<ul>\n";
     const std::size_t shown =

@@ -44,9 +44,9 @@ void write_totals_pair(JsonWriter& j, const Totals& now, const std::optional<Tot
   j.end_object();
 }
 
-void write_entry(JsonWriter& j, const EntryState& e) {
-  j.begin_object()
-      .field("path", e.path)
+// The fields of an entry object.
+void entry_fields(JsonWriter& j, const EntryState& e) {
+  j.field("path", e.path)
       .field("kind", to_string(e.kind))
       .field("status", to_string(e.status))
       .field("size", e.size)
@@ -55,7 +55,13 @@ void write_entry(JsonWriter& j, const EntryState& e) {
     j.null();
   else
     j.value(e.sha256);
-  j.field("map_id", e.map_id).end_object();
+  j.field("map_id", e.map_id);
+}
+
+void write_entry(JsonWriter& j, const EntryState& e) {
+  j.begin_object();
+  entry_fields(j, e);
+  j.end_object();
 }
 
 void write_entries(JsonWriter& j, std::string_view name, const std::vector<EntryState>& entries) {
@@ -82,6 +88,22 @@ void write_strings(JsonWriter& j, const std::vector<std::string>& items) {
   j.end_array();
 }
 
+// The titles of codes (problem_codes.h), in their order: "" for a string
+// that is no code.
+void write_titles(JsonWriter& j, const std::vector<std::string>& codes) {
+  j.begin_array();
+  for (const auto& code : codes) j.value(code_title(code));
+  j.end_array();
+}
+
+// An entry of a replacement, with its game layer's size.
+void write_replaced_side(JsonWriter& j, const EntryState& e, std::int64_t width,
+                         std::int64_t height) {
+  j.begin_object();
+  entry_fields(j, e);
+  j.field("game_width", width).field("game_height", height).end_object();
+}
+
 void write_health(JsonWriter& j, std::string_view name, const std::vector<HealthChange>& changes) {
   j.key(name).begin_array();
   for (const auto& c : changes) {
@@ -92,6 +114,8 @@ void write_health(JsonWriter& j, std::string_view name, const std::vector<Health
       j.value(to_string(*c.before));
     j.field("after", to_string(c.after)).key("codes");
     write_strings(j, c.codes);
+    j.key("titles");
+    write_titles(j, c.codes);
     j.field("message", c.message).key("sha256");
     if (c.sha256.empty())
       j.null();
@@ -115,6 +139,15 @@ void write_source(JsonWriter& j, const SourceAudit& s) {
   write_entries(j, "removed", s.removed);
   write_changes(j, "changed", s.changed);
   write_changes(j, "moved", s.moved);
+  j.key("replaced").begin_array();
+  for (const auto& r : s.replaced) {
+    j.begin_object().field("path", r.after.path).key("before");
+    write_replaced_side(j, r.before, r.game_width_before, r.game_height_before);
+    j.key("after");
+    write_replaced_side(j, r.after, r.game_width_after, r.game_height_after);
+    j.end_object();
+  }
+  j.end_array();
   j.key("duplicates").begin_array();
   for (const auto& d : s.duplicates) {
     j.begin_object().field("sha256", d.sha256).field("map_id", d.map_id).key("paths");
@@ -130,6 +163,7 @@ void write_source(JsonWriter& j, const SourceAudit& s) {
   for (const auto& c : s.problem_counts)
     j.begin_object()
         .field("code", c.code)
+        .field("title", code_title(c.code, c.severity))
         .field("severity", to_string(c.severity))
         .field("entries", c.entries)
         .field("before", c.before)
@@ -140,6 +174,7 @@ void write_source(JsonWriter& j, const SourceAudit& s) {
   for (const auto& f : s.findings)
     j.begin_object()
         .field("rule", f.rule)
+        .field("title", code_title(f.rule, f.severity))
         .field("severity", to_string(f.severity))
         .field("path", f.path)
         .field("map_id", f.map_id)
@@ -154,6 +189,7 @@ void write_source(JsonWriter& j, const SourceAudit& s) {
     j.begin_object()
         .field("path", e.path)
         .field("code", e.code)
+        .field("title", code_title(e.code))
         .field("message", e.message)
         .end_object();
   j.end_array();
@@ -169,6 +205,8 @@ void write_source(JsonWriter& j, const SourceAudit& s) {
     for (const auto& w : list) {
       j.begin_object().field("path", w.path).key("what");
       write_strings(j, w.what);
+      j.key("titles");
+      write_titles(j, w.what);
       j.end_object();
     }
     j.end_array();

@@ -53,14 +53,22 @@ void list(std::ostream& out, const std::string& title, const std::vector<T>& ite
     out << "- ... and " << items.size() - shown << " more (see the JSON report)\n";
 }
 
+// `H5` file cut short or too long: a code span with the code's title.
+std::string titled(std::string_view raw, std::optional<Severity> severity = std::nullopt) {
+  const auto title = code_title(raw, severity);
+  return code(raw) + (title.empty() ? "" : " " + md(title));
+}
+
+std::string titled_list(const std::vector<std::string>& codes) {
+  std::vector<std::string> items;
+  for (const auto& k : codes) items.push_back(titled(k));
+  return joined(items);
+}
+
 std::string health_item(const HealthChange& c) {
   std::string line =
       code(c.path) + ": " + status_or_new(c.before) + " → " + std::string(to_string(c.after));
-  if (!c.codes.empty()) {
-    std::vector<std::string> codes;
-    for (const auto& k : c.codes) codes.push_back(code(k));
-    line += " (" + joined(codes) + ")";
-  }
+  if (!c.codes.empty()) line += " (" + titled_list(c.codes) + ")";
   if (!c.message.empty()) line += ": " + md(c.message);
   return line;
 }
@@ -93,20 +101,26 @@ void source_markdown(std::ostream& out, const SourceAudit& s, const RenderOption
   for (const auto& c : s.newly_broken)
     if (!c.acknowledged) broken.push_back(c);
   const auto what_item = [](const NewWarning& w) {
-    std::vector<std::string> what;
-    for (const auto& k : w.what) what.push_back(code(k));
-    return code(w.path) + ": " + joined(what);
+    return code(w.path) + ": " + titled_list(w.what);
   };
   list(out, "Newly broken", broken, options, health_item);
   list(out, "New warnings", new_warnings(s), options, what_item);
   list(out, "Acknowledged (do not fail the audit)", acknowledged_items(s), options, what_item);
   list(out, "Added", s.added, options, entry_item);
   list(out, "Removed", s.removed, options, entry_item);
-  list(out, "Changed", s.changed, options, [](const EntryChange& c) {
+  list(out, "Changed", changed_not_replaced(s), options, [](const EntryChange& c) {
     return code(c.after.path) + " (" + std::string(to_string(c.before.status)) + ", " +
            human_bytes(c.before.size) + " → " + std::string(to_string(c.after.status)) + ", " +
            human_bytes(c.after.size) + ")";
   });
+  list(out, "Replaced by another map (not a new version: never fixed)", s.replaced, options,
+       [](const Replacement& r) {
+         return code(r.after.path) + " (" + std::string(to_string(r.before.status)) + ", " +
+                human_bytes(r.before.size) + ", " +
+                game_size(r.game_width_before, r.game_height_before) + " → " +
+                std::string(to_string(r.after.status)) + ", " + human_bytes(r.after.size) + ", " +
+                game_size(r.game_width_after, r.game_height_after) + ")";
+       });
   list(out, "Moved", s.moved, options,
        [](const EntryChange& c) { return code(c.before.path) + " → " + code(c.after.path); });
   list(out, "Fixed", s.fixed, options, health_item);
@@ -122,13 +136,14 @@ void source_markdown(std::ostream& out, const SourceAudit& s, const RenderOption
 
   if (!s.problem_counts.empty()) {
     out << "\n**Problem codes** (new codes first)\n\n";
-    out << "| code | severity | entries |" << (s.before ? " before |" : "") << " |\n";
-    out << "|---|---|---:|" << (s.before ? "---:|" : "") << "---|\n";
+    out << "| code | meaning | severity | entries |" << (s.before ? " before |" : "") << " |\n";
+    out << "|---|---|---|---:|" << (s.before ? "---:|" : "") << "---|\n";
     const std::size_t shown = options.limit == 0 ? s.problem_counts.size()
                                                  : std::min(s.problem_counts.size(), options.limit);
     for (std::size_t i = 0; i < shown; ++i) {
       const auto& c = s.problem_counts[i];
-      out << "| " << code(c.code) << " | " << to_string(c.severity) << " | " << c.entries << " |";
+      out << "| " << code(c.code) << " | " << md(code_title(c.code, c.severity)) << " | "
+          << to_string(c.severity) << " | " << c.entries << " |";
       if (s.before) out << " " << c.before << " |";
       out << (c.is_new ? " **new** |" : " |") << "\n";
     }
@@ -137,18 +152,30 @@ void source_markdown(std::ostream& out, const SourceAudit& s, const RenderOption
   }
 
   if (!s.findings.empty()) {
-    const auto ordered = findings_in_order(s.findings);
-    out << "\n**Release checks** (" << ordered.size() << ", " << findings_note(s.findings)
+    // A table of the rules with their counts, then each rule's findings.
+    const auto groups = findings_by_rule(s.findings);
+    out << "\n**Release checks** (" << s.findings.size() << ", " << findings_note(s.findings)
         << ")\n\n";
-    out << "| | severity | rule | entry | what |\n|---|---|---|---|---|\n";
-    const std::size_t shown =
-        options.limit == 0 ? ordered.size() : std::min(ordered.size(), options.limit);
-    for (std::size_t i = 0; i < shown; ++i) {
-      const auto& f = ordered[i];
-      out << "| " << (f.is_new ? "**new**" : "") << " | " << to_string(f.severity) << " | "
-          << code(f.rule) << " | " << code(f.path) << " | " << md(f.message) << " |\n";
+    out << "| rule | meaning | severity | entries | new |\n|---|---|---|---:|---:|\n";
+    for (const auto& g : groups)
+      out << "| " << code(g.rule) << " | " << md(code_title(g.rule, g.severity)) << " | "
+          << to_string(g.severity) << " | " << g.entries << " | " << g.new_entries << " |\n";
+    for (const auto& g : groups) {
+      out << "\n**" << titled(g.rule, g.severity) << "** (" << to_string(g.severity) << ", "
+          << rule_counts(g) << ")\n\n";
+      const std::size_t shown =
+          options.limit == 0 ? g.findings.size() : std::min(g.findings.size(), options.limit);
+      for (std::size_t i = 0; i < shown; ++i) {
+        const auto& f = g.findings[i];
+        out << "- "
+            << (f.acknowledged ? "acknowledged "
+                : f.is_new     ? "**new** "
+                               : "")
+            << code(f.path) << ": " << md(f.message) << "\n";
+      }
+      if (shown < g.findings.size())
+        out << "- ... and " << g.findings.size() - shown << " more (see the JSON report)\n";
     }
-    if (shown < ordered.size()) out << "\n... and " << ordered.size() - shown << " more.\n";
   }
   // Last: what is new and cannot break a map.
   list(out, "New info (never fails the audit)", new_infos(s), options, what_item);

@@ -35,7 +35,7 @@ std::string entry_summary(const EntryState& e) {
 std::string health_line(char mark, const HealthChange& c) {
   std::string line = std::string(1, mark) + " " + printable(c.path) + "  " +
                      status_or_new(c.before) + " -> " + std::string(to_string(c.after));
-  if (!c.codes.empty()) line += "  [" + joined(c.codes) + "]";
+  if (!c.codes.empty()) line += "  [" + titled_codes(c.codes) + "]";
   if (!c.message.empty()) line += " " + printable(c.message);
   return line;
 }
@@ -69,7 +69,40 @@ void totals_table(std::ostream& out, const Totals& now, const std::optional<Tota
 }
 
 std::string new_warning_line(const NewWarning& w) {
-  return "? " + printable(w.path) + "  [" + joined(w.what) + "]";
+  return "? " + printable(w.path) + "  [" + titled_codes(w.what) + "]";
+}
+
+std::string replaced_line(const Replacement& r) {
+  return "x " + printable(r.after.path) + "  " + entry_summary(r.before) + ", " +
+         game_size(r.game_width_before, r.game_height_before) + " -> " + entry_summary(r.after) +
+         ", " + game_size(r.game_width_after, r.game_height_after);
+}
+
+// The release checks grouped by rule (errors, warnings, then info): a line
+// per rule with its title, severity and counts, then its findings (new
+// first), at most the limit per rule.
+void findings_text(std::ostream& out, const SourceAudit& s, const RenderOptions& options) {
+  if (s.findings.empty()) return;
+  out << "  release checks ("
+      << count_of(static_cast<std::int64_t>(s.findings.size()), "finding", "findings") << ", "
+      << findings_note(s.findings) << "), by rule:\n";
+  for (const auto& g : findings_by_rule(s.findings)) {
+    out << "    " << titled_code(g.rule, g.severity) << ": " << to_string(g.severity) << ", "
+        << rule_counts(g) << "\n";
+    const std::size_t shown =
+        options.limit == 0 ? g.findings.size() : std::min(g.findings.size(), options.limit);
+    for (std::size_t i = 0; i < shown; ++i) {
+      const auto& f = g.findings[i];
+      out << "      "
+          << (f.acknowledged ? "ack "
+              : f.is_new     ? "new "
+                             : "    ")
+          << printable(f.path) << ": " << printable(f.message) << "\n";
+    }
+    if (shown < g.findings.size())
+      out << "          ... and " << g.findings.size() - shown
+          << " more (--limit 0 lists all; --format json has everything)\n";
+  }
 }
 
 std::string not_read_line(const SourceNotRead& s) {
@@ -91,17 +124,20 @@ void changes_text(std::ostream& out, const SourceAudit& s, const RenderOptions& 
   const auto warned = new_warnings(s);
   section(out, "new warnings", warned, options, new_warning_line);
   const auto acknowledged = acknowledged_items(s);
-  section(
-      out, "acknowledged (do not fail the audit)", acknowledged, options,
-      [](const NewWarning& w) { return "= " + printable(w.path) + "  [" + joined(w.what) + "]"; });
+  section(out, "acknowledged (do not fail the audit)", acknowledged, options,
+          [](const NewWarning& w) {
+            return "= " + printable(w.path) + "  [" + titled_codes(w.what) + "]";
+          });
   section(out, "added", s.added, options,
           [](const EntryState& e) { return "+ " + printable(e.path) + "  " + entry_summary(e); });
   section(out, "removed", s.removed, options,
           [](const EntryState& e) { return "- " + printable(e.path) + "  " + entry_summary(e); });
-  section(out, "changed", s.changed, options, [](const EntryChange& c) {
+  section(out, "changed", changed_not_replaced(s), options, [](const EntryChange& c) {
     return "~ " + printable(c.after.path) + "  " + entry_summary(c.before) + " -> " +
            entry_summary(c.after);
   });
+  section(out, "replaced by another map (not a new version: never fixed)", s.replaced, options,
+          replaced_line);
   section(out, "moved", s.moved, options, [](const EntryChange& c) {
     return "> " + printable(c.before.path) + " -> " + printable(c.after.path) + "  " +
            entry_summary(c.after);
@@ -137,15 +173,17 @@ void source_text(std::ostream& out, const SourceAudit& s, const RenderOptions& o
 
   if (!s.problem_counts.empty()) {
     std::size_t code_width = 4;
-    for (const auto& c : s.problem_counts) code_width = std::max(code_width, c.code.size());
+    for (const auto& c : s.problem_counts)
+      code_width = std::max(code_width, titled_code(c.code, c.severity).size());
     out << "  problem codes (entries now" << (s.before ? ", before" : "")
         << "; new codes first):\n";
     const std::size_t shown = options.limit == 0 ? s.problem_counts.size()
                                                  : std::min(s.problem_counts.size(), options.limit);
     for (std::size_t i = 0; i < shown; ++i) {
       const auto& c = s.problem_counts[i];
-      out << "    " << std::left << std::setw(static_cast<int>(code_width)) << c.code << "  "
-          << std::setw(7) << to_string(c.severity) << std::right << std::setw(7) << c.entries;
+      out << "    " << std::left << std::setw(static_cast<int>(code_width))
+          << titled_code(c.code, c.severity) << "  " << std::setw(7) << to_string(c.severity)
+          << std::right << std::setw(7) << c.entries;
       if (s.before) out << std::setw(7) << c.before;
       if (c.is_new) out << "  new";
       out << std::left << "\n";
@@ -154,23 +192,10 @@ void source_text(std::ostream& out, const SourceAudit& s, const RenderOptions& o
       out << "    ... and " << s.problem_counts.size() - shown << " more codes\n";
   }
 
-  if (!s.findings.empty()) {
-    // Info findings last; new findings first, each group in path order.
-    const auto ordered = findings_in_order(s.findings);
-    section(
-        out, "release checks", ordered, options,
-        [](const Finding& f) {
-          return std::string(f.acknowledged ? "ack "
-                             : f.is_new     ? "new "
-                                            : "    ") +
-                 std::string(to_string(f.severity)) + " " + f.rule + "  " + printable(f.path) +
-                 ": " + printable(f.message);
-        },
-        findings_note(s.findings));
-  }
+  findings_text(out, s, options);
   // Last: what is new and cannot break a map (never fails the audit).
   section(out, "new info (never fails the audit)", new_infos(s), options, [](const NewWarning& w) {
-    return "i " + printable(w.path) + "  [" + joined(w.what) + "]";
+    return "i " + printable(w.path) + "  [" + titled_codes(w.what) + "]";
   });
   if (s.baseline_run) out << "  unchanged: " << count_of(s.unchanged, "entry", "entries") << "\n";
 }

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
 #include <utility>
 
 namespace mapindex::audit::detail {
@@ -40,6 +43,65 @@ std::string joined(const std::vector<std::string>& items, std::string_view separ
     out += items[i];
   }
   return out;
+}
+
+std::string titled_codes(const std::vector<std::string>& codes) {
+  std::vector<std::string> titled;
+  for (const auto& code : codes) titled.push_back(titled_code(code));
+  return joined(titled);
+}
+
+std::vector<RuleGroup> findings_by_rule(const std::vector<Finding>& findings) {
+  std::map<std::string, RuleGroup> by_rule;
+  for (const auto& f : findings) {
+    auto& g = by_rule[f.rule];
+    g.rule = f.rule;
+    g.severity = f.severity;
+    g.findings.push_back(f);
+  }
+  std::vector<RuleGroup> groups;
+  for (auto& [rule, g] : by_rule) {
+    std::stable_sort(g.findings.begin(), g.findings.end(), [](const Finding& a, const Finding& b) {
+      using Key = std::tuple<bool, const std::string&, const std::string&>;
+      return Key(!a.is_new, a.path, a.subject) < Key(!b.is_new, b.path, b.subject);
+    });
+    std::set<std::string> entries, fresh;
+    for (const auto& f : g.findings) {
+      entries.insert(f.path);
+      if (f.is_new && !f.acknowledged) fresh.insert(f.path);
+    }
+    g.entries = static_cast<std::int64_t>(entries.size());
+    g.new_entries = static_cast<std::int64_t>(fresh.size());
+    groups.push_back(std::move(g));
+  }
+  std::sort(groups.begin(), groups.end(), [](const RuleGroup& a, const RuleGroup& b) {
+    return std::make_tuple(a.severity, a.new_entries == 0, -a.entries, a.rule) <
+           std::make_tuple(b.severity, b.new_entries == 0, -b.entries, b.rule);
+  });
+  return groups;
+}
+
+std::string rule_counts(const RuleGroup& group) {
+  std::string text = count_of(group.entries, "entry", "entries");
+  if (group.new_entries > 0) text += ", " + std::to_string(group.new_entries) + " new";
+  if (static_cast<std::int64_t>(group.findings.size()) > group.entries)
+    text += " (" +
+            count_of(static_cast<std::int64_t>(group.findings.size()), "finding", "findings") + ")";
+  return text;
+}
+
+std::vector<EntryChange> changed_not_replaced(const SourceAudit& source) {
+  std::set<std::string> replaced;
+  for (const auto& r : source.replaced) replaced.insert(r.after.path);
+  std::vector<EntryChange> out;
+  for (const auto& c : source.changed)
+    if (!replaced.count(c.after.path)) out.push_back(c);
+  return out;
+}
+
+std::string game_size(std::int64_t width, std::int64_t height) {
+  if (width <= 0 || height <= 0) return "no game layer";
+  return "game " + std::to_string(width) + "x" + std::to_string(height);
 }
 
 std::string count_of(std::int64_t n, std::string_view one, std::string_view many) {
@@ -90,7 +152,7 @@ std::string reading_line(const SourceAudit& source) {
   std::string why;
   for (const auto& e : source.reading_errors) {
     if (!why.empty()) why += "; ";
-    why += (e.code.empty() ? std::string("error") : e.code) + ": " + e.message;
+    why += (e.code.empty() ? std::string("error") : titled_code(e.code)) + ": " + e.message;
   }
   std::string line;
   if (source.reading == index::SourceReading::unreadable)

@@ -131,7 +131,57 @@ std::vector<CodeCount> problem_counts(const std::vector<SeenEntry>* before,
 
 bool by_path(const EntryState& a, const EntryState& b) { return a.path < b.path; }
 
+// The facts of both sides of a change of map content at one path, or null.
+std::pair<const MapFacts*, const MapFacts*> map_pair(const SeenEntry& was, const SeenEntry& now,
+                                                     const MapFactsById& facts) {
+  if (!was.state.map_id || !now.state.map_id) return {nullptr, nullptr};
+  const auto a = facts.find(*was.state.map_id), b = facts.find(*now.state.map_id);
+  if (a == facts.end() || b == facts.end()) return {nullptr, nullptr};
+  return {&a->second, &b->second};
+}
+
 }  // namespace
+
+bool may_be_replaced(const MapFacts& before, const MapFacts& after) {
+  const bool game_layers = before.game_width > 0 && before.game_height > 0 &&
+                           after.game_width > 0 && after.game_height > 0;
+  const bool same_author = !before.author.empty() && before.author == after.author;
+  return game_layers && !same_author &&
+         (before.game_width != after.game_width || before.game_height != after.game_height);
+}
+
+bool is_replaced(const MapFacts& before, const MapFacts& after) {
+  if (!may_be_replaced(before, after) || !before.layer_data || !after.layer_data) return false;
+  // Both sorted: a merge finds any shared data.
+  const auto& a = *before.layer_data;
+  const auto& b = *after.layer_data;
+  for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    if (a[i] == b[j]) return false;
+    if (a[i] < b[j])
+      ++i;
+    else
+      ++j;
+  }
+  return true;
+}
+
+std::set<std::int64_t> replacement_candidates(const std::vector<SeenEntry>& before,
+                                              const std::vector<SeenEntry>& now,
+                                              const MapFactsById& facts) {
+  std::unordered_map<std::int64_t, const SeenEntry*> before_by_file;
+  for (const auto& e : before) before_by_file.emplace(e.file_id, &e);
+  std::set<std::int64_t> ids;
+  for (const auto& e : now) {
+    const auto found = before_by_file.find(e.file_id);
+    if (found == before_by_file.end() || found->second->version_id == e.version_id) continue;
+    const auto [a, b] = map_pair(*found->second, e, facts);
+    if (a && b && may_be_replaced(*a, *b)) {
+      ids.insert(*found->second->state.map_id);
+      ids.insert(*e.state.map_id);
+    }
+  }
+  return ids;
+}
 
 Totals totals_of(const std::vector<SeenEntry>& entries) {
   Totals t;
@@ -196,11 +246,19 @@ void compare_source(const std::vector<SeenEntry>* before, const std::vector<Seen
       added.push_back(&e);
       continue;
     }
-    origin.emplace(&e, found->second);
-    if (found->second->version_id == e.version_id)
+    if (found->second->version_id == e.version_id) {
       ++out.unchanged;
+      origin.emplace(&e, found->second);
+      continue;
+    }
+    out.changed.push_back({found->second->state, e.state});
+    // Another map under the same path: its content counts as new (no origin).
+    const auto [a, b] = map_pair(*found->second, e, facts);
+    if (a && b && is_replaced(*a, *b))
+      out.replaced.push_back({found->second->state, e.state, a->game_width, a->game_height,
+                              b->game_width, b->game_height});
     else
-      out.changed.push_back({found->second->state, e.state});
+      origin.emplace(&e, found->second);
   }
   std::vector<const SeenEntry*> removed;
   if (before)
@@ -239,6 +297,8 @@ void compare_source(const std::vector<SeenEntry>* before, const std::vector<Seen
     if (!moved_from.count(r)) out.removed.push_back(r->state);
   std::sort(out.changed.begin(), out.changed.end(),
             [](const EntryChange& a, const EntryChange& b) { return a.after.path < b.after.path; });
+  std::sort(out.replaced.begin(), out.replaced.end(),
+            [](const Replacement& a, const Replacement& b) { return a.after.path < b.after.path; });
   std::sort(out.added.begin(), out.added.end(), by_path);
   std::sort(out.removed.begin(), out.removed.end(), by_path);
 

@@ -1,21 +1,13 @@
 #include "stages/common/problem_codes.h"
 
-#include <array>
+#include <algorithm>
 
 namespace mapindex {
 namespace {
 
-constexpr std::array kCodes = {
-#define MAPINDEX_CODE_INFO(name, string, severity, group, ddnet, tw06, tw07, meaning) \
-  CodeInfo{Code::name,      string,         Severity::severity, CodeGroup::group,     \
-           GameLoad::ddnet, GameLoad::tw06, GameLoad::tw07,     meaning},
-    MAPINDEX_CODES(MAPINDEX_CODE_INFO)
-#undef MAPINDEX_CODE_INFO
-};
-
 constexpr bool in_enum_order() {
-  for (std::size_t i = 0; i < kCodes.size(); ++i)
-    if (static_cast<std::size_t>(kCodes[i].code) != i) return false;
+  for (std::size_t i = 0; i < std::size(kCodeTable); ++i)
+    if (static_cast<std::size_t>(kCodeTable[i].code) != i) return false;
   return true;
 }
 static_assert(in_enum_order());
@@ -42,13 +34,35 @@ std::string_view to_string(CodeGroup g) {
     case CodeGroup::check: return "check";
     case CodeGroup::spritetile: return "SpriteTile";
     case CodeGroup::entry: return "entry";
+    case CodeGroup::release: return "release check";
     case CodeGroup::tool: return "command";
   }
   return "";
 }
 
-std::span<const CodeInfo> code_table() { return kCodes; }
+bool is_release_check(Code code) {
+  return std::find(std::begin(kReleaseChecks), std::end(kReleaseChecks), code) !=
+         std::end(kReleaseChecks);
+}
 
-const CodeInfo& info(Code code) { return kCodes[static_cast<std::size_t>(code)]; }
+const CodeInfo* find_code(std::string_view string, std::optional<Severity> severity) {
+  for (const auto& c : kCodeTable)
+    if (c.string == string && (!severity || c.severity == *severity)) return &c;
+  return nullptr;
+}
+
+std::string_view code_title(std::string_view string, std::optional<Severity> severity) {
+  const CodeInfo* c = find_code(string, severity);
+  return c ? c->title : std::string_view();
+}
+
+std::string titled_code(std::string_view string, std::optional<Severity> severity) {
+  std::string out(string);
+  if (const auto title = code_title(string, severity); !title.empty()) {
+    out += ' ';
+    out += title;
+  }
+  return out;
+}
 
 }  // namespace mapindex

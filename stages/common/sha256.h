@@ -19,7 +19,8 @@ using Sha256 = std::array<std::uint8_t, 32>;
 Sha256 sha256(Bytes bytes);
 
 // Sets OpenSSL up (its configuration, the implementation), which the first
-// sha256() does otherwise: 0.8 ms, which a caller can spend meanwhile.
+// sha256() does otherwise, so that a caller can run it on another thread
+// while it does something else.
 void sha256_warm_up();
 
 // A hash-table hash of a SHA-256 value: its bytes are uniform, so the first

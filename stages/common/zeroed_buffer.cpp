@@ -6,20 +6,30 @@
 #include <new>
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 namespace mapindex {
 
-std::span<std::uint8_t> ZeroedBuffer::take(std::size_t n) {
+ZeroedSpan ZeroedBuffer::take(std::size_t n) {
   if (size_ < n) {
-    // New memory rather than a copy; the old needs no zeroing first.
+    // New memory rather than a copy; the old needs no zeroing first. The
+    // pages for n bytes, then a page no one may touch: a write past the
+    // buffer faults rather than landing in other memory.
     unmap();
-    void* p = ::mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t mapped = (n + page - 1) / page * page + page;
+    void* p = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
+    if (::mprotect(static_cast<std::uint8_t*>(p) + mapped - page, page, PROT_NONE) != 0) {
+      ::munmap(p, mapped);
+      throw std::bad_alloc();
+    }
     bytes_ = static_cast<std::uint8_t*>(p);
     size_ = n;
+    mapped_ = mapped;
     const std::size_t chunks = (n + kChunkSize - 1) >> kChunkShift;
     marks_.assign((chunks + 63) / 64, 0);
-    return {bytes_, n};
+    return ZeroedSpan(*this, {bytes_, n});
   }
   // Each run of marked chunks is zeroed with one memset: a layer's data
   // marks long runs, and a memset per 512-byte chunk (a `rep stos` each)
@@ -54,13 +64,13 @@ std::span<std::uint8_t> ZeroedBuffer::take(std::size_t n) {
     }
   }
   if (run != kNone) zero(run, marks_.size() * 64);
-  return {bytes_, n};
+  return ZeroedSpan(*this, {bytes_, n});
 }
 
 void ZeroedBuffer::unmap() {
-  if (bytes_) ::munmap(bytes_, size_);
+  if (bytes_) ::munmap(bytes_, mapped_);
   bytes_ = nullptr;
-  size_ = 0;
+  size_ = mapped_ = 0;
 }
 
 void ZeroedBuffer::release() {

@@ -1,5 +1,6 @@
 // A reusable output buffer that knows which of its chunks may hold bytes
-// other than zero, for the inflater that writes only those (zero_inflate.h).
+// other than zero, for the inflater that writes only those
+// (stages/deflate/zero_inflate.h).
 //
 // Tile data is mostly air: a 1000 x 1000 layer inflates to 4 MB of which
 // often less than a tenth is not zero. Inflating onto a buffer that is
@@ -13,7 +14,8 @@
 // pages that are never written (most of a large layer's air) are never given
 // to the process at all. Not calloc: glibc serves sizes under its mmap
 // threshold (which rises to the largest block freed, up to 32 MiB) from its
-// heap and zeroes them there, touching every page.
+// heap and zeroes them there, touching every page. A page that may not be
+// touched follows the mapping.
 #pragma once
 
 #include <algorithm>
@@ -21,9 +23,42 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace mapindex {
+
+class ZeroedBuffer;
+
+// The front of a ZeroedBuffer as take() left it: size() bytes, all zero, no
+// chunk marked. Only take() makes one, and it cannot be copied: a writer that
+// needs its output to start all zero (stages/deflate/zero_inflate.h) takes one
+// by value, so it is never handed a used buffer, nor the same span twice.
+class ZeroedSpan {
+ public:
+  ZeroedSpan(const ZeroedSpan&) = delete;
+  ZeroedSpan& operator=(const ZeroedSpan&) = delete;
+  ZeroedSpan& operator=(ZeroedSpan&&) = delete;
+  // Leaves `other` empty, with no buffer.
+  ZeroedSpan(ZeroedSpan&& other) noexcept
+      : buffer_(std::exchange(other.buffer_, nullptr)), bytes_(std::exchange(other.bytes_, {})) {}
+
+  std::span<std::uint8_t> bytes() const { return bytes_; }
+  std::uint8_t* data() const { return bytes_.data(); }
+  std::size_t size() const { return bytes_.size(); }
+  std::uint8_t& operator[](std::size_t i) const { return bytes_[i]; }
+  auto begin() const { return bytes_.begin(); }
+  auto end() const { return bytes_.end(); }
+  // The buffer whose front it is: what is written must be marked there.
+  ZeroedBuffer& buffer() const { return *buffer_; }
+
+ private:
+  friend class ZeroedBuffer;
+  ZeroedSpan(ZeroedBuffer& buffer, std::span<std::uint8_t> bytes)
+      : buffer_(&buffer), bytes_(bytes) {}
+  ZeroedBuffer* buffer_;
+  std::span<std::uint8_t> bytes_;
+};
 
 class ZeroedBuffer {
  public:
@@ -36,7 +71,7 @@ class ZeroedBuffer {
 
   // The first `n` bytes, all zero, with no chunk marked: zeroes the chunks
   // marked since the last call and grows the buffer (never shrinks it).
-  std::span<std::uint8_t> take(std::size_t n);
+  ZeroedSpan take(std::size_t n);
 
   // Bytes [at, at + n) may no longer be zero (n > 0).
   void mark(std::size_t at, std::size_t n) {
@@ -78,6 +113,7 @@ class ZeroedBuffer {
   void unmap();
   std::uint8_t* bytes_ = nullptr;  // zero except in marked chunks; mmap'd
   std::size_t size_ = 0;
+  std::size_t mapped_ = 0;  // bytes mapped at bytes_: size_'s pages and an inaccessible one
   std::vector<std::uint64_t> marks_;  // a bit per chunk of bytes_
 };
 

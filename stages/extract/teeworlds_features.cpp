@@ -91,6 +91,18 @@ std::string ddnet_feature_rule_row(std::size_t f) {
   return "| `" + std::string(kDdnetFeatureNames[f]) + "` | " + layers + " | " + keys + " |";
 }
 
+std::string_view ddnet_feature_of(std::string_view layer_kind, int key) {
+  for (unsigned kind = 0; kind < kNumTilemapKinds; ++kind) {
+    if (to_string(static_cast<LayerKind>(kind)) != layer_kind) continue;
+    for (std::size_t f = 0; f < std::size(kFeatures); ++f) {
+      if (!(kFeatures[f].layers & (1u << kind))) continue;
+      for (const Range& r : kFeatures[f].keys)
+        if (key >= r.first && key <= r.last) return kDdnetFeatureNames[f];
+    }
+  }
+  return "";
+}
+
 std::vector<std::string> ddnet_features(const KeysPresent& present) {
   std::vector<std::string> out;
   for (std::size_t f = 0; f < std::size(kFeatures); ++f) {

@@ -32,6 +32,12 @@ using KeysPresent = std::array<std::bitset<256>, kNumTilemapKinds>;
 // The features present, in the order of kDdnetFeatureNames.
 std::vector<std::string> ddnet_features(const KeysPresent& present);
 
+// The ddnet_mapinfo column (a name of kDdnetFeatureNames) that key `key` sets
+// on a layer of kind `layer_kind` ("game", "front", ... as to_string(LayerKind)
+// spells it), or "" when it sets none: game 106 JETPACK_ENABLE sets
+// JETPACK_START. The index's tile_names.mapinfo_name.
+std::string_view ddnet_feature_of(std::string_view layer_kind, int key);
+
 // The rule that sets feature f (index into kDdnetFeatureNames) as a row of the
 // docs/schema.md's table: "| `DEATH` | game, front, switch | 2 |" (layer kinds, then
 // the tile indices, or the `type` byte on tele, speedup and switch layers).

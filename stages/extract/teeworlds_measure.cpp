@@ -710,6 +710,7 @@ MapStats measure_teeworlds(Bytes file, const MeasureOptions& options) {
   stats.format = MapFormat::teeworlds;
   datafile::Options dopt;
   dopt.max_data_item_size = options.max_data_item_size;
+  dopt.tile_inflater = options.tile_inflater;
   auto opened = Datafile::open(file, dopt);
   if (!opened) {
     stats.problems.push_back(

@@ -10,6 +10,7 @@
 #include "stages/common/bytes.h"
 #include "stages/common/digest_memo.h"
 #include "stages/common/sha256.h"
+#include "stages/deflate/inflate.h"
 #include "stages/extract/layer_data.h"
 #include "stages/extract/map_stats.h"
 #include "stages/render/canvas.h"
@@ -54,6 +55,8 @@ TileDataDigests digest_tile_data(Bytes file, DigestMemo* memo = nullptr);
 struct MeasureOptions {
   // The largest data item (declared uncompressed size) that is inflated.
   std::uint64_t max_data_item_size = 256ull << 20;
+  // What inflates tile data (datafile::Options::tile_inflater).
+  deflate::Inflater tile_inflater = deflate::Inflater::zeros;
   // Results of tile layer data measured before (layer_data.h): a layer whose
   // key the store has is not inflated, its result is taken from the store.
   // Null: every layer is measured (the key is still computed and stored).

@@ -48,7 +48,14 @@ struct QueryOptions {
 // checked before the first one runs, so a statement that would write, a
 // parameter without a value ("query.parameter": "no value for :name ..."), a
 // nameless parameter (?, ?1) or a value no statement uses ("query.parameter")
-// stops the query before it prints anything.
+// stops the query before it prints anything. ATTACH and DETACH run while the
+// statements are checked (an ATTACH that fails is "query.sql" naming it), so
+// the statements after them are prepared against the databases they will
+// see, and again in order; an attached database opens read-only, as the
+// index does, and query_only covers it. Where a statement may start, a '.'
+// begins a dot-command, up to the end of its line or a ';': .tables and
+// .schema (dot_command.h); in the table format their answers print as
+// lines, as the sqlite3 shell prints them.
 Result<std::int64_t> run_query(const std::string& db_path, const std::string& sql,
                                const QueryOptions& options, std::ostream& out,
                                bool (*stop)() = nullptr);

@@ -226,7 +226,28 @@ class JsonPrinter : public ResultPrinter {
   std::vector<std::string> names_;
 };
 
+class LinesPrinter : public ResultPrinter {
+ public:
+  explicit LinesPrinter(std::ostream& out) : out_(out) {}
+  void columns(const std::vector<std::string>&) override {}
+  void row(const std::vector<Cell>& cells) override {
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (i > 0) out_ << "  ";
+      if (cells[i].type != Cell::Type::null) out_ << to_valid_utf8(cells[i].text);
+    }
+    out_ << '\n';
+  }
+  void finish() override {}
+
+ private:
+  std::ostream& out_;
+};
+
 }  // namespace
+
+std::unique_ptr<ResultPrinter> make_lines_printer(std::ostream& out) {
+  return std::make_unique<LinesPrinter>(out);
+}
 
 std::unique_ptr<ResultPrinter> make_printer(QueryFormat format, std::ostream& out,
                                             std::size_t max_cell_width) {

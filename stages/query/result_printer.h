@@ -46,4 +46,9 @@ class ResultPrinter {
 std::unique_ptr<ResultPrinter> make_printer(QueryFormat format, std::ostream& out,
                                             std::size_t max_cell_width = 0);
 
+// Each row's cells as they are (valid UTF-8, NULL as nothing), separated by
+// two spaces, one row per line; no header, no row count: how the table
+// format prints .tables and .schema, like the sqlite3 shell.
+std::unique_ptr<ResultPrinter> make_lines_printer(std::ostream& out);
+
 }  // namespace mapindex::index

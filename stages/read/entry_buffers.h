@@ -2,22 +2,14 @@
 // buffer back once it is done with it, and the reader takes it for a later
 // entry.
 //
-// Why: bytes read into memory the process has not used before cost the
-// system a page fault per 4 KiB page, and memory glibc frees goes back to the
-// system often enough (above its trim threshold, and when one thread frees
-// what another thread's arena gave) that every entry met fresh pages. On the
-// corpus tar (96 MB, 267 maps) that was 10,000 of a run's 26,000 page faults,
-// each a few microseconds on a 2-core VM. A kept buffer's pages stay mapped.
+// Why: memory glibc frees often goes back to the system, so every entry met
+// fresh pages, a page fault per 4 KiB read; a kept buffer's pages stay mapped.
 //
 // The pool is bounded: at most kMaxKept buffers holding at most
 // kMaxKeptBytes in all (beside the `--memory` budget for entries in flight);
 // a buffer that does not fit is freed. The bounds hold as many buffers as
-// are in flight by default up to 4 decode threads (16 entries each): with
-// 16 buffers and 32 MiB, a run at --threads 2 (32 entries in flight, about
-// 28 MB on the corpus tar) freed half of them as they came back, and the
-// reader met fresh pages again: 9,900 of the run's 25,800 page faults were
-// still its reads; with 64 and 64 MiB, 1,700 of 19,700 (peak RSS 68 -> 67
-// MB; CPU 0.590 -> 0.585 s, 21 alternating runs).
+// are in flight by default up to 4 decode threads (16 entries each); smaller
+// bounds freed buffers as they came back, and the reader met fresh pages.
 #pragma once
 
 #include <cstddef>

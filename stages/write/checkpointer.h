@@ -1,20 +1,14 @@
 // Checkpoints of the index's write-ahead log while a run writes, on a thread
 // of its own that runs only when a core would otherwise be idle.
 //
-// Why: in WAL mode each commit appends pages to the log, and a checkpoint
-// copies them into the database file, syncing the log before and the file
-// after. SQLite's own automatic checkpoint does this inside the commit that
-// takes the log past 1000 pages, on the writer's thread. A run commits every
-// 200 ms or so (kCommitInterval, pipeline/index_run.h); left to the automatic
-// checkpoint, most of a short run's pages were copied and synced by its last
-// commit, after every entry was done: 15 of the 20 ms that commit took at the
-// end of the all-distinct benchmark (350 maps, a 6 MB index), where nothing
-// else runs. Here a commit that leaves at least kWakePages pages in the log
+// Why: SQLite's automatic checkpoint (copy the log into the database file,
+// syncing both) runs inside the commit that takes the log past 1000 pages, on
+// the writer's thread, so a short run's last commit, after every entry, did
+// most of it. Here a commit that leaves at least kWakePages pages in the log
 // wakes the thread, which copies them while the run goes on (a passive
-// checkpoint: it never waits for the writer or blocks it). At the idle priority
-// (SCHED_IDLE on Linux) it takes no time from the threads that decode: on the
-// all-distinct benchmark at --threads 1, at normal priority it cost the run as
-// much as it saved at its end; idle, the run took 0.489 s instead of 0.505 s.
+// checkpoint: it never waits for the writer or blocks it). At the idle
+// priority (SCHED_IDLE on Linux) it takes only a core that would be idle; at
+// normal priority it took from the decoding as much as it saved at the end.
 //
 // The log is bounded whatever the thread does: a commit that leaves
 // kWriterPages pages or more checkpoints on the writer's thread, as SQLite's

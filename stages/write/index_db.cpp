@@ -18,6 +18,7 @@
 #include "stages/common/hex.h"
 #include "stages/common/utf8.h"
 #include "stages/write/checkpointer.h"
+#include "stages/write/code_table.h"
 #include "stages/write/index_stamp.h"
 #include "stages/write/map_rows.h"
 #include "stages/write/tile_names.h"
@@ -115,8 +116,8 @@ std::vector<std::string> pragma_rows(sqlite3* db, const std::string& pragma) {
 
 // The check at open looks for damage to the file (pages, cells, NOT NULL),
 // not at the CHECK constraints of every row: those only a program writing
-// past mapindex can break, they are over 40% of the check's time (the
-// corpus index: 0.05 -> 0.03 s), and `mapindex check` still runs them.
+// past mapindex can break, they are over 40% of the check's time, and
+// `mapindex check` still runs them.
 std::optional<Error> quick_check(sqlite3* db, const std::string& path) {
   exec_sql(db, "PRAGMA ignore_check_constraints = ON");
   std::vector<std::string> rows;
@@ -389,9 +390,8 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
         const auto size = std::filesystem::file_size(path, ec);
         if (!ec && size <= options.quick_check_max_bytes) {
           // The stamp is compared in the background too: on the main
-          // connection, a re-run of the all-distinct benchmark (a 6.4 MB
-          // index) spent 1.7-2.7 ms on it (a read transaction, the schema,
-          // the CRC then through a 1 MiB buffer) before its first entry.
+          // connection its read transaction, schema read and CRC delayed a
+          // re-run's first entry.
           // Without a thread to be had, here, as when not in the background.
           if (options.check_in_background && *version == latest && in_wal_mode(impl->db.get())) {
             const int timeout = options.busy_timeout_ms;
@@ -414,13 +414,11 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
       }
       // A new file (empty: nothing in it to lose) is switched to WAL without
       // waiting for the disk: the switch writes its first page through a
-      // rollback journal, synced four times at the default FULL (3 ms on the
-      // benchmark machine). A power cut before the disk has that page leaves
-      // the file empty (the next run makes the index anew) or at worst
-      // unreadable, with nothing in it lost: mapindex then says it is not a
-      // SQLite database, and it is to be removed. (Until the first
-      // checkpoint syncs them, NORMAL promises nothing for the commits after
-      // it either.)
+      // rollback journal, synced four times at the default FULL. A power cut before the disk has
+      // that page leaves the file empty (the next run makes the index anew) or at worst unreadable,
+      // with nothing in it lost: mapindex then says it is not a SQLite database, and it is to be
+      // removed. (Until the first checkpoint syncs them, NORMAL promises nothing for the commits
+      // after it either.)
       std::error_code size_ec;
       if (impl->checked == IndexCheck::created && std::filesystem::file_size(path, size_ec) == 0 &&
           !size_ec)
@@ -448,6 +446,7 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
       // writer's speed.
       exec_sql(impl->db.get(), "PRAGMA temp_store = MEMORY");
       sync_tile_names(impl->db.get(), builtin_tile_names(), [&impl] { impl->await_check(); });
+      sync_problem_codes(impl->db.get(), [&impl] { impl->await_check(); });
       if (options.checkpoint_in_background)
         impl->checkpointer = Checkpointer::start(impl->db.get(), path);
     } else {

@@ -76,8 +76,8 @@ inline constexpr std::uint64_t kQuickCheckMaxBytes = 256ull << 20;
 // something a map or an archive does: the check is an assertion, and is
 // built like one. On in Debug builds (the sanitizer build runs the whole
 // test suite with it); off in release builds, where SQLite's lookup of the
-// parent row of every row written cost 3.6% of the CPU of indexing the
-// corpus tar at --threads 2 (1.7% of its wall time; benchmarks/RESULTS.md).
+// parent row of every row written cost a few percent of a run's CPU (see the
+// benchmark results).
 // Either way the tests run PRAGMA foreign_key_check on the indexes they
 // write, and `mapindex check` runs it on demand. What a bug would leave in a
 // release build: a row referring to a missing one, which `mapindex check`
@@ -141,9 +141,9 @@ class IndexDb {
   // host and start) and, up to options.quick_check_max_bytes, a damaged one
   // (index.damaged; with options.check_in_background its first write
   // refuses it instead); then WAL mode, migrates an older schema in place,
-  // refreshes tile_names. read_only: refuses an index that is missing, older
-  // or newer than this build's schema; on read-only media it is opened
-  // immutable (see open_sqlite_read_only). Errors: index.open,
+  // refreshes tile_names and problem_codes. read_only: refuses an index that
+  // is missing, older or newer than this build's schema; on read-only media
+  // it is opened immutable (see open_sqlite_read_only). Errors: index.open,
   // index.not_sqlite, index.foreign, index.newer, index.older,
   // index.migration, index.damaged, index.locked, index.io.
   static Result<IndexDb> open(const std::string& path, OpenMode mode, OpenOptions options = {});

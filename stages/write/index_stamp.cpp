@@ -42,10 +42,8 @@ std::optional<FileDigest> digest_file(sqlite3* db) {
   FileDigest d;
   d.size = static_cast<std::uint64_t>(size);
   // 64 KiB stays in the core's cache between the read and the CRC, and
-  // glibc serves it from a heap: 1 MiB is above its mmap threshold, so it
-  // was mapped afresh in every process (256 pages faulted in), and it
-  // overflows the cache. The CRC alone of a 6.4 MB index in a new process:
-  // 1.1-1.2 ms with 1 MiB, 0.7 ms with 64 KiB.
+  // glibc serves it from a heap; a buffer above its mmap threshold (1 MiB)
+  // would be mapped and faulted in afresh in every process.
   static thread_local std::vector<unsigned char> buffer;
   buffer.resize(std::size_t{64} << 10);
   for (sqlite3_int64 at = 0; at < size;) {

@@ -27,9 +27,8 @@ std::string insert_sql(std::string_view table, std::span<const std::string_view>
 
 // Rows of one table inserted several per statement: as many statements of
 // kMaxRows rows as fit, the rest in statements of 16, 8, 4, 2 and 1 rows (at
-// most five more). One row per statement took 60% of the writer's SQLite
-// steps for the tile counts of the corpus (87,120 rows); batches of 32 rows
-// cut the writer's time by 9% (corpus tar, -j 2).
+// most five more). One row per statement spent most of the writer's SQLite
+// steps on statement overhead (benchmarks/RESULTS.md has the figures).
 class RowsSql {
  public:
   static constexpr int kMaxRows = 32;

@@ -1,5 +1,5 @@
 // The rows of one measured map: the maps row, what it shares with other maps
-// (schema/010_stored_once.sql: its layers, body, DDNet features and
+// (schema/011_stored_once.sql: its layers, body, DDNet features and
 // thumbnail, each written only when no stored row has its key) and its
 // problems. Runs inside the caller's transaction; throws IndexError.
 #pragma once

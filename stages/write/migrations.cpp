@@ -10,7 +10,8 @@
 namespace mapindex::index {
 namespace {
 
-// "001_initial.sql" -> 1; 0 when the name is not NNN_*.sql.
+// The number of a migration's file name ("001_initial.sql": 1); 0 when the
+// name is not NNN_*.sql.
 int migration_number(std::string_view name) {
   if (name.size() < 9 || name[3] != '_' || !name.ends_with(".sql")) return 0;
   int number = 0;

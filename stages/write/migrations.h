@@ -53,7 +53,7 @@ const SchemaSnapshot& default_schema_snapshot();
 // An empty database (user_version 0, no tables) gets `fresh` instead, in one
 // transaction, when it is a snapshot of `migrations` (same last version and
 // name): every ALTER TABLE of a migration parses the whole schema again, so
-// running them costs a fresh index about 28 ms, the snapshot about 4 ms.
+// running them costs a fresh index several times what the snapshot does.
 Result<int> migrate(sqlite3* db, const std::string& path, const Migrations& migrations,
                     const SchemaSnapshot* fresh = nullptr);
 

@@ -1,4 +1,4 @@
-// The keys of what a map's versions share (schema/010_stored_once.sql): a
+// The keys of what a map's versions share (schema/011_stored_once.sql): a
 // distinct layer (layer_defs), a map's body (its settings, groups, images,
 // envelopes, sounds and their users: map_bodies), its DDNet features
 // (feature_sets) and its thumbnail (thumbnail_images). Each key is the

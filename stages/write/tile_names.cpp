@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "stages/extract/teeworlds_features.h"
 #include "stages/sqlite/statement.h"
 
 namespace mapindex::index {
@@ -11,6 +12,12 @@ namespace {
 
 bool by_key(const TileName& a, const TileName& b) {
   return std::tie(a.layer_kind, a.tile) < std::tie(b.layer_kind, b.tile);
+}
+
+bool has_mapinfo_column(sqlite3* db) {
+  Statement q(db, "SELECT count(*) FROM pragma_table_info('tile_names') WHERE name = ?");
+  q.bind_all("mapinfo_name");
+  return q.step() && q.column_int(0) == 1;
 }
 
 }  // namespace
@@ -27,25 +34,44 @@ void sync_tile_names(sqlite3* db, const std::vector<TileName>& names,
                      const std::function<void()>& before_writing) {
   std::vector<TileName> sorted = names;
   std::sort(sorted.begin(), sorted.end(), by_key);
+  // tile_names.mapinfo_name (schema 10 on; a test's older schema has no
+  // such column): the ddnet_mapinfo column each tile sets.
+  const bool with_mapinfo = has_mapinfo_column(db);
+  std::vector<std::string> mapinfo;
+  for (const auto& n : sorted)
+    mapinfo.emplace_back(with_mapinfo ? teeworlds::ddnet_feature_of(n.layer_kind, n.tile) : "");
 
   std::vector<TileName> stored;
-  Statement select(db,
-                   "SELECT layer_kind, tile, name, category FROM tile_names "
-                   "ORDER BY layer_kind, tile");
-  while (select.step())
+  std::vector<std::string> stored_mapinfo;
+  Statement select(db, std::string("SELECT layer_kind, tile, name, category, ") +
+                           (with_mapinfo ? "coalesce(mapinfo_name, '')" : "''") +
+                           " FROM tile_names ORDER BY layer_kind, tile");
+  while (select.step()) {
     stored.push_back({select.column_text(0), static_cast<std::int32_t>(select.column_int(1)),
                       select.column_text(2), select.column_text(3)});
+    stored_mapinfo.push_back(select.column_text(4));
+  }
   select.reset();
-  if (stored == sorted) return;
+  if (stored == sorted && stored_mapinfo == mapinfo) return;
 
   if (before_writing) before_writing();
   exec_sql(db, "BEGIN IMMEDIATE");
   try {
     exec_sql(db, "DELETE FROM tile_names");
-    Statement insert(db,
-                     "INSERT INTO tile_names (layer_kind, tile, name, category) "
-                     "VALUES (?, ?, ?, ?)");
-    for (const auto& n : sorted) insert.bind_all(n.layer_kind, n.tile, n.name, n.category).run();
+    if (with_mapinfo) {
+      Statement insert(db,
+                       "INSERT INTO tile_names (layer_kind, tile, name, category, mapinfo_name) "
+                       "VALUES (?, ?, ?, ?, nullif(?, ''))");
+      for (std::size_t i = 0; i < sorted.size(); ++i) {
+        const auto& n = sorted[i];
+        insert.bind_all(n.layer_kind, n.tile, n.name, n.category, mapinfo[i]).run();
+      }
+    } else {
+      Statement insert(db,
+                       "INSERT INTO tile_names (layer_kind, tile, name, category) "
+                       "VALUES (?, ?, ?, ?)");
+      for (const auto& n : sorted) insert.bind_all(n.layer_kind, n.tile, n.name, n.category).run();
+    }
     exec_sql(db, "COMMIT");
   } catch (...) {
     sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);

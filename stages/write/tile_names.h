@@ -24,9 +24,10 @@ using teeworlds::TileName;
 // does not parse.
 const std::vector<TileName>& builtin_tile_names();
 
-// Makes the tile_names table hold exactly `names` (in one transaction, only
-// when it differs; `before_writing` runs first then, and may throw to stop
-// it). Throws IndexError on SQLite failures.
+// Makes the tile_names table hold exactly `names`, each with the ddnet_mapinfo
+// column it sets (mapinfo_name, stages/extract/teeworlds_features.h), in one
+// transaction, only when it differs; `before_writing` runs first then, and
+// may throw to stop it. Throws IndexError on SQLite failures.
 void sync_tile_names(sqlite3* db, const std::vector<TileName>& names,
                      const std::function<void()>& before_writing = {});
 

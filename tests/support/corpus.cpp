@@ -1,5 +1,7 @@
 #include "tests/support/corpus.h"
 
+#include "tests/support/test_kind.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -13,6 +15,7 @@ namespace mapindex::testing {
 namespace fs = std::filesystem;
 
 std::optional<fs::path> corpus_dir(const std::string& sub) {
+  require_corpus_allowed(sub);
   fs::path root;
   if (const char* env = std::getenv("MAPINDEX_CORPUS_DIR"); env && *env) {
     root = env;

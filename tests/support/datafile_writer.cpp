@@ -180,6 +180,30 @@ void patch_i32(std::vector<std::uint8_t>& file, std::size_t offset, std::int32_t
   store_le_u32(file.data() + offset, static_cast<std::uint32_t>(value));
 }
 
+std::vector<std::uint8_t> with_stored_data(std::span<const std::uint8_t> file, std::size_t index,
+                                           std::span<const std::uint8_t> stored) {
+  const FileLayout l = file_layout(file);
+  if (l.version != 4 || index >= l.num_data)
+    throw std::invalid_argument("with_stored_data: a v4 file and one of its data items");
+  const auto offset = [&](std::size_t i) {
+    return i < l.num_data
+               ? static_cast<std::size_t>(load_le_u32(file.data() + l.data_offsets + 4 * i))
+               : l.data_size;
+  };
+  const std::size_t begin = l.data + offset(index), end = l.data + offset(index + 1);
+  std::vector<std::uint8_t> out(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(begin));
+  out.insert(out.end(), stored.begin(), stored.end());
+  out.insert(out.end(), file.begin() + static_cast<std::ptrdiff_t>(end), file.end());
+  const auto shift = [&](std::size_t at, std::size_t value) {
+    patch_i32(out, at, static_cast<std::int32_t>(value - (end - begin) + stored.size()));
+  };
+  for (std::size_t i = index + 1; i < l.num_data; ++i) shift(l.data_offsets + 4 * i, offset(i));
+  shift(header_offset::data_size, l.data_size);
+  shift(header_offset::size,
+        static_cast<std::size_t>(load_le_u32(file.data() + header_offset::size)));
+  return out;
+}
+
 std::vector<std::int32_t> to_i32_string(std::string_view text, std::size_t num_ints) {
   std::vector<std::int32_t> ints(num_ints);
   std::size_t index = 0;

@@ -75,6 +75,12 @@ FileLayout file_layout(std::span<const std::uint8_t> file);
 // Overwrites the little-endian int32 at `offset`.
 void patch_i32(std::vector<std::uint8_t>& file, std::size_t offset, std::int32_t value);
 
+// A well-formed v4 `file` with the stored (compressed) bytes of data item
+// `index` replaced by `stored`, as is (a zlib stream written by hand): the
+// offsets after it and the header's sizes follow; its declared size stays.
+std::vector<std::uint8_t> with_stored_data(std::span<const std::uint8_t> file, std::size_t index,
+                                           std::span<const std::uint8_t> stored);
+
 // Strings stored in consecutive int32s (names of groups, layers, envelopes):
 // big-endian bytes, each +128, last byte NUL.
 std::vector<std::int32_t> to_i32_string(std::string_view text, std::size_t num_ints);

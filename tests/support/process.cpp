@@ -1,6 +1,7 @@
 #include "tests/support/process.h"
 
 #include "tests/support/corpus.h"
+#include "tests/support/test_kind.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -17,6 +18,7 @@ namespace {
 pid_t spawn(const std::string& program, const std::vector<std::string>& args,
             const std::filesystem::path& in, const std::filesystem::path& out,
             const std::filesystem::path& err) {
+  require_processes_allowed(program);
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
@@ -113,6 +115,19 @@ std::string make_demo_binary() { return MAPINDEX_MAKE_DEMO_FOR_FIXTURES; }
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+std::size_t count_lines_containing(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (const auto& l : lines_of(text)) n += contains(l, part);
+  return n;
 }
 
 bool has_line(const std::string& text, const std::string& line) {

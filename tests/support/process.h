@@ -55,5 +55,8 @@ ProcessResult index_archive(const std::filesystem::path& db, const std::filesyst
 // line of `text`.
 bool contains(const std::string& text, const std::string& part);
 bool has_line(const std::string& text, const std::string& line);
+// The lines of `text`, and how many of them hold `part`.
+std::vector<std::string> lines_of(const std::string& text);
+std::size_t count_lines_containing(const std::string& text, const std::string& part);
 
 }  // namespace mapindex::testing

@@ -2,6 +2,9 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <iterator>
+#include <set>
 #include <stdexcept>
 
 #include "stages/sqlite/statement.h"
@@ -33,6 +36,39 @@ std::string sql_value(const std::filesystem::path& db, const std::string& sql) {
 
 std::int64_t sql_int(const std::filesystem::path& db, const std::string& sql) {
   return std::stoll(sql_value(db, sql));
+}
+
+IndexTables index_tables(const std::filesystem::path& db) {
+  static const std::set<std::string> varying = {"started_at", "finished_at", "command", "pid"};
+  IndexTables out;
+  for (const auto& t : sql_rows(db,
+                                "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') "
+                                "AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
+    std::string columns;
+    for (const auto& c : sql_rows(db, "SELECT name FROM pragma_table_info('" + t[0] + "')"))
+      if (!varying.count(c[0])) columns += (columns.empty() ? "\"" : ", \"") + c[0] + "\"";
+    auto rows = sql_rows(db, "SELECT " + columns + " FROM \"" + t[0] + "\"");
+    std::sort(rows.begin(), rows.end());
+    out[t[0]] = std::move(rows);
+  }
+  return out;
+}
+
+std::string first_difference(const IndexTables& a, const IndexTables& b) {
+  for (const auto& [name, rows] : a) {
+    auto it = b.find(name);
+    if (it == b.end()) return name + ": missing on the right";
+    if (rows == it->second) continue;
+    std::vector<Row> only;
+    std::set_symmetric_difference(rows.begin(), rows.end(), it->second.begin(), it->second.end(),
+                                  std::back_inserter(only));
+    std::string row;
+    for (const auto& v : only.front()) row += v + "|";
+    return name + ": " + std::to_string(rows.size()) + " vs " + std::to_string(it->second.size()) +
+           " rows, e.g. " + row;
+  }
+  if (a.size() != b.size()) return "the right has more tables";
+  return "";
 }
 
 }  // namespace mapindex::testing

@@ -2,7 +2,9 @@
 // tables for comparing two indexes.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,5 +17,14 @@ std::vector<Row> sql_rows(const std::filesystem::path& db, const std::string& sq
 // The first column of the first row.
 std::string sql_value(const std::filesystem::path& db, const std::string& sql);
 std::int64_t sql_int(const std::filesystem::path& db, const std::string& sql);
+
+// Every table and view a query can see, each as sorted rows, without what
+// legitimately differs between two runs over the same input: the run's
+// timestamps, its command line and process id.
+using IndexTables = std::map<std::string, std::vector<Row>>;
+IndexTables index_tables(const std::filesystem::path& db);
+// The first table (or view) whose rows differ, with a row only one side has;
+// empty when the two are the same.
+std::string first_difference(const IndexTables& a, const IndexTables& b);
 
 }  // namespace mapindex::testing

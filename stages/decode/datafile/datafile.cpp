@@ -6,33 +6,23 @@
 #include <string>
 #include <utility>
 
-#include "stages/common/adler32.h"
 #include "stages/common/hex.h"
-#include "stages/common/utf8.h"
-#include "stages/decode/datafile/inflate.h"
-#include "stages/decode/datafile/zero_inflate.h"
+#include "stages/decode/datafile/container.h"
+#include "stages/deflate/inflate.h"
 
 namespace mapindex::datafile {
 namespace {
 
-// The container's layout (docs/formats/datafile.md). The header: the magic,
-// then eight little-endian int32s at these byte offsets.
+// The header (docs/formats/datafile.md): the magic, then eight little-endian
+// int32s at these byte offsets.
 constexpr char kMagic[] = "DATA", kMagicReversed[] = "ATAD";
 constexpr std::size_t kVersionAt = 4, kSizeAt = 8, kSwaplenAt = 12, kNumItemTypesAt = 16,
                       kNumItemsAt = 20, kNumDataAt = 24, kItemSizeAt = 28, kDataSizeAt = 32;
 constexpr std::size_t kHeaderSize = 36;
 static_assert(kDataSizeAt + 4 == kHeaderSize);
-// An item type entry: type id (at 0), index of its first item, number of items.
-constexpr std::size_t kTypeStartAt = 4, kTypeNumAt = 8;
-constexpr std::size_t kItemTypeSize = 12;
-// An item's header: its key (type id << 16 | id, at 0), then its payload size.
-constexpr std::size_t kItemPayloadSizeAt = 4;
-constexpr std::size_t kItemHeaderSize = 8;
 constexpr std::int64_t kMaxMetadata = std::int64_t{1} << 31;  // H8: 2 GiB
 
 using std::to_string;
-
-Error fail(Code code, std::string message) { return Error{code, std::move(message)}; }
 
 std::string describe_magic(const std::uint8_t* p) {
   std::string printable;
@@ -76,58 +66,70 @@ Int32View Int32View::subview(std::size_t first, std::size_t count) const {
 
 namespace {
 
-// The header's fields (H1..H4 checked).
-struct Header {
-  bool reversed = false;
-  std::int32_t version = 0;
-  std::int64_t size = 0, swaplen = 0, num_types = 0, num_items = 0, num_data = 0, item_size = 0,
-               data_size = 0;
-};
+// The metadata the header describes, in bytes: item types, item offsets,
+// data offsets, v4's table of uncompressed sizes and the items.
+std::int64_t metadata_size(const HeaderFields& h) {
+  const std::int64_t size_table = h.version == 4 ? std::int64_t{h.num_data} * 4 : 0;
+  return std::int64_t{h.num_item_types} * static_cast<std::int64_t>(kItemTypeSize) +
+         std::int64_t{h.num_items} * 4 + std::int64_t{h.num_data} * 4 + size_table + h.item_size;
+}
 
-// H1..H4: the header of `file`: its size, magic, version and counts.
-Result<Header> read_header(Bytes file) {
-  // H1
-  if (file.size() < kHeaderSize)
-    return fail(Code::H1, "file is " + to_string(file.size()) +
-                              " bytes, shorter than the 36-byte datafile header");
+}  // namespace
+
+std::int64_t HeaderFields::described_size() const {
+  return static_cast<std::int64_t>(kHeaderSize) + metadata_size(*this) + data_size;
+}
+
+std::optional<HeaderFields> read_header_fields(Bytes file) {
+  if (file.size() < kHeaderSize) return std::nullopt;
   const std::uint8_t* p = file.data();
-  Header h;
-
-  // H2
-  bool& reversed = h.reversed;
-  if (std::memcmp(p, kMagic, 4) == 0) {
-    reversed = false;
-  } else if (std::memcmp(p, kMagicReversed, 4) == 0) {
-    reversed = true;
-  } else {
-    return fail(Code::H2, "magic " + describe_magic(p) + " is neither 'DATA' nor 'ATAD'");
-  }
-
-  // H3
-  const std::int32_t version = load_le_i32(p + kVersionAt);
-  if (version != 3 && version != 4)
-    return fail(Code::H3, "version " + to_string(version) + " is not 3 or 4");
-
-  h.version = version;
+  HeaderFields h;
+  if (std::memcmp(p, kMagicReversed, 4) == 0)
+    h.reversed_magic = true;
+  else if (std::memcmp(p, kMagic, 4) != 0)
+    return std::nullopt;
+  h.version = load_le_i32(p + kVersionAt);
   h.size = load_le_i32(p + kSizeAt);
   h.swaplen = load_le_i32(p + kSwaplenAt);
-  h.num_types = load_le_i32(p + kNumItemTypesAt);
+  h.num_item_types = load_le_i32(p + kNumItemTypesAt);
   h.num_items = load_le_i32(p + kNumItemsAt);
   h.num_data = load_le_i32(p + kNumDataAt);
   h.item_size = load_le_i32(p + kItemSizeAt);
   h.data_size = load_le_i32(p + kDataSizeAt);
+  return h;
+}
 
-  const std::int64_t num_types = h.num_types, num_items = h.num_items, num_data = h.num_data,
-                     item_size = h.item_size, data_size = h.data_size;
+namespace {
+
+// H1..H4: the header of `file`: its size, magic, version and counts.
+Result<HeaderFields> read_header(Bytes file) {
+  // H1
+  if (file.size() < kHeaderSize)
+    return fail(Code::H1, "file is " + to_string(file.size()) +
+                              " bytes, shorter than the 36-byte datafile header");
+  // H2
+  const auto fields = read_header_fields(file);
+  if (!fields)
+    return fail(Code::H2, "magic " + describe_magic(file.data()) + " is neither 'DATA' nor 'ATAD'");
+  const HeaderFields& h = *fields;
+
+  // H3
+  if (h.version != 3 && h.version != 4)
+    return fail(Code::H3, "version " + to_string(h.version) + " is not 3 or 4");
+
   // H4
-  if (num_types < 0 || num_types > 65536)
-    return fail(Code::H4, "num_item_types " + to_string(num_types) + " is outside [0, 65536]");
-  if (num_items < 0) return fail(Code::H4, "num_items " + to_string(num_items) + " is negative");
-  if (num_data < 0) return fail(Code::H4, "num_data " + to_string(num_data) + " is negative");
-  if (item_size < 0) return fail(Code::H4, "item_size " + to_string(item_size) + " is negative");
-  if (item_size % 4 != 0)
-    return fail(Code::H4, "item_size " + to_string(item_size) + " is not a multiple of 4");
-  if (data_size < 0) return fail(Code::H4, "data_size " + to_string(data_size) + " is negative");
+  if (h.num_item_types < 0 || h.num_item_types > 65536)
+    return fail(Code::H4,
+                "num_item_types " + to_string(h.num_item_types) + " is outside [0, 65536]");
+  if (h.num_items < 0)
+    return fail(Code::H4, "num_items " + to_string(h.num_items) + " is negative");
+  if (h.num_data < 0) return fail(Code::H4, "num_data " + to_string(h.num_data) + " is negative");
+  if (h.item_size < 0)
+    return fail(Code::H4, "item_size " + to_string(h.item_size) + " is negative");
+  if (h.item_size % 4 != 0)
+    return fail(Code::H4, "item_size " + to_string(h.item_size) + " is not a multiple of 4");
+  if (h.data_size < 0)
+    return fail(Code::H4, "data_size " + to_string(h.data_size) + " is negative");
 
   return h;
 }
@@ -141,14 +143,14 @@ struct Sizes {
 
 // H8, H5, H6, H7: the header's sizes against each other and the file size,
 // before anything is allocated for the metadata they describe.
-Result<Sizes> check_sizes(const Header& h, std::int64_t file_size) {
-  const auto& [reversed, version, size, swaplen, num_types, num_items, num_data, item_size,
-               data_size] = h;
-  const bool v4 = version == 4;
+Result<Sizes> check_sizes(const HeaderFields& h, std::int64_t file_size) {
+  const bool v4 = h.version == 4;
+  const std::int64_t size = h.size, swaplen = h.swaplen, num_types = h.num_item_types,
+                     num_items = h.num_items, num_data = h.num_data, item_size = h.item_size,
+                     data_size = h.data_size;
   // H8 before H5: a reader allocates the metadata before it can compare sizes.
   const std::int64_t size_table = v4 ? num_data * 4 : 0;
-  const std::int64_t metadata = num_types * static_cast<std::int64_t>(kItemTypeSize) +
-                                num_items * 4 + num_data * 4 + size_table + item_size;
+  const std::int64_t metadata = metadata_size(h);
   if (metadata > kMaxMetadata)
     return fail(Code::H8, "metadata of " + to_string(metadata) + " bytes (" + to_string(num_types) +
                               " item types, " + to_string(num_items) + " items, " +
@@ -156,7 +158,7 @@ Result<Sizes> check_sizes(const Header& h, std::int64_t file_size) {
                               to_string(item_size) + ") exceeds the 2 GiB limit");
 
   // H5
-  const std::int64_t expected_size = static_cast<std::int64_t>(kHeaderSize) + metadata + data_size;
+  const std::int64_t expected_size = h.described_size();
   if (expected_size != file_size)
     return fail(Code::H5, "header describes a file of " + to_string(expected_size) + " bytes (" +
                               to_string(num_types) + " item types, " + to_string(num_items) +
@@ -204,31 +206,30 @@ Result<Datafile> Datafile::open(Bytes file, const Options& options) {
   if (!sizes) return sizes.error();
   // The sections the header describes, as views of the file.
   const std::uint8_t* p = file.data();
-  const auto& [reversed, version, size, swaplen, num_types, num_items, num_data, item_size,
-               data_size] = *header;
+  const HeaderFields& h = *header;
   const auto [size_table, crude] = *sizes;
-  const bool v4 = version == 4;
+  const bool v4 = h.version == 4;
   Datafile df;
   df.file_ = file;
   df.options_ = options;
-  df.version_ = version;
-  df.reversed_magic_ = reversed;
+  df.version_ = h.version;
+  df.reversed_magic_ = h.reversed_magic;
   df.crude_header_ = crude;
-  df.num_item_types_ = static_cast<std::size_t>(num_types);
-  df.num_items_ = static_cast<std::size_t>(num_items);
-  df.num_data_ = static_cast<std::size_t>(num_data);
+  df.num_item_types_ = static_cast<std::size_t>(h.num_item_types);
+  df.num_items_ = static_cast<std::size_t>(h.num_items);
+  df.num_data_ = static_cast<std::size_t>(h.num_data);
   df.item_types_ = p + kHeaderSize;
   df.item_offsets_ = df.item_types_ + df.num_item_types_ * kItemTypeSize;
   df.data_offsets_ = df.item_offsets_ + df.num_items_ * 4;
   df.data_sizes_ = v4 ? df.data_offsets_ + df.num_data_ * 4 : nullptr;
   df.items_ = df.data_offsets_ + df.num_data_ * 4 + static_cast<std::size_t>(size_table);
-  df.item_size_ = static_cast<std::uint32_t>(item_size);
+  df.item_size_ = static_cast<std::uint32_t>(h.item_size);
   df.data_ = df.items_ + df.item_size_;
-  df.data_block_size_ = static_cast<std::uint32_t>(data_size);
+  df.data_block_size_ = static_cast<std::uint32_t>(h.data_size);
   if (crude)
     df.warnings_.push_back(Problem{Code::H6_crude,
-                                   "v4 crude header: size " + to_string(size) + " and swaplen " +
-                                       to_string(swaplen) + " leave out the " +
+                                   "v4 crude header: size " + to_string(h.size) + " and swaplen " +
+                                       to_string(h.swaplen) + " leave out the " +
                                        to_string(size_table) + "-byte table of uncompressed sizes",
                                    Location::file()});
 
@@ -389,227 +390,12 @@ std::optional<Error> Datafile::check_data_sizes(Datafile& df) {
                     Location::data_item(i)});
       const auto wanted = static_cast<std::uint64_t>(declared);
       if (wanted <= df.options_.max_data_item_size &&
-          wanted <= max_inflated_size(df.data_stored_size(i)))
+          wanted <= deflate::max_inflated_size(df.data_stored_size(i)))
         inflatable += wanted;
     }
     df.inflate_budget_ = kInflateBudgetFactor * inflatable + kInflateBudgetSlack;
   }
   return std::nullopt;
-}
-
-ItemType Datafile::item_type(std::size_t i) const {
-  const std::uint8_t* e = item_types_ + i * kItemTypeSize;
-  return ItemType{static_cast<std::uint16_t>(load_le_i32(e)), load_le_i32(e + kTypeStartAt),
-                  load_le_i32(e + kTypeNumAt)};
-}
-
-Item Datafile::item(std::size_t i) const {
-  const auto offset = static_cast<std::uint32_t>(load_le_i32(item_offsets_ + 4 * i));
-  const std::uint8_t* h = items_ + offset;
-  const std::uint32_t key = load_le_u32(h);
-  const auto size = static_cast<std::uint32_t>(load_le_i32(h + kItemPayloadSizeAt));
-  return Item{static_cast<std::uint16_t>(key >> 16), static_cast<std::uint16_t>(key & 0xFFFF),
-              static_cast<std::uint32_t>(i), Int32View(Bytes(h + kItemHeaderSize, size))};
-}
-
-ItemRange Datafile::items_of_type(std::uint16_t type_id) const {
-  for (std::size_t t = 0; t < num_item_types_; ++t) {
-    const std::uint8_t* e = item_types_ + t * kItemTypeSize;
-    if (load_le_i32(e) == type_id)
-      return ItemRange{static_cast<std::uint32_t>(load_le_i32(e + kTypeStartAt)),
-                       static_cast<std::uint32_t>(load_le_i32(e + kTypeNumAt))};
-  }
-  return ItemRange{};
-}
-
-std::optional<Item> Datafile::find_item(std::uint16_t type_id, std::uint16_t id) const {
-  const ItemRange range = items_of_type(type_id);
-  for (std::uint32_t i = range.start; i < range.start + range.num; ++i) {
-    const auto offset = static_cast<std::uint32_t>(load_le_i32(item_offsets_ + 4 * i));
-    if ((load_le_u32(items_ + offset) & 0xFFFF) == id) return item(i);
-  }
-  return std::nullopt;
-}
-
-// The UUID in a UUID index item: 4 ints, each holding 4 UUID bytes big-endian.
-std::optional<Uuid> uuid_of_index_item(const Item& item) {
-  if (item.data.size() < 4) return std::nullopt;
-  Uuid uuid;
-  for (std::size_t k = 0; k < 4; ++k) {
-    const auto v = static_cast<std::uint32_t>(item.data[k]);
-    uuid.bytes[4 * k] = static_cast<std::uint8_t>(v >> 24);
-    uuid.bytes[4 * k + 1] = static_cast<std::uint8_t>(v >> 16);
-    uuid.bytes[4 * k + 2] = static_cast<std::uint8_t>(v >> 8);
-    uuid.bytes[4 * k + 3] = static_cast<std::uint8_t>(v);
-  }
-  return uuid;
-}
-
-std::optional<std::uint16_t> Datafile::type_id_of(const Uuid& uuid) const {
-  const ItemRange range = items_of_type(kUuidIndexType);
-  for (std::uint32_t i = range.start; i < range.start + range.num; ++i) {
-    const Item it = item(i);
-    if (it.id < kFirstUuidTypeId) continue;
-    if (auto u = uuid_of_index_item(it); u && *u == uuid) return it.id;
-  }
-  return std::nullopt;
-}
-
-std::optional<Uuid> Datafile::uuid_of(std::uint16_t type_id) const {
-  // Type ids below 0x8000 are plain types, never UUID types, even when a
-  // (broken) UUID index item carries one as its id: as in type_id_of().
-  if (type_id < kFirstUuidTypeId) return std::nullopt;
-  const ItemRange range = items_of_type(kUuidIndexType);
-  for (std::uint32_t i = range.start; i < range.start + range.num; ++i) {
-    const Item it = item(i);
-    if (it.id != type_id) continue;
-    if (auto u = uuid_of_index_item(it)) return u;
-  }
-  return std::nullopt;
-}
-
-ItemRange Datafile::items_of_uuid(const Uuid& uuid) const {
-  const auto type_id = type_id_of(uuid);
-  return type_id ? items_of_type(*type_id) : ItemRange{};
-}
-
-std::uint32_t Datafile::data_stored_size(std::size_t index) const {
-  const auto offset = static_cast<std::uint32_t>(load_le_i32(data_offsets_ + 4 * index));
-  const std::uint32_t end =
-      index + 1 < num_data_
-          ? static_cast<std::uint32_t>(load_le_i32(data_offsets_ + 4 * (index + 1)))
-          : data_block_size_;
-  return end - offset;
-}
-
-std::int64_t Datafile::data_size(std::size_t index) const {
-  if (version_ == 4) return load_le_i32(data_sizes_ + 4 * index);
-  return data_stored_size(index);
-}
-
-Result<Bytes> Datafile::stored_data(std::size_t index) const {
-  if (index >= num_data_)
-    return fail(Code::D1, "data item " + to_string(index) + " does not exist (the file has " +
-                              to_string(num_data_) + " data items)");
-  const auto offset = static_cast<std::uint32_t>(load_le_i32(data_offsets_ + 4 * index));
-  return Bytes(data_ + offset, data_stored_size(index));
-}
-
-Result<std::uint64_t> Datafile::charge(std::size_t index) const {
-  auto label = [index] { return "data item " + to_string(index); };
-  auto stored_bytes = stored_data(index);
-  if (!stored_bytes) return stored_bytes.error();
-  const auto stored = static_cast<std::uint32_t>(stored_bytes->size());
-  if (version_ == 3) return stored;
-
-  const std::int64_t declared = data_size(index);
-  if (declared <= 0)
-    return fail(Code::D2,
-                label() + ": uncompressed size " + to_string(declared) + " is not positive");
-  const auto wanted = static_cast<std::uint64_t>(declared);
-  if (wanted > options_.max_data_item_size)
-    return fail(Code::D_cap, label() + ": uncompressed size " + to_string(wanted) +
-                                 " is above the limit of " +
-                                 to_string(options_.max_data_item_size) + " bytes per data item");
-  if (wanted > max_inflated_size(stored))
-    return fail(Code::D4, label() + ": uncompressed size " + to_string(wanted) + " is more than " +
-                              to_string(stored) +
-                              " compressed bytes can hold (zlib expands at most 1032:1)");
-  if (wanted > inflate_budget_ - std::min(inflated_, inflate_budget_))
-    return fail(Code::D_budget,
-                label() +
-                    ": not inflated: reading the file's data items has already "
-                    "inflated " +
-                    to_string(inflated_) + " bytes and " + to_string(wanted) +
-                    " more would pass the limit of " + to_string(inflate_budget_) +
-                    " (twice what inflating every data item once gives, plus 16 MiB)");
-  inflated_ += wanted;
-  return wanted;
-}
-
-Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scratch) const {
-  std::optional<std::uint32_t> checksum;
-  auto bytes = data_unchecked(index, scratch, checksum);
-  if (bytes && checksum && adler32(*bytes) != *checksum) return invalid_stream_error(index);
-  return bytes;
-}
-
-Error Datafile::invalid_stream_error(std::size_t index) const {
-  const auto stored = stored_data(index);
-  return fail(Code::D4, "data item " + to_string(index) + ": " +
-                            to_string(stored ? stored->size() : 0) +
-                            " compressed bytes are not a valid zlib stream (declared size " +
-                            to_string(data_size(index)) + ")");
-}
-
-Result<Bytes> Datafile::data_unchecked(std::size_t index, std::vector<std::uint8_t>& scratch,
-                                       std::optional<std::uint32_t>& checksum) const {
-  return inflated(index, checksum, [&scratch](Bytes compressed, std::size_t wanted) {
-    // Grow only: zero-filling the buffer again for every data item would
-    // write each byte twice (libdeflate writes all `wanted` bytes on success).
-    if (scratch.size() < wanted) scratch.resize(wanted);
-    const std::span<std::uint8_t> out(scratch.data(), wanted);
-    return std::pair(inflate_zlib_unchecked(compressed, out), out.data());
-  });
-}
-
-Result<Bytes> Datafile::data_unchecked(std::size_t index, ZeroedBuffer& buffer,
-                                       std::optional<std::uint32_t>& checksum) const {
-  return inflated(index, checksum, [&buffer](Bytes compressed, std::size_t wanted) {
-    const std::span<std::uint8_t> out = buffer.take(wanted);
-    return std::pair(inflate_zlib_onto_zeros(compressed, buffer, wanted), out.data());
-  });
-}
-
-template <typename Inflate>
-Result<Bytes> Datafile::inflated(std::size_t index, std::optional<std::uint32_t>& checksum,
-                                 Inflate&& inflate) const {
-  checksum.reset();
-  auto label = [index] { return "data item " + to_string(index); };
-  auto charged = charge(index);
-  if (!charged) return charged.error();
-  const Bytes compressed = *stored_data(index);
-  if (version_ == 3) return compressed;
-  const std::uint32_t stored = static_cast<std::uint32_t>(compressed.size());
-  const std::uint64_t wanted = *charged;
-  const auto [outcome, out] = inflate(compressed, static_cast<std::size_t>(wanted));
-  switch (outcome.status) {
-    case InflateStatus::ok: checksum = outcome.checksum; return Bytes(out, outcome.produced);
-    case InflateStatus::too_short:
-      return fail(Code::D4, label() + ": " + to_string(stored) + " compressed bytes inflate to " +
-                                to_string(outcome.produced) + " bytes, not the declared " +
-                                to_string(wanted));
-    case InflateStatus::too_long:
-      return fail(Code::D4, label() + ": " + to_string(stored) +
-                                " compressed bytes inflate to more than the declared " +
-                                to_string(wanted) + " bytes");
-    case InflateStatus::corrupt: break;
-  }
-  return invalid_stream_error(index);
-}
-
-Result<std::string> Datafile::string(std::size_t index) const {
-  auto text = string_bytes(index);
-  if (text && !is_valid_utf8(*text))
-    return fail(Code::D7, "data item " + to_string(index) + ": string is not valid UTF-8");
-  return text;
-}
-
-Result<std::string> Datafile::string_bytes(std::size_t index) const {
-  std::vector<std::uint8_t> scratch;
-  auto bytes = data(index, scratch);
-  if (!bytes) return bytes.error();
-  const Bytes b = *bytes;
-  auto label = [index] { return "data item " + to_string(index); };
-  if (b.empty()) return fail(Code::D7, label() + ": a string needs at least its terminating NUL");
-  if (b.back() != 0)
-    return fail(Code::D7,
-                label() + ": string of " + to_string(b.size()) + " bytes does not end with NUL");
-  const std::string_view text(reinterpret_cast<const char*>(b.data()), b.size() - 1);
-  if (const auto nul = text.find('\0'); nul != std::string_view::npos)
-    return fail(Code::D7, label() + ": string has a NUL at byte " + to_string(nul) +
-                              " before its end " + to_string(b.size() - 1));
-  return std::string(text);
 }
 
 }  // namespace mapindex::datafile

@@ -21,6 +21,7 @@
 #include "stages/common/result.h"
 #include "stages/common/zeroed_buffer.h"
 #include "stages/decode/datafile/uuid.h"
+#include "stages/deflate/inflate.h"
 
 namespace mapindex::datafile {
 
@@ -36,6 +37,9 @@ struct Options {
   // The largest data item the decoder will allocate for (declared
   // uncompressed size). Larger ones fail with code "D.cap".
   std::uint64_t max_data_item_size = 256ull << 20;
+  // What inflates data items onto a ZeroedBuffer (tile data): zero_inflate,
+  // or libdeflate as every other data item (stages/deflate/README.md).
+  deflate::Inflater tile_inflater = deflate::Inflater::zeros;
 };
 
 // A view of an item's payload as little-endian int32s (never a cast of the
@@ -78,6 +82,22 @@ struct ItemRange {
   std::uint32_t start = 0;
   std::uint32_t num = 0;
 };
+
+// The header's fields as stored: the magic and the eight int32s after it,
+// not checked against each other or the file. What a report shows of a
+// file whose container does not open (Datafile::open() reads the same).
+struct HeaderFields {
+  bool reversed_magic = false;  // `ATAD`
+  std::int32_t version = 0, size = 0, swaplen = 0, num_item_types = 0, num_items = 0, num_data = 0,
+               item_size = 0, data_size = 0;
+  // The file size the counts and sizes add up to (rule H5): the header, the
+  // metadata (with v4's table of uncompressed sizes) and the data.
+  std::int64_t described_size() const;
+};
+
+// The header of `file`, or nullopt when `file` is shorter than the header
+// (H1) or its magic is neither `DATA` nor `ATAD` (H2).
+std::optional<HeaderFields> read_header_fields(Bytes file);
 
 class Datafile {
  public:
@@ -131,9 +151,10 @@ class Datafile {
   Result<Bytes> data_unchecked(std::size_t index, std::vector<std::uint8_t>& scratch,
                                std::optional<std::uint32_t>& checksum) const;
   // The same into `buffer`, for tile data (mostly zero): v4 data is inflated
-  // onto zeros writing only what is not zero (zero_inflate.h), and the
-  // buffer's marks then say which chunks may hold bytes other than zero. The
-  // returned view is the buffer's front (v4) or a slice of the file (v3).
+  // onto zeros by Options::tile_inflater, by default writing only what is not
+  // zero (stages/deflate/zero_inflate.h), and the buffer's marks then say
+  // which chunks may hold bytes other than zero. The returned view is the
+  // buffer's front (v4) or a slice of the file (v3).
   Result<Bytes> data_unchecked(std::size_t index, ZeroedBuffer& buffer,
                                std::optional<std::uint32_t>& checksum) const;
   // "D4": data item `index` is not a valid zlib stream, as data() says it.
@@ -195,9 +216,5 @@ class Datafile {
 // The UUID a UUID index item (type 0xFFFF) holds: its first 4 ints, each 4
 // UUID bytes big-endian; nullopt when it holds fewer.
 std::optional<Uuid> uuid_of_index_item(const Item& item);
-
-// Inflates a zlib stream into exactly `out.size()` bytes with libdeflate.
-// Returns false when the stream is corrupt or its size differs from out.size().
-bool inflate_exact(Bytes compressed, std::span<std::uint8_t> out);
 
 }  // namespace mapindex::datafile

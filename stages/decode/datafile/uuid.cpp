@@ -18,7 +18,7 @@ constexpr int hex_value(char c) {
                                 : -1;
 }
 
-// "xxxxxxxx-xxxx-..." -> 16 bytes (dashes skipped).
+// The 16 bytes of "xxxxxxxx-xxxx-..." (dashes skipped).
 constexpr std::array<std::uint8_t, 16> parse_uuid(std::string_view text) {
   std::array<std::uint8_t, 16> out{};
   std::size_t n = 0;

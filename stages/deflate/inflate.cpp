@@ -1,14 +1,16 @@
-#include "stages/decode/datafile/inflate.h"
+#include "stages/deflate/inflate.h"
 
 #include <libdeflate.h>
 
+#include <utility>
+
 #include "stages/common/adler32.h"
 #include "stages/common/bytes.h"
+#include "stages/common/enum_text.h"
 #include "stages/common/thread_decompressor.h"
-#include "stages/decode/datafile/datafile.h"
-#include "stages/decode/datafile/zero_inflate.h"
+#include "stages/deflate/zero_inflate.h"
 
-namespace mapindex::datafile {
+namespace mapindex::deflate {
 
 // RFC 1950: CMF (compression method 8 = deflate, CINFO = log2(window) - 8 at
 // most 7), FLG (FCHECK makes CMF * 256 + FLG a multiple of 31; FDICT, a preset
@@ -58,11 +60,31 @@ InflateOutcome inflate_zlib_unchecked(Bytes compressed, std::span<std::uint8_t> 
   }
 }
 
-InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, ZeroedBuffer& buffer, std::size_t size) {
+std::string_view to_string(Inflater inflater) {
+  switch (inflater) {
+    case Inflater::zeros: return "zeros";
+    case Inflater::libdeflate: return "libdeflate";
+  }
+  return "?";
+}
+
+std::optional<Inflater> parse_inflater(std::string_view text) {
+  static constexpr Inflater kAll[] = {Inflater::zeros, Inflater::libdeflate};
+  return parse_enum(text, kAll);
+}
+
+InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, ZeroedSpan out, Inflater inflater) {
+  if (inflater == Inflater::libdeflate) {
+    // libdeflate may write anywhere in `out` before it fails.
+    if (out.size() > 0) out.buffer().mark(0, out.size());
+    return inflate_zlib_unchecked(compressed, out);
+  }
   if (!zlib_framing_ok(compressed)) return {InflateStatus::corrupt, 0};
-  const RawInflateOutcome r = inflate_onto_zeros(deflate_data(compressed), buffer, size);
+  const std::uint8_t* const bytes = out.data();
+  const std::size_t size = out.size();
+  const RawInflateOutcome r = inflate_onto_zeros(deflate_data(compressed), std::move(out));
   if (r.status == InflateStatus::ok || r.status == InflateStatus::too_short)
-    return ended(compressed, r.used, Bytes(buffer.data(), r.produced), size);
+    return ended(compressed, r.used, Bytes(bytes, r.produced), size);
   return {r.status, r.produced};
 }
 
@@ -74,8 +96,4 @@ InflateOutcome inflate_zlib(Bytes compressed, std::span<std::uint8_t> out) {
   return outcome;
 }
 
-bool inflate_exact(Bytes compressed, std::span<std::uint8_t> out) {
-  return inflate_zlib(compressed, out).status == InflateStatus::ok;
-}
-
-}  // namespace mapindex::datafile
+}  // namespace mapindex::deflate

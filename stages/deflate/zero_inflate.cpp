@@ -1,4 +1,4 @@
-#include "stages/decode/datafile/zero_inflate.h"
+#include "stages/deflate/zero_inflate.h"
 
 #include <algorithm>
 #include <array>
@@ -7,198 +7,12 @@
 #include <memory>
 
 #include "stages/common/bytes.h"
+#include "stages/deflate/huffman_table.h"
 
-namespace mapindex::datafile {
+namespace mapindex::deflate {
 namespace {
 
-// --- Huffman tables ----------------------------------------------------------
-//
-// Deflate's codes are read a bit at a time, first bit first, with each code's
-// bits packed from its most significant bit: in a bit buffer filled from its
-// low end, the next code is the bit-reversed code in the low bits. A table
-// indexed by the next kBits bits gives, for every code of at most kBits bits,
-// its entry (repeated for every value of the bits after it); a code longer
-// than that is found through a link to a subtable indexed by the bits after
-// the first kBits.
-//
-// An entry is 32 bits: bits 0-3 the bits to consume (the code's length, or
-// what is left of it in a subtable; kBits for a link), 4-7 its kind, 8-15
-// extra bits to read (a link: the subtable's index bits), 16-31 a value
-// (literal byte, base length or distance, subtable offset).
-enum Kind : std::uint32_t { kInvalid = 0, kLiteral = 1, kBase = 2, kEndOfBlock = 3, kLink = 4 };
-
-constexpr std::uint32_t make_entry(Kind kind, std::uint32_t extra, std::uint32_t value) {
-  return value << 16 | extra << 8 | static_cast<std::uint32_t>(kind) << 4;
-}
-inline unsigned length_of(std::uint32_t e) { return e & 15u; }
-inline unsigned kind_of(std::uint32_t e) { return (e >> 4) & 15u; }
-inline unsigned extra_of(std::uint32_t e) { return (e >> 8) & 0xffu; }
-inline unsigned value_of(std::uint32_t e) { return e >> 16; }
-
-constexpr unsigned kLitBits = 10, kDistBits = 8, kPrecodeBits = 7;
-constexpr unsigned kMaxCodeLength = 15;
-constexpr unsigned kNumLitLen = 288, kNumDist = 32, kNumPrecode = 19;
-// Each subtable serves a prefix of at least one code longer than kBits and
-// has at most 2^(15 - kBits) entries.
-constexpr std::size_t kLitTableSize = (1u << kLitBits) + kNumLitLen * (1u << (15 - kLitBits));
-constexpr std::size_t kDistTableSize = (1u << kDistBits) + kNumDist * (1u << (15 - kDistBits));
-constexpr std::size_t kPrecodeTableSize = 1u << kPrecodeBits;  // its codes are at most 7 bits
-
-// Length symbols 257-285 and distance symbols 0-29 (RFC 1951 3.2.5).
-constexpr std::array<std::uint16_t, 29> kLengthBase = {3,  4,  5,  6,   7,   8,   9,   10,  11, 13,
-                                                       15, 17, 19, 23,  27,  31,  35,  43,  51, 59,
-                                                       67, 83, 99, 115, 131, 163, 195, 227, 258};
-constexpr std::array<std::uint8_t, 29> kLengthExtra = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
-                                                       2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-constexpr std::array<std::uint16_t, 30> kDistBase = {
-    1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,
-    193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
-constexpr std::array<std::uint8_t, 30> kDistExtra = {0, 0, 0,  0,  1,  1,  2,  2,  3,  3,
-                                                     4, 4, 5,  5,  6,  6,  7,  7,  8,  8,
-                                                     9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
-
-// What each symbol decodes to (without its length). Literal/length symbols
-// 286 and 287 and distance symbols 30 and 31 have codes in fixed blocks but
-// are not valid (zlib: "invalid literal/length code", "invalid distance code").
-constexpr std::array<std::uint32_t, kNumLitLen> lit_entries() {
-  std::array<std::uint32_t, kNumLitLen> e{};
-  for (std::uint32_t s = 0; s < 256; ++s) e[s] = make_entry(kLiteral, 0, s);
-  e[256] = make_entry(kEndOfBlock, 0, 0);
-  for (std::uint32_t s = 257; s < 286; ++s)
-    e[s] = make_entry(kBase, kLengthExtra[s - 257], kLengthBase[s - 257]);
-  return e;  // 286, 287: kInvalid
-}
-constexpr std::array<std::uint32_t, kNumDist> dist_entries() {
-  std::array<std::uint32_t, kNumDist> e{};
-  for (std::uint32_t s = 0; s < 30; ++s) e[s] = make_entry(kBase, kDistExtra[s], kDistBase[s]);
-  return e;  // 30, 31: kInvalid
-}
-constexpr std::array<std::uint32_t, kNumPrecode> precode_entries() {
-  std::array<std::uint32_t, kNumPrecode> e{};
-  for (std::uint32_t s = 0; s < kNumPrecode; ++s) e[s] = make_entry(kLiteral, 0, s);
-  return e;
-}
-constexpr auto kLitEntries = lit_entries();
-constexpr auto kDistEntries = dist_entries();
-constexpr auto kPrecodeEntries = precode_entries();
-
-constexpr std::array<std::uint8_t, 256> reversed_bytes() {
-  std::array<std::uint8_t, 256> r{};
-  for (unsigned b = 0; b < 256; ++b) {
-    unsigned v = 0;
-    for (unsigned i = 0; i < 8; ++i) v |= ((b >> i) & 1u) << (7 - i);
-    r[b] = static_cast<std::uint8_t>(v);
-  }
-  return r;
-}
-constexpr auto kReversed = reversed_bytes();
-// The low `n` bits of `code` in reverse order (n <= 16).
-inline unsigned reverse_bits(unsigned code, unsigned n) {
-  const unsigned r = unsigned{kReversed[code & 0xffu]} << 8 | kReversed[(code >> 8) & 0xffu];
-  return r >> (16 - n);
-}
-
-enum class Incomplete { refused, single_code_allowed };
-
-// Fills `table` for the code given by `lengths` (a length per symbol, 0 for
-// none); false when zlib would refuse it: over-subscribed, or incomplete
-// (fewer codes than the lengths leave room for) unless `incomplete` allows a
-// single code of length 1 (zlib allows that for lengths and distances). With
-// no code at all every entry is invalid: true when `incomplete` allows it.
-bool build_table(const std::uint8_t* lengths, unsigned n, const std::uint32_t* entries,
-                 unsigned bits, Incomplete incomplete, std::uint32_t* table, std::size_t capacity) {
-  std::array<unsigned, kMaxCodeLength + 1> count{};
-  for (unsigned s = 0; s < n; ++s) count[lengths[s]]++;
-  unsigned longest = kMaxCodeLength;
-  while (longest > 0 && count[longest] == 0) --longest;
-  const std::size_t primary = std::size_t{1} << bits;
-  std::fill(table, table + primary, 0u);
-  if (longest == 0) return incomplete == Incomplete::single_code_allowed;
-  int left = 1;  // codes still free at the current length
-  for (unsigned len = 1; len <= kMaxCodeLength; ++len) {
-    left = 2 * left - static_cast<int>(count[len]);
-    if (left < 0) return false;  // over-subscribed
-  }
-  if (left > 0 && !(incomplete == Incomplete::single_code_allowed && longest == 1)) return false;
-
-  // Canonical codes (RFC 1951 3.2.2): by length, then by symbol.
-  std::array<unsigned, kMaxCodeLength + 2> offset{};
-  for (unsigned len = 1; len <= kMaxCodeLength; ++len) offset[len + 1] = offset[len] + count[len];
-  std::array<std::uint16_t, kNumLitLen> sorted{};
-  for (unsigned s = 0; s < n; ++s)
-    if (lengths[s] != 0) sorted[offset[lengths[s]]++] = static_cast<std::uint16_t>(s);
-  std::array<unsigned, kMaxCodeLength + 1> next{};
-  unsigned code = 0;
-  count[0] = 0;
-  for (unsigned len = 1; len <= kMaxCodeLength; ++len) {
-    code = (code + count[len - 1]) << 1;
-    next[len] = code;
-  }
-  const unsigned coded = static_cast<unsigned>(
-      std::count_if(lengths, lengths + n, [](std::uint8_t l) { return l != 0; }));
-  std::array<std::uint16_t, kNumLitLen> codes{};
-  for (unsigned i = 0; i < coded; ++i)
-    codes[i] = static_cast<std::uint16_t>(next[lengths[sorted[i]]]++);
-
-  std::size_t used = primary;
-  unsigned prefix = ~0u;  // the first `bits` bits of the codes of the current subtable
-  std::size_t sub = 0;
-  unsigned sub_bits = 0;
-  for (unsigned i = 0; i < coded; ++i) {
-    const unsigned s = sorted[i], len = lengths[s];
-    const unsigned reversed = reverse_bits(codes[i], len);
-    if (len <= bits) {
-      for (std::size_t at = reversed; at < primary; at += std::size_t{1} << len)
-        table[at] = entries[s] | len;
-      continue;
-    }
-    // Codes longer than `bits` come last, in order of their first `bits`
-    // bits; the last code with this prefix is the longest.
-    const unsigned p = codes[i] >> (len - bits);
-    if (p != prefix) {
-      prefix = p;
-      unsigned j = i;
-      while (j + 1 < coded && unsigned{codes[j + 1]} >> (lengths[sorted[j + 1]] - bits) == p) ++j;
-      sub_bits = lengths[sorted[j]] - bits;
-      sub = used;
-      used += std::size_t{1} << sub_bits;
-      if (used > capacity) return false;  // cannot happen: see the table sizes
-      std::fill(table + sub, table + used, 0u);
-      table[reverse_bits(p, bits)] =
-          make_entry(kLink, sub_bits, static_cast<std::uint32_t>(sub)) | bits;
-    }
-    const unsigned rest = len - bits;
-    for (std::size_t at = reversed >> bits; at < (std::size_t{1} << sub_bits);
-         at += std::size_t{1} << rest)
-      table[sub + at] = entries[s] | rest;
-  }
-  return true;
-}
-
-struct Tables {
-  std::array<std::uint32_t, kLitTableSize> lit;
-  std::array<std::uint32_t, kDistTableSize> dist;
-};
-
-// The fixed codes of block type 1 (RFC 1951 3.2.6).
-const Tables& fixed_tables() {
-  static const Tables tables = [] {
-    Tables t{};
-    std::array<std::uint8_t, kNumLitLen> lit{};
-    std::fill(lit.begin(), lit.begin() + 144, 8);
-    std::fill(lit.begin() + 144, lit.begin() + 256, 9);
-    std::fill(lit.begin() + 256, lit.begin() + 280, 7);
-    std::fill(lit.begin() + 280, lit.end(), 8);
-    std::array<std::uint8_t, kNumDist> dist{};
-    dist.fill(5);
-    build_table(lit.data(), kNumLitLen, kLitEntries.data(), kLitBits, Incomplete::refused,
-                t.lit.data(), t.lit.size());
-    build_table(dist.data(), kNumDist, kDistEntries.data(), kDistBits, Incomplete::refused,
-                t.dist.data(), t.dist.size());
-    return t;
-  }();
-  return tables;
-}
+// --- Copies --------------------------------------------------------------------
 
 // The first and the last K bytes of `n` (K <= n <= 2K) copied with two loads
 // and two stores, which overlap each other when n < 2K.
@@ -323,11 +137,11 @@ struct BitReader {
 
 class Decoder {
  public:
-  Decoder(Bytes in, ZeroedBuffer& buffer, std::size_t size, Tables& tables)
+  Decoder(Bytes in, const ZeroedSpan& out, Tables& tables)
       : r_{in.data(), in.data(), in.data() + in.size()},
-        buffer_(buffer),
-        out_(buffer.data()),
-        size_(size),
+        buffer_(out.buffer()),
+        out_(out.data()),
+        size_(out.size()),
         dynamic_(tables) {}
 
   RawInflateOutcome run() {
@@ -393,14 +207,12 @@ class Decoder {
     static constexpr std::array<std::uint8_t, kNumPrecode> kOrder = {
         16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
     std::array<std::uint8_t, kNumPrecode> precode_lengths{};
-    std::array<std::uint32_t, kPrecodeTableSize> precode;
+    PrecodeTable precode;
     for (unsigned i = 0; i < nprecode; ++i) {
       if (r_.nbits < 3 && !r_.refill()) return InflateStatus::corrupt;
       precode_lengths[kOrder[i]] = static_cast<std::uint8_t>(r_.take(3));
     }
-    if (!build_table(precode_lengths.data(), kNumPrecode, kPrecodeEntries.data(), kPrecodeBits,
-                     Incomplete::refused, precode.data(), precode.size()))
-      return InflateStatus::corrupt;
+    if (!build_precode(precode_lengths, precode)) return InflateStatus::corrupt;
 
     std::array<std::uint8_t, 286 + 30> lengths{};
     const unsigned total = nlit + ndist;
@@ -429,10 +241,7 @@ class Decoder {
       i += repeat;
     }
     if (lengths[256] == 0) return InflateStatus::corrupt;  // no end of block
-    if (!build_table(lengths.data(), nlit, kLitEntries.data(), kLitBits,
-                     Incomplete::single_code_allowed, dynamic_.lit.data(), dynamic_.lit.size()) ||
-        !build_table(lengths.data() + nlit, ndist, kDistEntries.data(), kDistBits,
-                     Incomplete::single_code_allowed, dynamic_.dist.data(), dynamic_.dist.size()))
+    if (!build_dynamic(lengths.data(), nlit, lengths.data() + nlit, ndist, dynamic_))
       return InflateStatus::corrupt;
     return huffman(dynamic_);
   }
@@ -531,7 +340,13 @@ class Decoder {
       }
     }
     pos_ = pos;
-    r_ = r;
+    // Field by field: as one struct, GCC builds the copy on the stack and
+    // reads it back in 16-byte loads that the CPU cannot forward from the
+    // 8-byte stores just before them, once per block.
+    r_.in = r.in;
+    r_.overrun = r.overrun;
+    r_.bits = r.bits;
+    r_.nbits = r.nbits;
     zero_from_ = zero_from;
     return status;
   }
@@ -575,11 +390,11 @@ class Decoder {
 
 }  // namespace
 
-RawInflateOutcome inflate_onto_zeros(Bytes deflate, ZeroedBuffer& buffer, std::size_t size) {
+RawInflateOutcome inflate_onto_zeros(Bytes deflate, ZeroedSpan out) {
   // The tables of dynamic blocks: 57 KB, once per thread.
   thread_local const std::unique_ptr<Tables> tables = std::make_unique<Tables>();
-  Decoder decoder(deflate, buffer, size, *tables);
+  Decoder decoder(deflate, out, *tables);
   return decoder.run();
 }
 
-}  // namespace mapindex::datafile
+}  // namespace mapindex::deflate

@@ -1,15 +1,18 @@
-// Whole-buffer zlib inflate with libdeflate, into a buffer of an exactly
-// known size, reusing one decompressor per thread.
+// Whole-buffer zlib inflate (RFC 1950) into a buffer of an exactly known
+// size: with libdeflate (one decompressor per thread), or onto a ZeroedSpan
+// with the decoder of zero_inflate.h. Which decoder serves what: README.md.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string_view>
 
 #include "stages/common/bytes.h"
 #include "stages/common/zeroed_buffer.h"
 
-namespace mapindex::datafile {
+namespace mapindex::deflate {
 
 enum class InflateStatus : unsigned char {
   ok,         // exactly out.size() bytes
@@ -38,10 +41,20 @@ InflateOutcome inflate_zlib(Bytes compressed, std::span<std::uint8_t> out);
 // libdeflate_zlib_decompress checks it.
 InflateOutcome inflate_zlib_unchecked(Bytes compressed, std::span<std::uint8_t> out);
 
-// inflate_zlib_unchecked into the first `size` bytes of `buffer`, which must
-// be as buffer.take(size) left them, with inflate_onto_zeros (zero_inflate.h):
-// only bytes other than zero are written, in chunks the buffer marks.
-InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, ZeroedBuffer& buffer, std::size_t size);
+// The decoder that writes onto a ZeroedSpan. zeros: inflate_onto_zeros
+// (zero_inflate.h), which writes only the bytes other than zero and reads
+// what zlib reads. libdeflate: writes every byte (the whole span is then
+// marked) and also reads the few streams zlib refuses that libdeflate takes;
+// a fallback for the day zero_inflate is found wrong.
+enum class Inflater : unsigned char { zeros, libdeflate };
+std::string_view to_string(Inflater inflater);  // "zeros", "libdeflate"
+std::optional<Inflater> parse_inflater(std::string_view text);
+
+// inflate_zlib_unchecked into `out` with `inflater`. Afterwards every chunk
+// of out.buffer() that may hold a byte other than zero is marked, whatever
+// the status.
+InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, ZeroedSpan out,
+                                       Inflater inflater = Inflater::zeros);
 
 // The most bytes any deflate stream of `compressed_size` bytes can expand to:
 // a length-258 match costs at least 2 bits, so 1032 bytes per input byte.
@@ -50,4 +63,4 @@ inline std::uint64_t max_inflated_size(std::uint64_t compressed_size) {
   return compressed_size * kMaxDeflateRatio;
 }
 
-}  // namespace mapindex::datafile
+}  // namespace mapindex::deflate

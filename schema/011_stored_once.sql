@@ -1,4 +1,4 @@
--- mapindex index schema: what a map's versions share is stored once.
+-- mapindex index schema, version 11: what a map's versions share is stored once.
 --
 -- Run by the migration runner (stages/write/migrations.cpp) inside one
 -- transaction with foreign keys off, which then checks PRAGMA foreign_key_check
@@ -26,7 +26,9 @@
 -- The tables these replace become views with their names and columns, in
 -- their column order: layers, settings, groups, images, image_users,
 -- envelopes, envelope_users, sounds, sound_users, ddnet_features,
--- thumbnails. Every query answers as before. Their indexes by kind, name and
+-- thumbnails. Every query answers as before; the views that name these
+-- (map_summary, ddnet_mapinfo and ddnet_mapinfo_history of 010, ...) read
+-- the new views by the same names and are not redefined. Their indexes by kind, name and
 -- feature move to the new tables (layer_defs_by_kind, body_images_by_name,
 -- feature_set_members_by_feature), with an index from each shared row to the
 -- maps that refer to it.

@@ -1,0 +1,28 @@
+// A deflate decoder (RFC 1951) that inflates onto output which is already
+// zero and writes only the bytes that are not: for tile data, which is mostly
+// air. Why, what it accepts and how it is tested: README.md in this folder.
+#pragma once
+
+#include <cstddef>
+
+#include "stages/common/bytes.h"
+#include "stages/common/zeroed_buffer.h"
+#include "stages/deflate/inflate.h"
+
+namespace mapindex::deflate {
+
+struct RawInflateOutcome {
+  InflateStatus status = InflateStatus::corrupt;
+  std::size_t produced = 0;  // bytes of output (ok and too_short)
+  std::size_t used = 0;      // bytes of `deflate` the stream took (ok and too_short)
+};
+
+// Inflates the raw deflate stream `deflate` into `out`, as zlib's inflate
+// reads it. Afterwards the output is there and every chunk of out.buffer()
+// holding a byte other than zero is marked. Statuses as inflate_zlib's: ok
+// (exactly out.size() bytes), too_short, too_long (the stream holds more than
+// out.size() bytes; the symbols before the one that did not fit are written),
+// corrupt.
+RawInflateOutcome inflate_onto_zeros(Bytes deflate, ZeroedSpan out);
+
+}  // namespace mapindex::deflate
