@@ -27,7 +27,7 @@
 -- their column order: layers, settings, groups, images, image_users,
 -- envelopes, envelope_users, sounds, sound_users, ddnet_features,
 -- thumbnails. Every query answers as before; the views that name these
--- (map_summary, ddnet_mapinfo and ddnet_mapinfo_history of 010, ...) read
+-- (unused_images, tile_counts, map_thumbnails, 010's ddnet_mapinfo, ...) read
 -- the new views by the same names and are not redefined. Their indexes by kind, name and
 -- feature move to the new tables (layer_defs_by_kind, body_images_by_name,
 -- feature_set_members_by_feature), with an index from each shared row to the

@@ -475,33 +475,15 @@ TEST_SUITE("index") {
     OpenOptions before;
     before.migrations = migrations_before(migration);
     before.quick_check_max_bytes = 0;
-    // A map's rows as the writer at the previous version wrote them: the
-    // parents of the rows below.
+    // Rows written by the writer, in the tables of the previous version
+    // (the parents of the rows below).
     {
-      auto db = open_index(path, before);
-      REQUIRE(db.schema_version() == migration.version - 1);
-      exec_sql(db.handle(),
-               "INSERT INTO runs (run_id, started_at, status, tool_version, extractor_version, "
-               "command) VALUES (1, '2026-01-01T00:00:00Z', 'complete', 'old', 4, 'index');"
-               "INSERT INTO sources (source_id, path, kind, first_run_id, last_run_id) "
-               "VALUES (1, '/srv/maps', 'folder', 1, 1);"
-               "INSERT INTO maps (map_id, sha256, crc32, size, extractor_version, first_run_id, "
-               "measured_run_id, format, format_version, status, errors, warnings, game_width, "
-               "game_height, crude_header, reversed_magic, num_items, num_data, uuid_types, "
-               "tiles_per_set, num_groups, num_layers, num_images, num_envelopes, "
-               "num_envelope_points, num_sounds, num_settings, num_automappers, num_quads, "
-               "num_sound_sources) VALUES (1, '" +
-                   sha_of(1) +
-                   "', 1, 100, 4, 1, 1, 'teeworlds', 4, 'ok', 0, 0, 10, 10, 0, 0, 1, 1, '', 0, "
-                   "0, 0, 0, 0, 0, 0, 0, 0, 0, 0);"
-                   "INSERT INTO files (file_id, source_id, entry_path, name, kind, size, sha256, "
-                   "crc32, map_id, first_run_id, last_run_id, changed_run_id) VALUES "
-                   "(1, 1, 'maps/a.map', 'a', 'map', 100, '" +
-                   sha_of(1) +
-                   "', 1, 1, 1, 1, 1);"
-                   "INSERT INTO file_versions (version_id, file_id, kind, size, sha256, crc32, "
-                   "map_id, first_run_id) VALUES (1, 1, 'map', 100, '" +
-                   sha_of(1) + "', 1, 1, 1);");
+      const auto current = dir.file("current.sqlite");
+      {
+        auto db = open_index(current);
+        index_one_map(db);
+      }
+      copy_into_older_index(path, before, current);
     }
     // One row per value of every CHECK value list, and per value outside it,
     // written past the constraints (probe_insert). The lists are read from

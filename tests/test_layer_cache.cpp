@@ -755,7 +755,7 @@ TEST_SUITE("layer cache") {
   }
 
   TEST_CASE(
-      "an entry the index refuses rolls its batch back: the batch's others are written again") {
+      "layer cache e2e: an entry the index refuses rolls its batch back, the others are rewritten") {
     // The run writes without a savepoint per entry (index_run.cpp): bad.map,
     // refused after its map and new layers were written, takes the batch
     // with it, and m1 and m2 before it must be written again. m3 repeats
@@ -795,7 +795,7 @@ TEST_SUITE("layer cache") {
                   "WHERE f.name = 'm3'") > 0);
   }
 
-  TEST_CASE("a synthetic map history with and without the layer cache, at 1 and 2 threads: same") {
+  TEST_CASE("layer cache e2e: a synthetic map history with and without it, at 1 and 2 threads") {
     TempDir tmp;
     write_archive(tmp / "history.tar", ArchiveFormat::tar, map_history(3, 4, 2));
     const auto cached1 = tmp / "cached1.sqlite", cached2 = tmp / "cached2.sqlite",
@@ -804,10 +804,10 @@ TEST_SUITE("layer cache") {
     REQUIRE(index_into(cached1, {input}, {"--threads", "1"}).exit_code <= 1);
     REQUIRE(index_into(cached2, {input}, {"--threads", "2"}).exit_code <= 1);
     REQUIRE(index_into(plain, {input}, {"--threads", "1", "--no-layer-cache"}).exit_code <= 1);
-    const auto reference = dump(plain);
+    const auto reference = index_tables(plain);
     CHECK(reference.at("maps").size() == 24);
-    CHECK(first_difference(dump(cached1), reference) == "");
-    CHECK(first_difference(dump(cached2), reference) == "");
+    CHECK(first_difference(index_tables(cached1), reference) == "");
+    CHECK(first_difference(index_tables(cached2), reference) == "");
     // The versions share: fewer layer rows than layers, one body per base
     // map (a version changes tiles, not images or envelopes), a thumbnail for
     // a version and its copy.
@@ -823,12 +823,13 @@ TEST_SUITE("layer cache") {
     }
   }
 
-  TEST_CASE("this build's index answers as the reference build's, and as its index migrated") {
+  TEST_CASE(
+      "layer cache corpus: a new index and the reference build's migrated answer as its own") {
     // MAPINDEX_REFERENCE_MAPINDEX: a mapindex built from the commit before
-    // the store-once schema (schema version 9), e.g. of main then.
+    // the stored-once schema (schema version 10), e.g. of main then.
     const char* reference_binary = std::getenv("MAPINDEX_REFERENCE_MAPINDEX");
     if (!reference_binary || !*reference_binary) {
-      report_skipped("MAPINDEX_REFERENCE_MAPINDEX is not set (a mapindex of schema version 9)");
+      report_skipped("MAPINDEX_REFERENCE_MAPINDEX is not set (a mapindex of schema version 10)");
       return;
     }
     TempDir tmp;
@@ -851,11 +852,11 @@ TEST_SUITE("layer cache") {
       REQUIRE(sql_int(old_db, "PRAGMA user_version") < sql_int(new_db, "PRAGMA user_version"));
       fs::copy_file(old_db, migrated);
       REQUIRE(index::IndexDb::open(migrated.string(), index::OpenMode::read_write));
-      const auto expected = dump_as(old_db, old_db);
+      const auto expected = index_tables_as(old_db, old_db);
       CHECK(expected.at("layers").size() > 0);
       CHECK(expected.at("thumbnails").size() > 0);
-      CHECK(first_difference(dump_as(new_db, old_db), expected) == "");
-      CHECK(first_difference(dump_as(migrated, old_db), expected) == "");
+      CHECK(first_difference(index_tables_as(new_db, old_db), expected) == "");
+      CHECK(first_difference(index_tables_as(migrated, old_db), expected) == "");
       CHECK(sql_rows(migrated, "SELECT * FROM pragma_foreign_key_check").empty());
       CHECK(sql_value(migrated, "PRAGMA integrity_check") == "ok");
     }
