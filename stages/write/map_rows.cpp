@@ -28,7 +28,7 @@ std::string insert_sql(std::string_view table, std::span<const std::string_view>
 // Rows of one table inserted several per statement: as many statements of
 // kMaxRows rows as fit, the rest in statements of 16, 8, 4, 2 and 1 rows (at
 // most five more). One row per statement spent most of the writer's SQLite
-// steps on statement overhead (benchmarks/RESULTS.md has the figures).
+// steps on statement overhead.
 class RowsSql {
  public:
   static constexpr int kMaxRows = 32;
