@@ -48,15 +48,13 @@
 #include <unordered_set>
 
 #include "pipeline/byte_budget.h"
-#include "pipeline/interrupt.h"
 #include "pipeline/layer_store.h"
-#include "pipeline/version.h"
+#include "pipeline/stop_request.h"
 #include "stages/common/background.h"
 #include "stages/common/digest_memo.h"
 #include "stages/common/sha256.h"
 #include "stages/extract/measure.h"
 #include "stages/read/digest.h"
-#include "stages/read/entry_buffers.h"
 #include "stages/read/source_reader.h"
 #include "stages/write/index_db.h"
 
@@ -237,13 +235,13 @@ void measure_entry(WorkItem& w, const KnownMaps& known, RunContents& contents,
   if (w.entry.kind != read::ReadOutcome::file) return;
   if (const index::KnownMap* before = known_before(w.digest, known, options)) {
     w.known = *before;
-    read::EntryBuffers::instance().give(w.entry.bytes);
+    w.entry.bytes.reset();
     return;
   }
   auto m = std::make_shared<Measured>();  // before the claim: nothing below throws
   auto claim = contents.claim(w.digest);
   if (!claim.first) {
-    read::EntryBuffers::instance().give(w.entry.bytes);
+    w.entry.bytes.reset();
     // The claimant fulfils its claim in the thumbnail node, which a failed
     // (cancelled) graph may never run for it: then stop waiting.
     while (claim.result.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
@@ -277,7 +275,7 @@ void measure_entry(WorkItem& w, const KnownMaps& known, RunContents& contents,
   }
   // The bytes are no longer needed: their buffer goes back to the reader's
   // pool now; the budget is given back by the writer.
-  read::EntryBuffers::instance().give(w.entry.bytes);
+  w.entry.bytes.reset();
   w.measured = m;
   w.claimant = true;
   if (m->measurement.thumbnail) {
@@ -330,7 +328,7 @@ class EntryWriter {
   void start() {
     if (run_id_) return;
     try {
-      const std::int64_t run_id = db_.begin_run(options_.command_line, tool_version());
+      const std::int64_t run_id = db_.begin_run(options_.command_line, options_.tool_version);
       run_id_ = run_id;
       // Each input as the reader found it (a FIFO is opened by the reader, to be told).
       for (const auto& source : sources_)
@@ -574,15 +572,17 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   ro.max_entry_size = options.max_map_size;
   ro.max_nesting = options.max_nesting;
   read::SourceReader reader(options.inputs, ro);
-  // Ctrl-C wakes a reader blocked on standard input or a pipe.
-  set_interrupt_hook([](void* r) { static_cast<read::SourceReader*>(r)->stop(); }, &reader);
-  set_interrupt_counters(&counters);
-  struct ClearHook {
-    ~ClearHook() {
-      set_interrupt_hook(nullptr, nullptr);
-      set_interrupt_counters(nullptr);
+  // A stop request wakes a reader blocked on standard input or a pipe.
+  struct ClearWaker {
+    StopRequest* stop;
+    ~ClearWaker() {
+      if (stop) stop->set_waker(nullptr, nullptr);
     }
-  } clear_hook;
+  } clear_waker{options.stop};
+  if (options.stop) {
+    options.stop->set_waker([](void* r) { static_cast<read::SourceReader*>(r)->stop(); }, &reader);
+    if (options.stop->requested()) reader.stop();  // asked before the waker was set
+  }
 
   // Each input as the reader found it (a FIFO is opened here, to be told).
   std::vector<read::Source> sources = reader.sources();
@@ -619,7 +619,9 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   // then cancelled and the entries in flight never give their bytes back, so
   // the reader, which may be waiting for room, must stop waiting.
   std::atomic<bool> node_failed{false};
-  const auto stop = [&node_failed] { return interrupt_requested() || node_failed.load(); };
+  const auto stop = [&node_failed, &options] {
+    return (options.stop && options.stop->requested()) || node_failed.load();
+  };
   const auto failing = [&node_failed](auto&& body) {
     try {
       body();
@@ -745,7 +747,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   // has to wait for the disk anyway.
   std::future<void> freeing = start_in_background([&layer_store] { layer_store.reset(); });
   if (!freeing.valid()) layer_store.reset();  // no thread to be had
-  summary.interrupted = interrupt_requested();
+  summary.interrupted = options.stop && options.stop->requested();
   if (failure.empty()) writer.record_readings();
   const auto status = !failure.empty()      ? index::RunStatus::failed
                       : summary.interrupted ? index::RunStatus::interrupted

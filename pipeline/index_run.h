@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/progress.h"
 #include "pipeline/run_counters.h"
+#include "pipeline/stop_request.h"
 #include "stages/common/result.h"
 #include "stages/deflate/inflate.h"
 #include "stages/extract/game_verdict.h"
@@ -47,6 +47,10 @@ struct IndexOptions {
   deflate::Inflater tile_inflater = deflate::Inflater::zeros;
   Game game = Game::ddnet;   // whose verdict the counters give
   std::string command_line;  // stored in runs.command
+  std::string tool_version;  // stored in runs.tool_version (the caller's release)
+  // Polled by the run: once requested, the reader stops, the entries in
+  // flight are written and the run ends interrupted. Owned by the caller.
+  StopRequest* stop = nullptr;
 };
 
 struct IndexSummary {

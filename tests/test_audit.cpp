@@ -10,7 +10,7 @@
 #include <map>
 #include <sstream>
 
-#include "pipeline/commands.h"
+#include "app/commands.h"
 #include "stages/audit/audit_report.h"
 #include "stages/audit/build_audit.h"
 #include "stages/audit/render.h"

@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "pipeline/cli_parse.h"
+#include "app/cli_parse.h"
 #include "stages/query/query_runner.h"
 #include "tests/support/process.h"
 #include "tests/support/sqlite_probe.h"

@@ -13,7 +13,7 @@
 #include <string>
 #include <utility>
 
-#include "pipeline/explain.h"
+#include "app/explain.h"
 #include "stages/common/problem.h"
 #include "tests/support/codes.h"
 #include "tests/support/corpus.h"

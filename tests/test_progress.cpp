@@ -1,4 +1,4 @@
-// The progress line of `mapindex index` (pipeline/progress.h) as a pure
+// The progress line of `mapindex index` (app/progress.h) as a pure
 // function: it fits the width, and its percentage and ETA follow the work the
 // writer finished, not the bytes the reader ran ahead with.
 #include <doctest/doctest.h>
@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "pipeline/progress.h"
+#include "app/progress.h"
 
 using namespace mapindex;
 

@@ -250,7 +250,7 @@ TEST_SUITE("readme") {
     namespace fs = std::filesystem;
     const std::string design = read_doc("docs/design.md");
     const fs::path root(MAPINDEX_SOURCE_DIR);
-    std::vector<fs::path> folders{root / "pipeline"};
+    std::vector<fs::path> folders{root / "pipeline", root / "app"};
     for (const auto& entry : fs::directory_iterator(root / "stages"))
       if (fs::exists(entry.path() / "CMakeLists.txt")) folders.push_back(entry.path());
     REQUIRE(folders.size() >= 10);

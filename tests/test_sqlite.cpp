@@ -9,8 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "pipeline/cli_parse.h"
-#include "pipeline/commands.h"
+#include "app/cli_parse.h"
+#include "app/commands.h"
 #include "stages/sqlite/database.h"
 #include "stages/sqlite/statement.h"
 #include "tests/test_index_helpers.h"

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/cli_parse.h"
-#include "pipeline/commands.h"
-#include "pipeline/explain.h"
+#include "app/cli_parse.h"
+#include "app/commands.h"
+#include "app/explain.h"
 #include "stages/common/problem_codes.h"
 
 namespace mapindex {

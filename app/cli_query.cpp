@@ -12,9 +12,9 @@
 #include <iterator>
 #include <sstream>
 
-#include "pipeline/cli_parse.h"
-#include "pipeline/commands.h"
-#include "pipeline/interrupt.h"
+#include "app/cli_parse.h"
+#include "app/commands.h"
+#include "app/interrupt.h"
 #include "stages/query/query_runner.h"
 
 namespace mapindex {

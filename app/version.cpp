@@ -1,4 +1,4 @@
-#include "pipeline/version.h"
+#include "app/version.h"
 
 #include <archive.h>
 #include <libdeflate.h>

@@ -5,15 +5,14 @@
 #pragma once
 
 #include "pipeline/run_counters.h"
+#include "pipeline/stop_request.h"
 
 namespace mapindex {
 
 void install_interrupt_handlers();
-// A function the first signal calls from the handler (it must be
-// async-signal-safe), e.g. to wake a reader blocked on standard input.
-// nullptr clears it.
-using InterruptHook = void (*)(void* arg);
-void set_interrupt_hook(InterruptHook hook, void* arg);
+// What the first signal requests: pass it to run_index (IndexOptions::stop).
+// The process has one; it lives as long as the process.
+StopRequest& interrupt_stop_request();
 // While set, the first signal prints "mapindex: finishing N entries in flight
 // (Ctrl-C again to abort)" to stderr, N = entries read but not yet written.
 // nullptr clears it.

@@ -1,8 +1,8 @@
 // `mapindex render MAP [--out FILE.png] [--layers physics|all] [--scale N]`
 // and `mapindex render --from-index SHA256|NAME [--db FILE] [--out FILE.png]`:
 // a minimap of a map file, a SpriteTile level or an archive entry
-// (ARCHIVE::path/in/archive.map, read through stages/read without extracting
-// anything), or the thumbnail the index stored for a map.
+// (ARCHIVE::path/in/archive.map: read::read_named_entry, drawn by draw_map of
+// stages/extract), or the thumbnail the index stored for a map.
 #include <boost/program_options.hpp>
 
 #include <algorithm>
@@ -13,11 +13,10 @@
 #include <tuple>
 #include <variant>
 
-#include "pipeline/cli_parse.h"
-#include "pipeline/commands.h"
-#include "stages/decode/spritetile/level.h"
-#include "stages/extract/teeworlds_measure.h"
-#include "stages/read/source_reader.h"
+#include "app/cli_parse.h"
+#include "app/commands.h"
+#include "stages/extract/draw_map.h"
+#include "stages/read/named_entry.h"
 #include "stages/render/png.h"
 #include "stages/sqlite/statement.h"
 #include "stages/write/entry_record.h"
@@ -33,112 +32,6 @@ struct Failure {
   int status;
   std::string message;
 };
-
-// The bytes of MAP: a file, or ARCHIVE::entry (the archive streamed through
-// stages/read until the entry comes; nested archives as
-// "outer.zip::inner.zip/maps/a.map", the reader's entry paths).
-std::variant<std::vector<std::uint8_t>, Failure> read_map(const std::string& map,
-                                                          std::uint64_t max_size) {
-  std::string input = map, wanted;
-  if (const auto sep = map.find("::"); sep != std::string::npos) {
-    input = map.substr(0, sep);
-    wanted = map.substr(sep + 2);
-    if (wanted.empty())
-      return Failure{kExitUsage, map + ": no entry after '::' (ARCHIVE::path/in/archive.map)"};
-  }
-  std::error_code ec;
-  if (input != "-" && !std::filesystem::exists(input, ec))
-    return Failure{kExitUsage, input + ": no such file"};
-  read::ReadOptions ro;
-  ro.max_entry_size = max_size;
-  read::SourceReader reader({input}, ro);
-  const read::SourceKind kind = reader.sources().front().kind;
-  if (wanted.empty() && kind == read::SourceKind::archive)
-    return Failure{kExitUsage, input + " is an archive: name the map in it as " + input +
-                                   "::path/in/archive.map"};
-  if (wanted.empty() && kind == read::SourceKind::folder)
-    return Failure{kExitUsage, input + " is a folder, not a map file"};
-  if (!wanted.empty() && kind != read::SourceKind::archive)
-    return Failure{kExitUsage, input + " is not an archive, so it has no entry '" + wanted + "'"};
-  while (auto entry = reader.next()) {
-    if (!wanted.empty() && entry->path != wanted) {
-      if (entry->kind == read::ReadOutcome::error && entry->path.empty())
-        return Failure{kExitUsage, input + ": " + entry->error.to_string()};
-      continue;
-    }
-    switch (entry->kind) {
-      case read::ReadOutcome::file: return std::move(entry->bytes);
-      case read::ReadOutcome::oversize:
-        return Failure{kExitUsage,
-                       map + ": " + std::to_string(entry->size) + " bytes, over --max-map-size"};
-      default: return Failure{kExitUsage, map + ": " + entry->error.to_string()};
-    }
-  }
-  return Failure{kExitUsage, input + " has no entry '" + wanted + "'"};
-}
-
-// The map's class image at one pixel per tile; a map over the pixel limit
-// is drawn downscaled (said on stderr).
-std::variant<render::ClassImage, Failure> draw_map(const std::string& map, Bytes bytes,
-                                                   bool all_layers) {
-  const auto note_downscale = [&](const render::Canvas& c) {
-    if (c.factor() > 1)
-      std::cerr << "mapindex render: " << map << ": over " << render::kMaxPixels
-                << " pixels at one per tile: drawn at one pixel per " << c.factor() << "x"
-                << c.factor() << " tiles\n";
-  };
-  const render::CanvasOptions full{.design_layers = all_layers};
-  render::CanvasOptions capped = full;
-  capped.max_side = 8192;  // 8192^2 = kMaxPixels
-  if (looks_like_datafile(bytes)) {
-    std::optional<render::Canvas> canvas;
-    MeasureOptions mo;
-    mo.on_tile_layer = [&](const render::TileLayerView& layer) {
-      if (!canvas) {
-        if (layer.map_width <= 0) return;
-        auto c = render::Canvas::create(layer.map_width, layer.map_height, full);
-        if (!c) c = render::Canvas::create(layer.map_width, layer.map_height, capped);
-        if (!c) return;
-        canvas.emplace(std::move(*c));
-      }
-      canvas->draw(layer);
-    };
-    const MapStats stats = measure_teeworlds(bytes, mo);
-    if (!canvas || canvas->layers_drawn() == 0) {
-      std::string why =
-          stats.game_width > 0 ? "its game layer's tiles cannot be read" : "it has no game layer";
-      for (const auto& p : stats.problems)
-        if (p.severity() == Severity::error) {
-          why += std::string(" (") + std::string(to_string(p.code)) + ": " + p.message + ")";
-          break;
-        }
-      return Failure{kExitFindings, map + ": nothing to draw: " + why};
-    }
-    note_downscale(*canvas);
-    return canvas->take_image();
-  }
-  if (spritetile::looks_like_spritetile(bytes)) {
-    auto level = spritetile::decode_level(bytes);
-    if (!level)
-      return Failure{kExitFindings, map + ": " +
-                                        (level.error().code == Code::st_not_level
-                                             ? "not a SpriteTile level: "
-                                             : "the level cannot be decoded: ") +
-                                        level.error().to_string()};
-    std::int64_t w = 0, h = 0;
-    render::level_size(*level, w, h);
-    auto canvas = render::Canvas::create(w, h, full);
-    if (!canvas) canvas = render::Canvas::create(w, h, capped);
-    if (!canvas) return Failure{kExitFindings, map + ": " + canvas.error().to_string()};
-    canvas->draw_level(*level);
-    note_downscale(*canvas);
-    return canvas->take_image();
-  }
-  return Failure{kExitFindings,
-                 map +
-                     ": not a map: neither a Teeworlds datafile (DATA/ATAD magic) nor a "
-                     "SpriteTile level"};
-}
 
 // At most this many stored names are suggested for a name with no thumbnail.
 constexpr std::size_t kMaxSuggestions = 3;
@@ -341,12 +234,15 @@ int render_command(const Args& args) {
                                  ? "no MAP given (see mapindex render --help)"
                                  : "one MAP at a time, not " + std::to_string(maps.size())});
   const std::string& map = maps.front();
-  auto bytes = read_map(map, static_cast<std::uint64_t>(max_map_mb) << 20);
-  if (auto* f = std::get_if<Failure>(&bytes)) return fail(*f);
-  const auto& data = std::get<std::vector<std::uint8_t>>(bytes);
-  auto image = draw_map(map, Bytes(data.data(), data.size()), layers == "all");
-  if (auto* f = std::get_if<Failure>(&image)) return fail(*f);
-  auto png = render::encode_png(std::get<render::ClassImage>(image), scale);
+  auto bytes = read::read_named_entry(map, static_cast<std::uint64_t>(max_map_mb) << 20);
+  if (!bytes) return fail({kExitUsage, bytes.error().message});
+  auto drawn = draw_map(Bytes(bytes->data(), bytes->size()), layers == "all");
+  if (!drawn) return fail({kExitFindings, map + ": " + drawn.error().message});
+  if (drawn->tiles_per_pixel > 1)
+    std::cerr << "mapindex render: " << map << ": over " << render::kMaxPixels
+              << " pixels at one per tile: drawn at one pixel per " << drawn->tiles_per_pixel << "x"
+              << drawn->tiles_per_pixel << " tiles\n";
+  auto png = render::encode_png(drawn->image, scale);
   if (!png) {
     const bool size = png.error().code == Code::render_size;
     return fail({kExitUsage, map + ": " + png.error().message +

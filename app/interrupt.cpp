@@ -1,4 +1,4 @@
-#include "pipeline/interrupt.h"
+#include "app/interrupt.h"
 
 #include <unistd.h>
 #include <atomic>
@@ -10,8 +10,7 @@ namespace mapindex {
 namespace {
 
 std::atomic<int> g_signals{0};
-std::atomic<InterruptHook> g_hook{nullptr};
-std::atomic<void*> g_hook_arg{nullptr};
+StopRequest g_stop;
 std::atomic<const LiveCounters*> g_counters{nullptr};
 
 // "mapindex: finishing N entries in flight (Ctrl-C again to abort)", written
@@ -43,7 +42,7 @@ extern "C" void on_signal(int) {
     ::_exit(130);
   }
   if (const LiveCounters* counters = g_counters.load()) say_finishing(*counters);
-  if (InterruptHook hook = g_hook.load()) hook(g_hook_arg.load());
+  g_stop.request();
 }
 
 }  // namespace
@@ -57,14 +56,10 @@ void install_interrupt_handlers() {
   sigaction(SIGTERM, &sa, nullptr);
 }
 
-void set_interrupt_hook(InterruptHook hook, void* arg) {
-  g_hook.store(nullptr);
-  g_hook_arg.store(arg);
-  g_hook.store(hook);
-}
+StopRequest& interrupt_stop_request() { return g_stop; }
 
 void set_interrupt_counters(const LiveCounters* counters) { g_counters.store(counters); }
 
-bool interrupt_requested() { return g_signals.load(std::memory_order_relaxed) > 0; }
+bool interrupt_requested() { return g_stop.requested(); }
 
 }  // namespace mapindex

@@ -17,12 +17,13 @@
 #include <optional>
 #include <thread>
 
+#include "app/cli_parse.h"
+#include "app/commands.h"
+#include "app/interrupt.h"
+#include "app/progress.h"
+#include "app/version.h"
 #include "pipeline/byte_budget.h"
-#include "pipeline/cli_parse.h"
-#include "pipeline/commands.h"
 #include "pipeline/index_run.h"
-#include "pipeline/interrupt.h"
-#include "pipeline/progress.h"
 #include "stages/audit/audit_report.h"
 #include "stages/audit/render.h"
 #include "stages/common/json_writer.h"
@@ -429,10 +430,17 @@ int index_command(const Args& args) {
   o.command_line = "mapindex index";
   for (const auto& a : args) o.command_line += " " + a;
 
+  o.tool_version = std::string(tool_version());
+  o.stop = &interrupt_stop_request();
+
   install_interrupt_handlers();
   LiveCounters counters;
   Result<IndexSummary> result = [&] {
     ProgressReporter reporter(counters, mode, stderr);
+    set_interrupt_counters(&counters);
+    struct ClearCounters {
+      ~ClearCounters() { set_interrupt_counters(nullptr); }
+    } clear_counters;
     return run_index(o, counters);
   }();
   if (!result) {

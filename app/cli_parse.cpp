@@ -1,4 +1,4 @@
-#include "pipeline/cli_parse.h"
+#include "app/cli_parse.h"
 
 #include <algorithm>
 #include <charconv>

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pipeline/commands.h"
+#include "app/commands.h"
 #include "stages/extract/game_verdict.h"
 
 namespace mapindex {

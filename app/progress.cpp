@@ -1,4 +1,4 @@
-#include "pipeline/progress.h"
+#include "app/progress.h"
 
 #include <sys/ioctl.h>
 #include <unistd.h>

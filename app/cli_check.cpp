@@ -5,8 +5,8 @@
 #include <fstream>
 #include <iostream>
 
-#include "pipeline/cli_parse.h"
-#include "pipeline/commands.h"
+#include "app/cli_parse.h"
+#include "app/commands.h"
 #include "stages/write/index_db.h"
 
 namespace mapindex {

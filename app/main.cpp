@@ -1,5 +1,5 @@
 // mapindex: index archives of Teeworlds/DDNet maps and SpriteTile levels into
-// SQLite. This file only dispatches to the subcommands in pipeline/cli_*.cpp.
+// SQLite. This file only dispatches to the subcommands in app/cli_*.cpp.
 #include <algorithm>
 #include <cstring>
 #include <exception>
@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/cli_parse.h"
-#include "pipeline/commands.h"
-#include "pipeline/version.h"
+#include "app/cli_parse.h"
+#include "app/commands.h"
+#include "app/version.h"
 #include "stages/read/libarchive_reader.h"
 
 namespace {

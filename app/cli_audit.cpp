@@ -10,8 +10,8 @@
 #include <optional>
 #include <sstream>
 
-#include "pipeline/cli_parse.h"
-#include "pipeline/commands.h"
+#include "app/cli_parse.h"
+#include "app/commands.h"
 #include "stages/audit/audit_marks.h"
 #include "stages/audit/build_audit.h"
 #include "stages/audit/render.h"

@@ -7,9 +7,9 @@
 #include <optional>
 #include <unordered_map>
 
-#include "pipeline/cli_parse.h"
-#include "pipeline/commands.h"
-#include "pipeline/map_report.h"
+#include "app/cli_parse.h"
+#include "app/commands.h"
+#include "app/map_report.h"
 #include "stages/audit/audit_rules.h"
 #include "stages/read/source_reader.h"
 

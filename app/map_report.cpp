@@ -1,4 +1,4 @@
-#include "pipeline/map_report.h"
+#include "app/map_report.h"
 
 #include <algorithm>
 #include <iomanip>
