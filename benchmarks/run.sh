@@ -6,15 +6,17 @@
 # tars of realistic DDNet maps: "copies" of a few maps, ~200 MB, whose tile
 # layers all repeat; "distinct", no tile layer repeats (the layer cache's
 # worst case); "history", each map in several versions that change a few
-# layers; and a >= 2 GB one of copies for memory flatness), runs the floor
+# layers; and two archives of copies at archive-history scale, 1 GB and
+# 4 GB, the larger one also for memory flatness), runs the floor
 # (benchmarks/floor.cpp: read + SHA-256 of entries and tile layers + inflate)
 # and `mapindex index` with its default options on each, and prints a
-# markdown table of medians plus every performance target with its ratio and
-# PASS/MISS, then the bounds on how work grows (mapindex-bench-bounds, on the
-# corpus). The inputs are removed afterwards (unless --keep).
+# markdown table of medians plus every performance target (the archive
+# history's included) with its ratio and PASS/MISS, then the bounds on how
+# work grows (mapindex-bench-bounds, on the corpus). The inputs are removed
+# afterwards (unless --keep).
 #
-#   benchmarks/run.sh [--quick] [--runs N] [--small SIZE] [--large SIZE|0]
-#                     [--distinct-size SIZE] [--history-size SIZE]
+#   benchmarks/run.sh [--quick] [--runs N] [--small SIZE] [--copies SIZE|0]
+#                     [--large SIZE|0] [--distinct-size SIZE] [--history-size SIZE]
 #                     [--work DIR] [--keep] [--no-build] [--out FILE]
 #
 # Settings (flags win over the environment):
@@ -22,7 +24,9 @@
 #   SYNTH_SMALL=200M  size of the synthetic archive of copies
 #   SYNTH_DISTINCT_SIZE=30M  size of the all-distinct archive (every map built: ~0.2 s each)
 #   SYNTH_HISTORY_SIZE=30M   size of the map-history archive (as costly)
-#   SYNTH_LARGE=2G    size of the large archive of copies (0: skip the flatness runs)
+#   SYNTH_COPIES=1G   size of the archive-history archive of copies (0: skip it)
+#   SYNTH_LARGE=4G    size of the large archive of copies: archive history and
+#                     memory flatness (0: skip both)
 #   LARGE_MIN_MAPS=10000  the large archive holds at least this many maps
 #   SYNTH_DISTINCT=200    distinct maps built for the copies archives
 #   INDEX_OPTIONS=""  extra options for every `mapindex index` (default: none,
@@ -31,13 +35,14 @@
 #   BUILD_DIR=build-bench  BUILD_TYPE=Release  JOBS=$(nproc)  WORK_DIR=(mktemp -d)
 #   ZLIB_INPUTS=""    inputs the (slow, ~10 s on the corpus) zlib floor runs on
 # --quick: RUNS=1, SYNTH_SMALL=20M, SYNTH_DISTINCT_SIZE=6M, SYNTH_HISTORY_SIZE=6M,
-#          SYNTH_LARGE=0, SYNTH_DISTINCT=16.
+#          SYNTH_COPIES=0, SYNTH_LARGE=0, SYNTH_DISTINCT=16.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RUNS=${RUNS:-3}
 SYNTH_SMALL=${SYNTH_SMALL:-200M}
-SYNTH_LARGE=${SYNTH_LARGE:-2G}
+SYNTH_COPIES=${SYNTH_COPIES:-1G}
+SYNTH_LARGE=${SYNTH_LARGE:-4G}
 LARGE_MIN_MAPS=${LARGE_MIN_MAPS:-10000}
 SYNTH_DISTINCT=${SYNTH_DISTINCT:-200}
 SYNTH_DISTINCT_SIZE=${SYNTH_DISTINCT_SIZE:-30M}
@@ -56,12 +61,13 @@ OUT=""
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
   case "$1" in
-    --quick) RUNS=1; SYNTH_SMALL=20M; SYNTH_LARGE=0; SYNTH_DISTINCT=16
+    --quick) RUNS=1; SYNTH_SMALL=20M; SYNTH_COPIES=0; SYNTH_LARGE=0; SYNTH_DISTINCT=16
              SYNTH_DISTINCT_SIZE=6M; SYNTH_HISTORY_SIZE=6M ;;
     --runs) RUNS=$2; shift ;;
     --small) SYNTH_SMALL=$2; shift ;;
     --distinct-size) SYNTH_DISTINCT_SIZE=$2; shift ;;
     --history-size) SYNTH_HISTORY_SIZE=$2; shift ;;
+    --copies) SYNTH_COPIES=$2; shift ;;
     --large) SYNTH_LARGE=$2; shift ;;
     --work) WORK_DIR=$2; shift ;;
     --keep) KEEP=1 ;;
@@ -117,7 +123,8 @@ to_bytes() {  # 200M -> bytes
     if (u == "K") n *= 1024; else if (u == "M") n *= 1048576; else if (u == "G") n *= 1073741824;
     printf "%.0f\n", n }'
 }
-need=$(( $(to_bytes "$SYNTH_LARGE") + $(to_bytes "$SYNTH_SMALL") + $(to_bytes "$SYNTH_DISTINCT_SIZE") \
+need=$(( $(to_bytes "$SYNTH_LARGE") + $(to_bytes "$SYNTH_COPIES") + $(to_bytes "$SYNTH_SMALL") \
+         + $(to_bytes "$SYNTH_DISTINCT_SIZE") \
          + $(to_bytes "$SYNTH_HISTORY_SIZE") + 600 * 1048576 ))
 avail=$(( $(df -Pk "$WORK_DIR" | awk 'NR == 2 { print $4 }') * 1024 ))
 if [ "$avail" -lt "$need" ]; then
@@ -140,10 +147,26 @@ log "generating the map-history synthetic archive of $SYNTH_HISTORY_SIZE"
 "$SYNTH" --mode history --out "$WORK_DIR/synth-history.tar" --bytes "$SYNTH_HISTORY_SIZE" \
   >"$WORK_DIR/synth-history.txt"
 INPUTS="corpus.zip corpus.tar synth-distinct.tar synth-history.tar synth-small.tar"
+# Archive history: copies at 1 GB and 4 GB (every entry a new version of one
+# of SYNTH_DISTINCT maps, whose tile layers all repeat), and the first
+# SYNTH_DISTINCT entries alone (each map's first version) for the index bytes
+# a repeated version adds.
+HISTORY_INPUTS=""
+if [ "$(to_bytes "$SYNTH_COPIES")" -gt 0 ]; then
+  log "generating the synthetic archive of copies of $SYNTH_COPIES"
+  "$SYNTH" --out "$WORK_DIR/synth-copies.tar" --bytes "$SYNTH_COPIES" \
+    --distinct "$SYNTH_DISTINCT" >"$WORK_DIR/synth-copies.txt"
+  HISTORY_INPUTS="synth-copies.tar"
+fi
 if [ "$(to_bytes "$SYNTH_LARGE")" -gt 0 ]; then
   log "generating the synthetic archive of $SYNTH_LARGE (>= $LARGE_MIN_MAPS maps)"
   "$SYNTH" --out "$WORK_DIR/synth-large.tar" --bytes "$SYNTH_LARGE" --min-maps "$LARGE_MIN_MAPS" \
     --distinct "$SYNTH_DISTINCT" >"$WORK_DIR/synth-large.txt"
+  HISTORY_INPUTS="$HISTORY_INPUTS synth-large.tar"
+fi
+if [ -n "$HISTORY_INPUTS" ]; then
+  "$SYNTH" --out "$WORK_DIR/synth-firsts.tar" --bytes 1 --min-maps "$SYNTH_DISTINCT" \
+    --distinct "$SYNTH_DISTINCT" >"$WORK_DIR/synth-firsts.txt"
 fi
 
 # --- measuring ------------------------------------------------------------------
@@ -151,21 +174,25 @@ kv() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" "$2" | tail -1; }
 js() { grep -o "\"$1\":[^,}]*" "$2" | tail -1 | cut -d: -f2; }
 
 # record INPUT LABEL THREADS ROUND TIMEFILE ENTRIES BYTES WRITER_S PEAK_INFLIGHT
-#        [LAYERS_MEASURED LAYERS_REUSED]
+#        [LAYERS_MEASURED LAYERS_REUSED [INFLATE_S]]
 record() {
   local t=$5
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" \
     "$(kv wall "$t")" "$(awk -v u="$(kv user "$t")" -v s="$(kv sys "$t")" 'BEGIN { print u + s }')" \
-    "$(kv maxrss_kb "$t")" "$6" "$7" "$8" "$9" "${10:-}" "${11:-}" >>"$RESULTS"
+    "$(kv maxrss_kb "$t")" "$6" "$7" "$8" "$9" "${10:-}" "${11:-}" "${12:-}" >>"$RESULTS"
 }
 
-# floor INPUT MODE ROUND
+# floor INPUT MODE ROUND [--once]: --once inflates each distinct tile layer once
+# (label floor-once); its inflate_seconds is recorded in column 14.
 floor() {
-  local t=$WORK_DIR/time.txt o=$WORK_DIR/floor.txt
+  local t=$WORK_DIR/time.txt o=$WORK_DIR/floor.txt label=floor-$2
+  [ -n "${4:-}" ] && label=floor-once
   : >"$t"
-  "$TIMER" --out "$t" -- "$FLOOR" --inflate "$2" "$WORK_DIR/$1" >"$o"
-  [ "$2" = libdeflate ] && cp "$o" "$WORK_DIR/floor-$1.txt"
-  record "$1" "floor-$2" 1 "$3" "$t" "$(kv entries "$o")" "$(kv bytes "$o")" "" ""
+  "$TIMER" --out "$t" -- "$FLOOR" --inflate "$2" ${4:+"$4"} "$WORK_DIR/$1" >"$o"
+  [ "$label" = floor-libdeflate ] && cp "$o" "$WORK_DIR/floor-$1.txt"
+  [ "$label" = floor-once ] && cp "$o" "$WORK_DIR/floor-once-$1.txt"
+  record "$1" "$label" 1 "$3" "$t" "$(kv entries "$o")" "$(kv bytes "$o")" "" "" "" "" \
+    "$(kv inflate_seconds "$o")"
 }
 
 # index INPUT LABEL THREADS ROUND DB [EXTRA_OPTION]: default options but -j.
@@ -213,6 +240,8 @@ for round in $(seq 1 "$RUNS"); do
     log "round $round/$RUNS: $input"
     floor "$input" libdeflate "$round"
     floor "$input" none "$round"
+    # The map history's target counts inflating each distinct layer once.
+    [ "$input" = synth-history.tar ] && floor "$input" libdeflate "$round" --once
     case " $ZLIB_INPUTS " in *" $input "*) floor "$input" zlib "$round" ;; esac
     for j in 1 2; do
       rm -f "$WORK_DIR/j$j.sqlite"*
@@ -236,23 +265,78 @@ for round in $(seq 1 "$RUNS"); do
   done
 done
 
-# Memory flatness: default options on the large synthetic archive (the small
-# one's `index` runs above are the comparison).
+# The bytes of an index's pages (dbstat), in all or per table.
+dbstat_bytes() { "$MAPINDEX" query --db "$1" --csv "SELECT sum(pgsize) FROM dbstat" | tail -1; }
+dbstat_tables() {
+  "$MAPINDEX" query --db "$1" --csv \
+    "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC" | tail -n +2
+}
+
+# The documented questions: the ```sql blocks of docs/queries.md (of README.md's
+# "Questions you can ask" until it moves there), each timed on INDEX; prints
+# the total seconds of one pass.
+time_questions() {
+  local doc=$REPO/docs/queries.md sql start end total=0
+  if [ -f "$doc" ]; then
+    sql=$(awk '/^```sql/ { on = 1; next } /^```/ { if (on) print ";"; on = 0 } on' "$doc")
+  else
+    sql=$(awk '/^## Questions you can ask/ { s = 1 } /^## / && !/Questions you can ask/ { s = 0 }
+               s && /^```sql/ { on = 1; next } /^```/ { if (on) print ";"; on = 0 } s && on' \
+          "$REPO/README.md")
+  fi
+  while IFS= read -r -d ';' q; do
+    q=$(echo "$q" | tr '\n' ' ')
+    [ -n "${q// /}" ] || continue
+    start=$(date +%s.%N)
+    "$MAPINDEX" query --db "$1" --csv "$q" >/dev/null
+    end=$(date +%s.%N)
+    total=$(awk -v t="$total" -v a="$start" -v b="$end" 'BEGIN { print t + b - a }')
+  done <<<"$sql"
+  echo "$total"
+}
+
+# Archive history: the copies archives (default options at 1 and 2 threads
+# against read + SHA-256), their index bytes per repeated version, and the
+# documented questions on the largest index. The large archive's runs are the
+# memory-flatness runs too (the small one's `index` runs above are the
+# comparison).
 FLAT_INPUTS=""
-if [ -f "$WORK_DIR/synth-large.tar" ]; then
-  FLAT_INPUTS="synth-large.tar"
-  cat "$WORK_DIR/synth-large.tar" >/dev/null
-  for j in 1 2; do
-    log "memory run: synth-large.tar, -j $j"
-    rm -f "$WORK_DIR/flat.sqlite"*
-    index synth-large.tar index "$j" 1 "$WORK_DIR/flat.sqlite"
+[ -f "$WORK_DIR/synth-large.tar" ] && FLAT_INPUTS="synth-large.tar"
+SIZES=$WORK_DIR/sizes.tsv
+: >"$SIZES"
+QUESTIONS=""
+if [ -n "$HISTORY_INPUTS" ]; then
+  rm -f "$WORK_DIR/firsts.sqlite"*
+  "$MAPINDEX" index --db "$WORK_DIR/firsts.sqlite" --progress none -q "$WORK_DIR/synth-firsts.tar" \
+    || [ $? -le 1 ]
+  FIRSTS_BYTES=$(dbstat_bytes "$WORK_DIR/firsts.sqlite")
+  dbstat_tables "$WORK_DIR/firsts.sqlite" >"$WORK_DIR/firsts-tables.csv"
+  for input in $HISTORY_INPUTS; do
+    cat "$WORK_DIR/$input" >/dev/null
+    for round in $(seq 1 "$RUNS"); do
+      log "archive history, round $round/$RUNS: $input"
+      floor "$input" none "$round"
+      for j in 1 2; do
+        rm -f "$WORK_DIR/hist.sqlite"*
+        index "$input" index "$j" "$round" "$WORK_DIR/hist.sqlite"
+      done
+      if [ "$round" = 1 ]; then
+        printf '%s\t%s\t%s\n' "$input" "$(dbstat_bytes "$WORK_DIR/hist.sqlite")" \
+          "$(kv entries "$WORK_DIR/floor.txt")" >>"$SIZES"
+        dbstat_tables "$WORK_DIR/hist.sqlite" >"$WORK_DIR/tables-$input.csv"
+      fi
+      if [ "$input" = synth-large.tar ]; then
+        QUESTIONS="${QUESTIONS:+$QUESTIONS }$(time_questions "$WORK_DIR/hist.sqlite")"
+      fi
+    done
+    rm -f "$WORK_DIR/hist.sqlite"*
   done
-  rm -f "$WORK_DIR/flat.sqlite"*
 fi
 
 # --- report ---------------------------------------------------------------------
 # median INPUT LABEL THREADS COLUMN (columns: 5 wall, 6 cpu, 7 maxrss_kb, 8 entries,
-# 9 bytes, 10 writer_s, 11 peak in flight, 12 layers measured, 13 layers reused)
+# 9 bytes, 10 writer_s, 11 peak in flight, 12 layers measured, 13 layers reused,
+# 14 inflate_s of floor-once)
 median() {
   awk -F'\t' -v i="$1" -v l="$2" -v j="$3" -v c="$4" \
     '$1 == i && $2 == l && $3 == j && $c != "" { print $c }' "$RESULTS" | sort -g |
@@ -274,6 +358,7 @@ print_report() {
   echo "Runs per figure: $RUNS (median). Synthetic: $(cat "$WORK_DIR/synth-small.txt")"
   echo "All distinct: $(cat "$WORK_DIR/synth-distinct.txt")"
   echo "History: $(cat "$WORK_DIR/synth-history.txt")"
+  [ -f "$WORK_DIR/synth-copies.txt" ] && echo "Copies: $(cat "$WORK_DIR/synth-copies.txt")"
   [ -f "$WORK_DIR/synth-large.txt" ] && echo "Large synthetic: $(cat "$WORK_DIR/synth-large.txt")"
   for input in $INPUTS; do
     f=$WORK_DIR/floor-$input.txt
@@ -283,7 +368,7 @@ print_report() {
   echo
   echo "| input | program | threads | wall s | CPU s | maps/s | MB/s | peak RSS MiB | writer % of wall | in flight MiB | layers reused |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-  for input in $(echo $INPUTS $FLAT_INPUTS | tr ' ' '\n' | awk '!seen[$0]++'); do
+  for input in $(echo $INPUTS $HISTORY_INPUTS | tr ' ' '\n' | awk '!seen[$0]++'); do
     awk -F'\t' -v i="$input" '$1 == i { print $2 "\t" $3 }' "$RESULTS" | awk '!seen[$0]++' |
     while IFS=$'\t' read -r label threads; do
       wall=$(median "$input" "$label" "$threads" 5)
@@ -304,7 +389,8 @@ print_report() {
   done
   echo
   echo "Performance targets (default options; floor = read + SHA-256 + libdeflate inflate of every"
-  echo "tile layer, 1 thread; floor-none = read + SHA-256):"
+  echo "tile layer, 1 thread; floor-none = read + SHA-256; inflate-once = libdeflate inflating each"
+  echo "distinct tile layer once, its inflate time alone; the archive history's targets last):"
   echo
   echo "| target | input | measured | target | result |"
   echo "|---|---|---:|---:|:---:|"
@@ -330,6 +416,16 @@ print_report() {
         check "1 thread, all layers distinct: index wall / floor" "$input" \
           "$(floor_ratio "$input" index 1)" "<=" 1.25 %.2fx
         info "2 threads: index wall / floor" "$input" "$(floor_ratio "$input" index 2)" %.2fx ;;
+      synth-history.tar)
+        # Map history: 1.5x (read + SHA-256 + inflating each distinct layer once).
+        local once
+        once=$(awk -v n="$(median "$input" floor-none 1 5)" -v i="$(median "$input" floor-once 1 14)" \
+          'BEGIN { if (n != "" && i != "") print n + i }')
+        info "floor-none + inflate-once (s)" "$input" "$once" %.3f
+        for j in 1 2; do
+          check "$j thread(s): index wall / (floor-none + inflate-once)" "$input" \
+            "$(ratio "$(median "$input" index $j 5)" "$once")" "<=" 1.5 %.2fx
+        done ;;
       *)
         info "1 thread: index wall / floor" "$input" "$(floor_ratio "$input" index 1)" %.2fx
         info "2 threads: index wall / floor" "$input" "$(floor_ratio "$input" index 2)" %.2fx ;;
@@ -362,6 +458,25 @@ print_report() {
     [ -n "$zl" ] && info "zlib floor / libdeflate floor" "$input" \
       "$(ratio "$zl" "$(median "$input" floor-libdeflate 1 5)")" %.2fx
   done
+  for input in $HISTORY_INPUTS; do
+    sha=$(median "$input" floor-none 1 5)
+    check "copies, 2 threads: index wall / read + SHA-256" "$input" \
+      "$(ratio "$(median "$input" index 2 5)" "$sha")" "<=" 2.0 %.2fx
+    check "copies, 1 thread: index wall / read + SHA-256" "$input" \
+      "$(ratio "$(median "$input" index 1 5)" "$sha")" "<=" 3.0 %.2fx
+    read -r total entries < <(awk -F'\t' -v i="$input" '$1 == i { print $2, $3 }' "$SIZES")
+    per=$(awk -v t="$total" -v f="$FIRSTS_BYTES" -v e="$entries" -v d="$SYNTH_DISTINCT" \
+      'BEGIN { if (t != "" && e > d) print (t - f) / (e - d) }')
+    check "index bytes per repeated version (dbstat)" "$input" "$per" "<=" 3072 %.0f
+    info "bytes per repeated version, largest tables" "$input" \
+      "$(awk -F, -v e="$entries" -v d="$SYNTH_DISTINCT" 'NR == FNR { f[$1] = $2; next }
+         { b = ($2 - f[$1]) / (e - d); if (n++ < 6) printf "%s%s %.0f", (n > 1 ? ", " : ""), $1, b }' \
+         "$WORK_DIR/firsts-tables.csv" "$WORK_DIR/tables-$input.csv")" %s
+  done
+  if [ -n "$QUESTIONS" ]; then
+    info "documented questions on its index, s (median of $RUNS)" synth-large.tar \
+      "$(tr ' ' '\n' <<<"$QUESTIONS" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')" %.3f
+  fi
   if [ -n "$FLAT_INPUTS" ]; then
     for j in 1 2; do
       large=$(median synth-large.tar index $j 7)

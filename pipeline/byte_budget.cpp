@@ -17,11 +17,24 @@ std::uint64_t ByteBudget::default_max_entries(unsigned decode_threads) {
 
 bool ByteBudget::wait_for_room(const std::function<bool()>& stop) {
   std::unique_lock lock(mutex_);
-  while (!(entries_ == 0 || (in_flight_ + largest_item_ <= limit_ && entries_ < max_entries_))) {
-    if (stop()) return false;
+  if (entries_ == 0 || (in_flight_ + largest_item_ <= limit_ && entries_ < max_entries_))
+    return !stop();
+  waiting_ = true;
+  while (!half_free()) {
+    if (stop()) {
+      waiting_ = false;
+      return false;
+    }
     room_.wait_for(lock, std::chrono::milliseconds(20));
   }
+  waiting_ = false;
   return !stop();
+}
+
+// Half the entries free, and half the bytes that a largest item leaves.
+bool ByteBudget::half_free() const {
+  return entries_ == 0 || (entries_ <= max_entries_ / 2 &&
+                           in_flight_ + largest_item_ <= limit_ - (limit_ - largest_item_) / 2);
 }
 
 void ByteBudget::acquire(std::uint64_t bytes) {
@@ -33,12 +46,14 @@ void ByteBudget::acquire(std::uint64_t bytes) {
 }
 
 void ByteBudget::release(std::uint64_t bytes) {
+  bool wake = false;
   {
     std::lock_guard lock(mutex_);
     in_flight_ -= std::min(bytes, in_flight_);
     if (entries_ > 0) --entries_;
+    wake = waiting_ && half_free();
   }
-  room_.notify_one();
+  if (wake) room_.notify_one();
 }
 
 std::uint64_t ByteBudget::peak() const {

@@ -43,7 +43,10 @@ class ByteBudget {
   // Blocks until one more item of up to `largest_item` bytes fits and fewer
   // than max_entries are in flight (always true when nothing is in flight),
   // or until `stop()` returns true (then returns false). `stop` is polled
-  // every few milliseconds.
+  // every few milliseconds. A caller that had to wait goes on only once half
+  // the entries and half the bytes are free: it then reads a burst of
+  // entries, and the threads behind it work on them in a burst, instead of
+  // waking (and going idle again) for every entry the writer gives back.
   bool wait_for_room(const std::function<bool()>& stop);
   // One item of `bytes` enters / leaves.
   void acquire(std::uint64_t bytes);
@@ -62,6 +65,8 @@ class ByteBudget {
   std::uint64_t entries_ = 0;
   std::uint64_t peak_ = 0;
   std::uint64_t peak_entries_ = 0;
+  bool waiting_ = false;   // a caller waits in wait_for_room
+  bool half_free() const;  // guarded by mutex_
 };
 
 }  // namespace mapindex

@@ -51,6 +51,7 @@
 #include "pipeline/layer_store.h"
 #include "pipeline/stop_request.h"
 #include "stages/common/background.h"
+#include "stages/common/digest_memo.h"
 #include "stages/common/sha256.h"
 #include "stages/extract/measure.h"
 #include "stages/read/digest.h"
@@ -66,7 +67,20 @@ namespace flow = oneapi::tbb::flow;
 struct Measured {
   Measurement measurement;
   std::optional<Problem> failure;  // an unexpected failure while measuring
+  // A map's part keys (stages/write/part_key.h), taken on the thread that
+  // measured it: the writer only looks them up (none: it takes them itself).
+  std::optional<index::MapPartKeys> keys;
 };
+
+// Takes the part keys of a measured map (before its result is shared).
+void take_part_keys(Measured& m) {
+  if (m.failure || m.measurement.kind != ContentKind::map) return;
+  try {
+    m.keys = index::part_keys(m.measurement.stats, kExtractorVersion);
+  } catch (const std::exception&) {
+    m.keys.reset();  // the writer takes them (and reports what fails)
+  }
+}
 using MeasuredPtr = std::shared_ptr<const Measured>;
 
 // Content seen in this run, by SHA-256: the first entry with a digest (the
@@ -264,10 +278,12 @@ void measure_entry(WorkItem& w, const KnownMaps& known, RunContents& contents,
   w.entry.bytes.reset();
   w.measured = m;
   w.claimant = true;
-  if (m->measurement.thumbnail)
+  if (m->measurement.thumbnail) {
     w.unfinished = std::move(m);  // fulfilled by finish_entry
-  else
+  } else {
+    take_part_keys(*m);
     contents.fulfil(w.digest, std::move(m));
+  }
 }
 
 // What the thumbnail node does with one entry: a claimant's drawn thumbnail
@@ -283,6 +299,7 @@ void finish_entry(WorkItem& w, RunContents& contents, LayerDataStore* layer_stor
   } catch (...) {
     m->failure = Problem{Code::internal, "encoding the thumbnail failed", Location::file()};
   }
+  take_part_keys(*m);
   contents.fulfil(w.digest, std::move(m));
 }
 
@@ -316,6 +333,9 @@ class EntryWriter {
       // Each input as the reader found it (a FIFO is opened by the reader, to be told).
       for (const auto& source : sources_)
         source_ids_[source.input] = db_.source_id(run_id, source.input, stored_kind(source.kind));
+      // Committed before any entry: a batch the index rolls back (store)
+      // must not take them along.
+      db_.commit_batch();
     } catch (...) {
       if (!start_error_) start_error_ = std::current_exception();
       throw;
@@ -324,16 +344,15 @@ class EntryWriter {
   std::exception_ptr start_error() const { return start_error_; }
   std::int64_t run_id() const { return run_id_.value_or(0); }
 
-  void write(WorkItem& w) {
+  void write(const WorkPtr& item) {
     start();
+    WorkItem& w = *item;
     const auto t0 = std::chrono::steady_clock::now();
     if (w.entry.kind == read::ReadOutcome::file) recognise_written_in_run(w);
-    const index::EntryRecord rec = record(w);
+    index::EntryRecord rec = record(w);
     note_reading(rec.source_id, w.entry);
-    const MapStats* stats =
-        rec.kind == index::EntryKind::map && !w.known ? &w.measured->measurement.stats : nullptr;
-    count(w, rec.kind, stats);
-    store(w, rec, stats);
+    count(w, rec.kind, stats_of(w, rec));
+    store(item, std::move(rec));
     commit_when_due();
     budget_.release(w.charge);
     counters_.bytes_finished += w.entry.size;
@@ -428,32 +447,74 @@ class EntryWriter {
     if (status == MapStatus::warnings) counters_.with_warnings++;
   }
 
-  // One entry the index refuses (its rows roll back to the entry's savepoint)
-  // is reported and skipped; the run stops only when writes keep failing.
-  void store(const WorkItem& w, const index::EntryRecord& rec, const MapStats* stats) {
+  // The statistics written with the entry: a map measured here (not known).
+  static const MapStats* stats_of(const WorkItem& w, const index::EntryRecord& rec) {
+    return rec.kind == index::EntryKind::map && !w.known ? &w.measured->measurement.stats : nullptr;
+  }
+
+  void write_entry(const WorkItem& w, const index::EntryRecord& rec) {
+    const MapStats* stats = stats_of(w, rec);
+    const index::MapPartKeys* keys = stats && w.measured->keys ? &*w.measured->keys : nullptr;
+    db_.write_entry(*run_id_, rec, stats, keys);
+  }
+
+  // One entry the index refuses is reported and skipped; the run stops only
+  // when writes keep failing. The index writes a batch without a savepoint
+  // per entry (OpenOptions::entry_savepoints), so a refused entry rolls the
+  // whole batch back: the batch's entries written before it are written
+  // again (they are kept until their batch commits).
+  void store(const WorkPtr& item, index::EntryRecord rec) {
+    const WorkItem& w = *item;
     try {
-      db_.write_entry(*run_id_, rec, stats);
-      if (stats) written_maps_.try_emplace(rec.sha256, status_for(*stats, options_.game));
-      if (w.claimant) contents_.written(w.digest, stats != nullptr);
-      counters_.written++;
-      consecutive_write_failures_ = 0;
+      write_entry(w, rec);
     } catch (const std::exception& e) {
-      counters_.not_written++;
-      std::fprintf(stderr, "mapindex index: %s: %s: its rows could not be written: %s\n",
-                   w.entry.source.c_str(), w.entry.path.c_str(), e.what());
-      // A damaged index or an I/O error (disk full) fails every entry: stop now.
-      const auto* index_error = dynamic_cast<const index::IndexError*>(&e);
-      if (index_error &&
-          (index_error->code() == Code::index_damaged || index_error->code() == Code::index_io))
-        throw;
-      if (++consecutive_write_failures_ >= 20) throw;
+      refused(w, e);
+      while (db_.pending_entries() < batch_.size()) rewrite_batch();
+      return;
     }
+    const MapStats* stats = stats_of(w, rec);
+    if (stats) written_maps_.try_emplace(rec.sha256, status_for(*stats, options_.game));
+    if (w.claimant) contents_.written(w.digest, stats != nullptr);
+    counters_.written++;
+    consecutive_write_failures_ = 0;
+    batch_.emplace_back(item, std::move(rec));
+  }
+
+  // Writes the batch's entries again after the index rolled it back; one
+  // refused again leaves the batch (and is reported), and the rest are
+  // written again once more.
+  void rewrite_batch() {
+    for (std::size_t i = 0; i < batch_.size(); ++i) {
+      try {
+        write_entry(*batch_[i].first, batch_[i].second);
+      } catch (const std::exception& e) {
+        const auto& [w, rec] = batch_[i];
+        refused(*w, e);
+        counters_.written--;
+        if (stats_of(*w, rec)) written_maps_.erase(rec.sha256);
+        batch_.erase(batch_.begin() + static_cast<std::ptrdiff_t>(i));
+        return;
+      }
+    }
+  }
+
+  void refused(const WorkItem& w, const std::exception& e) {
+    counters_.not_written++;
+    std::fprintf(stderr, "mapindex index: %s: %s: its rows could not be written: %s\n",
+                 w.entry.source.c_str(), w.entry.path.c_str(), e.what());
+    // A damaged index or an I/O error (disk full) fails every entry: stop now.
+    const auto* index_error = dynamic_cast<const index::IndexError*>(&e);
+    if (index_error &&
+        (index_error->code() == Code::index_damaged || index_error->code() == Code::index_io))
+      throw;
+    if (++consecutive_write_failures_ >= 20) throw;
   }
 
   void commit_when_due() {
     const auto now = std::chrono::steady_clock::now();
     if (++uncommitted_ >= options_.batch_size || now - last_commit_ > kCommitInterval) {
       db_.commit_batch();
+      batch_.clear();
       uncommitted_ = 0;
       last_commit_ = now;
     }
@@ -477,6 +538,8 @@ class EntryWriter {
   std::unordered_map<std::string, MapStatus> written_maps_;
   std::unordered_map<std::int64_t, SourceReading> readings_;
   std::uint32_t uncommitted_ = 0;
+  // The entries written since the last commit, as written (see store).
+  std::vector<std::pair<WorkPtr, index::EntryRecord>> batch_;
   std::chrono::steady_clock::time_point last_commit_ = std::chrono::steady_clock::now();
   int consecutive_write_failures_ = 0;
   double seconds_ = 0;
@@ -498,6 +561,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   index::OpenOptions open_options;
   open_options.check_in_background = true;
   open_options.checkpoint_in_background = true;
+  open_options.entry_savepoints = false;  // the writer writes a rolled back batch again
   auto db = index::IndexDb::open(options.db_path, index::OpenMode::read_write, open_options);
   if (!db) return db.error();
   if (openssl_ready.valid()) openssl_ready.wait();
@@ -524,6 +588,9 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   std::vector<read::Source> sources = reader.sources();
   const auto known = db->known_maps();
   RunContents contents;
+  // The tile data this run hashed: a map's new version hashes only what it
+  // changed (the rest compared with what was hashed before).
+  DigestMemo tile_digest_memo;
   // Earlier runs' layer results: read from the index unless --reindex asks
   // for everything to be measured again.
   std::optional<RunLayerStore> layer_store;
@@ -610,7 +677,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
         // decode thread hashes, and the entry is measured as ever.
         if (!known_before(w->digest, known, options) && !contents.seen(w->digest)) {
           try {
-            w->tile_digests = digest_tile_data(w->entry.bytes);
+            w->tile_digests = digest_tile_data(w->entry.bytes, &tile_digest_memo);
           } catch (const std::exception&) {
             w->tile_digests = {};
           }
@@ -649,7 +716,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
     flow::sequencer_node<WorkPtr> order_node(g, [](const WorkPtr& w) { return w->seq; });
 
     flow::function_node<WorkPtr> write_node(g, flow::serial,
-                                            [&](WorkPtr w) { failing([&] { writer.write(*w); }); });
+                                            [&](WorkPtr w) { failing([&] { writer.write(w); }); });
 
     flow::make_edge(read_node, hash_node);
     flow::make_edge(hash_node, measure_node);

@@ -718,26 +718,26 @@ TEST_SUITE("cli") {
       REQUIRE(sqlite3_open(f.db.string().c_str(), &db) == SQLITE_OK);
       CHECK(sqlite3_exec(db,
                          "PRAGMA ignore_check_constraints = ON; "
-                         "UPDATE layers SET kind = 'bogus' WHERE (map_id, layer_index) = "
-                         "(SELECT map_id, layer_index FROM layers LIMIT 1)",
+                         "UPDATE layer_defs SET kind = 'bogus' WHERE layer_def_id = "
+                         "(SELECT min(layer_def_id) FROM layer_defs)",
                          nullptr, nullptr, nullptr) == SQLITE_OK);
       sqlite3_close(db);
     }
-    REQUIRE(sql_int(f.db, "SELECT count(*) FROM layers WHERE kind = 'bogus'") == 1);
+    REQUIRE(sql_int(f.db, "SELECT count(*) FROM layer_defs WHERE kind = 'bogus'") == 1);
     {
       auto opened = IndexDb::open(f.db.string(), OpenMode::read_write);
       REQUIRE_MESSAGE(opened.ok(), (opened.ok() ? "" : opened.error().message));
       // The connection checks constraints again: a bad kind is refused.
-      CHECK(sqlite3_exec(opened->handle(), "UPDATE layers SET kind = 'also bogus'", nullptr,
+      CHECK(sqlite3_exec(opened->handle(), "UPDATE layer_defs SET kind = 'also bogus'", nullptr,
                          nullptr, nullptr) == SQLITE_CONSTRAINT_CHECK);
-      CHECK(sql_int(f.db, "SELECT count(*) FROM layers WHERE kind = 'also bogus'") == 0);
+      CHECK(sql_int(f.db, "SELECT count(*) FROM layer_defs WHERE kind = 'also bogus'") == 0);
     }
 
     auto r = run_mapindex({"index", "--db", f.db.string(), "--quiet", f.maps.string()});
     CHECK_MESSAGE(r.exit_code == 0, r.err);
     r = run_mapindex({"check", "--db", f.db.string()});
     CHECK(r.exit_code == 3);
-    CHECK_MESSAGE(contains(r.out, "CHECK constraint failed in layers"), r.out);
+    CHECK_MESSAGE(contains(r.out, "CHECK constraint failed in layer_defs"), r.out);
   }
 
   TEST_CASE(

@@ -299,6 +299,32 @@ inline std::vector<std::string> table_rows(sqlite3* db, const std::string& table
   return rows;
 }
 
+// An index at the schema `older` leaves, at `older_path`, holding the rows of
+// the index at `current_path` (written by this build's writer, which writes
+// the current schema only): each of its tables is filled from the table or
+// view of that name in the current index, its columns only. The views that
+// replaced tables (schema/011_stored_once.sql) give the rows the older
+// writer wrote there. tile_names and problem_codes keep what the open wrote.
+inline void copy_into_older_index(const std::string& older_path, OpenOptions older,
+                                  const std::string& current_path) {
+  auto db = open_index(older_path, std::move(older));
+  const auto h = db.handle();
+  index::exec_sql(h, "PRAGMA foreign_keys = OFF");
+  index::exec_sql(h, "ATTACH DATABASE '" + current_path + "' AS current");
+  index::exec_sql(h, "BEGIN");
+  for (const auto& table : table_names(h)) {
+    if (table == "tile_names" || table == "problem_codes") continue;
+    std::string columns;
+    for (const auto& c : column_names(h, table))
+      columns += (columns.empty() ? "\"" : ", \"") + c + "\"";
+    index::exec_sql(h, "INSERT INTO main.\"" + table + "\" (" + columns + ") SELECT " + columns +
+                           " FROM current.\"" + table + "\"");
+  }
+  index::exec_sql(h, "COMMIT");
+  index::exec_sql(h, "DETACH DATABASE current");
+  index::exec_sql(h, "PRAGMA foreign_keys = ON");
+}
+
 // An index holding one complete run that saw one map ("a.map", race_map())
 // in the folder "/srv/maps": the base of the query tests' fixtures.
 struct OneMapIndex {

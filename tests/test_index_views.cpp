@@ -247,8 +247,20 @@ TEST_SUITE("index") {
           std::string::npos);
     CHECK(plan("SELECT * FROM problems WHERE code = 'M10'").find("problems_by_code") !=
           std::string::npos);
-    CHECK(plan("SELECT * FROM ddnet_features WHERE feature = 'TELE_GUN'")
-              .find("ddnet_features_by_feature") != std::string::npos);
+    // Through the views over what maps share (schema 010): from the shared
+    // row by its index, then to the maps that have it by theirs.
+    const auto by_feature = plan("SELECT * FROM ddnet_features WHERE feature = 'TELE_GUN'");
+    CHECK_MESSAGE(by_feature.find("feature_set_members_by_feature") != std::string::npos,
+                  by_feature);
+    CHECK_MESSAGE(by_feature.find("map_parts_by_feature_set") != std::string::npos, by_feature);
+    const auto by_kind = plan("SELECT map_id, layer_index FROM layers WHERE kind = 'tele'");
+    CHECK_MESSAGE(by_kind.find("layer_defs_by_kind") != std::string::npos, by_kind);
+    CHECK_MESSAGE(by_kind.find("map_layers_by_def") != std::string::npos, by_kind);
+    const auto by_name = plan("SELECT map_id FROM images WHERE name = 'grass_main'");
+    CHECK_MESSAGE(by_name.find("body_images_by_name") != std::string::npos, by_name);
+    CHECK_MESSAGE(by_name.find("map_parts_by_body") != std::string::npos, by_name);
+    const auto of_map = plan("SELECT * FROM layers WHERE map_id = 1");
+    CHECK_MESSAGE(of_map.find("SCAN") == std::string::npos, of_map);
     CHECK(plan("SELECT * FROM problems WHERE map_id = 1").find("problems_of_map") !=
           std::string::npos);
   }

@@ -1,14 +1,19 @@
 // Layer-level content addressing (stages/extract/layer_data.h,
 // pipeline/layer_store.h, schema layer_data): a tile layer met again, in the
 // same map, another map of the run or a later run, is not inflated again, and
-// the index is the same as without the cache.
+// the index is the same as without the cache. And what a map's versions share
+// stored once (schema/011_stored_once.sql): on the corpus and a synthetic map
+// history, this build's index answers every query as the index the build
+// before it wrote, and as that index migrated (MAPINDEX_REFERENCE_MAPINDEX).
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <unordered_map>
@@ -110,6 +115,32 @@ std::int64_t stats_field(const fs::path& path, const std::string& field) {
   const auto at = text.find("\"" + field + "\":");
   REQUIRE_MESSAGE(at != std::string::npos, field << " not in " << text);
   return std::stoll(text.substr(at + field.size() + 3));
+}
+
+// A synthetic map history (as mapindex-bench-synth --mode history and
+// --mode copies build theirs, smaller): `bases` maps, each in `versions`
+// versions that each change `changed` more tile layers, and a copy of each
+// version with a layer renamed.
+std::vector<ArchiveMember> map_history(int bases, int versions, int changed) {
+  std::vector<ArchiveMember> members;
+  for (int b = 0; b < bases; ++b) {
+    RealisticMapOptions o;
+    o.width = 120;
+    o.height = 80;
+    o.seed = 7 + static_cast<std::uint32_t>(b);
+    o.decoration_layers = 4;
+    o.with_sounds = b % 2 == 0;
+    o.marks.push_back({o.seed, 0, 1 << 20});
+    for (int v = 0; v < versions; ++v) {
+      if (v > 0)
+        o.marks.push_back({50000u + static_cast<std::uint32_t>(v), (v - 1) * changed, changed});
+      const MapVariants version(make_realistic_ddnet_map(o));
+      const std::string name = "m" + std::to_string(b) + "_v" + std::to_string(v);
+      members.push_back({.path = "history/" + name + ".map", .bytes = version.base()});
+      members.push_back({.path = "copies/" + name + ".map", .bytes = version.variant("copy")});
+    }
+  }
+  return members;
 }
 
 void check_same_layers(const MapStats& a, const MapStats& b) {
@@ -721,6 +752,129 @@ TEST_SUITE("layer cache") {
     for (const auto& db : {cached1, cached2, plain}) {
       CAPTURE(db);
       CHECK(sql_rows(db, "SELECT * FROM pragma_foreign_key_check").empty());
+    }
+  }
+
+  TEST_CASE(
+      "layer cache e2e: an entry the index refuses rolls its batch back, the others are rewritten") {
+    // The run writes without a savepoint per entry (index_run.cpp): bad.map,
+    // refused after its map and new layers were written, takes the batch
+    // with it, and m1 and m2 before it must be written again. m3 repeats
+    // bad.map's layers: they are written anew, not taken from the writer's
+    // memory of the rolled back rows.
+    TempDir tmp;
+    write_archive(tmp / "maps.zip", ArchiveFormat::zip,
+                  {{.path = "m1.map", .bytes = pool_map("m1", {"G0", "D0"})},
+                   {.path = "m2.map", .bytes = pool_map("m2", {"G0", "D1"})},
+                   {.path = "bad.map", .bytes = pool_map("bad", {"G1", "D2"})},
+                   {.path = "m3.map", .bytes = pool_map("m3", {"G1", "D2"})}});
+    const auto db = tmp / "refusing.sqlite";
+    {
+      auto opened = index::IndexDb::open(db.string(), index::OpenMode::read_write);
+      REQUIRE(opened);
+      index::exec_sql(opened->handle(),
+                      "CREATE TRIGGER refuse BEFORE INSERT ON files "
+                      "WHEN NEW.entry_path = 'bad.map' "
+                      "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+    }
+    const auto r = index_into(db, {tmp.file("maps.zip")}, {"--threads", "1"});
+    CHECK(r.exit_code == 1);
+    CHECK_MESSAGE(r.err.find("bad.map: its rows could not be written") != std::string::npos, r.err);
+    CHECK(sql_rows(db, "SELECT entry_path FROM files ORDER BY 1") ==
+          std::vector<Row>{{"m1.map"}, {"m2.map"}, {"m3.map"}});
+    CHECK(sql_rows(db, "SELECT * FROM pragma_foreign_key_check").empty());
+    CHECK(sql_rows(db,
+                   "SELECT f.name, l.layer_index, l.name FROM layers l JOIN files f USING (map_id) "
+                   "ORDER BY 1, 2") == std::vector<Row>{{"m1", "0", "G0"},
+                                                        {"m1", "1", "D0"},
+                                                        {"m2", "0", "G0"},
+                                                        {"m2", "1", "D1"},
+                                                        {"m3", "0", "G1"},
+                                                        {"m3", "1", "D2"}});
+    CHECK(sql_int(db,
+                  "SELECT count(*) FROM tile_counts t JOIN files f USING (map_id) "
+                  "WHERE f.name = 'm3'") > 0);
+  }
+
+  TEST_CASE("layer cache e2e: a synthetic map history with and without it, at 1 and 2 threads") {
+    TempDir tmp;
+    write_archive(tmp / "history.tar", ArchiveFormat::tar, map_history(3, 4, 2));
+    const auto cached1 = tmp / "cached1.sqlite", cached2 = tmp / "cached2.sqlite",
+               plain = tmp / "plain.sqlite";
+    const auto input = tmp.file("history.tar");
+    REQUIRE(index_into(cached1, {input}, {"--threads", "1"}).exit_code <= 1);
+    REQUIRE(index_into(cached2, {input}, {"--threads", "2"}).exit_code <= 1);
+    REQUIRE(index_into(plain, {input}, {"--threads", "1", "--no-layer-cache"}).exit_code <= 1);
+    const auto reference = index_tables(plain);
+    CHECK(reference.at("maps").size() == 24);
+    CHECK(first_difference(index_tables(cached1), reference) == "");
+    CHECK(first_difference(index_tables(cached2), reference) == "");
+    // The versions share: fewer layer rows than layers, one body per
+    // distinct set of a map's body rows as the views show them (a version
+    // changes tiles, not images or envelopes), a thumbnail for a version and
+    // its copy.
+    for (const auto& db : {cached1, cached2, plain}) {
+      CAPTURE(db);
+      CHECK(sql_rows(db, "SELECT * FROM pragma_foreign_key_check").empty());
+      CHECK(sql_int(db, "SELECT count(*) FROM layer_defs") * 2 <
+            sql_int(db, "SELECT count(*) FROM map_layers"));
+      std::set<std::vector<Row>> bodies;
+      for (const auto& map : sql_rows(db, "SELECT map_id FROM maps")) {
+        std::vector<Row> body;
+        for (const char* view : {"settings", "groups", "images", "image_users", "envelopes",
+                                 "envelope_users", "sounds", "sound_users"}) {
+          auto rows = sql_rows(db, std::string("SELECT * FROM ") + view +
+                                       " WHERE map_id = " + map[0] + " ORDER BY 2, 3, 4");
+          for (auto& r : rows) r.front() = view;  // the map_id: which view
+          body.insert(body.end(), rows.begin(), rows.end());
+        }
+        bodies.insert(body);
+      }
+      CHECK(bodies.size() < 24);
+      CHECK(sql_int(db, "SELECT count(*) FROM map_bodies") ==
+            static_cast<std::int64_t>(bodies.size()));
+      CHECK(sql_int(db, "SELECT count(*) FROM thumbnail_images") ==
+            sql_int(db, "SELECT count(DISTINCT thumbnail_id) FROM map_parts"));
+      CHECK(sql_int(db, "SELECT count(*) FROM thumbnail_images") <= 12);
+    }
+  }
+
+  TEST_CASE(
+      "layer cache corpus: a new index and the reference build's migrated answer as its own") {
+    // MAPINDEX_REFERENCE_MAPINDEX: a mapindex built from the commit before
+    // the stored-once schema (schema version 10), e.g. of main then.
+    const char* reference_binary = std::getenv("MAPINDEX_REFERENCE_MAPINDEX");
+    if (!reference_binary || !*reference_binary) {
+      report_skipped("MAPINDEX_REFERENCE_MAPINDEX is not set (a mapindex of schema version 10)");
+      return;
+    }
+    TempDir tmp;
+    write_archive(tmp / "history.tar", ArchiveFormat::tar, map_history(3, 8, 2));
+    std::vector<std::vector<std::string>> inputs = {{tmp.file("history.tar")}};
+    if (const auto maps = corpus_dir("maps"))
+      inputs.push_back({maps->string()});
+    else
+      report_corpus_missing("maps", "the corpus against the reference build");
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      CAPTURE(inputs[i][0]);
+      const auto old_db = tmp / ("reference" + std::to_string(i) + ".sqlite");
+      const auto new_db = tmp / ("this" + std::to_string(i) + ".sqlite");
+      const auto migrated = tmp / ("migrated" + std::to_string(i) + ".sqlite");
+      std::vector<std::string> args = {"index", "--db", old_db.string(), "--progress", "none"};
+      args.insert(args.end(), inputs[i].begin(), inputs[i].end());
+      const auto r = run_process(reference_binary, args);
+      REQUIRE_MESSAGE(r.exit_code <= 1, r.err);
+      REQUIRE(index_into(new_db, inputs[i]).exit_code <= 1);
+      REQUIRE(sql_int(old_db, "PRAGMA user_version") < sql_int(new_db, "PRAGMA user_version"));
+      fs::copy_file(old_db, migrated);
+      REQUIRE(index::IndexDb::open(migrated.string(), index::OpenMode::read_write));
+      const auto expected = index_tables_as(old_db, old_db);
+      CHECK(expected.at("layers").size() > 0);
+      CHECK(expected.at("thumbnails").size() > 0);
+      CHECK(first_difference(index_tables_as(new_db, old_db), expected) == "");
+      CHECK(first_difference(index_tables_as(migrated, old_db), expected) == "");
+      CHECK(sql_rows(migrated, "SELECT * FROM pragma_foreign_key_check").empty());
+      CHECK(sql_value(migrated, "PRAGMA integrity_check") == "ok");
     }
   }
 

@@ -351,7 +351,8 @@ TEST_SUITE("read") {
       budget.acquire(1);
     }
     CHECK(budget.peak_entries() == 3);
-    // A fourth waits until one is given back.
+    // A fourth waits until half of them are given back (3 -> 1): one
+    // given back is not enough, then it reads a burst.
     std::atomic<bool> got{false};
     std::thread reader([&] {
       REQUIRE(budget.wait_for_room(never));
@@ -360,8 +361,14 @@ TEST_SUITE("read") {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     CHECK_FALSE(got.load());
     budget.release(1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK_FALSE(got.load());
+    budget.release(1);
     reader.join();
     CHECK(got.load());
+    // Not full: no wait.
+    budget.acquire(1);
+    CHECK(budget.wait_for_room(never));
     // The stop function ends a wait.
     budget.acquire(1);
     CHECK_FALSE(budget.wait_for_room([] { return true; }));

@@ -689,7 +689,7 @@ bool looks_like_datafile(Bytes file) {
   return m("DATA") || m("ATAD");
 }
 
-TileDataDigests digest_tile_data(Bytes file) {
+TileDataDigests digest_tile_data(Bytes file, DigestMemo* memo) {
   TileDataDigests out;
   out.file = file;
   if (!looks_like_datafile(file)) return out;
@@ -700,7 +700,8 @@ TileDataDigests digest_tile_data(Bytes file) {
   indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
   out.items.reserve(indices.size());
   for (const std::size_t index : indices)
-    if (auto stored = df->stored_data(index)) out.items.push_back({index, sha256(*stored)});
+    if (auto stored = df->stored_data(index))
+      out.items.push_back({index, memo ? memo->digest(*stored) : sha256(*stored)});
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "stages/common/bytes.h"
+#include "stages/common/digest_memo.h"
 #include "stages/common/sha256.h"
 #include "stages/deflate/inflate.h"
 #include "stages/extract/layer_data.h"
@@ -47,8 +48,9 @@ struct TileDataDigests {
 // are): computed ahead, on another thread, for MeasureOptions::digests.
 // Empty for anything else, or a datafile that does not open. (What is
 // hashed is stored bytes: MeasureOptions::max_data_item_size, a limit on
-// inflating, changes nothing here.)
-TileDataDigests digest_tile_data(Bytes file);
+// inflating, changes nothing here.) `memo`: data met before is compared
+// with what it remembers instead of hashed (null: every item hashed).
+TileDataDigests digest_tile_data(Bytes file, DigestMemo* memo = nullptr);
 
 struct MeasureOptions {
   // The largest data item (declared uncompressed size) that is inflated.

@@ -167,6 +167,18 @@ std::int64_t Statement::insert() {
   return rowid;
 }
 
+std::optional<std::int64_t> Statement::insert_unless_conflict() {
+  const bool row = step();
+  const auto changes = sqlite3_changes64(db_);
+  const std::int64_t rowid = sqlite3_last_insert_rowid(db_);
+  reset();
+  if (row) throw IndexError("`" + sql() + "` returned a row: not a plain INSERT");
+  if (changes > 1)
+    throw IndexError("`" + sql() + "` inserted " + std::to_string(changes) + " rows, not one");
+  if (changes == 0) return std::nullopt;
+  return rowid;
+}
+
 std::optional<std::int64_t> Statement::single_int() {
   std::optional<std::int64_t> value;
   if (step()) value = column_int(0);
@@ -221,10 +233,7 @@ std::string Statement::sql() const { return sqlite3_sql(stmt_); }
 
 void Statement::rewind() { sqlite3_reset(stmt_); }
 
-void Statement::reset() {
-  sqlite3_reset(stmt_);
-  sqlite3_clear_bindings(stmt_);
-}
+void Statement::reset() { sqlite3_reset(stmt_); }
 
 Statement& StatementCache::get(std::string_view sql) {
   auto it = cache_.find(sql);

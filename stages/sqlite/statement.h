@@ -137,6 +137,9 @@ class Statement {
   // one row (INSERT OR IGNORE that ignored, a multi-row INSERT); a WITHOUT
   // ROWID table sets no rowid, so it must not be used there.
   std::int64_t insert();
+  // As insert(), for an INSERT of one row that a conflict may skip (ON
+  // CONFLICT DO NOTHING): nullopt when it inserted nothing.
+  std::optional<std::int64_t> insert_unless_conflict();
   // Steps once and returns column 0 of the row as an integer; nullopt if no row.
   std::optional<std::int64_t> single_int();
 
@@ -164,6 +167,8 @@ class Statement {
   std::string sql() const;                  // the statement's text
   explicit operator bool() const { return stmt_ != nullptr; }
 
+  // sqlite3_reset: ready to run again. The bindings stay until the next
+  // bind_*, each of which binds every parameter again.
   void reset();
   sqlite3_stmt* get() const { return stmt_; }
 

@@ -3,11 +3,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <optional>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -190,6 +193,32 @@ std::string entry_name(std::string_view entry_path) {
   return std::string(base);
 }
 
+// Paths a run wrote, per source, as a Bloom filter (1 MiB): "not seen" is
+// certain, "seen" may be wrong (about 1 in 2,000 after 100,000 paths, 1 in
+// 25 after a million), and then the index is asked.
+class SeenPaths {
+ public:
+  // Whether (source, path) may have been added before; adds it.
+  bool check_and_add(std::int64_t source_id, std::string_view path) {
+    if (bits_.empty()) bits_.resize(kWords);
+    const std::uint64_t h =
+        std::hash<std::string_view>{}(path) ^ (static_cast<std::uint64_t>(source_id) * kOdd);
+    const std::uint64_t a = h % kBits, b = (h * kOdd >> 20) % kBits;
+    const bool seen = test(a) && test(b);
+    set(a);
+    set(b);
+    return seen;
+  }
+  void clear() { std::fill(bits_.begin(), bits_.end(), 0); }
+
+ private:
+  static constexpr std::uint64_t kWords = 1u << 17, kBits = kWords * 64;
+  static constexpr std::uint64_t kOdd = 0x9e3779b97f4a7c15ull;
+  bool test(std::uint64_t bit) const { return (bits_[bit / 64] >> (bit % 64)) & 1; }
+  void set(std::uint64_t bit) { bits_[bit / 64] |= std::uint64_t{1} << (bit % 64); }
+  std::vector<std::uint64_t> bits_;
+};
+
 struct IndexDb::Impl {
   Connection db;
   std::string path;
@@ -273,12 +302,27 @@ struct IndexDb::Impl {
     sql("COMMIT").run();
     in_batch = false;
     pending = 0;
+    sources_in_batch.clear();
+  }
+
+  // The whole batch undone (OpenOptions::entry_savepoints off), with what
+  // the writer remembered of it.
+  void roll_back_batch() {
+    sqlite3_exec(db.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+    in_batch = false;
+    pending = 0;
+    parts.clear();
+    for (const auto id : sources_in_batch) new_sources.erase(id);
+    sources_in_batch.clear();
   }
 
   // After a failed statement SQLite may have rolled the whole transaction
   // back (disk full, I/O error): notice it.
   void resync_after_error() {
+    parts.clear();
     if (in_batch && sqlite3_get_autocommit(db.get())) {
+      for (const auto id : sources_in_batch) new_sources.erase(id);
+      sources_in_batch.clear();
       in_batch = false;
       pending = 0;
     }
@@ -293,7 +337,18 @@ struct IndexDb::Impl {
         .run();
   }
 
-  std::int64_t write_entry(std::int64_t run_id, const EntryRecord& e, const MapStats* stats);
+  std::int64_t write_entry(std::int64_t run_id, const EntryRecord& e, const MapStats* stats,
+                           const MapPartKeys* keys);
+
+  // The writer's memory of shared rows (map_rows.h), cleared whenever a write
+  // is rolled back.
+  PartCache parts;
+  // Sources this run created (their files rows are all this run's), and the
+  // paths this run wrote: a path not seen is its first occurrence.
+  std::unordered_set<std::int64_t> new_sources;
+  std::vector<std::int64_t> sources_in_batch;  // of new_sources, created in the open batch
+  SeenPaths seen_paths;
+  bool entry_savepoints = true;  // OpenOptions::entry_savepoints
 };
 
 Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOptions options) {
@@ -301,6 +356,7 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
   impl->path = path;
   impl->mode = mode;
   impl->extractor_version = options.extractor_version;
+  impl->entry_savepoints = options.entry_savepoints;
 
   if (mode == OpenMode::read_write) {
     if (impl->db.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) != SQLITE_OK)
@@ -504,6 +560,8 @@ std::int64_t IndexDb::begin_run(std::string_view command, std::string_view tool_
       const std::int64_t run_id = insert.column_int(0);
       insert.reset();
       d.commit();
+      d.new_sources.clear();
+      d.seen_paths.clear();
       return run_id;
     }
   } catch (const IndexError& e) {
@@ -528,11 +586,13 @@ std::int64_t IndexDb::source_id(std::int64_t run_id, std::string_view path, Sour
         "VALUES (?1, ?2, ?3, ?3, ?4) "
         "ON CONFLICT (path, kind) DO UPDATE SET last_run_id = excluded.last_run_id, "
         "path_raw = excluded.path_raw "
-        "RETURNING source_id");
+        "RETURNING source_id, first_run_id");
     upsert.bind_all(path, to_string(kind), run_id, bytes_if_not_utf8(path));
     upsert.step();
     const std::int64_t id = upsert.column_int(0);
+    const bool created = upsert.column_int(1) == run_id;
     upsert.reset();
+    if (created && d.new_sources.insert(id).second) d.sources_in_batch.push_back(id);
     d.sql("INSERT OR IGNORE INTO run_sources (run_id, source_id) VALUES (?, ?)")
         .bind_all(run_id, id)
         .run();
@@ -567,45 +627,53 @@ std::unordered_map<std::string, KnownMap> IndexDb::known_maps() {
 }
 
 std::int64_t IndexDb::write_entry(std::int64_t run_id, const EntryRecord& entry,
-                                  const MapStats* stats) {
+                                  const MapStats* stats, const MapPartKeys* keys) {
   auto& d = *impl_;
   d.require_writable("write_entry");
-  const std::string where = "entry '" + entry.entry_path + "'";
+  const auto where = [&entry] { return "entry '" + entry.entry_path + "'"; };
   if (!entry.sha256.empty() && !is_lower_hex_sha256(entry.sha256))
-    throw IndexError(where + ": sha256 '" + entry.sha256 + "' is not 64 lowercase hex digits");
+    throw IndexError(where() + ": sha256 '" + entry.sha256 + "' is not 64 lowercase hex digits");
   if (entry.kind == EntryKind::map && entry.sha256.empty())
-    throw IndexError(where + ": a map needs its sha256");
+    throw IndexError(where() + ": a map needs its sha256");
   if (stats && entry.kind != EntryKind::map)
-    throw IndexError(where + ": statistics given for an entry of kind " +
+    throw IndexError(where() + ": statistics given for an entry of kind " +
                      std::string(to_string(entry.kind)));
 
   d.begin_batch();
+  if (!d.entry_savepoints) {
+    try {
+      const std::int64_t file_id = d.write_entry(run_id, entry, stats, keys);
+      ++d.pending;
+      return file_id;
+    } catch (...) {
+      d.roll_back_batch();
+      throw;
+    }
+  }
   d.sql("SAVEPOINT entry").run();
   try {
-    const std::int64_t file_id = d.write_entry(run_id, entry, stats);
+    const std::int64_t file_id = d.write_entry(run_id, entry, stats, keys);
     d.sql("RELEASE entry").run();
     ++d.pending;
     return file_id;
   } catch (...) {
     sqlite3_exec(d.db.get(), "ROLLBACK TO entry; RELEASE entry", nullptr, nullptr, nullptr);
+    d.parts.clear();  // it may name rows rolled back
     d.resync_after_error();
     throw;
   }
 }
 
 std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& e,
-                                        const MapStats* stats) {
+                                        const MapStats* stats, const MapPartKeys* keys) {
   std::optional<std::int64_t> map_id;
   if (e.kind == EntryKind::map) {
-    const auto stored = find_map(*statements, e.sha256);
     if (stats) {
-      if (stored && stored->extractor_version >= extractor_version) {
-        map_id = stored->map_id;  // same content, already measured as well
-        add_missing_thumbnail(*statements, *map_id, *stats);
-      } else
-        map_id = store_map(*statements, run_id, extractor_version,
-                           MapIdentity{e.sha256, e.crc32, e.size}, *stats, stored.has_value());
-    } else if (stored) {
+      std::optional<MapPartKeys> computed;
+      if (!keys) keys = &computed.emplace(part_keys(*stats, extractor_version));
+      map_id = store_map(*statements, parts, run_id, extractor_version,
+                         MapIdentity{e.sha256, e.crc32, e.size}, *stats, *keys);
+    } else if (const auto stored = find_map(*statements, e.sha256)) {
       map_id = stored->map_id;
     } else {
       throw IndexError("entry '" + e.entry_path + "': map " + e.sha256 +
@@ -624,17 +692,24 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
   // The same path may occur more than once in a source (an archive holding
   // two entries of one name): each occurrence has its own row, numbered in
   // the order this run writes them (archive order), so that the next run maps
-  // them to the same rows. Counted from this run's sightings, not held in
-  // memory. Paths that differ only in bytes that are not UTF-8 are stored
-  // alike (U+FFFD), so they count as occurrences of one path.
-  auto& earlier =
-      sql("SELECT count(*) FROM files f JOIN file_sightings h ON h.file_id = f.file_id "
-          "WHERE f.source_id = ? AND f.entry_path = ? AND h.run_id = ?");
-  earlier.bind_all(e.source_id, e.entry_path, run_id);
-  const std::int64_t occurrence = earlier.single_int().value_or(0) + 1;
+  // them to the same rows. Counted from this run's sightings when the path
+  // may have been written before in this run (seen_paths), else the first.
+  // Paths that differ only in bytes that are not UTF-8 are stored alike
+  // (U+FFFD), so they count as occurrences of one path.
+  const bool valid_path = is_valid_utf8(e.entry_path);
+  const bool seen = seen_paths.check_and_add(
+      e.source_id, valid_path ? e.entry_path : to_valid_utf8(e.entry_path));
+  std::int64_t occurrence = 1;
+  if (seen) {
+    auto& earlier =
+        sql("SELECT count(*) FROM files f JOIN file_sightings h ON h.file_id = f.file_id "
+            "WHERE f.source_id = ? AND f.entry_path = ? AND h.run_id = ?");
+    earlier.bind_all(e.source_id, e.entry_path, run_id);
+    occurrence = earlier.single_int().value_or(0) + 1;
+  }
 
   Problems problems = e.problems;
-  if (!is_valid_utf8(e.entry_path))
+  if (!valid_path)
     problems.push_back(
         Problem{Code::text_not_utf8,
                 "entry path is not valid UTF-8 (bytes: " + hex_bytes(e.entry_path) +
@@ -648,11 +723,47 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
                                    std::to_string(occurrence),
                                Location::file()});
 
+  const std::optional<Blob> raw_path = bytes_if_not_utf8(e.entry_path);
+  auto& problem_insert =
+      sql("INSERT INTO problems (run_id, map_id, file_id, position, severity, code, message, "
+          "location) VALUES (?, NULL, ?, ?, ?, ?, ?, ?)");
+  const auto insert_problems = [&](std::int64_t file_id) {
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+      const auto& p = problems[i];
+      problem_insert
+          .bind_all(run_id, file_id, i, to_string(p.severity()), to_string(p.code), p.message,
+                    to_string(p.location))
+          .run();
+    }
+  };
+
+  // The first entry of a path in a source this run started to read (a new
+  // archive or folder, the usual case of a new index): no row of the path
+  // can exist yet, so its rows are inserted as they are.
+  if (!seen && new_sources.contains(e.source_id)) {
+    const std::int64_t file_id =
+        sql("INSERT INTO files (source_id, entry_path, occurrence, entry_path_raw, name, kind, "
+            "size, sha256, crc32, map_id, first_run_id, last_run_id, changed_run_id) "
+            "VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?10)")
+            .bind_all(e.source_id, e.entry_path, raw_path, entry_name(e.entry_path), kind, e.size,
+                      sha256, crc32, map_id, run_id)
+            .insert();
+    const std::int64_t version_id =
+        sql("INSERT INTO file_versions (file_id, kind, size, sha256, crc32, map_id, "
+            "first_run_id) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            .bind_all(file_id, kind, e.size, sha256, crc32, map_id, run_id)
+            .insert();
+    sql("INSERT INTO file_sightings (run_id, file_id, version_id) VALUES (?, ?, ?)")
+        .bind_all(run_id, file_id, version_id)
+        .run();
+    insert_problems(file_id);
+    return file_id;
+  }
+
   // A file seen before as it is (the usual case of a run over unchanged
   // inputs) only gets its last_run_id: one row rewritten, no index entry.
   // Anything else goes through the upsert, which rewrites every column and
   // the entries of the files_by_* indexes (four times the cost).
-  const std::optional<Blob> raw_path = bytes_if_not_utf8(e.entry_path);
   auto& file_seen =
       sql("UPDATE files SET last_run_id = ?1 WHERE source_id = ?2 AND entry_path = ?3 "
           "AND occurrence = ?4 AND entry_path_raw IS ?5 AND kind = ?6 AND size = ?7 "
@@ -698,16 +809,7 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
       .run();
 
   sql("DELETE FROM problems WHERE file_id = ?").bind_all(file_id).run();
-  auto& problem_insert =
-      sql("INSERT INTO problems (run_id, map_id, file_id, position, severity, code, message, "
-          "location) VALUES (?, NULL, ?, ?, ?, ?, ?, ?)");
-  for (std::size_t i = 0; i < problems.size(); ++i) {
-    const auto& p = problems[i];
-    problem_insert
-        .bind_all(run_id, file_id, i, to_string(p.severity()), to_string(p.code), p.message,
-                  to_string(p.location))
-        .run();
-  }
+  insert_problems(file_id);
   return file_id;
 }
 

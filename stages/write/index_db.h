@@ -10,9 +10,11 @@
 //   db->finish_run(run, RunStatus::complete, counters);
 //
 // Each write_entry's rows are written together (a savepoint inside the
-// batch's transaction), so a crash at any moment leaves whole entries only.
+// batch's transaction, or the batch as a whole: OpenOptions::
+// entry_savepoints), so a crash at any moment leaves whole entries only.
 // Methods other than open throw IndexError on SQLite failures or misuse; an
-// entry whose write throws leaves no rows and the batch stays usable.
+// entry whose write throws leaves no rows and the batch stays usable (or,
+// without entry savepoints, is rolled back).
 #pragma once
 
 #include <sqlite3.h>
@@ -31,6 +33,7 @@
 #include "stages/sqlite/statement.h"
 #include "stages/write/entry_record.h"
 #include "stages/write/migrations.h"
+#include "stages/write/part_key.h"
 
 namespace mapindex::index {
 
@@ -108,6 +111,14 @@ struct OpenOptions {
   // priority while the caller writes (checkpointer.h); otherwise SQLite's
   // automatic checkpoints, inside the commits.
   bool checkpoint_in_background = false;
+  // Each write_entry in a savepoint of its own: an entry whose write fails
+  // leaves no rows and the batch goes on. Off: no savepoint (SQLite copies
+  // every page an entry is the first in its savepoint to change), and an
+  // entry whose write fails rolls the whole batch back (pending_entries()
+  // is 0 then): the caller writes the batch's other entries again. The
+  // batch's source_id() rows are lost with it, so the caller commits them
+  // before its entries.
+  bool entry_savepoints = true;
 };
 
 // `mapindex check`: the full verdict on an index file.
@@ -159,8 +170,10 @@ class IndexDb {
   // `stats` (the maps row and all child rows, replacing those of an older
   // extractor version; kept as they are when already measured by this one)
   // or, when stats is null, a reference to the already indexed map with the
-  // entry's sha256. Returns the file_id.
-  std::int64_t write_entry(std::int64_t run_id, const EntryRecord& entry, const MapStats* stats);
+  // entry's sha256. `keys`: part_keys(*stats) computed ahead (by the thread
+  // that measured the map); null: computed here. Returns the file_id.
+  std::int64_t write_entry(std::int64_t run_id, const EntryRecord& entry, const MapStats* stats,
+                           const MapPartKeys* keys = nullptr);
 
   // Commits the current batch (no-op when nothing is pending).
   void commit_batch();

@@ -1,16 +1,18 @@
-// The rows of one measured map: the maps row and its child tables (settings,
-// groups, layers, tile counts, entities, numbers, images, envelopes, sounds,
-// their users, DDNet features, map problems). Runs inside the caller's
-// transaction; throws IndexError.
+// The rows of one measured map: the maps row, what it shares with other maps
+// (schema/011_stored_once.sql: its layers, body, DDNet features and
+// thumbnail, each written only when no stored row has its key) and its
+// problems. Runs inside the caller's transaction; throws IndexError.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <unordered_map>
 
 #include "stages/extract/layer_data.h"
 #include "stages/extract/map_stats.h"
 #include "stages/sqlite/statement.h"
+#include "stages/write/part_key.h"
 
 namespace mapindex::index {
 
@@ -27,7 +29,7 @@ struct StoredMap {
 };
 std::optional<StoredMap> find_map(StatementCache& statements, std::string_view sha256);
 
-// The PNG of a thumbnail stored with `layers_key` (thumbnails.layers_key:
+// The PNG of a thumbnail stored with `layers_key` (thumbnail_images.layers_key:
 // MapStats::thumbnail_key), or nullopt when the index has none.
 std::optional<std::vector<std::uint8_t>> find_thumbnail(StatementCache& statements,
                                                         const Sha256& layers_key);
@@ -43,15 +45,44 @@ bool any_keyed_thumbnail(StatementCache& statements);
 std::optional<LayerData> find_layer_data(StatementCache& statements, int extractor_version,
                                          const LayerDataKey& key);
 
-// Inserts the maps row (or updates it in place, keeping map_id and
-// first_run_id, when the content is already indexed), deletes the map's old
-// child rows when `replace` (the content was indexed before) and writes the
-// new ones. Returns the map_id.
-std::int64_t store_map(StatementCache& statements, std::int64_t run_id, int extractor_version,
-                       const MapIdentity& identity, const MapStats& stats, bool replace);
+// The ids of shared rows (layer_defs, map_bodies, feature_sets,
+// thumbnail_images) by key, as the writer found or wrote them: a map that
+// repeats known parts is written without looking them up in the index. It
+// holds rows of the open transaction too: whoever rolls back any write must
+// clear() it. At most kMaxEntries; full, it starts again empty.
+class PartCache {
+ public:
+  enum class Kind : std::uint8_t { layer_def, body, feature_set, thumbnail };
+  static constexpr std::size_t kMaxEntries = 1u << 17;
 
-// A map stored already (by this extractor version) that has no thumbnail
-// (indexed with --no-thumbnails) gets the one in `stats`, if any.
-void add_missing_thumbnail(StatementCache& statements, std::int64_t map_id, const MapStats& stats);
+  std::optional<std::int64_t> find(Kind kind, const Sha256& key) const;
+  void add(Kind kind, const Sha256& key, std::int64_t id);
+  void clear() { ids_.clear(); }
+  std::size_t size() const { return ids_.size(); }
+
+ private:
+  struct Key {
+    Sha256 sha256;
+    Kind kind;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const noexcept {
+      return Sha256Hash{}(k.sha256) ^ static_cast<std::size_t>(k.kind);
+    }
+  };
+  std::unordered_map<Key, std::int64_t, KeyHash> ids_;
+};
+
+// Stores a measured map: the maps row and its parts, found by their `keys`
+// (part_keys of `stats`) in `cache` or the index, written when new. Content
+// indexed already by `extractor_version` (or a newer one) keeps its rows,
+// and gets the thumbnail in `stats` if it has none (it was indexed with
+// --no-thumbnails); content indexed by an older version is updated in place
+// (keeping map_id and first_run_id), its old parts replaced (those no other
+// map refers to are deleted). Returns the map_id.
+std::int64_t store_map(StatementCache& statements, PartCache& cache, std::int64_t run_id,
+                       int extractor_version, const MapIdentity& identity, const MapStats& stats,
+                       const MapPartKeys& keys);
 
 }  // namespace mapindex::index

@@ -38,20 +38,34 @@ std::int64_t sql_int(const std::filesystem::path& db, const std::string& sql) {
   return std::stoll(sql_value(db, sql));
 }
 
-IndexTables index_tables(const std::filesystem::path& db) {
-  static const std::set<std::string> varying = {"started_at", "finished_at", "command", "pid"};
+namespace {
+
+IndexTables read_tables(const std::filesystem::path& db, const std::filesystem::path& reference,
+                        const std::set<std::string>& varying) {
   IndexTables out;
-  for (const auto& t : sql_rows(db,
+  for (const auto& t : sql_rows(reference,
                                 "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') "
                                 "AND name NOT LIKE 'sqlite_%' ORDER BY name")) {
     std::string columns;
-    for (const auto& c : sql_rows(db, "SELECT name FROM pragma_table_info('" + t[0] + "')"))
+    for (const auto& c : sql_rows(reference, "SELECT name FROM pragma_table_info('" + t[0] + "')"))
       if (!varying.count(c[0])) columns += (columns.empty() ? "\"" : ", \"") + c[0] + "\"";
     auto rows = sql_rows(db, "SELECT " + columns + " FROM \"" + t[0] + "\"");
     std::sort(rows.begin(), rows.end());
     out[t[0]] = std::move(rows);
   }
   return out;
+}
+
+}  // namespace
+
+IndexTables index_tables(const std::filesystem::path& db) {
+  return read_tables(db, db, {"started_at", "finished_at", "command", "pid"});
+}
+
+IndexTables index_tables_as(const std::filesystem::path& db,
+                            const std::filesystem::path& reference) {
+  return read_tables(db, reference,
+                     {"started_at", "finished_at", "command", "pid", "tool_version"});
 }
 
 std::string first_difference(const IndexTables& a, const IndexTables& b) {

@@ -23,6 +23,11 @@ std::int64_t sql_int(const std::filesystem::path& db, const std::string& sql);
 // timestamps, its command line and process id.
 using IndexTables = std::map<std::string, std::vector<Row>>;
 IndexTables index_tables(const std::filesystem::path& db);
+// The tables and views of `reference`, with their columns there, read from
+// `db` as index_tables reads them (tool_version left out too): what a query
+// written for the reference index's schema sees in `db`.
+IndexTables index_tables_as(const std::filesystem::path& db,
+                            const std::filesystem::path& reference);
 // The first table (or view) whose rows differ, with a row only one side has;
 // empty when the two are the same.
 std::string first_difference(const IndexTables& a, const IndexTables& b);
