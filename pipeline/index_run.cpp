@@ -54,7 +54,6 @@
 #include "stages/common/sha256.h"
 #include "stages/extract/measure.h"
 #include "stages/read/digest.h"
-#include "stages/read/entry_buffers.h"
 #include "stages/read/source_reader.h"
 #include "stages/write/index_db.h"
 
@@ -222,13 +221,13 @@ void measure_entry(WorkItem& w, const KnownMaps& known, RunContents& contents,
   if (w.entry.kind != read::ReadOutcome::file) return;
   if (const index::KnownMap* before = known_before(w.digest, known, options)) {
     w.known = *before;
-    read::EntryBuffers::instance().give(w.entry.bytes);
+    w.entry.bytes.reset();
     return;
   }
   auto m = std::make_shared<Measured>();  // before the claim: nothing below throws
   auto claim = contents.claim(w.digest);
   if (!claim.first) {
-    read::EntryBuffers::instance().give(w.entry.bytes);
+    w.entry.bytes.reset();
     // The claimant fulfils its claim in the thumbnail node, which a failed
     // (cancelled) graph may never run for it: then stop waiting.
     while (claim.result.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
@@ -262,7 +261,7 @@ void measure_entry(WorkItem& w, const KnownMaps& known, RunContents& contents,
   }
   // The bytes are no longer needed: their buffer goes back to the reader's
   // pool now; the budget is given back by the writer.
-  read::EntryBuffers::instance().give(w.entry.bytes);
+  w.entry.bytes.reset();
   w.measured = m;
   w.claimant = true;
   if (m->measurement.thumbnail)

@@ -885,11 +885,48 @@ TEST_SUITE("read") {
     CHECK(pool.kept() == 0);
   }
 
+  TEST_CASE("read: entry bytes go back to their pool when done; a copy or a release does not") {
+    using mapindex::read::EntryBuffers;
+    using mapindex::read::EntryBytes;
+    const auto pool = std::make_shared<EntryBuffers>();
+    const auto buffer = [](std::size_t n) { return std::vector<std::uint8_t>(n, 9); };
+    {
+      EntryBytes a(buffer(1000), pool);
+      CHECK(a.size() == 1000);
+      EntryBytes copy = a;  // a buffer of its own, no pool's
+      CHECK(copy == a);
+      EntryBytes moved = std::move(a);
+      CHECK(a.empty());
+      CHECK(moved.size() == 1000);
+      CHECK(pool->kept() == 0);
+      moved.reset();  // given back now
+      CHECK(moved.empty());
+      CHECK(pool->kept() == 1);
+      EntryBytes b(buffer(2000), pool);
+      const std::vector<std::uint8_t> mine = b.release();
+      CHECK(mine.size() == 2000);
+      CHECK(b.empty());
+    }  // `copy` and the released `b` go back to no pool; `a` was moved from
+    CHECK(pool->kept() == 1);
+    { EntryBytes c(buffer(3000), pool); }  // destroyed: given back
+    CHECK(pool->kept() == 2);
+    // An entry may outlive its reader: the pool lives as long as the entry.
+    TempDir dir;
+    write_file(dir / "one.map", mapindex::Bytes(buffer(500)));
+    std::optional<mapindex::read::Entry> kept;
+    {
+      SourceReader reader({dir.file("one.map")});
+      kept = reader.next();
+    }
+    REQUIRE(kept);
+    CHECK(kept->bytes == buffer(500));
+    kept.reset();
+  }
+
   TEST_CASE("read: entry buffers: entries read into reused buffers hold their own bytes") {
     // Large entries first, then small ones, each buffer given back before the
     // next entry is read (as the measure stage does): a reused buffer must
     // not show a larger earlier entry's tail or an earlier entry's bytes.
-    using mapindex::read::EntryBuffers;
     TempDir dir;
     std::vector<ArchiveMember> members;
     const std::size_t sizes[] = {3000000, 1500000, 700000, 1, 0, 40000, 2500000, 64 * 1024, 12345};
@@ -907,7 +944,7 @@ TEST_SUITE("read") {
         CAPTURE(members[i].path);
         CHECK(e->kind == ReadOutcome::file);
         CHECK(e->bytes == members[i].bytes);
-        EntryBuffers::instance().give(e->bytes);
+        e->bytes.reset();
         ++i;
       }
       CHECK(i == members.size());
@@ -919,8 +956,7 @@ TEST_SUITE("read") {
     std::map<std::string, std::vector<std::uint8_t>> got;
     SourceReader reader({folder.string()});
     while (auto e = reader.next()) {
-      got[fs::path(e->path).filename().string()] = e->bytes;
-      EntryBuffers::instance().give(e->bytes);
+      got[fs::path(e->path).filename().string()] = e->bytes.release();
     }
     REQUIRE(got.size() == members.size());
     for (const auto& m : members) CHECK(got[m.path] == m.bytes);

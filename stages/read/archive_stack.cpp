@@ -365,7 +365,7 @@ std::optional<Entry> ArchiveStack::read_entry(std::size_t k, const std::string& 
     // Inflated here, checked against the central directory (not an archive:
     // that is streamed from libarchive as any other).
     std::vector<std::uint8_t> bytes;
-    if (levels_[k]->zip->read(*member, options_.max_entry_size, bytes)) {
+    if (levels_[k]->zip->read(*member, options_.max_entry_size, pool(), bytes)) {
       meter_.count_zip_member();
       return file_entry(path, std::move(bytes));
     }
@@ -374,7 +374,7 @@ std::optional<Entry> ArchiveStack::read_entry(std::size_t k, const std::string& 
   // One byte more than the declared size: the read that finds the end fits.
   const std::size_t want = static_cast<std::size_t>(
       std::min<std::uint64_t>(declared.value_or(kReadChunk), options_.max_entry_size) + 1);
-  auto [bytes, expected] = take_entry_buffer(want);
+  auto [bytes, expected] = take_buffer(want);
   if (!read_into(*data, bytes, kArchiveMagicBytes)) return source_failed(*data, path);
   ArchiveMagic magic = sniff_archive(bytes);
   if (magic != ArchiveMagic::none) {

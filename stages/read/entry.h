@@ -9,6 +9,7 @@
 
 #include "stages/common/result.h"
 #include "stages/read/archive_magic.h"
+#include "stages/read/entry_bytes.h"
 
 namespace mapindex::read {
 
@@ -55,7 +56,7 @@ struct Entry {
   std::string path;
   std::uint64_t size = 0;  // bytes; for oversize the declared or counted size
   ReadOutcome kind = ReadOutcome::file;
-  std::vector<std::uint8_t> bytes;  // only for ReadOutcome::file
+  EntryBytes bytes;  // only for ReadOutcome::file
   // For ReadOutcome::error and not_read. Codes: "read.io" (cannot open or read
   // the input), "read.truncated", "read.corrupt", "read.encrypted",
   // "read.empty" (an input that gives no entries: 0 bytes, an archive with

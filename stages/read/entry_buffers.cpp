@@ -7,11 +7,6 @@
 
 namespace mapindex::read {
 
-EntryBuffers& EntryBuffers::instance() {
-  static EntryBuffers pool;
-  return pool;
-}
-
 std::vector<std::uint8_t> EntryBuffers::take(std::size_t size, std::size_t new_at_most) {
   std::vector<std::uint8_t> out;
   {
@@ -65,8 +60,8 @@ void EntryBuffers::clear() {
   kept_bytes_ = 0;
 }
 
-EntryBuffer take_entry_buffer(std::size_t want) {
-  EntryBuffer b{EntryBuffers::instance().take(want, kMaxReserve + 1), 0};
+EntryBuffer take_entry_buffer(EntryBuffers& pool, std::size_t want) {
+  EntryBuffer b{pool.take(want, kMaxReserve + 1), 0};
   b.expected = std::min(want, b.bytes.capacity());
   return b;
 }

@@ -1,6 +1,6 @@
-// Buffers for entries' bytes, reused: the measure stage gives an entry's
-// buffer back once it is done with it, and the reader takes it for a later
-// entry.
+// Buffers for entries' bytes, reused: an entry's EntryBytes gives its buffer
+// back once it is done with (destroyed or reset), and the reader takes it for
+// a later entry. Each SourceReader owns one pool, shared with its entries.
 //
 // Why: memory glibc frees often goes back to the system, so every entry met
 // fresh pages, a page fault per 4 KiB read; a kept buffer's pages stay mapped.
@@ -23,9 +23,6 @@ class EntryBuffers {
  public:
   static constexpr std::size_t kMaxKept = 64;
   static constexpr std::size_t kMaxKeptBytes = std::size_t{64} << 20;
-
-  // The process's pool (the reader and the measure stage share it).
-  static EntryBuffers& instance();
 
   // An empty buffer for `size` bytes (a declared size, not trusted): the
   // smallest kept one with room for them, else a new one with room for
@@ -55,6 +52,6 @@ struct EntryBuffer {
   std::vector<std::uint8_t> bytes;
   std::size_t expected = 0;
 };
-EntryBuffer take_entry_buffer(std::size_t want);
+EntryBuffer take_entry_buffer(EntryBuffers& pool, std::size_t want);
 
 }  // namespace mapindex::read

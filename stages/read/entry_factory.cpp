@@ -25,7 +25,7 @@ Entry EntryFactory::file_entry(const std::string& path, std::vector<std::uint8_t
   e.path = path;
   e.size = bytes.size();
   e.kind = ReadOutcome::file;
-  e.bytes = std::move(bytes);
+  e.bytes = EntryBytes(std::move(bytes), pool_);
   return e;
 }
 

@@ -3,15 +3,24 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "stages/read/entry.h"
+#include "stages/read/entry_buffers.h"
 
 namespace mapindex::read {
 
 class EntryFactory {
  public:
+  // The pool the entries' buffers come from and go back to (the reader's).
+  void set_pool(std::shared_ptr<EntryBuffers> pool) { pool_ = std::move(pool); }
+  EntryBuffers& pool() const { return *pool_; }
+  const std::shared_ptr<EntryBuffers>& shared_pool() const { return pool_; }
+  // An empty buffer from the pool for an entry of `want` bytes.
+  EntryBuffer take_buffer(std::size_t want) const { return take_entry_buffer(*pool_, want); }
+
   // The input the entries made from now on belong to, as given.
   void set_source(std::string source) { source_ = std::move(source); }
   const std::string& source() const { return source_; }
@@ -26,6 +35,7 @@ class EntryFactory {
 
  private:
   std::string source_;
+  std::shared_ptr<EntryBuffers> pool_ = std::make_shared<EntryBuffers>();
 };
 
 // `s` in double quotes, for messages.

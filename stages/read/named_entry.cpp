@@ -36,7 +36,7 @@ Result<std::vector<std::uint8_t>> read_named_entry(const std::string& name,
       continue;
     }
     switch (entry->kind) {
-      case ReadOutcome::file: return std::move(entry->bytes);
+      case ReadOutcome::file: return entry->bytes.release();
       case ReadOutcome::oversize:
         return fail(name + ": " + std::to_string(entry->size) + " bytes, over --max-map-size");
       default: return fail(name + ": " + entry->error.to_string());

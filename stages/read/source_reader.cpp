@@ -31,6 +31,7 @@ class SourceReader::Impl : private EntryFactory {
  public:
   Impl(std::vector<std::string> inputs, ReadOptions options)
       : inputs_(std::move(inputs)), options_(options), stack_(options_, stop_, meter_) {
+    stack_.set_pool(shared_pool());
     survey_inputs();
   }
 
@@ -242,7 +243,7 @@ Entry SourceReader::Impl::read_plain_file(const fs::path& path, const std::strin
   // One byte more than the size: the read that finds the end fits, instead
   // of growing a tiny file's buffer to 64 KiB.
   const std::size_t want = static_cast<std::size_t>(size + 1);  // at most --max-map-size + 1
-  auto [bytes, expected] = take_entry_buffer(want);
+  auto [bytes, expected] = take_buffer(want);
   if (!read_into(source, bytes, options_.max_entry_size + 1, expected))
     return error_entry(Code::read_io, error_path, source.error_message());
   if (bytes.size() > options_.max_entry_size)

@@ -177,17 +177,17 @@ const ZipMember* ZipMembers::next(std::string_view raw_name, std::optional<std::
   return &m;
 }
 
-bool ZipMembers::read(const ZipMember& member, std::uint64_t max_size,
+bool ZipMembers::read(const ZipMember& member, std::uint64_t max_size, EntryBuffers& pool,
                       std::vector<std::uint8_t>& out) {
   out.clear();
   if (!member.taken || member.size > max_size) return false;
   bool ok = false;
   try {
-    ok = read_checked(member, out);
+    ok = read_checked(member, pool, out);
   } catch (const std::bad_alloc&) {
     ok = false;
   }
-  if (!ok) EntryBuffers::instance().give(out);
+  if (!ok) pool.give(out);
   // The compressed bytes of a large member are not kept for the next.
   if (compressed_capacity_ > kKeptCompressed) {
     compressed_.reset();
@@ -223,7 +223,8 @@ bool ZipMembers::starts_an_archive(const ZipMember& m, const std::uint8_t* data)
   return sniff_archive(Bytes(prefix, want - z.avail_out)) != ArchiveMagic::none;
 }
 
-bool ZipMembers::read_checked(const ZipMember& m, std::vector<std::uint8_t>& out) {
+bool ZipMembers::read_checked(const ZipMember& m, EntryBuffers& pool,
+                              std::vector<std::uint8_t>& out) {
   std::uint8_t local[kLocalSize];  // the local header
   if (!pread_all(fd_.fd, local, kLocalSize, m.local_offset)) return false;
   if (load_le_u32(local) != kLocalSignature || load_le_u16(local + 6) != m.flags ||
@@ -267,7 +268,7 @@ bool ZipMembers::read_checked(const ZipMember& m, std::vector<std::uint8_t>& out
   if (starts_an_archive(m, data)) return false;
 
   const std::size_t size = static_cast<std::size_t>(m.size);
-  auto buffer_out = take_entry_buffer(size + 1);
+  auto buffer_out = take_entry_buffer(pool, size + 1);
   out = std::move(buffer_out.bytes);
   out.resize(size);
   if (m.method == kStored) {

@@ -76,6 +76,7 @@
 #include <vector>
 
 #include "stages/read/byte_source.h"
+#include "stages/read/entry_buffers.h"
 
 struct z_stream_s;
 using z_stream = z_stream_s;
@@ -111,12 +112,13 @@ class ZipMembers {
   const ZipMember* next(std::string_view raw_name, std::optional<std::uint64_t> declared,
                         bool regular);
 
-  // The member's data, checked, in `out` (resized; taken from the entry
-  // buffers), or false when anything is not as the central directory says,
+  // The member's data, checked, in `out` (resized; taken from `pool`, and
+  // given back to it on failure), or false when anything is not as the central directory says,
   // the data is larger than `max_size`, it is an archive (its first bytes
   // sniffed as ArchiveStack sniffs entries: libarchive streams it), or it
   // cannot be read: then `out` is empty and libarchive reads the member.
-  bool read(const ZipMember& member, std::uint64_t max_size, std::vector<std::uint8_t>& out);
+  bool read(const ZipMember& member, std::uint64_t max_size, EntryBuffers& pool,
+            std::vector<std::uint8_t>& out);
 
   const std::vector<ZipMember>& members() const { return members_; }
 
@@ -124,7 +126,7 @@ class ZipMembers {
   ZipMembers() = default;
   static std::unique_ptr<ZipMembers> read_directory(const std::filesystem::path& path,
                                                     std::uint64_t size);
-  bool read_checked(const ZipMember& member, std::vector<std::uint8_t>& out);
+  bool read_checked(const ZipMember& member, EntryBuffers& pool, std::vector<std::uint8_t>& out);
   bool starts_an_archive(const ZipMember& member, const std::uint8_t* data);
 
   Fd fd_;

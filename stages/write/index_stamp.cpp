@@ -42,10 +42,10 @@ std::optional<FileDigest> digest_file(sqlite3* db) {
   FileDigest d;
   d.size = static_cast<std::uint64_t>(size);
   // 64 KiB stays in the core's cache between the read and the CRC, and
-  // glibc serves it from a heap; a buffer above its mmap threshold (1 MiB)
-  // would be mapped and faulted in afresh in every process.
-  static thread_local std::vector<unsigned char> buffer;
-  buffer.resize(std::size_t{64} << 10);
+  // glibc serves it from a heap; a buffer above its mmap threshold would be
+  // mapped and faulted in afresh. One per call: a stamp is read or written
+  // once per opening or closing of the index.
+  std::vector<unsigned char> buffer(std::size_t{64} << 10);
   for (sqlite3_int64 at = 0; at < size;) {
     const auto n = static_cast<int>(
         std::min<sqlite3_int64>(size - at, static_cast<sqlite3_int64>(buffer.size())));
