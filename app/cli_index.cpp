@@ -7,18 +7,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <thread>
 
 #include "app/cli_parse.h"
 #include "app/commands.h"
+#include "app/index_report.h"
 #include "app/interrupt.h"
 #include "app/progress.h"
 #include "app/version.h"
@@ -26,10 +25,7 @@
 #include "pipeline/index_run.h"
 #include "stages/audit/audit_report.h"
 #include "stages/audit/render.h"
-#include "stages/common/json_writer.h"
 #include "stages/common/problem_codes.h"
-#include "stages/sqlite/database.h"
-#include "stages/sqlite/statement.h"
 
 namespace mapindex {
 namespace po = boost::program_options;
@@ -69,223 +65,10 @@ bool inputs_readable(const std::vector<std::string>& inputs) {
   return ok;
 }
 
-// What the index says about a finished run, for the summary and standard
-// error: the entries it saw rejected (the first kListedRejected of them), and
-// the errors that concern an input as a whole (the input itself unreadable or
-// empty, or its reading cut short).
-constexpr std::size_t kListedRejected = 10;
-
-struct RunFindings {
-  struct Rejected {
-    std::string where;  // where to find the entry (entry_location)
-    std::string code;   // its first error's code
-  };
-  std::vector<Rejected> rejected;
-  std::size_t rejected_total = 0;
-  struct InputError {
-    std::string where;
-    std::string code;
-    Severity severity = Severity::error;
-    std::string message;
-  };
-  std::vector<InputError> input_errors;
-};
-
-// An entry as a user finds it: a file of a folder by its path, an archive's
-// entry as ARCHIVE::PATH (as mapindex render takes it), an input by its path.
-std::string entry_location(std::string_view source_kind, const std::string& source,
-                           const std::string& entry_path) {
-  if (entry_path.empty()) return source;
-  if (source_kind == "folder") return (std::filesystem::path(source) / entry_path).string();
-  if (source_kind == "file") return source;
-  return source + "::" + entry_path;
-}
-
-// Read from the index after the run; nullopt when it cannot be read (the
-// summary then goes without the lists).
-std::optional<RunFindings> read_run_findings(const std::string& db_path, std::int64_t run_id,
-                                             Game game) {
-  auto db = index::open_sqlite_read_only(db_path);
-  if (!db) return std::nullopt;
-  RunFindings found;
-  try {
-    index::Statement rejected(
-        db->get(),
-        std::string("SELECT s.kind, e.source, e.entry_path, e.codes FROM run_entries e "
-                    "JOIN sources s ON s.source_id = e.source_id WHERE e.run_id = ? AND e.") +
-            (game == Game::ddnet ? "status" : "teeworlds_status") +
-            " = 'rejected' ORDER BY e.source, e.entry_path, e.occurrence");
-    rejected.bind_all(run_id);
-    while (rejected.step()) {
-      if (found.rejected_total++ >= kListedRejected) continue;
-      const std::string codes = rejected.column_text(3);
-      found.rejected.push_back({entry_location(rejected.column_text(0), rejected.column_text(1),
-                                               rejected.column_text(2)),
-                                codes.substr(0, codes.find(','))});
-    }
-    index::Statement inputs(
-        db->get(),
-        "SELECT s.kind, s.path, f.entry_path, p.code, p.severity, p.message "
-        "FROM file_sightings h JOIN files f ON f.file_id = h.file_id "
-        "JOIN sources s ON s.source_id = f.source_id JOIN problems p ON p.file_id = f.file_id "
-        "WHERE h.run_id = ? AND (f.entry_path = '' OR p.code = 'read.truncated') "
-        "AND p.severity <> 'info' ORDER BY s.path, f.entry_path, f.occurrence, p.position");
-    inputs.bind_all(run_id);
-    while (inputs.step()) {
-      const std::string severity = inputs.column_text(4);
-      found.input_errors.push_back(
-          {entry_location(inputs.column_text(0), inputs.column_text(1), inputs.column_text(2)),
-           inputs.column_text(3), severity == "error" ? Severity::error : Severity::warning,
-           inputs.column_text(5)});
-    }
-  } catch (const index::IndexError&) {
-    return std::nullopt;
-  }
-  return found;
-}
-
-// A word of a command line as a POSIX shell reads it back: as it is when
-// plain, in double quotes when nothing in it is special there (SQL with its
-// single quotes), else in single quotes.
-std::string shell_quoted(const std::string& word) {
-  const auto plain = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' ||
-           c == '/' || c == ':' || c == '+' || c == ',' || c == '=';
-  };
-  if (!word.empty() && std::all_of(word.begin(), word.end(), plain)) return word;
-  if (word.find_first_of("$`\\\"!") == std::string::npos) return "\"" + word + "\"";
-  std::string out = "'";
-  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// One line on standard error per error that concerns an input as a whole,
-// and one when the run found no map: a cron job's log says what went wrong
-// without a query.
-void print_input_errors(const IndexOptions& o, const LiveCounters& c, const IndexSummary& s,
-                        const std::optional<RunFindings>& found) {
-  if (found)
-    for (const auto& e : found->input_errors) {
-      std::cerr << "mapindex index: " << e.where << ": " << code_title(e.code, e.severity) << " ("
-                << e.code << "): " << e.message << "\n";
-    }
-  if (s.interrupted || c.maps_indexed.load() + c.maps_known.load() > 0) return;
-  std::string inputs;
-  for (std::size_t i = 0; i < o.inputs.size(); ++i)
-    inputs += (i == 0 ? "" : i + 1 == o.inputs.size() ? " and " : ", ") + o.inputs[i];
-  std::cerr << "mapindex index: found no map in " << inputs << " (" << c.entries.load()
-            << (c.entries.load() == 1 ? " entry" : " entries") << " read: " << c.not_maps.load()
-            << " not maps, " << c.unreadable.load() << " unreadable, " << c.oversize.load()
-            << " oversize)\n";
-}
-
-void print_summary(const IndexOptions& o, const LiveCounters& c, const IndexSummary& s,
-                   const std::optional<RunFindings>& found) {
-  const double mb = static_cast<double>(c.bytes.load()) / (1024.0 * 1024.0);
-  const auto maps = c.maps_indexed.load() + c.maps_known.load();
-  std::printf("mapindex: %s run %lld into %s\n", s.interrupted ? "interrupted" : "finished",
-              static_cast<long long>(s.run_id), o.db_path.c_str());
-  std::printf("  entries read      %10llu  (%.1f MB)\n",
-              static_cast<unsigned long long>(c.entries.load()), mb);
-  std::printf("  maps indexed      %10llu  (decoded and measured)\n",
-              static_cast<unsigned long long>(c.maps_indexed.load()));
-  std::printf("  already known     %10llu  (same content indexed before: not decoded)\n",
-              static_cast<unsigned long long>(c.maps_known.load() - c.maps_same_in_run.load()));
-  if (c.maps_same_in_run.load())
-    std::printf(
-        "  same content      %10llu  (as an entry earlier in this run: not decoded again)\n",
-        static_cast<unsigned long long>(c.maps_same_in_run.load()));
-  std::printf("  rejected          %10llu  (%s)\n",
-              static_cast<unsigned long long>(c.rejected.load()),
-              o.game == Game::ddnet ? "DDNet would refuse them"
-                                    : "neither Teeworlds 0.6 nor 0.7 would load them");
-  // The rejected entries by name, with the first error's code and title.
-  if (found && !found->rejected.empty()) {
-    // Aligned unless a path is too long for it to help.
-    std::size_t width = 0;
-    for (const auto& r : found->rejected) width = std::max(width, r.where.size());
-    if (width > 72) width = 0;
-    for (const auto& r : found->rejected)
-      std::printf("      %-*s  %s\n", static_cast<int>(width), r.where.c_str(),
-                  titled_code(r.code, Severity::error).c_str());
-    if (found->rejected_total > found->rejected.size())
-      std::printf("      and %zu more\n", found->rejected_total - found->rejected.size());
-  }
-  std::printf("  with warnings     %10llu\n",
-              static_cast<unsigned long long>(c.with_warnings.load()));
-  std::printf("  not maps          %10llu\n", static_cast<unsigned long long>(c.not_maps.load()));
-  std::printf("  oversize          %10llu  (over --max-map-size, not read)\n",
-              static_cast<unsigned long long>(c.oversize.load()));
-  std::printf("  unreadable        %10llu\n", static_cast<unsigned long long>(c.unreadable.load()));
-  if (c.not_written.load())
-    std::printf(
-        "  not written       %10llu  (the index refused their rows: see the messages above)\n",
-        static_cast<unsigned long long>(c.not_written.load()));
-  std::printf("  time              %10.2f s  (%.1f maps/s, %.1f MB/s, CPU %.2f s)\n", s.seconds,
-              s.seconds > 0 ? static_cast<double>(maps) / s.seconds : 0.0,
-              s.seconds > 0 ? mb / s.seconds : 0.0, s.cpu_seconds);
-  // The follow-up: exactly the entries this run counted above as not fine,
-  // by the run's id (run_entries lists what each run saw, so a re-run that
-  // decodes nothing lists them too).
-  std::string statuses;
-  for (const auto& [count, status] :
-       {std::pair{c.rejected.load(), "rejected"}, std::pair{c.with_warnings.load(), "warnings"},
-        std::pair{c.unreadable.load(), "unreadable"}, std::pair{c.oversize.load(), "oversize"}})
-    if (count) statuses += std::string(statuses.empty() ? "" : ", ") + "'" + status + "'";
-  if (!statuses.empty()) {
-    const std::string column = o.game == Game::ddnet ? "status" : "teeworlds_status";
-    const std::string sql =
-        "SELECT source, entry_path, " + column +
-        ", codes, first_problem FROM run_entries WHERE run_id = " + std::to_string(s.run_id) +
-        " AND " + column + " IN (" + statuses + ")";
-    std::printf("  entries:  mapindex query --db %s %s\n", shell_quoted(o.db_path).c_str(),
-                shell_quoted(sql).c_str());
-    std::printf("  a code:   mapindex explain CODE\n");
-  }
-}
-
-// --stats-json: the run's figures as one flat JSON object, for
-// benchmarks/run.sh and monitoring (wall and CPU seconds, time inside the
-// writer node, most entry bytes held in flight against the budget).
-bool write_stats_json(const std::string& path, const IndexOptions& o, const LiveCounters& c,
-                      const IndexSummary& s) {
-  std::ofstream out(path);
-  JsonWriter json(out, JsonLayout::compact());
-  json.begin_object()
-      .field("run_id", s.run_id)
-      .field("interrupted", s.interrupted)
-      .field("seconds", s.seconds)
-      .field("cpu_seconds", s.cpu_seconds)
-      .field("writer_seconds", s.writer_seconds)
-      .field("peak_in_flight_bytes", s.peak_in_flight)
-      .field("peak_in_flight_entries", s.peak_in_flight_entries)
-      .field("max_in_flight_entries", s.max_in_flight)
-      .field("decode_threads", s.decode_threads)
-      .field("peak_run_contents", s.peak_run_contents)
-      .field("index_check", index::to_string(s.index_check))
-      .field("memory_budget_bytes", o.memory_budget)
-      .field("entries", c.entries.load())
-      .field("bytes", c.bytes.load())
-      .field("maps_indexed", c.maps_indexed.load())
-      .field("maps_known", c.maps_known.load())
-      .field("maps_same_in_run", c.maps_same_in_run.load())
-      .field("maps_measured", c.maps_measured.load())
-      .field("layers_measured", c.layers.measured.load())
-      .field("layers_reused_run", c.layers.reused_run.load())
-      .field("layers_reused_index", c.layers.reused_index.load())
-      .field("thumbnails_reused", c.layers.thumbnails_reused.load())
-      .field("rejected", c.rejected.load())
-      .field("not_maps", c.not_maps.load())
-      .field("unreadable", c.unreadable.load())
-      .field("zip_members_read", s.zip_members_read)
-      .end_object();
-  return static_cast<bool>(out.flush());
-}
-
-}  // namespace
-
-int index_command(const Args& args) {
-  IndexOptions o;
+// What the command line sets: the run's options and what the command itself
+// does before and after the run (progress, summary, stats, audit).
+struct IndexCommandOptions {
+  IndexOptions run;
   unsigned memory_mb = ByteBudget::kDefaultMemoryMb, max_map_mb = 64;
   std::optional<std::uint64_t> max_in_flight;
   std::string progress = "auto";
@@ -293,27 +76,32 @@ int index_command(const Args& args) {
   std::string stats_json;
   bool audit = false;
   std::string audit_format = "text", fail_on = "error";
-  po::options_description opts(
-      "Usage: mapindex index [--db FILE] [OPTIONS] INPUT...\n\n"
-      "Streams every map out of the INPUTs (archives libarchive reads: zip, tar,\n"
-      "tar.gz/xz/zst/bz2, 7z, ...; folders, recursively; single files; - for an\n"
-      "archive on standard input; archives inside archives are followed), decodes\n"
-      "and measures them on all cores and writes the SQLite index. Content already\n"
-      "indexed (same SHA-256) is not decoded again.\n\nOptions");
+  bool no_thumbnails = false;
+  // Developer switches, not in --help (CONTRIBUTING.md).
+  bool no_layer_cache = false;
+  std::string inflate = std::string(deflate::to_string(run.tile_inflater));
+};
+
+// The options --help lists into `opts`, the developer switches into `hidden`;
+// both store into `c`, which must outlive the parsing.
+void add_index_options(po::options_description& opts, po::options_description& hidden,
+                       IndexCommandOptions& c) {
+  IndexOptions& o = c.run;
   opts.add_options()("help,h", "show this help")("db",
                                                  po::value(&o.db_path)->default_value(o.db_path),
                                                  "the SQLite index to create or update");
   add_number_option(opts, "threads,j", &o.threads, 0u, kMaxThreads,
                     "decode threads (0 = all cores); the results do not depend on it");
-  add_number_option(opts, "memory", &memory_mb, 2u, 1024u * 1024u,
+  add_number_option(opts, "memory", &c.memory_mb, 2u, 1024u * 1024u,
                     "memory budget in MB for entries in flight between reader and writer (an "
                     "entry counts its bytes + 2 KiB); at least twice --max-map-size (when not "
                     "given: 128, or twice --max-map-size if that is more)",
                     "MB");
-  add_number_option(opts, "max-in-flight", &max_in_flight, std::uint64_t{1}, std::uint64_t{1} << 20,
+  add_number_option(opts, "max-in-flight", &c.max_in_flight, std::uint64_t{1},
+                    std::uint64_t{1} << 20,
                     "most entries in flight between reader and writer, however small (default: "
                     "16 per decode thread, at most 1024)");
-  add_number_option(opts, "max-map-size", &max_map_mb, 1u, 4096u,
+  add_number_option(opts, "max-map-size", &c.max_map_mb, 1u, 4096u,
                     "entries larger than this many MB are skipped with a problem row", "MB");
   add_number_option(opts, "max-nesting", &o.max_nesting, 0, 32,
                     "how deep archives inside archives are followed");
@@ -321,69 +109,75 @@ int index_command(const Args& args) {
                     "entries per transaction (a transaction also ends at the first entry written " +
                         std::to_string(kCommitInterval.count()) + " ms after it began)");
   add_game_option(opts, &o.game);
-  bool no_thumbnails = false;
   opts.add_options()("reindex", po::bool_switch(&o.reindex),
                      "decode and measure even content already indexed")(
-      "no-thumbnails", po::bool_switch(&no_thumbnails),
+      "no-thumbnails", po::bool_switch(&c.no_thumbnails),
       "draw no thumbnails (by default each map measured gets one in the view map_thumbnails; "
       "see mapindex render --from-index)")(
-      "progress", po::value(&progress)->default_value(progress),
+      "progress", po::value(&c.progress)->default_value(c.progress),
       "auto (a bar on a terminal, else nothing), bar, lines (a line every 5 s) or none")(
-      "quiet,q", po::bool_switch(&quiet), "no progress and no summary")(
-      "stats-json", po::value(&stats_json),
+      "quiet,q", po::bool_switch(&c.quiet), "no progress and no summary")(
+      "stats-json", po::value(&c.stats_json),
       "also write the run's figures to this file as one JSON object: seconds, cpu_seconds, "
       "writer_seconds (inside the SQLite writer), peak_in_flight_bytes (most entry bytes "
       "held against --memory), memory_budget_bytes and max_in_flight_entries (the budget "
       "used), counts (used by benchmarks/run.sh)")(
-      "audit", po::bool_switch(&audit),
+      "audit", po::bool_switch(&c.audit),
       "when the run is complete, print `mapindex audit` of it against the previous run; "
       "the exit status is then the audit's (one command for cron)")(
-      "audit-format", po::value(&audit_format)->default_value(audit_format),
+      "audit-format", po::value(&c.audit_format)->default_value(c.audit_format),
       "with --audit: text, json, markdown or html (json, html: standard output holds only "
       "the report, no run summary)")(
-      "fail-on", po::value(&fail_on)->default_value(fail_on),
+      "fail-on", po::value(&c.fail_on)->default_value(c.fail_on),
       "with --audit: exit 1 when something is newly broken (error), also on new warnings "
       "(warning), or never; info findings never fail it");
-  // Developer switches, not in --help (CONTRIBUTING.md).
-  bool no_layer_cache = false;
-  std::string inflate = std::string(deflate::to_string(o.tile_inflater));
-  po::options_description hidden;
-  hidden.add_options()("no-layer-cache", po::bool_switch(&no_layer_cache),
+  hidden.add_options()("no-layer-cache", po::bool_switch(&c.no_layer_cache),
                        "measure every tile layer, reusing no earlier result")(
-      "inflate", po::value(&inflate), "what inflates tile data: zeros or libdeflate");
-  const auto vm = parse_command_args("index", args, opts, &o.inputs, &hidden);
-  if (!vm) return kExitUsage;
-  o.layer_cache = !no_layer_cache;
-  if (const auto inflater = deflate::parse_inflater(inflate)) {
-    o.tile_inflater = *inflater;
-  } else {
-    std::cerr << "mapindex index: --inflate must be zeros or libdeflate, not '" << inflate << "'\n";
-    return kExitUsage;
+      "inflate", po::value(&c.inflate), "what inflates tile data: zeros or libdeflate");
+}
+
+void print_index_help(const po::options_description& opts) {
+  std::cout << opts << "\nExit status: 0 clean, 1 finished with rejected maps or unreadable\n"
+            << "entries (with --audit: the audit's status instead), 2 usage\n"
+            << "error (a bad option or value, an INPUT that does not exist or cannot be\n"
+            << "opened; nothing is written then), 3 the index is damaged, being written by\n"
+            << "another run, or cannot be written (I/O error, disk full), 130 interrupted\n"
+            << "(re-run to continue: indexed content is skipped).\n";
+}
+
+// An INPUT given twice is one source: it is read once (reading it again would
+// record every entry a second time, as a duplicate name).
+void drop_repeated_inputs(std::vector<std::string>& inputs) {
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const auto first =
+        std::find(inputs.begin(), inputs.begin() + static_cast<std::ptrdiff_t>(i), inputs[i]);
+    if (first == inputs.begin() + static_cast<std::ptrdiff_t>(i)) continue;
+    std::cerr << "mapindex index: " << inputs[i] << " is given more than once: read once\n";
+    inputs.erase(inputs.begin() + static_cast<std::ptrdiff_t>(i--));
   }
-  o.thumbnails = !no_thumbnails;
-  if (vm->count("help")) {
-    std::cout << opts << "\nExit status: 0 clean, 1 finished with rejected maps or unreadable\n"
-              << "entries (with --audit: the audit's status instead), 2 usage\n"
-              << "error (a bad option or value, an INPUT that does not exist or cannot be\n"
-              << "opened; nothing is written then), 3 the index is damaged, being written by\n"
-              << "another run, or cannot be written (I/O error, disk full), 130 interrupted\n"
-              << "(re-run to continue: indexed content is skipped).\n";
-    return kExitOk;
-  }
+}
+
+std::optional<ProgressMode> parse_progress_mode(const std::string& progress, bool quiet) {
+  if (quiet || progress == "none") return ProgressMode::none;
+  if (progress == "auto") return ProgressMode::automatic;
+  if (progress == "bar") return ProgressMode::bar;
+  if (progress == "lines") return ProgressMode::lines;
+  std::cerr << "mapindex index: --progress must be auto, bar, lines or none, not '" << progress
+            << "'\n";
+  return std::nullopt;
+}
+
+// Checks the parsed options after --help and completes c.run from them;
+// nullopt (the message printed) is a usage error.
+std::optional<ProgressMode> validate_index_options(IndexCommandOptions& c,
+                                                   const po::variables_map& vm, const Args& args) {
+  IndexOptions& o = c.run;
   if (o.inputs.empty()) {
     std::cerr << "mapindex index: no INPUT given (see mapindex index --help)\n";
-    return kExitUsage;
+    return std::nullopt;
   }
-  if (!inputs_readable(o.inputs)) return kExitUsage;
-  // An INPUT given twice is one source: it is read once (reading it again would
-  // record every entry a second time, as a duplicate name).
-  for (std::size_t i = 0; i < o.inputs.size(); ++i) {
-    const auto first =
-        std::find(o.inputs.begin(), o.inputs.begin() + static_cast<std::ptrdiff_t>(i), o.inputs[i]);
-    if (first == o.inputs.begin() + static_cast<std::ptrdiff_t>(i)) continue;
-    std::cerr << "mapindex index: " << o.inputs[i] << " is given more than once: read once\n";
-    o.inputs.erase(o.inputs.begin() + static_cast<std::ptrdiff_t>(i--));
-  }
+  if (!inputs_readable(o.inputs)) return std::nullopt;
+  drop_repeated_inputs(o.inputs);
   {
     // A typo in --db's folder is a usage error too (the file itself is created).
     const auto folder = std::filesystem::path(o.db_path).parent_path();
@@ -391,48 +185,41 @@ int index_command(const Args& args) {
     if (!folder.empty() && !std::filesystem::is_directory(folder, ec)) {
       std::cerr << "mapindex index: --db " << o.db_path << ": folder " << folder.string()
                 << " does not exist\n";
-      return kExitUsage;
+      return std::nullopt;
     }
   }
-  ProgressMode mode;
-  if (quiet || progress == "none")
-    mode = ProgressMode::none;
-  else if (progress == "auto")
-    mode = ProgressMode::automatic;
-  else if (progress == "bar")
-    mode = ProgressMode::bar;
-  else if (progress == "lines")
-    mode = ProgressMode::lines;
-  else {
-    std::cerr << "mapindex index: --progress must be auto, bar, lines or none, not '" << progress
-              << "'\n";
-    return kExitUsage;
-  }
+  const auto mode = parse_progress_mode(c.progress, c.quiet);
+  if (!mode) return std::nullopt;
   // The reader waits until one more entry of up to --max-map-size fits, so
   // the budget must hold two: one in flight, one being read. Without --memory
   // the default grows to fit a larger --max-map-size.
-  if (vm->at("memory").defaulted()) memory_mb = std::max(memory_mb, 2 * max_map_mb);
-  if (memory_mb < 2 * max_map_mb) {
-    std::cerr << "mapindex index: --memory (" << memory_mb
-              << " MB) must be at least twice --max-map-size (" << max_map_mb
-              << " MB): give --memory " << 2 * max_map_mb << " or more, or leave it out\n";
-    return kExitUsage;
+  if (vm.at("memory").defaulted()) c.memory_mb = std::max(c.memory_mb, 2 * c.max_map_mb);
+  if (c.memory_mb < 2 * c.max_map_mb) {
+    std::cerr << "mapindex index: --memory (" << c.memory_mb
+              << " MB) must be at least twice --max-map-size (" << c.max_map_mb
+              << " MB): give --memory " << 2 * c.max_map_mb << " or more, or leave it out\n";
+    return std::nullopt;
   }
-  if (!audit::parse_report_format(audit_format) || !audit::parse_fail_on(fail_on)) {
+  if (!audit::parse_report_format(c.audit_format) || !audit::parse_fail_on(c.fail_on)) {
     std::cerr << "mapindex index: --audit-format must be text, json, markdown or html and "
                  "--fail-on "
                  "error, warning or never\n";
-    return kExitUsage;
+    return std::nullopt;
   }
-  o.memory_budget = static_cast<std::uint64_t>(memory_mb) << 20;
-  o.max_in_flight = max_in_flight.value_or(0);
-  o.max_map_size = static_cast<std::uint64_t>(max_map_mb) << 20;
+  o.memory_budget = static_cast<std::uint64_t>(c.memory_mb) << 20;
+  o.max_in_flight = c.max_in_flight.value_or(0);
+  o.max_map_size = static_cast<std::uint64_t>(c.max_map_mb) << 20;
   o.command_line = "mapindex index";
   for (const auto& a : args) o.command_line += " " + a;
-
   o.tool_version = std::string(tool_version());
   o.stop = &interrupt_stop_request();
+  return mode;
+}
 
+// The run with its progress reporter, and what follows it: the summary, the
+// input errors, --stats-json and --audit; returns the exit status.
+int run_index_command(const IndexCommandOptions& c, ProgressMode mode) {
+  const IndexOptions& o = c.run;
   install_interrupt_handlers();
   LiveCounters counters;
   Result<IndexSummary> result = [&] {
@@ -448,24 +235,57 @@ int index_command(const Args& args) {
     return exit_status_for(result.error());
   }
   // With --audit-format json or html, standard output holds only the report.
-  const bool json_only = audit && (audit_format == "json" || audit_format == "html");
+  const bool json_only = c.audit && (c.audit_format == "json" || c.audit_format == "html");
   const auto found = read_run_findings(o.db_path, result->run_id, o.game);
-  if (!quiet && !json_only) print_summary(o, counters, *result, found);
+  if (!c.quiet && !json_only) print_summary(o, counters, *result, found);
   std::fflush(stdout);
   print_input_errors(o, counters, *result, found);
-  if (!stats_json.empty() && !write_stats_json(stats_json, o, counters, *result))
-    std::cerr << "mapindex index: cannot write --stats-json " << stats_json << "\n";
+  if (!c.stats_json.empty() && !write_stats_json(c.stats_json, o, counters, *result))
+    std::cerr << "mapindex index: cannot write --stats-json " << c.stats_json << "\n";
   if (result->interrupted) return kExitInterrupted;
-  if (audit) {
+  if (c.audit) {
     std::cout.flush();
-    if (!quiet && !json_only) std::cout << "\n";
+    if (!c.quiet && !json_only) std::cout << "\n";
     return audit_command({"--db", o.db_path, "--run", std::to_string(result->run_id), "--format",
-                          audit_format, "--fail-on", fail_on, "--game",
+                          c.audit_format, "--fail-on", c.fail_on, "--game",
                           std::string(to_string(o.game))});
   }
   if (counters.rejected.load() || counters.unreadable.load() || counters.not_written.load())
     return kExitFindings;
   return kExitOk;
+}
+
+}  // namespace
+
+int index_command(const Args& args) {
+  IndexCommandOptions c;
+  po::options_description opts(
+      "Usage: mapindex index [--db FILE] [OPTIONS] INPUT...\n\n"
+      "Streams every map out of the INPUTs (archives libarchive reads: zip, tar,\n"
+      "tar.gz/xz/zst/bz2, 7z, ...; folders, recursively; single files; - for an\n"
+      "archive on standard input; archives inside archives are followed), decodes\n"
+      "and measures them on all cores and writes the SQLite index. Content already\n"
+      "indexed (same SHA-256) is not decoded again.\n\nOptions");
+  po::options_description hidden;
+  add_index_options(opts, hidden, c);
+  const auto vm = parse_command_args("index", args, opts, &c.run.inputs, &hidden);
+  if (!vm) return kExitUsage;
+  c.run.layer_cache = !c.no_layer_cache;
+  if (const auto inflater = deflate::parse_inflater(c.inflate)) {
+    c.run.tile_inflater = *inflater;
+  } else {
+    std::cerr << "mapindex index: --inflate must be zeros or libdeflate, not '" << c.inflate
+              << "'\n";
+    return kExitUsage;
+  }
+  c.run.thumbnails = !c.no_thumbnails;
+  if (vm->count("help")) {
+    print_index_help(opts);
+    return kExitOk;
+  }
+  const auto mode = validate_index_options(c, *vm, args);
+  if (!mode) return kExitUsage;
+  return run_index_command(c, *mode);
 }
 
 }  // namespace mapindex

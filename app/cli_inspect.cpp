@@ -16,9 +16,91 @@
 namespace mapindex {
 namespace po = boost::program_options;
 
-int inspect_command(const Args& args) {
+namespace {
+
+struct InspectOptions {
   std::vector<std::string> inputs;
   unsigned max_map_mb = 64;
+  bool json_output = false;
+  Game game = Game::ddnet;
+};
+
+// Reports one entry read from an input, named `name`, as JSON (an object of
+// the array) or as text; returns whether it is a finding (unreadable, or a
+// map the game rejects).
+bool report_entry(const read::Entry& entry, const std::string& name,
+                  std::optional<JsonWriter>& json, Game game) {
+  if (json) {
+    json->begin_object()
+        .field("input", name)
+        .field("source", entry.source)
+        .field("entry", entry.path);
+  }
+  if (entry.kind == read::ReadOutcome::error) {
+    if (json)
+      json->field("kind", "unreadable").field("error", entry.error.to_string()).end_object();
+    else
+      std::cout << name << "\n  unreadable: " << entry.error.to_string() << "\n\n";
+    return true;
+  }
+  if (entry.kind == read::ReadOutcome::oversize) {
+    if (json)
+      json->field("kind", "oversize")
+          .field("size", static_cast<std::int64_t>(entry.size))
+          .end_object();
+    else
+      std::cout << name << "\n  skipped: " << entry.size << " bytes, over --max-map-size\n\n";
+    return false;
+  }
+  const auto digest = read::digest(entry.bytes);
+  const Bytes file(entry.bytes.data(), entry.bytes.size());
+  const auto m = measure_content(file);
+  // The audit's per-map release checks, from its own code.
+  const auto checks = m.kind == ContentKind::map
+                          ? audit::map_findings(audit::facts_of(m.stats, game), entry.path)
+                          : std::vector<audit::Finding>{};
+  if (json) {
+    write_map_json(*json, digest, m, file);
+    if (m.kind == ContentKind::map) write_release_checks_json(*json, checks);
+    json->end_object();
+  } else {
+    print_map_report(std::cout, name, digest, m, file, checks);
+  }
+  return m.kind == ContentKind::map && status_for(m.stats, game) == MapStatus::rejected;
+}
+
+// Reads every input and reports each entry; returns the exit status.
+int inspect_inputs(const InspectOptions& c) {
+  read::ReadOptions ro;
+  ro.max_entry_size = static_cast<std::uint64_t>(c.max_map_mb) << 20;
+  read::SourceReader reader(c.inputs, ro);
+  std::unordered_map<std::string, read::SourceKind> kind_of;
+  for (const auto& source : reader.sources()) kind_of[source.input] = source.kind;
+  int status = kExitOk;
+  std::optional<JsonWriter> json;
+  if (c.json_output) {
+    json.emplace(std::cout);
+    json->begin_array();
+  }
+  while (auto entry = reader.next()) {
+    // A single file (or what is wrong with an input as a whole) is named by
+    // its path; an entry of an archive or folder by both. Standard input read
+    // as one plain file gives the entry "-".
+    const read::SourceKind kind = kind_of.at(entry->source);
+    const bool single_file =
+        entry->path.empty() || kind == read::SourceKind::file ||
+        (kind == read::SourceKind::standard_input && entry->path == entry->source);
+    const std::string name = single_file ? entry->source : entry->source + ": " + entry->path;
+    if (report_entry(*entry, name, json, c.game)) status = kExitFindings;
+  }
+  if (json) json->end_array();
+  return status;
+}
+
+}  // namespace
+
+int inspect_command(const Args& args) {
+  InspectOptions c;
   po::options_description opts(
       "Usage: mapindex inspect [OPTIONS] INPUT...\n\n"
       "Decodes each map (a .map file, a SpriteTile level, or every map inside\n"
@@ -36,14 +118,12 @@ int inspect_command(const Args& args) {
       "A map whose container does not open (a file cut short, say) shows the\n"
       "values its header states, and \"cut short: N of M bytes\" when the file\n"
       "is shorter than the header describes.\n\nOptions");
-  bool json_output = false;
-  opts.add_options()("help,h", "show this help")("json", po::bool_switch(&json_output),
+  opts.add_options()("help,h", "show this help")("json", po::bool_switch(&c.json_output),
                                                  "print a JSON array, one object per file");
-  add_number_option(opts, "max-map-size", &max_map_mb, 1u, 4096u,
+  add_number_option(opts, "max-map-size", &c.max_map_mb, 1u, 4096u,
                     "entries larger than this many MB are skipped", "MB");
-  Game game = Game::ddnet;
-  add_game_option(opts, &game);
-  const auto vm = parse_command_args("inspect", args, opts, &inputs);
+  add_game_option(opts, &c.game);
+  const auto vm = parse_command_args("inspect", args, opts, &c.inputs);
   if (!vm) return kExitUsage;
   if (vm->count("help")) {
     std::cout
@@ -52,72 +132,11 @@ int inspect_command(const Args& args) {
         << "2 usage error.\n";
     return kExitOk;
   }
-  if (inputs.empty()) {
+  if (c.inputs.empty()) {
     std::cerr << "mapindex inspect: no INPUT given (see mapindex inspect --help)\n";
     return kExitUsage;
   }
-  read::ReadOptions ro;
-  ro.max_entry_size = static_cast<std::uint64_t>(max_map_mb) << 20;
-  read::SourceReader reader(inputs, ro);
-  std::unordered_map<std::string, read::SourceKind> kind_of;
-  for (const auto& source : reader.sources()) kind_of[source.input] = source.kind;
-  int status = kExitOk;
-  std::optional<JsonWriter> json;
-  if (json_output) {
-    json.emplace(std::cout);
-    json->begin_array();
-  }
-  while (auto entry = reader.next()) {
-    // A single file (or what is wrong with an input as a whole) is named by
-    // its path; an entry of an archive or folder by both. Standard input read
-    // as one plain file gives the entry "-".
-    const read::SourceKind kind = kind_of.at(entry->source);
-    const bool single_file =
-        entry->path.empty() || kind == read::SourceKind::file ||
-        (kind == read::SourceKind::standard_input && entry->path == entry->source);
-    const std::string name = single_file ? entry->source : entry->source + ": " + entry->path;
-    if (json) {
-      json->begin_object()
-          .field("input", name)
-          .field("source", entry->source)
-          .field("entry", entry->path);
-    }
-    if (entry->kind == read::ReadOutcome::error) {
-      if (json)
-        json->field("kind", "unreadable").field("error", entry->error.to_string()).end_object();
-      else
-        std::cout << name << "\n  unreadable: " << entry->error.to_string() << "\n\n";
-      status = kExitFindings;
-      continue;
-    }
-    if (entry->kind == read::ReadOutcome::oversize) {
-      if (json)
-        json->field("kind", "oversize")
-            .field("size", static_cast<std::int64_t>(entry->size))
-            .end_object();
-      else
-        std::cout << name << "\n  skipped: " << entry->size << " bytes, over --max-map-size\n\n";
-      continue;
-    }
-    const auto digest = read::digest(entry->bytes);
-    const Bytes file(entry->bytes.data(), entry->bytes.size());
-    const auto m = measure_content(file);
-    // The audit's per-map release checks, from its own code.
-    const auto checks = m.kind == ContentKind::map
-                            ? audit::map_findings(audit::facts_of(m.stats, game), entry->path)
-                            : std::vector<audit::Finding>{};
-    if (json) {
-      write_map_json(*json, digest, m, file);
-      if (m.kind == ContentKind::map) write_release_checks_json(*json, checks);
-      json->end_object();
-    } else {
-      print_map_report(std::cout, name, digest, m, file, checks);
-    }
-    if (m.kind == ContentKind::map && status_for(m.stats, game) == MapStatus::rejected)
-      status = kExitFindings;
-  }
-  if (json) json->end_array();
-  return status;
+  return inspect_inputs(c);
 }
 
 }  // namespace mapindex

@@ -64,13 +64,80 @@ std::optional<std::string> read_sql(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-}  // namespace
-
-int query_command(const Args& args) {
+struct QueryCommandOptions {
   std::string db = "mapindex.sqlite";
   std::vector<std::string> sql_parts, parameter_texts;
   std::string sql_file;
   bool csv = false, tsv = false, json = false, ndjson = false, wide = false;
+};
+
+void add_query_options(po::options_description& opts, QueryCommandOptions& c) {
+  opts.add_options()("help,h", "show this help")("db", po::value(&c.db)->default_value(c.db),
+                                                 "the SQLite index")(
+      "file,f", po::value(&c.sql_file)->value_name("FILE"),
+      "read the SQL from FILE (- for standard input)")(
+      "param,p", po::value(&c.parameter_texts)->value_name("NAME=VALUE"),
+      "bind :NAME to VALUE (repeatable)")(
+      "csv", po::bool_switch(&c.csv), "print CSV (RFC 4180: a header line, then one line per row)")(
+      "tsv", po::bool_switch(&c.tsv),
+      "print TSV (a header line, tab-separated; \\t \\n \\r \\\\ escaped)")(
+      "json", po::bool_switch(&c.json), "print a JSON array of objects")(
+      "ndjson", po::bool_switch(&c.ndjson), "print one JSON object per line")(
+      "wide", po::bool_switch(&c.wide), "never cut table cells on a terminal");
+}
+
+// Checks the parsed options and gathers the SQL and how to run it; false (the
+// message printed) is a usage error.
+bool prepare_query(const QueryCommandOptions& c, const po::variables_map& vm, std::string& sql,
+                   index::QueryOptions& options) {
+  if (c.csv + c.tsv + c.json + c.ndjson > 1) {
+    std::cerr << "mapindex query: --csv, --tsv, --json and --ndjson exclude each other\n";
+    return false;
+  }
+  const bool from_stdin = c.sql_parts.size() == 1 && c.sql_parts.front() == "-";
+  if (vm.count("file") && !c.sql_parts.empty()) {
+    std::cerr << "mapindex query: give the SQL either with -f FILE or as arguments, not both\n";
+    return false;
+  }
+  if (c.sql_parts.empty() && !vm.count("file")) {
+    std::cerr << "mapindex query: no SQL given (see mapindex query --help)\n";
+    return false;
+  }
+  for (const auto& text : c.parameter_texts) {
+    auto parameter = parse_parameter(text);
+    if (!parameter) {
+      std::cerr << "mapindex query: -p needs NAME=VALUE, not '" << text << "'\n";
+      return false;
+    }
+    options.parameters.push_back(std::move(*parameter));
+  }
+  std::error_code ec;
+  if (!std::filesystem::exists(c.db, ec)) {
+    std::cerr << "mapindex query: no index at " << c.db << " (create it with mapindex index --db "
+              << c.db << " INPUT...)\n";
+    return false;
+  }
+  if (vm.count("file") || from_stdin) {
+    auto text = read_sql(from_stdin ? "-" : c.sql_file);
+    if (!text) return false;
+    sql = std::move(*text);
+  } else {
+    for (const auto& part : c.sql_parts) sql += (sql.empty() ? "" : " ") + part;
+  }
+  options.format = c.csv      ? index::QueryFormat::csv
+                   : c.tsv    ? index::QueryFormat::tsv
+                   : c.json   ? index::QueryFormat::json
+                   : c.ndjson ? index::QueryFormat::ndjson
+                              : index::QueryFormat::table;
+  if (options.format == index::QueryFormat::table && !c.wide && isatty(STDOUT_FILENO))
+    options.max_cell_width = kTerminalCellWidth;
+  return true;
+}
+
+}  // namespace
+
+int query_command(const Args& args) {
+  QueryCommandOptions c;
   po::options_description opts(
       "Usage: mapindex query [--db FILE] [--csv|--tsv|--json|--ndjson] [--wide]\n"
       "                      [-p NAME=VALUE]... (SQL | -f FILE | -)\n\n"
@@ -92,19 +159,8 @@ int query_command(const Args& args) {
       "Output is valid UTF-8 (invalid bytes become U+FFFD); BLOBs print as hex.\n"
       "On a terminal, table cells longer than 60 characters are cut with '…'\n"
       "(--wide: never); other formats are never cut.\n\nOptions");
-  opts.add_options()("help,h", "show this help")("db", po::value(&db)->default_value(db),
-                                                 "the SQLite index")(
-      "file,f", po::value(&sql_file)->value_name("FILE"),
-      "read the SQL from FILE (- for standard input)")(
-      "param,p", po::value(&parameter_texts)->value_name("NAME=VALUE"),
-      "bind :NAME to VALUE (repeatable)")(
-      "csv", po::bool_switch(&csv), "print CSV (RFC 4180: a header line, then one line per row)")(
-      "tsv", po::bool_switch(&tsv),
-      "print TSV (a header line, tab-separated; \\t \\n \\r \\\\ escaped)")(
-      "json", po::bool_switch(&json), "print a JSON array of objects")(
-      "ndjson", po::bool_switch(&ndjson), "print one JSON object per line")(
-      "wide", po::bool_switch(&wide), "never cut table cells on a terminal");
-  const auto vm = parse_command_args("query", args, opts, &sql_parts);
+  add_query_options(opts, c);
+  const auto vm = parse_command_args("query", args, opts, &c.sql_parts);
   if (!vm) return kExitUsage;
   if (vm->count("help")) {
     std::cout << opts
@@ -114,53 +170,13 @@ int query_command(const Args& args) {
                  "130 interrupted (Ctrl-C stops a running statement).\n";
     return kExitOk;
   }
-  if (csv + tsv + json + ndjson > 1) {
-    std::cerr << "mapindex query: --csv, --tsv, --json and --ndjson exclude each other\n";
-    return kExitUsage;
-  }
-  const bool from_stdin = sql_parts.size() == 1 && sql_parts.front() == "-";
-  if (vm->count("file") && !sql_parts.empty()) {
-    std::cerr << "mapindex query: give the SQL either with -f FILE or as arguments, not both\n";
-    return kExitUsage;
-  }
-  if (sql_parts.empty() && !vm->count("file")) {
-    std::cerr << "mapindex query: no SQL given (see mapindex query --help)\n";
-    return kExitUsage;
-  }
-  index::QueryOptions options;
-  for (const auto& text : parameter_texts) {
-    auto parameter = parse_parameter(text);
-    if (!parameter) {
-      std::cerr << "mapindex query: -p needs NAME=VALUE, not '" << text << "'\n";
-      return kExitUsage;
-    }
-    options.parameters.push_back(std::move(*parameter));
-  }
-  std::error_code ec;
-  if (!std::filesystem::exists(db, ec)) {
-    std::cerr << "mapindex query: no index at " << db << " (create it with mapindex index --db "
-              << db << " INPUT...)\n";
-    return kExitUsage;
-  }
   std::string sql;
-  if (vm->count("file") || from_stdin) {
-    auto text = read_sql(from_stdin ? "-" : sql_file);
-    if (!text) return kExitUsage;
-    sql = std::move(*text);
-  } else {
-    for (const auto& part : sql_parts) sql += (sql.empty() ? "" : " ") + part;
-  }
-  options.format = csv      ? index::QueryFormat::csv
-                   : tsv    ? index::QueryFormat::tsv
-                   : json   ? index::QueryFormat::json
-                   : ndjson ? index::QueryFormat::ndjson
-                            : index::QueryFormat::table;
-  if (options.format == index::QueryFormat::table && !wide && isatty(STDOUT_FILENO))
-    options.max_cell_width = kTerminalCellWidth;
+  index::QueryOptions options;
+  if (!prepare_query(c, *vm, sql, options)) return kExitUsage;
   // Ctrl-C or SIGTERM stops a long statement (the progress handler polls
   // the flag); a second signal exits at once.
   install_interrupt_handlers();
-  auto result = index::run_query(db, sql, options, std::cout, &interrupt_requested);
+  auto result = index::run_query(c.db, sql, options, std::cout, &interrupt_requested);
   if (!result) {
     std::cout.flush();
     std::cerr << "mapindex query: " << result.error().message << "\n";

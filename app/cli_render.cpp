@@ -150,14 +150,78 @@ std::variant<std::pair<std::string, std::string>, Failure> stored_thumbnail(
   return std::make_pair(name, png);
 }
 
-}  // namespace
-
-int render_command(const Args& args) {
+struct RenderCommandOptions {
   std::vector<std::string> maps;
   std::string out, layers = "physics", from_index, db = "mapindex.sqlite";
   std::int32_t scale = 1;
   unsigned max_map_mb = 64;
   bool quiet = false;
+};
+
+int fail(const Failure& f) {
+  std::cerr << "mapindex render: " << f.message << "\n";
+  return f.status;
+}
+
+// Writes the PNG to c.out and says so (the size read back from the PNG).
+int write_png(const RenderCommandOptions& c, const std::vector<std::uint8_t>& png) {
+  auto written = render::write_file(c.out, png);
+  if (!written) return fail({kExitUsage, written.error().message});
+  if (!c.quiet) {
+    std::cout << "wrote " << c.out;
+    if (const auto size = render::png_size(Bytes(png.data(), png.size())))
+      std::cout << " (" << size->first << "x" << size->second << ")";
+    std::cout << "\n";
+  }
+  return kExitOk;
+}
+
+// --from-index: the stored thumbnail, byte for byte.
+int render_from_index(RenderCommandOptions& c, const po::variables_map& vm) {
+  if (!c.maps.empty()) return fail({kExitUsage, "give either MAP or --from-index, not both"});
+  if (vm.count("layers") && !vm["layers"].defaulted())
+    return fail({kExitUsage, "--layers does not apply to --from-index (thumbnails are fixed)"});
+  if (c.scale != 1)
+    return fail({kExitUsage, "--scale does not apply to --from-index (thumbnails are fixed)"});
+  auto found = stored_thumbnail(c.db, c.from_index);
+  if (auto* f = std::get_if<Failure>(&found)) return fail(*f);
+  const auto& [name, png] = std::get<std::pair<std::string, std::string>>(found);
+  if (c.out.empty()) c.out = index::entry_name(name) + ".png";
+  return write_png(c, std::vector<std::uint8_t>(png.begin(), png.end()));
+}
+
+// MAP: read, drawn and encoded.
+int render_map(RenderCommandOptions& c) {
+  if (c.maps.size() != 1)
+    return fail({kExitUsage, c.maps.empty()
+                                 ? "no MAP given (see mapindex render --help)"
+                                 : "one MAP at a time, not " + std::to_string(c.maps.size())});
+  const std::string& map = c.maps.front();
+  auto bytes = read::read_named_entry(map, static_cast<std::uint64_t>(c.max_map_mb) << 20);
+  if (!bytes) return fail({kExitUsage, bytes.error().message});
+  auto drawn = draw_map(Bytes(bytes->data(), bytes->size()), c.layers == "all");
+  if (!drawn) return fail({kExitFindings, map + ": " + drawn.error().message});
+  if (drawn->tiles_per_pixel > 1)
+    std::cerr << "mapindex render: " << map << ": over " << render::kMaxPixels
+              << " pixels at one per tile: drawn at one pixel per " << drawn->tiles_per_pixel << "x"
+              << drawn->tiles_per_pixel << " tiles\n";
+  auto png = render::encode_png(drawn->image, c.scale);
+  if (!png) {
+    const bool size = png.error().code == Code::render_size;
+    return fail({kExitUsage, map + ": " + png.error().message +
+                                 (size ? "; use a smaller --scale" : std::string())});
+  }
+  if (c.out.empty()) {
+    const auto sep = map.find("::");
+    c.out = index::entry_name(sep == std::string::npos ? map : map.substr(sep + 2)) + ".png";
+  }
+  return write_png(c, *png);
+}
+
+}  // namespace
+
+int render_command(const Args& args) {
+  RenderCommandOptions c;
   po::options_description opts(
       "Usage: mapindex render [OPTIONS] MAP\n"
       "       mapindex render --from-index SHA256|NAME [--db FILE] [--out FILE.png]\n\n"
@@ -175,18 +239,18 @@ int render_command(const Args& args) {
       "On success it prints one line, `wrote FILE (WIDTHxHEIGHT)` (-q: nothing).\n\n"
       "The palette: " MAPINDEX_DOC_DIR "/docs/guide.md, \"Pictures\".\n\nOptions");
   opts.add_options()("help,h", "show this help")(
-      "out,o", po::value(&out),
+      "out,o", po::value(&c.out),
       "the PNG to write (default: the map's name with .png, in the current folder)")(
-      "layers", po::value(&layers)->default_value(layers),
+      "layers", po::value(&c.layers)->default_value(c.layers),
       "physics: the game, front, tele, speedup and switch layers; all: also the design tile "
-      "layers, in grey under the physics")("from-index", po::value(&from_index),
+      "layers, in grey under the physics")("from-index", po::value(&c.from_index),
                                            "write the stored thumbnail of this SHA-256 or name")(
-      "db", po::value(&db)->default_value(db), "the index for --from-index")(
-      "quiet,q", po::bool_switch(&quiet), "print nothing on success");
-  add_number_option(opts, "scale", &scale, 1, 64, "pixels per tile side");
-  add_number_option(opts, "max-map-size", &max_map_mb, 1u, 4096u,
+      "db", po::value(&c.db)->default_value(c.db), "the index for --from-index")(
+      "quiet,q", po::bool_switch(&c.quiet), "print nothing on success");
+  add_number_option(opts, "scale", &c.scale, 1, 64, "pixels per tile side");
+  add_number_option(opts, "max-map-size", &c.max_map_mb, 1u, 4096u,
                     "a MAP larger than this many MB is refused", "MB");
-  const auto vm = parse_command_args("render", args, opts, &maps);
+  const auto vm = parse_command_args("render", args, opts, &c.maps);
   if (!vm) return kExitUsage;
   if (vm->count("help")) {
     std::cout << opts
@@ -197,62 +261,10 @@ int render_command(const Args& args) {
                  "damaged or cannot be read.\n";
     return kExitOk;
   }
-  const auto fail = [](const Failure& f) {
-    std::cerr << "mapindex render: " << f.message << "\n";
-    return f.status;
-  };
-  // Writes the PNG to `out` and says so (the size read back from the PNG).
-  const auto write = [&](const std::vector<std::uint8_t>& png) {
-    auto written = render::write_file(out, png);
-    if (!written) return fail({kExitUsage, written.error().message});
-    if (!quiet) {
-      std::cout << "wrote " << out;
-      if (const auto size = render::png_size(Bytes(png.data(), png.size())))
-        std::cout << " (" << size->first << "x" << size->second << ")";
-      std::cout << "\n";
-    }
-    return kExitOk;
-  };
-  if (layers != "physics" && layers != "all")
-    return fail({kExitUsage, "--layers must be physics or all, not '" + layers + "'"});
-
-  if (!from_index.empty()) {
-    if (!maps.empty()) return fail({kExitUsage, "give either MAP or --from-index, not both"});
-    if (vm->count("layers") && !(*vm)["layers"].defaulted())
-      return fail({kExitUsage, "--layers does not apply to --from-index (thumbnails are fixed)"});
-    if (scale != 1)
-      return fail({kExitUsage, "--scale does not apply to --from-index (thumbnails are fixed)"});
-    auto found = stored_thumbnail(db, from_index);
-    if (auto* f = std::get_if<Failure>(&found)) return fail(*f);
-    const auto& [name, png] = std::get<std::pair<std::string, std::string>>(found);
-    if (out.empty()) out = index::entry_name(name) + ".png";
-    return write(std::vector<std::uint8_t>(png.begin(), png.end()));
-  }
-
-  if (maps.size() != 1)
-    return fail({kExitUsage, maps.empty()
-                                 ? "no MAP given (see mapindex render --help)"
-                                 : "one MAP at a time, not " + std::to_string(maps.size())});
-  const std::string& map = maps.front();
-  auto bytes = read::read_named_entry(map, static_cast<std::uint64_t>(max_map_mb) << 20);
-  if (!bytes) return fail({kExitUsage, bytes.error().message});
-  auto drawn = draw_map(Bytes(bytes->data(), bytes->size()), layers == "all");
-  if (!drawn) return fail({kExitFindings, map + ": " + drawn.error().message});
-  if (drawn->tiles_per_pixel > 1)
-    std::cerr << "mapindex render: " << map << ": over " << render::kMaxPixels
-              << " pixels at one per tile: drawn at one pixel per " << drawn->tiles_per_pixel << "x"
-              << drawn->tiles_per_pixel << " tiles\n";
-  auto png = render::encode_png(drawn->image, scale);
-  if (!png) {
-    const bool size = png.error().code == Code::render_size;
-    return fail({kExitUsage, map + ": " + png.error().message +
-                                 (size ? "; use a smaller --scale" : std::string())});
-  }
-  if (out.empty()) {
-    const auto sep = map.find("::");
-    out = index::entry_name(sep == std::string::npos ? map : map.substr(sep + 2)) + ".png";
-  }
-  return write(*png);
+  if (c.layers != "physics" && c.layers != "all")
+    return fail({kExitUsage, "--layers must be physics or all, not '" + c.layers + "'"});
+  if (!c.from_index.empty()) return render_from_index(c, *vm);
+  return render_map(c);
 }
 
 }  // namespace mapindex

@@ -140,17 +140,11 @@ void write_release_checks_json(JsonWriter& json, const std::vector<audit::Findin
 
 namespace mapindex {
 
-void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Measurement& m,
-                    Bytes file) {
-  json.field("sha256", digest.sha256_hex())
-      .field("crc32", digest.crc32_hex())
-      .field("size", static_cast<std::int64_t>(digest.size));
-  if (m.kind == ContentKind::not_a_map) {
-    json.field("kind", "not_a_map").field("not_map_reason", m.not_map_reason);
-    return;
-  }
-  const MapStats& s = m.stats;
-  const auto unopened = unopened_container(s, file);
+namespace {
+
+// "format_version" and "status": of an unopened container, its header's version.
+void write_format_json(JsonWriter& json, const MapStats& s,
+                       const std::optional<UnopenedContainer>& unopened) {
   const auto& header = unopened ? unopened->header : std::nullopt;
   json.field("kind", "map").field("format", to_string(s.format)).key("format_version");
   if (!unopened)
@@ -164,6 +158,12 @@ void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Meas
     json.field("loads_teeworlds_06", s.teeworlds->loads_06)
         .field("loads_teeworlds_07", s.teeworlds->loads_07)
         .field("teeworlds_status", to_string(status_for(s, Game::teeworlds)));
+}
+
+// "container": as opened, or as an unopened container's header states it.
+void write_container_json(JsonWriter& json, const MapStats& s,
+                          const std::optional<UnopenedContainer>& unopened, Bytes file) {
+  const auto& header = unopened ? unopened->header : std::nullopt;
   json.key("container").begin_object();
   const bool reversed = header ? header->reversed_magic : s.reversed_magic;
   json.field("magic", s.format == MapFormat::teeworlds ? (reversed ? "ATAD" : "DATA") : "")
@@ -186,6 +186,9 @@ void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Meas
   json.key("uuid_types").begin_array();
   for (const auto& u : s.uuid_types) json.value(u);
   json.end_array().end_object();
+}
+
+void write_info_json(JsonWriter& json, const MapStats& s) {
   json.key("info").begin_object();
   json.field("author", s.author)
       .field("version", s.map_version)
@@ -194,9 +197,9 @@ void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Meas
   json.key("settings").begin_array();
   for (const auto& setting : s.settings) json.value(setting);
   json.end_array().end_object();
-  json.field("game_width", s.game_width)
-      .field("game_height", s.game_height)
-      .field("tiles_per_set", s.tiles_per_set);
+}
+
+void write_groups_json(JsonWriter& json, const MapStats& s) {
   json.key("groups").begin_array();
   for (const auto& g : s.groups) {
     json.begin_object()
@@ -208,6 +211,9 @@ void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Meas
         .end_object();
   }
   json.end_array();
+}
+
+void write_layers_json(JsonWriter& json, const MapStats& s) {
   json.key("layers").begin_array();
   for (const auto& l : s.layers) {
     json.begin_object()
@@ -234,6 +240,10 @@ void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Meas
     json.end_array().end_object();
   }
   json.end_array();
+}
+
+// "images", "envelopes" and "sounds".
+void write_resources_json(JsonWriter& json, const MapStats& s) {
   json.key("images").begin_array();
   for (const auto& i : s.images) {
     json.begin_object()
@@ -269,9 +279,9 @@ void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Meas
         .end_object();
   }
   json.end_array();
-  json.key("ddnet_features").begin_array();
-  for (const auto& f : s.ddnet_features) json.value(f);
-  json.end_array();
+}
+
+void write_problems_json(JsonWriter& json, const MapStats& s) {
   json.key("problems").begin_array();
   for (const auto& p : s.problems) {
     json.begin_object()
@@ -283,6 +293,34 @@ void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Meas
         .end_object();
   }
   json.end_array();
+}
+
+}  // namespace
+
+void write_map_json(JsonWriter& json, const read::FileDigest& digest, const Measurement& m,
+                    Bytes file) {
+  json.field("sha256", digest.sha256_hex())
+      .field("crc32", digest.crc32_hex())
+      .field("size", static_cast<std::int64_t>(digest.size));
+  if (m.kind == ContentKind::not_a_map) {
+    json.field("kind", "not_a_map").field("not_map_reason", m.not_map_reason);
+    return;
+  }
+  const MapStats& s = m.stats;
+  const auto unopened = unopened_container(s, file);
+  write_format_json(json, s, unopened);
+  write_container_json(json, s, unopened, file);
+  write_info_json(json, s);
+  json.field("game_width", s.game_width)
+      .field("game_height", s.game_height)
+      .field("tiles_per_set", s.tiles_per_set);
+  write_groups_json(json, s);
+  write_layers_json(json, s);
+  write_resources_json(json, s);
+  json.key("ddnet_features").begin_array();
+  for (const auto& f : s.ddnet_features) json.value(f);
+  json.end_array();
+  write_problems_json(json, s);
 }
 
 }  // namespace mapindex

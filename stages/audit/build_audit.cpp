@@ -58,10 +58,8 @@ std::string describe(const RunInfo& run) {
   return "run " + std::to_string(run.run_id) + " (" + std::string(to_string(run.status)) + ")";
 }
 
-Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
-  AuditReport report;
-
-  // The run audited.
+// The run audited: --run, else the latest complete run.
+Result<RunInfo> run_audited(sqlite3* db, const AuditOptions& options) {
   std::int64_t run_id = 0;
   if (options.run) {
     run_id = *options.run;
@@ -84,20 +82,109 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
                                       (latest ? " (runs go up to " + std::to_string(*latest) + ")"
                                               : std::string(" (it has no runs)"))};
   }
-  report.run = *run;
+  return *run;
+}
 
-  // The baseline given, if any.
-  std::optional<RunInfo> against;
-  if (options.against) {
-    if (*options.against == run_id)
-      return Error{Code::audit_against, "--against " + std::to_string(run_id) +
-                                            " is the run audited: compare it with another run"};
-    against = load_run(db, *options.against);
-    if (!against)
-      return Error{Code::audit_against,
-                   "--against " + std::to_string(*options.against) + ": the index has no such run"};
-    report.baseline_given = true;
+// The baseline given with --against, if any.
+Result<std::optional<RunInfo>> baseline_given(sqlite3* db, const AuditOptions& options,
+                                              std::int64_t run_id) {
+  if (!options.against) return std::optional<RunInfo>();
+  if (*options.against == run_id)
+    return Error{Code::audit_against, "--against " + std::to_string(run_id) +
+                                          " is the run audited: compare it with another run"};
+  auto against = load_run(db, *options.against);
+  if (!against)
+    return Error{Code::audit_against,
+                 "--against " + std::to_string(*options.against) + ": the index has no such run"};
+  return against;
+}
+
+// The entries of one source the runs read: a reading cut short
+// (run_sources.reading) has reading errors that are not entries of the
+// source (kept in audit.reading_errors), and a baseline given with --against
+// may itself be cut short.
+void entries_read(sqlite3* db, const SourceInfo& source, const std::vector<SeenEntry>& seen_now,
+                  const std::vector<SeenEntry>* seen_before, const MapFactsById& facts,
+                  SourceAudit& audit, std::vector<SeenEntry>& read_now,
+                  std::vector<SeenEntry>& read_before) {
+  const bool cut_short = audit.reading != index::SourceReading::complete;
+  for (const auto& e : seen_now) {
+    if (!cut_short || !e.reading_error) {
+      read_now.push_back(e);
+      continue;
+    }
+    const auto problems = problems_of(e, facts);
+    audit.reading_errors.push_back({e.state.path, problems.empty() ? "" : problems.front().code,
+                                    problems.empty() ? "" : problems.front().message});
   }
+  const bool before_cut_short =
+      seen_before && audit.baseline_run &&
+      reading_of(db, *audit.baseline_run, source.source_id) != index::SourceReading::complete;
+  if (seen_before)
+    for (const auto& e : *seen_before)
+      if (!before_cut_short || !e.reading_error) read_before.push_back(e);
+}
+
+// The audit of one source: what it holds now (`seen_now`) against its
+// baseline's entries (`seen_before`, null without a baseline).
+SourceAudit audit_source(sqlite3* db, const SourceInfo& source,
+                         std::optional<std::int64_t> baseline_run,
+                         const std::vector<SeenEntry>& seen_now,
+                         const std::vector<SeenEntry>* seen_before, MapFactsById& facts,
+                         const std::unordered_set<std::string>& acknowledged) {
+  SourceAudit audit;
+  audit.source_id = source.source_id;
+  audit.path = source.path;
+  audit.kind = source.kind;
+  audit.baseline_run = baseline_run;
+  // A reading cut short: the baseline's entries not seen were not read
+  // rather than removed.
+  audit.reading = source.reading;
+  if (audit.reading == index::SourceReading::partial) audit.last_entry_read = source.last_entry;
+  const bool cut_short = audit.reading != index::SourceReading::complete;
+  std::vector<SeenEntry> read_now, read_before;
+  entries_read(db, source, seen_now, seen_before, facts, audit, read_now, read_before);
+  // Whether a changed map is another map depends on its layers' data:
+  // loaded for those maps only.
+  if (seen_before) load_layer_data(db, replacement_candidates(read_before, read_now, facts), facts);
+  compare_source(seen_before ? &read_before : nullptr, read_now, facts, audit);
+  if (cut_short) {
+    audit.not_read = std::move(audit.removed);
+    audit.removed.clear();
+  }
+  if (!acknowledged.empty()) {
+    for (auto* list : {&audit.newly_broken, &audit.gained_problems, &audit.gained_info})
+      for (auto& change : *list) change.acknowledged = acknowledged.count(change.sha256) > 0;
+    for (auto& f : audit.findings) f.acknowledged = acknowledged.count(f.sha256) > 0;
+  }
+  return audit;
+}
+
+// The maps the HTML report shows: added, removed, changed (both sides),
+// newly broken.
+std::set<std::string> maps_shown(const AuditReport& report) {
+  std::set<std::string> shown;
+  for (const auto& s : report.sources) {
+    for (const auto* list : {&s.added, &s.removed})
+      for (const auto& e : *list)
+        if (e.map_id) shown.insert(e.sha256);
+    for (const auto& c : s.changed)
+      for (const auto* e : {&c.before, &c.after})
+        if (e->map_id) shown.insert(e->sha256);
+    for (const auto& c : s.newly_broken) shown.insert(c.sha256);
+  }
+  return shown;
+}
+
+Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
+  AuditReport report;
+  auto run = run_audited(db, options);
+  if (!run) return run.error();
+  report.run = *run;
+  const std::int64_t run_id = run->run_id;
+  auto against = baseline_given(db, options, run_id);
+  if (!against) return against.error();
+  if (*against) report.baseline_given = true;
 
   // Each source's baseline run.
   const auto sources = sources_of_run(db, run_id);
@@ -105,15 +192,15 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
   std::set<std::int64_t> baseline_runs;
   for (const auto& source : sources) {
     std::optional<std::int64_t> baseline;
-    if (against) {
-      if (run_read_source(db, against->run_id, source.source_id)) baseline = against->run_id;
+    if (*against) {
+      if (run_read_source(db, (*against)->run_id, source.source_id)) baseline = (*against)->run_id;
     } else {
       baseline = previous_complete_run(db, source.source_id, run_id);
     }
     baseline_of[source.source_id] = baseline;
     if (baseline) baseline_runs.insert(*baseline);
   }
-  if (against) baseline_runs.insert(against->run_id);
+  if (*against) baseline_runs.insert((*against)->run_id);
   for (const auto id : baseline_runs)
     if (auto info = load_run(db, id)) report.baselines.push_back(std::move(*info));
 
@@ -133,58 +220,17 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
   static const std::vector<SeenEntry> kNone;
   std::vector<const std::vector<SeenEntry>*> all_now, all_before;
   for (const auto& source : sources) {
-    SourceAudit audit;
-    audit.source_id = source.source_id;
-    audit.path = source.path;
-    audit.kind = source.kind;
-    audit.baseline_run = baseline_of[source.source_id];
-
+    const auto baseline_run = baseline_of[source.source_id];
     const auto now = entries_now.find(source.source_id);
     const auto& seen_now = now == entries_now.end() ? kNone : now->second;
     const std::vector<SeenEntry>* seen_before = nullptr;
-    if (audit.baseline_run) {
-      const auto& run_entries = entries_before[*audit.baseline_run];
+    if (baseline_run) {
+      const auto& run_entries = entries_before[*baseline_run];
       const auto found = run_entries.find(source.source_id);
       seen_before = found == run_entries.end() ? &kNone : &found->second;
     }
-    // A reading cut short (run_sources.reading): its reading errors are not
-    // entries of the source, and the baseline's entries not seen were not
-    // read rather than removed.
-    audit.reading = source.reading;
-    if (audit.reading == index::SourceReading::partial) audit.last_entry_read = source.last_entry;
-    const bool cut_short = audit.reading != index::SourceReading::complete;
-    std::vector<SeenEntry> read_now, read_before;
-    for (const auto& e : seen_now) {
-      if (!cut_short || !e.reading_error) {
-        read_now.push_back(e);
-        continue;
-      }
-      const auto problems = problems_of(e, facts);
-      audit.reading_errors.push_back({e.state.path, problems.empty() ? "" : problems.front().code,
-                                      problems.empty() ? "" : problems.front().message});
-    }
-    // A baseline given with --against may itself be cut short.
-    const bool before_cut_short =
-        seen_before && audit.baseline_run &&
-        reading_of(db, *audit.baseline_run, source.source_id) != index::SourceReading::complete;
-    if (seen_before)
-      for (const auto& e : *seen_before)
-        if (!before_cut_short || !e.reading_error) read_before.push_back(e);
-    // Whether a changed map is another map depends on its layers' data:
-    // loaded for those maps only.
-    if (seen_before)
-      load_layer_data(db, replacement_candidates(read_before, read_now, facts), facts);
-    compare_source(seen_before ? &read_before : nullptr, read_now, facts, audit);
-    if (cut_short) {
-      audit.not_read = std::move(audit.removed);
-      audit.removed.clear();
-    }
-    if (!acknowledged.empty()) {
-      for (auto* list : {&audit.newly_broken, &audit.gained_problems, &audit.gained_info})
-        for (auto& change : *list) change.acknowledged = acknowledged.count(change.sha256) > 0;
-      for (auto& f : audit.findings) f.acknowledged = acknowledged.count(f.sha256) > 0;
-    }
-
+    SourceAudit audit =
+        audit_source(db, source, baseline_run, seen_now, seen_before, facts, acknowledged);
     add(report.now, audit.now);
     all_now.push_back(&seen_now);
     if (audit.before) {
@@ -194,21 +240,7 @@ Result<AuditReport> build(sqlite3* db, const AuditOptions& options) {
     }
     report.sources.push_back(std::move(audit));
   }
-  if (options.pictures) {
-    // The maps the HTML report shows: added, removed, changed (both sides),
-    // newly broken.
-    std::set<std::string> shown;
-    for (const auto& s : report.sources) {
-      for (const auto* list : {&s.added, &s.removed})
-        for (const auto& e : *list)
-          if (e.map_id) shown.insert(e.sha256);
-      for (const auto& c : s.changed)
-        for (const auto* e : {&c.before, &c.after})
-          if (e->map_id) shown.insert(e->sha256);
-      for (const auto& c : s.newly_broken) shown.insert(c.sha256);
-    }
-    report.pictures = load_pictures(db, shown);
-  }
+  if (options.pictures) report.pictures = load_pictures(db, maps_shown(report));
   report.now.distinct_maps = distinct_maps(all_now);
   if (report.before) report.before->distinct_maps = distinct_maps(all_before);
   return report;

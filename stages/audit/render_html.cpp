@@ -234,23 +234,17 @@ void rule_details(std::ostream& out, const RuleGroup& g, const RenderOptions& op
   out << "</details>\n";
 }
 
-void source_html(std::ostream& out, const AuditReport& report, const SourceAudit& s,
-                 const RenderOptions& options) {
-  out << "<section class=\"source\">\n<h2>" << code(s.path) << " ("
-      << h(std::string(to_string(s.kind))) << ")</h2>\n";
-  if (s.baseline_run)
-    out << "<p>Compared with run " << *s.baseline_run << ".</p>\n";
-  else
-    out << "<p>No baseline run: everything counts as new.</p>\n";
-  if (s.reading != index::SourceReading::complete)
-    out << "<p class=\"verdict bad\">" << h(reading_line(s)) << "</p>\n";
+std::string what_item(const NewWarning& w) {
+  return "<li>" + code(w.path) + ": " + codes_html(w.what) + "</li>";
+}
 
+// The lists of a source's entries: newly broken, new warnings, ...,
+// duplicates.
+void source_lists_html(std::ostream& out, const AuditReport& report, const SourceAudit& s,
+                       const RenderOptions& options) {
   std::vector<HealthChange> broken;
   for (const auto& c : s.newly_broken)
     if (!c.acknowledged) broken.push_back(c);
-  const auto what_item = [](const NewWarning& w) {
-    return "<li>" + code(w.path) + ": " + codes_html(w.what) + "</li>";
-  };
   const auto entry_item = [](const EntryState& e) {
     return "<li>" + code(e.path) + " (" + entry_caption(e) + ")</li>";
   };
@@ -290,42 +284,37 @@ void source_html(std::ostream& out, const AuditReport& report, const SourceAudit
                      return "<li>" + joined(paths) +
                             (d.is_new ? " <span class=\"new\">new</span>" : "") + "</li>";
                    });
+}
 
-  if (s.reading != index::SourceReading::unreadable) {
-    out << "<section class=\"totals\">\n<h3>Totals</h3>\n";
-    totals_table(out, s.now, s.before);
-    if (s.baseline_run)
-      out << "<p>Unchanged: " << count_of(s.unchanged, "entry", "entries") << ".</p>\n";
-    out << "</section>\n";
+// The problem codes of a source with their counts, new codes first.
+void problem_codes_html(std::ostream& out, const SourceAudit& s, const RenderOptions& options) {
+  if (s.problem_counts.empty()) return;
+  out << "<section class=\"problem-codes\">\n<h3>Problem codes (new codes first)</h3>\n"
+      << "<div class=\"scroll\"><table class=\"codes\"><tr><th>code</th><th>meaning</th>"
+      << "<th>severity</th><th class=\"n\">entries</th>"
+      << (s.before ? "<th class=\"n\">before</th>" : "") << "<th></th></tr>\n";
+  const std::size_t shown = options.limit == 0 ? s.problem_counts.size()
+                                               : std::min(s.problem_counts.size(), options.limit);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto& c = s.problem_counts[i];
+    const std::string severity(to_string(c.severity));
+    const CodeInfo* known = find_code(c.code, c.severity);
+    out << "<tr><td>" << code(c.code) << "</td><td class=\"meaning\">"
+        << (known ? "<b>" + h(known->title) + "</b>: " + h(known->meaning) : std::string())
+        << "</td><td class=\"sev-" << severity << "\">" << severity << "</td><td class=\"n\">"
+        << c.entries << "</td>";
+    if (s.before) out << "<td class=\"n\">" << c.before << "</td>";
+    out << "<td>" << (c.is_new ? "<span class=\"new\">new</span>" : "") << "</td></tr>\n";
   }
+  out << "</table></div>\n";
+  if (shown < s.problem_counts.size())
+    out << "<p class=\"more\">... and " << s.problem_counts.size() - shown << " more codes.</p>\n";
+  out << "</section>\n";
+}
 
-  if (!s.problem_counts.empty()) {
-    out << "<section class=\"problem-codes\">\n<h3>Problem codes (new codes first)</h3>\n"
-        << "<div class=\"scroll\"><table class=\"codes\"><tr><th>code</th><th>meaning</th>"
-        << "<th>severity</th><th class=\"n\">entries</th>"
-        << (s.before ? "<th class=\"n\">before</th>" : "") << "<th></th></tr>\n";
-    const std::size_t shown = options.limit == 0 ? s.problem_counts.size()
-                                                 : std::min(s.problem_counts.size(), options.limit);
-    for (std::size_t i = 0; i < shown; ++i) {
-      const auto& c = s.problem_counts[i];
-      const std::string severity(to_string(c.severity));
-      const CodeInfo* known = find_code(c.code, c.severity);
-      out << "<tr><td>" << code(c.code) << "</td><td class=\"meaning\">"
-          << (known ? "<b>" + h(known->title) + "</b>: " + h(known->meaning) : std::string())
-          << "</td><td class=\"sev-" << severity << "\">" << severity << "</td><td class=\"n\">"
-          << c.entries << "</td>";
-      if (s.before) out << "<td class=\"n\">" << c.before << "</td>";
-      out << "<td>" << (c.is_new ? "<span class=\"new\">new</span>" : "") << "</td></tr>\n";
-    }
-    out << "</table></div>\n";
-    if (shown < s.problem_counts.size())
-      out << "<p class=\"more\">... and " << s.problem_counts.size() - shown
-          << " more codes.</p>\n";
-    out << "</section>\n";
-  }
-
-  // The release checks (error and warning findings) by rule, then the info
-  // findings last, by rule, with their count.
+// The release checks (error and warning findings) by rule, then the info
+// findings last, by rule, with their count.
+void findings_html(std::ostream& out, const SourceAudit& s, const RenderOptions& options) {
   std::vector<Finding> checks, infos;
   for (const auto& f : s.findings) (f.severity == Severity::info ? infos : checks).push_back(f);
   const auto fresh = [](const std::vector<Finding>& fs) {
@@ -355,7 +344,32 @@ void source_html(std::ostream& out, const AuditReport& report, const SourceAudit
     if (shown < info_entries.size())
       out << "<p class=\"more\">... and " << info_entries.size() - shown << " more.</p>\n";
   }
-  out << "</section>\n</section>\n";
+  out << "</section>\n";
+}
+
+void source_html(std::ostream& out, const AuditReport& report, const SourceAudit& s,
+                 const RenderOptions& options) {
+  out << "<section class=\"source\">\n<h2>" << code(s.path) << " ("
+      << h(std::string(to_string(s.kind))) << ")</h2>\n";
+  if (s.baseline_run)
+    out << "<p>Compared with run " << *s.baseline_run << ".</p>\n";
+  else
+    out << "<p>No baseline run: everything counts as new.</p>\n";
+  if (s.reading != index::SourceReading::complete)
+    out << "<p class=\"verdict bad\">" << h(reading_line(s)) << "</p>\n";
+
+  source_lists_html(out, report, s, options);
+  if (s.reading != index::SourceReading::unreadable) {
+    out << "<section class=\"totals\">\n<h3>Totals</h3>\n";
+    totals_table(out, s.now, s.before);
+    if (s.baseline_run)
+      out << "<p>Unchanged: " << count_of(s.unchanged, "entry", "entries") << ".</p>\n";
+    out << "</section>\n";
+  }
+
+  problem_codes_html(out, s, options);
+  findings_html(out, s, options);
+  out << "</section>\n";
 }
 
 }  // namespace

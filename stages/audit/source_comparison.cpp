@@ -225,18 +225,52 @@ std::vector<ProblemRef> problems_of(const SeenEntry& entry, const MapFactsById& 
   return {};
 }
 
-void compare_source(const std::vector<SeenEntry>* before, const std::vector<SeenEntry>& now,
-                    const MapFactsById& facts, SourceAudit& out) {
-  out.now = totals_of(now);
-  out.before.reset();
-  if (before) out.before = totals_of(*before);
+namespace {
 
+// The baseline entry each entry now comes from: same path, or moved from.
+using Origins = std::unordered_map<const SeenEntry*, const SeenEntry*>;
+
+bool path_less(const SeenEntry* a, const SeenEntry* b) { return a->state.path < b->state.path; }
+
+// Moves: a removed and an added entry with the same content, paired in
+// path order (both sorted by path). The others go to out.added and
+// out.removed.
+void pair_moves(const std::vector<const SeenEntry*>& added,
+                const std::vector<const SeenEntry*>& removed, Origins& origin, SourceAudit& out) {
+  std::map<std::string, std::vector<const SeenEntry*>> removed_by_content;
+  for (const auto* r : removed)
+    if (!r->state.sha256.empty()) removed_by_content[r->state.sha256].push_back(r);
+  std::map<std::string, std::size_t> next_removed;
+  std::unordered_set<const SeenEntry*> moved_from;
+  for (const auto* a : added) {
+    const auto candidates = removed_by_content.find(a->state.sha256);
+    if (a->state.sha256.empty() || candidates == removed_by_content.end()) {
+      out.added.push_back(a->state);
+      continue;
+    }
+    auto& next = next_removed[a->state.sha256];
+    if (next >= candidates->second.size()) {
+      out.added.push_back(a->state);
+      continue;
+    }
+    const SeenEntry* from = candidates->second[next++];
+    moved_from.insert(from);
+    origin.emplace(a, from);
+    out.moved.push_back({from->state, a->state});
+  }
+  for (const auto* r : removed)
+    if (!moved_from.count(r)) out.removed.push_back(r->state);
+}
+
+// Pairs the entries now with the baseline's by file (path), then by content
+// (moves): out.unchanged, changed, replaced, added, removed and moved, and
+// the origin of every entry now whose content is not new at its path.
+Origins pair_entries(const std::vector<SeenEntry>* before, const std::vector<SeenEntry>& now,
+                     const MapFactsById& facts, SourceAudit& out) {
   std::unordered_map<std::int64_t, const SeenEntry*> before_by_file;
   if (before)
     for (const auto& e : *before) before_by_file.emplace(e.file_id, &e);
-
-  // The baseline entry each entry now comes from: same path, or moved from.
-  std::unordered_map<const SeenEntry*, const SeenEntry*> origin;
+  Origins origin;
   std::unordered_set<std::int64_t> files_now;
   std::vector<const SeenEntry*> added;
   for (const auto& e : now) {
@@ -264,48 +298,22 @@ void compare_source(const std::vector<SeenEntry>* before, const std::vector<Seen
   if (before)
     for (const auto& e : *before)
       if (!files_now.count(e.file_id)) removed.push_back(&e);
-  const auto path_less = [](const SeenEntry* a, const SeenEntry* b) {
-    return a->state.path < b->state.path;
-  };
   std::sort(added.begin(), added.end(), path_less);
   std::sort(removed.begin(), removed.end(), path_less);
-
-  // Moves: a removed and an added entry with the same content, paired in
-  // path order.
-  std::map<std::string, std::vector<const SeenEntry*>> removed_by_content;
-  for (const auto* r : removed)
-    if (!r->state.sha256.empty()) removed_by_content[r->state.sha256].push_back(r);
-  std::map<std::string, std::size_t> next_removed;
-  std::unordered_set<const SeenEntry*> moved_from;
-  for (const auto* a : added) {
-    const auto candidates = removed_by_content.find(a->state.sha256);
-    if (a->state.sha256.empty() || candidates == removed_by_content.end()) {
-      out.added.push_back(a->state);
-      continue;
-    }
-    auto& next = next_removed[a->state.sha256];
-    if (next >= candidates->second.size()) {
-      out.added.push_back(a->state);
-      continue;
-    }
-    const SeenEntry* from = candidates->second[next++];
-    moved_from.insert(from);
-    origin.emplace(a, from);
-    out.moved.push_back({from->state, a->state});
-  }
-  for (const auto* r : removed)
-    if (!moved_from.count(r)) out.removed.push_back(r->state);
+  pair_moves(added, removed, origin, out);
   std::sort(out.changed.begin(), out.changed.end(),
             [](const EntryChange& a, const EntryChange& b) { return a.after.path < b.after.path; });
   std::sort(out.replaced.begin(), out.replaced.end(),
             [](const Replacement& a, const Replacement& b) { return a.after.path < b.after.path; });
   std::sort(out.added.begin(), out.added.end(), by_path);
   std::sort(out.removed.begin(), out.removed.end(), by_path);
+  return origin;
+}
 
-  // Health of every entry whose content is new at its path.
-  std::vector<const SeenEntry*> ordered;
-  for (const auto& e : now) ordered.push_back(&e);
-  std::sort(ordered.begin(), ordered.end(), path_less);
+// Health of every entry whose content is new at its path (`ordered`: the
+// entries now by path): newly broken, gained problems or info, fixed.
+void compare_health(const std::vector<const SeenEntry*>& ordered, const Origins& origin,
+                    const MapFactsById& facts, SourceAudit& out) {
   for (const auto* e : ordered) {
     const auto found = origin.find(e);
     const SeenEntry* was = found == origin.end() ? nullptr : found->second;
@@ -337,8 +345,11 @@ void compare_source(const std::vector<SeenEntry>* before, const std::vector<Seen
                            first_message(problems_before, lost), e->state.sha256});
     }
   }
+}
 
-  // Duplicate contents among the map entries now.
+// Duplicate contents among the map entries now (`ordered` by path).
+void find_duplicates(const std::vector<SeenEntry>* before,
+                     const std::vector<const SeenEntry*>& ordered, SourceAudit& out) {
   std::map<std::string, DuplicateGroup> groups;
   for (const auto* e : ordered) {
     if (e->state.kind != index::EntryKind::map || e->state.sha256.empty()) continue;
@@ -360,10 +371,11 @@ void compare_source(const std::vector<SeenEntry>* before, const std::vector<Seen
   }
   std::sort(out.duplicates.begin(), out.duplicates.end(),
             [](const DuplicateGroup& a, const DuplicateGroup& b) { return a.paths < b.paths; });
+}
 
-  out.problem_counts = problem_counts(before, now, facts);
-
-  // Rule findings; new unless the entry's origin had the same one.
+// Rule findings; new unless the entry's origin had the same one.
+void compare_findings(const std::vector<SeenEntry>* before, const std::vector<SeenEntry>& now,
+                      const MapFactsById& facts, const Origins& origin, SourceAudit& out) {
   out.findings = evaluate_rules(now, facts);
   std::set<std::tuple<std::string, std::string, std::string>> findings_before;
   if (before)
@@ -381,6 +393,23 @@ void compare_source(const std::vector<SeenEntry>* before, const std::vector<Seen
     }
     f.is_new = !was || !findings_before.count({was->state.path, f.rule, f.subject});
   }
+}
+
+}  // namespace
+
+void compare_source(const std::vector<SeenEntry>* before, const std::vector<SeenEntry>& now,
+                    const MapFactsById& facts, SourceAudit& out) {
+  out.now = totals_of(now);
+  out.before.reset();
+  if (before) out.before = totals_of(*before);
+  const Origins origin = pair_entries(before, now, facts, out);
+  std::vector<const SeenEntry*> ordered;
+  for (const auto& e : now) ordered.push_back(&e);
+  std::sort(ordered.begin(), ordered.end(), path_less);
+  compare_health(ordered, origin, facts, out);
+  find_duplicates(before, ordered, out);
+  out.problem_counts = problem_counts(before, now, facts);
+  compare_findings(before, now, facts, origin, out);
 }
 
 }  // namespace mapindex::audit

@@ -175,9 +175,100 @@ Result<std::int64_t> run_query(const std::string& db_path, const std::string& sq
   return run_query(db_path, sql, QueryOptions{.format = format}, out, stop);
 }
 
+namespace {
+
+// Prepares and checks every statement before the first one runs: nothing
+// is printed for a query that would be refused halfway. An ATTACH or
+// DETACH runs as soon as it is prepared, so the statements after it are
+// prepared against the databases they will see; once all are checked
+// the connection is put back as it was and everything runs in order.
+// Sets `attaches` when the SQL attaches databases.
+Result<std::vector<Prepared>> prepare_statements(sqlite3* db, const std::string& sql,
+                                                 const QueryOptions& options, bool (*stop)(),
+                                                 bool& attaches) {
+  const QueryFormat format = options.format;
+  std::vector<Prepared> statements;
+  std::vector<bool> used(options.parameters.size(), false);
+  {
+    AttachWatch watch(db);
+    std::string_view rest = sql;
+    while (!(rest = skip_space_and_comments(rest)).empty()) {
+      const std::size_t left = rest.size();
+      if (rest.front() == '.') {
+        const std::size_t end = std::min(rest.find('\n'), rest.find(';'));
+        const auto command = rest.substr(0, end);
+        rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+        auto select = dot_command_sql(command, database_names(db), format == QueryFormat::table);
+        if (!select) return select.error();
+        statements.push_back({Statement(db, *select), format == QueryFormat::table});
+        continue;
+      }
+      watch.clear();
+      auto stmt = Statement::prepare_first(db, rest);
+      if (!stmt && rest.size() == left)  // SQLite reads no further than a NUL byte
+        return Error{Code::query_sql, "the SQL holds a NUL byte (byte " +
+                                          std::to_string(sql.size() - left) + "): SQL is text"};
+      if (!stmt) continue;  // a lone ';'
+      if (!stmt.read_only())
+        return Error{Code::query_write,
+                     "`" + text_of(stmt) + "` would write: mapindex query only reads the index"};
+      if (auto error = bind_parameters(stmt, options.parameters, used)) return *error;
+      if (watch.seen()) {
+        attaches = true;
+        if (auto error = run_now(stmt, stop)) return *error;
+      }
+      statements.push_back({std::move(stmt), false});
+    }
+  }
+  if (statements.empty()) return Error{Code::query_empty, "no SQL statement given"};
+  for (std::size_t i = 0; i < used.size(); ++i)
+    if (!used[i])
+      return Error{Code::query_parameter,
+                   "-p " + options.parameters[i].name +
+                       " is given but the SQL has no :" + options.parameters[i].name};
+  return statements;
+}
+
+// Runs the statements in order and prints each result set; returns the rows
+// printed. A SQLite failure throws IndexError (the result set begun is
+// finished first).
+std::int64_t print_results(std::vector<Prepared>& statements, const QueryOptions& options,
+                           std::ostream& out) {
+  const QueryFormat format = options.format;
+  std::int64_t rows = 0;
+  int result_sets = 0;
+  for (auto& [stmt, lines] : statements) {
+    const int n = stmt.column_count();
+    std::unique_ptr<ResultPrinter> printer;
+    if (n > 0) {
+      if (format == QueryFormat::table && result_sets > 0) out << '\n';
+      ++result_sets;
+      printer = lines ? make_lines_printer(out) : make_printer(format, out, options.max_cell_width);
+      std::vector<std::string> names;
+      for (int i = 0; i < n; ++i) names.push_back(stmt.column_name(i));
+      printer->columns(names);
+    }
+    std::vector<Cell> cells(static_cast<std::size_t>(n));
+    try {
+      while (stmt.step()) {
+        if (!printer) continue;
+        for (int i = 0; i < n; ++i) cells[static_cast<std::size_t>(i)] = read_cell(stmt, i);
+        printer->row(cells);
+        ++rows;
+      }
+    } catch (const IndexError&) {
+      if (printer) printer->finish();
+      throw;
+    }
+    if (printer) printer->finish();
+  }
+  return rows;
+}
+
+}  // namespace
+
 Result<std::int64_t> run_query(const std::string& db_path, const std::string& sql,
                                const QueryOptions& options, std::ostream& out, bool (*stop)()) {
-  const QueryFormat format = options.format;
   std::error_code ec;
   if (!std::filesystem::is_regular_file(db_path, ec))
     return Error{Code::query_open, "index '" + db_path +
@@ -199,80 +290,10 @@ Result<std::int64_t> run_query(const std::string& db_path, const std::string& sq
     return Error{Code::query_open, "cannot open index '" + db_path + "': " + sqlite3_errmsg(db)};
 
   try {
-    // Prepare and check every statement before the first one runs: nothing
-    // is printed for a query that would be refused halfway. An ATTACH or
-    // DETACH runs as soon as it is prepared, so the statements after it are
-    // prepared against the databases they will see; once all are checked
-    // the connection is put back as it was and everything runs in order.
-    std::vector<Prepared> statements;
-    std::vector<bool> used(options.parameters.size(), false);
-    {
-      AttachWatch watch(db);
-      std::string_view rest = sql;
-      while (!(rest = skip_space_and_comments(rest)).empty()) {
-        const std::size_t left = rest.size();
-        if (rest.front() == '.') {
-          const std::size_t end = std::min(rest.find('\n'), rest.find(';'));
-          const auto command = rest.substr(0, end);
-          rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
-          auto select = dot_command_sql(command, database_names(db), format == QueryFormat::table);
-          if (!select) return select.error();
-          statements.push_back({Statement(db, *select), format == QueryFormat::table});
-          continue;
-        }
-        watch.clear();
-        auto stmt = Statement::prepare_first(db, rest);
-        if (!stmt && rest.size() == left)  // SQLite reads no further than a NUL byte
-          return Error{Code::query_sql, "the SQL holds a NUL byte (byte " +
-                                            std::to_string(sql.size() - left) + "): SQL is text"};
-        if (!stmt) continue;  // a lone ';'
-        if (!stmt.read_only())
-          return Error{Code::query_write,
-                       "`" + text_of(stmt) + "` would write: mapindex query only reads the index"};
-        if (auto error = bind_parameters(stmt, options.parameters, used)) return *error;
-        if (watch.seen()) {
-          attaches = true;
-          if (auto error = run_now(stmt, stop)) return *error;
-        }
-        statements.push_back({std::move(stmt), false});
-      }
-    }
-    if (statements.empty()) return Error{Code::query_empty, "no SQL statement given"};
-    for (std::size_t i = 0; i < used.size(); ++i)
-      if (!used[i])
-        return Error{Code::query_parameter,
-                     "-p " + options.parameters[i].name +
-                         " is given but the SQL has no :" + options.parameters[i].name};
+    auto statements = prepare_statements(db, sql, options, stop, attaches);
+    if (!statements) return statements.error();
     if (attaches) detach_all(db);
-
-    std::int64_t rows = 0;
-    int result_sets = 0;
-    for (auto& [stmt, lines] : statements) {
-      const int n = stmt.column_count();
-      std::unique_ptr<ResultPrinter> printer;
-      if (n > 0) {
-        if (format == QueryFormat::table && result_sets > 0) out << '\n';
-        ++result_sets;
-        printer =
-            lines ? make_lines_printer(out) : make_printer(format, out, options.max_cell_width);
-        std::vector<std::string> names;
-        for (int i = 0; i < n; ++i) names.push_back(stmt.column_name(i));
-        printer->columns(names);
-      }
-      std::vector<Cell> cells(static_cast<std::size_t>(n));
-      try {
-        while (stmt.step()) {
-          if (!printer) continue;
-          for (int i = 0; i < n; ++i) cells[static_cast<std::size_t>(i)] = read_cell(stmt, i);
-          printer->row(cells);
-          ++rows;
-        }
-      } catch (const IndexError&) {
-        if (printer) printer->finish();
-        throw;
-      }
-      if (printer) printer->finish();
-    }
+    const std::int64_t rows = print_results(*statements, options, out);
     out.flush();
     return rows;
   } catch (const IndexError&) {
