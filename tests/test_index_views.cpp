@@ -263,6 +263,20 @@ TEST_SUITE("index") {
     CHECK_MESSAGE(of_map.find("SCAN") == std::string::npos, of_map);
     CHECK(plan("SELECT * FROM problems WHERE map_id = 1").find("problems_of_map") !=
           std::string::npos);
+    // ddnet_mapinfo's 41 feature columns: the map's parts looked up once per
+    // row (schema 12), each column one lookup in its feature set, not a join
+    // of map_parts per column.
+    for (const std::string view : {"ddnet_mapinfo", "ddnet_mapinfo_history"}) {
+      const std::string mapinfo = plan("SELECT * FROM " + view);
+      const std::string lookup = "SEARCH p USING INTEGER PRIMARY KEY (rowid=?)";
+      std::size_t part_lookups = 0;
+      for (auto at = mapinfo.find(lookup); at != std::string::npos;
+           at = mapinfo.find(lookup, at + 1))
+        ++part_lookups;
+      CHECK_MESSAGE(part_lookups <= 1, view << "\n" << mapinfo);
+      const std::string feature = "SEARCH f USING PRIMARY KEY (feature_set_id=? AND feature=?)";
+      CHECK_MESSAGE(mapinfo.find(feature) != std::string::npos, view << "\n" << mapinfo);
+    }
   }
 
 }  // TEST_SUITE
