@@ -19,10 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string sha256_hex(Bytes bytes) {
-  const auto digest = sha256(bytes);
-  return to_hex(std::span<const std::uint8_t>(digest.data(), digest.size()));
-}
+std::string sha256_hex(Bytes bytes) { return to_hex(sha256(bytes)); }
 
 }  // namespace
 
