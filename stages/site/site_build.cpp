@@ -23,8 +23,7 @@ namespace fs = std::filesystem;
 constexpr std::string_view kManifestHeader = "mapindex site manifest 1";
 
 std::string digest_of(std::string_view bytes) {
-  const auto d = sha256(Bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
-  return to_hex(std::span<const std::uint8_t>(d.data(), d.size()));
+  return to_hex(sha256(Bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size())));
 }
 
 Error output_error(const std::string& message) { return Error{Code::site_output, message}; }
