@@ -26,6 +26,13 @@ std::size_t feature_rank(const std::string& feature) {
   return static_cast<std::size_t>(std::find(names.begin(), names.end(), feature) - names.begin());
 }
 
+// Features in ddnet_mapinfo's order, unknown ones last by name.
+void sort_features(std::vector<std::string>& features) {
+  std::sort(features.begin(), features.end(), [](const std::string& a, const std::string& b) {
+    return std::make_pair(feature_rank(a), a) < std::make_pair(feature_rank(b), b);
+  });
+}
+
 std::vector<std::string> split_codes(const std::string& codes) {
   std::vector<std::string> out;
   std::size_t start = 0;
@@ -45,18 +52,17 @@ int kind_rank(const std::string& kind) {
   return static_cast<int>(std::find(order.begin(), order.end(), kind) - order.begin());
 }
 
-}  // namespace
+// "run 3, 2026-11-28": the newest complete run; "" when there is none.
+std::string latest_run(sqlite3* db) {
+  Statement run(db,
+                "SELECT run_id, started_at FROM runs WHERE status = 'complete' "
+                "ORDER BY run_id DESC LIMIT 1");
+  if (!run.step()) return "";
+  return "run " + std::to_string(run.column_int(0)) + ", " + date_of(run.column_text(1));
+}
 
-SiteData load_site(sqlite3* db) {
-  SiteData data;
-  {
-    Statement run(db,
-                  "SELECT run_id, started_at FROM runs WHERE status = 'complete' "
-                  "ORDER BY run_id DESC LIMIT 1");
-    if (run.step())
-      data.latest_run =
-          "run " + std::to_string(run.column_int(0)) + ", " + date_of(run.column_text(1));
-  }
+// Every current map entry, by name (case-insensitive), source, path; without features.
+std::vector<EntryRow> current_entries(sqlite3* db) {
   Statement entries(
       db,
       "SELECT c.name, c.source, c.entry_path, c.status, coalesce(c.codes, ''), c.sha256, "
@@ -69,7 +75,7 @@ SiteData load_site(sqlite3* db) {
       "(SELECT kind FROM sources s WHERE s.source_id = c.source_id) "
       "FROM current_maps c LEFT JOIN thumbnails t ON t.map_id = c.map_id "
       "ORDER BY c.name COLLATE NOCASE, c.name, c.source, c.entry_path, c.occurrence");
-  std::set<std::int64_t> current;
+  std::vector<EntryRow> rows;
   while (entries.step()) {
     EntryRow e;
     e.name = entries.column_text(0);
@@ -91,28 +97,33 @@ SiteData load_site(sqlite3* db) {
     e.thumb_width = entries.column_int(16);
     e.thumb_height = entries.column_int(17);
     e.source_kind = entries.column_text(18);
-    current.insert(e.map_id);
-    data.entries.push_back(std::move(e));
+    rows.push_back(std::move(e));
   }
+  return rows;
+}
 
+// Fills each entry's DDNet features (of the `current` contents only).
+void add_features(sqlite3* db, const std::set<std::int64_t>& current,
+                  std::vector<EntryRow>& entries) {
   std::unordered_map<std::int64_t, std::vector<std::string>> features;
   Statement feature_rows(db, "SELECT map_id, feature FROM ddnet_features");
   while (feature_rows.step()) {
     const auto map_id = feature_rows.column_int(0);
     if (current.count(map_id)) features[map_id].push_back(feature_rows.column_text(1));
   }
-  for (auto& [map_id, list] : features)
-    std::sort(list.begin(), list.end(), [](const std::string& a, const std::string& b) {
-      return std::make_pair(feature_rank(a), a) < std::make_pair(feature_rank(b), b);
-    });
-  for (auto& e : data.entries)
+  for (auto& [map_id, list] : features) sort_features(list);
+  for (auto& e : entries)
     if (const auto found = features.find(e.map_id); found != features.end())
       e.features = found->second;
+}
 
-  // The versions: every map content seen under the name of a current entry.
+// The contents that get a page: the `current` ones and every content seen
+// under the name of a current entry (its versions), by map_id.
+std::vector<std::int64_t> page_maps(sqlite3* db, const std::set<std::int64_t>& current,
+                                    const std::vector<EntryRow>& entries) {
   std::set<std::int64_t> pages = current;
   std::set<std::string> names;
-  for (const auto& e : data.entries) names.insert(e.name);
+  for (const auto& e : entries) names.insert(e.name);
   Statement versions(db,
                      "SELECT DISTINCT v.map_id FROM files f "
                      "JOIN file_versions v ON v.file_id = f.file_id "
@@ -121,20 +132,37 @@ SiteData load_site(sqlite3* db) {
     versions.bind_all(name);
     while (versions.step()) pages.insert(versions.column_int(0));
   }
-  data.page_maps.assign(pages.begin(), pages.end());
+  return {pages.begin(), pages.end()};
+}
 
+// The problems of the `current` contents, by map_id and position.
+std::vector<Problem> current_problems(sqlite3* db, const std::set<std::int64_t>& current) {
   Statement problems(db,
                      "SELECT p.map_id, m.sha256, coalesce(n.name, ''), p.severity, p.code, "
                      "p.message FROM problems p JOIN maps m ON m.map_id = p.map_id "
                      "LEFT JOIN map_names n ON n.map_id = p.map_id "
                      "WHERE p.map_id IS NOT NULL ORDER BY p.map_id, p.position");
+  std::vector<Problem> rows;
   while (problems.step()) {
     const auto map_id = problems.column_int(0);
     if (!current.count(map_id)) continue;
-    data.problems.push_back({map_id, problems.column_text(1), problems.column_text(2),
-                             problems.column_text(3), problems.column_text(4),
-                             problems.column_text(5)});
+    rows.push_back({map_id, problems.column_text(1), problems.column_text(2),
+                    problems.column_text(3), problems.column_text(4), problems.column_text(5)});
   }
+  return rows;
+}
+
+}  // namespace
+
+SiteData load_site(sqlite3* db) {
+  SiteData data;
+  data.latest_run = latest_run(db);
+  data.entries = current_entries(db);
+  std::set<std::int64_t> current;
+  for (const auto& e : data.entries) current.insert(e.map_id);
+  add_features(db, current, data.entries);
+  data.page_maps = page_maps(db, current, data.entries);
+  data.problems = current_problems(db, current);
   return data;
 }
 
@@ -144,6 +172,20 @@ struct PageLoader::Impl {
   std::set<std::int64_t> pages;
   Statement map, settings, layers, tiles, entities, images, envelopes, sounds, problems, sightings,
       versions, features;
+
+  // One reader per part of a page, each of one prepared statement.
+  bool read_map_row(std::int64_t map_id, MapPage& p);  // false: no such map
+  std::vector<std::string> settings_of(std::int64_t map_id);
+  Table layers_of(std::int64_t map_id);
+  Table tiles_of(std::int64_t map_id);
+  Table entities_of(std::int64_t map_id);
+  Table images_of(std::int64_t map_id);
+  Table envelopes_of(std::int64_t map_id);
+  Table sounds_of(std::int64_t map_id);
+  std::vector<ProblemRow> problems_of(std::int64_t map_id);
+  std::vector<Sighting> sightings_of(std::int64_t map_id);
+  std::vector<Version> versions_of(std::int64_t map_id);
+  std::vector<std::string> features_of(std::int64_t map_id);
 };
 
 PageLoader::PageLoader(sqlite3* db, const SiteData& data) : impl_(std::make_unique<Impl>()) {
@@ -224,9 +266,26 @@ MapPage PageLoader::load(std::int64_t map_id) {
   auto& i = *impl_;
   MapPage p;
   p.map_id = map_id;
-  i.map.bind_all(map_id);
-  if (!i.map.step()) return p;
-  auto& m = i.map;
+  if (!i.read_map_row(map_id, p)) return p;
+  p.settings = i.settings_of(map_id);
+  p.layers = i.layers_of(map_id);
+  p.tiles = i.tiles_of(map_id);
+  p.entities = i.entities_of(map_id);
+  p.images = i.images_of(map_id);
+  p.envelopes = i.envelopes_of(map_id);
+  p.sounds = i.sounds_of(map_id);
+  p.problems = i.problems_of(map_id);
+  p.sightings = i.sightings_of(map_id);
+  p.versions = i.versions_of(map_id);
+  p.features = i.features_of(map_id);
+  return p;
+}
+
+// The maps row: verdicts, info items, counts, name and thumbnail size.
+bool PageLoader::Impl::read_map_row(std::int64_t map_id, MapPage& p) {
+  map.bind_all(map_id);
+  if (!map.step()) return false;
+  auto& m = map;
   p.sha256 = m.column_text(0);
   p.status = m.column_text(1);
   p.teeworlds_status = m.column_text(2);
@@ -257,14 +316,22 @@ MapPage PageLoader::load(std::int64_t map_id) {
   p.name = m.column_text(25);
   p.thumb_width = m.column_int(26);
   p.thumb_height = m.column_int(27);
+  return true;
+}
 
-  i.settings.bind_all(map_id);
-  while (i.settings.step()) p.settings.push_back(i.settings.column_text(0));
+std::vector<std::string> PageLoader::Impl::settings_of(std::int64_t map_id) {
+  std::vector<std::string> out;
+  settings.bind_all(map_id);
+  while (settings.step()) out.push_back(settings.column_text(0));
+  return out;
+}
 
-  p.layers.columns = {"#", "group", "kind", "name", "size", "content", "image"};
-  i.layers.bind_all(map_id);
-  while (i.layers.step()) {
-    auto& l = i.layers;
+// A layer's size and content say what it holds: tiles, quads or sound sources.
+Table PageLoader::Impl::layers_of(std::int64_t map_id) {
+  Table t{{"#", "group", "kind", "name", "size", "content", "image"}, {}};
+  layers.bind_all(map_id);
+  while (layers.step()) {
+    auto& l = layers;
     const std::string kind = l.column_text(2);
     std::string size = std::to_string(l.column_int(4)) + " x " + std::to_string(l.column_int(5));
     std::string content = std::to_string(l.column_int(6)) + " tiles";
@@ -276,112 +343,139 @@ MapPage PageLoader::load(std::int64_t map_id) {
       content = std::to_string(l.column_int(10)) + " sources";
     }
     if (l.column_int(8)) content += ", detail";
-    p.layers.rows.push_back({num(l.column_int(0)), text(l.column_text(1)), text(kind),
-                             text(l.column_text(3)), text(size), text(content),
-                             text(l.column_text(7))});
+    t.rows.push_back({num(l.column_int(0)), text(l.column_text(1)), text(kind),
+                      text(l.column_text(3)), text(size), text(content), text(l.column_text(7))});
   }
+  return t;
+}
 
-  p.tiles.columns = {"layer", "tile", "name", "count"};
-  i.tiles.bind_all(map_id);
-  std::vector<std::pair<int, Row>> tiles;
-  while (i.tiles.step()) {
-    auto& t = i.tiles;
-    const std::string kind = t.column_text(0);
-    tiles.push_back(
-        {kind_rank(kind),
-         {text(kind), num(t.column_int(1)), text(t.column_text(2)), num(t.column_int(3))}});
+// Tiles by physics layer kind in kind_rank's order, then by tile.
+Table PageLoader::Impl::tiles_of(std::int64_t map_id) {
+  Table t{{"layer", "tile", "name", "count"}, {}};
+  tiles.bind_all(map_id);
+  std::vector<std::pair<int, Row>> ranked;
+  while (tiles.step()) {
+    const std::string kind = tiles.column_text(0);
+    ranked.push_back({kind_rank(kind),
+                      {text(kind), num(tiles.column_int(1)), text(tiles.column_text(2)),
+                       num(tiles.column_int(3))}});
   }
-  std::stable_sort(tiles.begin(), tiles.end(),
+  std::stable_sort(ranked.begin(), ranked.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [rank, row] : tiles) p.tiles.rows.push_back(std::move(row));
+  for (auto& [rank, row] : ranked) t.rows.push_back(std::move(row));
+  return t;
+}
 
-  p.entities.columns = {"layer", "entity", "count"};
-  i.entities.bind_all(map_id);
-  while (i.entities.step())
-    p.entities.rows.push_back({text(i.entities.column_text(0)), text(i.entities.column_text(1)),
-                               num(i.entities.column_int(2))});
+Table PageLoader::Impl::entities_of(std::int64_t map_id) {
+  Table t{{"layer", "entity", "count"}, {}};
+  entities.bind_all(map_id);
+  while (entities.step())
+    t.rows.push_back({text(entities.column_text(0)), text(entities.column_text(1)),
+                      num(entities.column_int(2))});
+  return t;
+}
 
-  p.images.columns = {"#", "name", "size", "kind", "stored bytes", "used by layers"};
-  i.images.bind_all(map_id);
-  while (i.images.step()) {
-    auto& g = i.images;
+Table PageLoader::Impl::images_of(std::int64_t map_id) {
+  Table t{{"#", "name", "size", "kind", "stored bytes", "used by layers"}, {}};
+  images.bind_all(map_id);
+  while (images.step()) {
+    auto& g = images;
     const bool external = g.column_int(4) != 0;
     std::string kind = external ? "external" : "embedded";
     if (!external && g.column_int(5) == 0) kind += ", RGB";
-    p.images.rows.push_back(
+    t.rows.push_back(
         {num(g.column_int(0)), text(g.column_text(1)),
          text(std::to_string(g.column_int(2)) + " x " + std::to_string(g.column_int(3))),
          text(kind), external ? text("") : num(g.column_int(6)),
          text(g.column_is_null(7) ? "none" : g.column_text(7))});
   }
+  return t;
+}
 
-  p.envelopes.columns = {"#",      "name",         "kind",          "channels",
-                         "points", "synchronized", "used by layers"};
-  i.envelopes.bind_all(map_id);
-  while (i.envelopes.step()) {
-    auto& e = i.envelopes;
-    p.envelopes.rows.push_back({num(e.column_int(0)), text(e.column_text(1)),
-                                text(e.column_text(2)), num(e.column_int(3)), num(e.column_int(4)),
-                                text(yes_no(e.column_int(5))),
-                                text(e.column_is_null(6) ? "none" : e.column_text(6))});
+Table PageLoader::Impl::envelopes_of(std::int64_t map_id) {
+  Table t{{"#", "name", "kind", "channels", "points", "synchronized", "used by layers"}, {}};
+  envelopes.bind_all(map_id);
+  while (envelopes.step()) {
+    auto& e = envelopes;
+    t.rows.push_back({num(e.column_int(0)), text(e.column_text(1)), text(e.column_text(2)),
+                      num(e.column_int(3)), num(e.column_int(4)), text(yes_no(e.column_int(5))),
+                      text(e.column_is_null(6) ? "none" : e.column_text(6))});
   }
+  return t;
+}
 
-  p.sounds.columns = {"#", "name", "kind", "stored bytes", "used by layers"};
-  i.sounds.bind_all(map_id);
-  while (i.sounds.step()) {
-    auto& s = i.sounds;
+Table PageLoader::Impl::sounds_of(std::int64_t map_id) {
+  Table t{{"#", "name", "kind", "stored bytes", "used by layers"}, {}};
+  sounds.bind_all(map_id);
+  while (sounds.step()) {
+    auto& s = sounds;
     const bool external = s.column_int(2) != 0;
-    p.sounds.rows.push_back({num(s.column_int(0)), text(s.column_text(1)),
-                             text(external ? "external" : "embedded"),
-                             external ? text("") : num(s.column_int(3)),
-                             text(s.column_is_null(4) ? "none" : s.column_text(4))});
+    t.rows.push_back({num(s.column_int(0)), text(s.column_text(1)),
+                      text(external ? "external" : "embedded"),
+                      external ? text("") : num(s.column_int(3)),
+                      text(s.column_is_null(4) ? "none" : s.column_text(4))});
   }
+  return t;
+}
 
-  i.problems.bind_all(map_id);
-  while (i.problems.step()) {
+std::vector<ProblemRow> PageLoader::Impl::problems_of(std::int64_t map_id) {
+  std::vector<ProblemRow> out;
+  problems.bind_all(map_id);
+  while (problems.step()) {
     ProblemRow r;
-    r.severity = i.problems.column_text(0);
-    r.code = i.problems.column_text(1);
-    r.message = i.problems.column_text(2);
-    r.location = i.problems.column_text(3);
-    p.problems.push_back(std::move(r));
+    r.severity = problems.column_text(0);
+    r.code = problems.column_text(1);
+    r.message = problems.column_text(2);
+    r.location = problems.column_text(3);
+    out.push_back(std::move(r));
   }
+  return out;
+}
 
-  i.sightings.bind_all(map_id);
-  while (i.sightings.step()) {
+// The entries that hold or held the content, the current ones first.
+std::vector<Sighting> PageLoader::Impl::sightings_of(std::int64_t map_id) {
+  std::vector<Sighting> out;
+  sightings.bind_all(map_id);
+  while (sightings.step()) {
     Sighting s;
-    s.source = i.sightings.column_text(0);
-    s.entry_path = i.sightings.column_text(1);
-    s.current = i.current.count({i.sightings.column_int(2), map_id}) > 0;
-    s.first_seen = date_of(i.sightings.column_text(3));
-    if (!s.current) s.last_seen = date_of(i.sightings.column_text(4));
-    p.sightings.push_back(std::move(s));
+    s.source = sightings.column_text(0);
+    s.entry_path = sightings.column_text(1);
+    s.current = current.count({sightings.column_int(2), map_id}) > 0;
+    s.first_seen = date_of(sightings.column_text(3));
+    if (!s.current) s.last_seen = date_of(sightings.column_text(4));
+    out.push_back(std::move(s));
   }
-  std::stable_sort(p.sightings.begin(), p.sightings.end(),
+  std::stable_sort(out.begin(), out.end(),
                    [](const Sighting& a, const Sighting& b) { return a.current > b.current; });
+  return out;
+}
 
-  i.versions.bind_all(map_id);
-  while (i.versions.step()) {
-    auto& v = i.versions;
+// The other contents under the same name that have a page (see SiteData), newest first.
+std::vector<Version> PageLoader::Impl::versions_of(std::int64_t map_id) {
+  std::vector<Version> out;
+  versions.bind_all(map_id);
+  while (versions.step()) {
+    auto& v = versions;
+    if (!pages.count(v.column_int(0))) continue;
     Version version;
-    const auto other = v.column_int(0);
-    version.sha256 = i.pages.count(other) ? v.column_text(1) : "";
-    if (version.sha256.empty()) continue;  // only versions with a page (see SiteData)
+    version.sha256 = v.column_text(1);
     version.status = v.column_text(2);
     version.name = v.column_text(3);
     version.first_seen = date_of(v.column_text(4));
     version.counts = {v.column_int(5),  v.column_int(6),  v.column_int(7),  v.column_int(8),
                       v.column_int(9),  v.column_int(10), v.column_int(11), v.column_int(12),
                       v.column_int(13), v.column_int(14)};
-    p.versions.push_back(std::move(version));
+    out.push_back(std::move(version));
   }
+  return out;
+}
 
-  i.features.bind_all(map_id);
-  while (i.features.step()) p.features.push_back(i.features.column_text(0));
-  std::sort(p.features.begin(), p.features.end(), [](const std::string& a, const std::string& b) {
-    return std::make_pair(feature_rank(a), a) < std::make_pair(feature_rank(b), b);
-  });
-  return p;
+std::vector<std::string> PageLoader::Impl::features_of(std::int64_t map_id) {
+  std::vector<std::string> out;
+  features.bind_all(map_id);
+  while (features.step()) out.push_back(features.column_text(0));
+  sort_features(out);
+  return out;
 }
 
 std::string stored_thumbnail(sqlite3* db, std::int64_t map_id) {
