@@ -51,11 +51,15 @@
 #include "pipeline/measure_node.h"
 #include "pipeline/run_work.h"
 #include "pipeline/stop_request.h"
+#include "pipeline/workspace_pool.h"
 #include "stages/common/background.h"
 #include "stages/common/digest_memo.h"
 #include "stages/common/sha256.h"
+#include "stages/common/shared_buffer.h"
+#include "stages/extract/measure_workspace.h"
 #include "stages/read/digest.h"
 #include "stages/read/source_reader.h"
+#include "stages/render/png.h"
 #include "stages/write/index_db.h"
 
 namespace mapindex {
@@ -121,7 +125,9 @@ struct RunState {
         known(db.known_maps()),
         budget(run_options.memory_budget, run_options.max_map_size + ByteBudget::kEntryOverhead,
                max_in_flight),
-        threads(decode_threads) {
+        threads(decode_threads),
+        measure_workspaces([this] { return std::make_unique<MeasureWorkspace>(large_tiles); }),
+        png_blocks([] { return std::make_unique<render::PngBlocks>(); }) {
     // Earlier runs' layer results: read from the index unless --reindex
     // asks for everything to be measured again.
     if (run_options.layer_cache)
@@ -145,6 +151,13 @@ struct RunState {
   std::optional<RunLayerStore> layer_store;
   ByteBudget budget;
   const unsigned threads;
+  // Per-task decode state, owned by the run and freed at its end: tile data
+  // over kSharedBufferAbove goes into one buffer all measure tasks share in
+  // turn; each measure task has a workspace of its own (at most one per
+  // decode thread), each thumbnail task its PNG blocks.
+  SharedBuffer large_tiles;
+  WorkspacePool<MeasureWorkspace> measure_workspaces;
+  WorkspacePool<render::PngBlocks> png_blocks;
   // Set when a node's body throws (the index failed, or a bug): the graph is
   // then cancelled and the entries in flight never give their bytes back, so
   // the reader, which may be waiting for room, must stop waiting.
@@ -264,13 +277,13 @@ class IndexGraph {
   WorkPtr measure(WorkPtr w) {
     failing([&] {
       measure_entry(*w, run_.known, run_.contents, run_.counters, run_.options, run_.store(),
-                    run_.node_failed);
+                    run_.measure_workspaces, run_.node_failed);
     });
     return w;
   }
 
   WorkPtr thumbnail(WorkPtr w) {
-    failing([&] { finish_entry(*w, run_.contents, run_.store()); });
+    failing([&] { finish_entry(*w, run_.contents, run_.store(), run_.png_blocks); });
     return w;
   }
 

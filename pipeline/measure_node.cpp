@@ -23,7 +23,7 @@ void take_part_keys(Measured& m) {
 
 void measure_entry(WorkItem& w, const KnownMaps& known, RunContents& contents,
                    LiveCounters& counters, const IndexOptions& options, LayerDataStore* layer_store,
-                   const std::atomic<bool>& failed) {
+                   WorkspacePool<MeasureWorkspace>& workspaces, const std::atomic<bool>& failed) {
   if (w.entry.kind != read::ReadOutcome::file) return;
   if (const index::KnownMap* before = known_before(w.digest, known, options)) {
     w.known = *before;
@@ -56,6 +56,8 @@ void measure_entry(WorkItem& w, const KnownMaps& known, RunContents& contents,
     mo.digests = &w.tile_digests;
     mo.thumbnails = options.thumbnails;
     mo.defer_thumbnail_png = true;
+    const auto workspace = workspaces.take();
+    mo.workspace = &*workspace;
     m->measurement = measure_content(w.entry.bytes, mo);
     w.tile_digests = {};
     if (m->measurement.kind == ContentKind::map) counters.maps_measured++;
@@ -78,11 +80,13 @@ void measure_entry(WorkItem& w, const KnownMaps& known, RunContents& contents,
   }
 }
 
-void finish_entry(WorkItem& w, RunContents& contents, LayerDataStore* layer_store) {
+void finish_entry(WorkItem& w, RunContents& contents, LayerDataStore* layer_store,
+                  WorkspacePool<render::PngBlocks>& png_blocks) {
   if (!w.unfinished) return;
   std::shared_ptr<Measured> m = std::move(w.unfinished);
   try {
-    finish_thumbnail(m->measurement, layer_store);
+    const auto blocks = png_blocks.take();
+    finish_thumbnail(m->measurement, layer_store, *blocks);
   } catch (const std::exception& e) {
     m->failure = Problem{Code::internal, std::string("encoding the thumbnail failed: ") + e.what(),
                          Location::file()};
