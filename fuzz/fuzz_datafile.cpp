@@ -16,6 +16,7 @@
 #include "stages/common/zeroed_buffer.h"
 #include "stages/decode/datafile/datafile.h"
 #include "stages/deflate/inflate.h"
+#include "stages/deflate/inflate_workspace.h"
 
 using namespace mapindex;
 
@@ -31,7 +32,8 @@ void check_inside(Bytes view, Bytes file) {
 
 // zlib's uncompress() and the decoder agree on whether `stored` holds
 // exactly `size` bytes, and on the bytes.
-void check_like_zlib(Bytes stored, std::size_t size, ZeroedBuffer& zeroed) {
+void check_like_zlib(Bytes stored, std::size_t size, ZeroedBuffer& zeroed,
+                     deflate::InflateWorkspace& workspace) {
   // Room for one byte more: with none at all (size 0), uncompress() inflates
   // into a byte of its own and says Z_OK for a stream of one byte.
   std::vector<std::uint8_t> want(size + 1);
@@ -39,7 +41,7 @@ void check_like_zlib(Bytes stored, std::size_t size, ZeroedBuffer& zeroed) {
   const int r =
       uncompress(want.data(), &produced, stored.data(), static_cast<uLong>(stored.size()));
   const bool zlib_ok = r == Z_OK && produced == size;
-  const auto got = deflate::inflate_zlib_onto_zeros(stored, zeroed.take(size));
+  const auto got = deflate::inflate_zlib_onto_zeros(stored, zeroed.take(size), workspace);
   const bool ok = got.status == deflate::InflateStatus::ok &&
                   adler32(Bytes(zeroed.data(), size)) == got.checksum;
   if (ok != zlib_ok) std::abort();
@@ -78,13 +80,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   std::vector<std::uint8_t> scratch;
   ZeroedBuffer zeroed;
+  deflate::InflateWorkspace workspace;
   for (std::size_t i = 0; i < df->num_data(); ++i) {
     if (df->version() == 4) {
       const auto stored = df->stored_data(i);
       const std::int64_t size = df->data_size(i);
       // Up to 1 MiB: larger outputs add time per input, not paths.
       if (stored && size >= 0 && size <= (1 << 20))
-        check_like_zlib(*stored, static_cast<std::size_t>(size), zeroed);
+        check_like_zlib(*stored, static_cast<std::size_t>(size), zeroed, workspace);
     }
     (void)df->data_stored_size(i);
     const auto declared = df->data_size(i);

@@ -111,8 +111,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t n) {
   const Verdict lib = with_libdeflate(stream, stream_size, libdeflate_out.data(), size);
 
   ZeroedBuffer buffer;  // its own: its mapping ends at a page no one may touch
+  deflate::ZeroInflateTables tables;
   const deflate::RawInflateOutcome raw =
-      deflate::inflate_onto_zeros(Bytes(stream, stream_size), buffer.take(size));
+      deflate::inflate_onto_zeros(Bytes(stream, stream_size), buffer.take(size), tables);
   const Verdict zeros{raw.status, raw.produced, raw.used};
 
   switch (zlib.status) {

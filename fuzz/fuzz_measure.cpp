@@ -1,5 +1,5 @@
 // libFuzzer target: a map measured as `mapindex index` measures it with its
-// default options (pipeline/index_run.cpp): measure_content drawing the
+// default options (pipeline/measure_node.cpp): measure_content drawing the
 // thumbnail (deferred, then encoded by finish_thumbnail), with the tile
 // data's digests computed ahead and the run's layer store
 // (pipeline/layer_store.h, in memory), so that the drawing (render::Canvas)

@@ -115,6 +115,7 @@ TEST_SUITE("adler32") {
   }
 
   TEST_CASE("adler32: inflate checks a stream as libdeflate_zlib_decompress does") {
+    LibdeflateDecompressor decompressor;
     std::mt19937 rng(2311);
     int corrupt = 0, ok = 0;
     for (int round = 0; round < 400; ++round) {
@@ -136,11 +137,12 @@ TEST_SUITE("adler32") {
         CAPTURE(size);
         std::vector<std::uint8_t> a(size + 1), b(size + 1);
         const auto want = reference_inflate(Bytes(z), std::span(a.data(), size));
-        const auto got = deflate::inflate_zlib(Bytes(z), std::span(b.data(), size));
+        const auto got = deflate::inflate_zlib(Bytes(z), std::span(b.data(), size), decompressor);
         CHECK(got.status == want.status);
         CHECK(got.produced == want.produced);
         // Unchecked: the same, except that `ok` waits for the sum.
-        const auto lazy = deflate::inflate_zlib_unchecked(Bytes(z), std::span(b.data(), size));
+        const auto lazy =
+            deflate::inflate_zlib_unchecked(Bytes(z), std::span(b.data(), size), decompressor);
         const bool sum_ok = lazy.status == deflate::InflateStatus::ok &&
                             adler32(Bytes(b.data(), lazy.produced)) == lazy.checksum;
         if (lazy.status == deflate::InflateStatus::ok)

@@ -293,13 +293,14 @@ TEST_SUITE("datafile") {
     const auto layout = mapindex::testing::file_layout(file);
     const Bytes compressed(file.data() + layout.data, df->data_stored_size(0));
     std::vector<std::uint8_t> out(3000);
-    CHECK(inflate_zlib(compressed, out).status == InflateStatus::ok);
+    mapindex::LibdeflateDecompressor d;
+    CHECK(inflate_zlib(compressed, out, d).status == InflateStatus::ok);
     CHECK(out == pattern(3000, 3));
     std::vector<std::uint8_t> shorter(2999), longer(3001);
-    CHECK(inflate_zlib(compressed, longer).status == InflateStatus::too_short);
-    CHECK(inflate_zlib(compressed, longer).produced == 3000);
-    CHECK(inflate_zlib(compressed, shorter).status == InflateStatus::too_long);
-    CHECK(inflate_zlib(compressed.first(10), out).status == InflateStatus::corrupt);
+    CHECK(inflate_zlib(compressed, longer, d).status == InflateStatus::too_short);
+    CHECK(inflate_zlib(compressed, longer, d).produced == 3000);
+    CHECK(inflate_zlib(compressed, shorter, d).status == InflateStatus::too_long);
+    CHECK(inflate_zlib(compressed.first(10), out, d).status == InflateStatus::corrupt);
   }
 
   TEST_CASE("datafile: to_i32_string packs bytes +128 big-endian with a final NUL") {

@@ -898,6 +898,9 @@ TEST_SUITE("layer cache") {
 
   TEST_CASE(
       "layer cache slow: tile layers over 32 MiB: measured in the shared buffer, the same on 2 threads") {
+    // The workspaces' owner (as an index run) gives both threads one shared
+    // buffer; each thread has a workspace of its own.
+    SharedBuffer shared;
     // 3000x3000 tiles of 4 bytes: 36 MB, over kSharedBufferAbove.
     constexpr int n = 3000;
     static_assert(std::int64_t{n} * n * 4 > static_cast<std::int64_t>(kSharedBufferAbove));
@@ -919,36 +922,49 @@ TEST_SUITE("layer cache") {
 
     // Two threads at once, twice each: they take the buffer in turn.
     std::vector<MapStats> results(4);
+    MeasureWorkspace wa(shared), wc(shared);
     {
-      std::thread a(
-          [&] { results[0] = measure_teeworlds(map), results[1] = measure_teeworlds(map); });
-      std::thread c(
-          [&] { results[2] = measure_teeworlds(map), results[3] = measure_teeworlds(map); });
+      MeasureOptions oa, oc;
+      oa.workspace = &wa;
+      oc.workspace = &wc;
+      std::thread a([&] {
+        results[0] = measure_teeworlds(map, oa), results[1] = measure_teeworlds(map, oa);
+      });
+      std::thread c([&] {
+        results[2] = measure_teeworlds(map, oc), results[3] = measure_teeworlds(map, oc);
+      });
       a.join();
       c.join();
     }
     for (const auto& r : results) check_same_layers(r, plain);
+    // The large layer went into the shared buffer, not the workspaces' own.
+    CHECK(shared.take().buffer().capacity() >= std::size_t{n} * n * 4);
+    CHECK(wa.tiles.capacity() <= kSharedBufferAbove);
+    CHECK(wc.tiles.capacity() <= kSharedBufferAbove);
 
     // The layer cache is never asked, nor offered a result, by a thread
     // holding the shared buffer (it must not wait on anything holding it).
     struct CheckingStore final : LayerDataStore {
       std::shared_ptr<const LayerData> find(const LayerDataKey& key) override {
-        if (SharedBuffer::instance().held_by_this_thread()) ++held;
+        if (shared->held_by_this_thread()) ++held;
         std::lock_guard lock(mutex);
         auto it = entries.find(key);
         return it == entries.end() ? nullptr : it->second;
       }
       void offer(const LayerDataKey& key, std::shared_ptr<const LayerData> data) override {
-        if (SharedBuffer::instance().held_by_this_thread()) ++held;
+        if (shared->held_by_this_thread()) ++held;
         std::lock_guard lock(mutex);
         entries.emplace(key, std::move(data));
       }
       std::mutex mutex;
       std::unordered_map<LayerDataKey, std::shared_ptr<const LayerData>, LayerDataKeyHash> entries;
       std::atomic<int> held{0};
+      SharedBuffer* shared = nullptr;
     } store;
+    store.shared = &shared;
     MeasureOptions o;
     o.layer_store = &store;
+    o.workspace = &wa;
     const MapStats first = measure_teeworlds(map, o);  // measures and offers all three
     CHECK(store.entries.size() == 3);
     o.inflate_always = ~0u;  // known layers are inflated anyway (as for a thumbnail)
@@ -956,6 +972,6 @@ TEST_SUITE("layer cache") {
     check_same_layers(first, plain);
     check_same_layers(again, plain);
     CHECK(store.held.load() == 0);
-    CHECK_FALSE(SharedBuffer::instance().held_by_this_thread());
+    CHECK_FALSE(shared.held_by_this_thread());
   }
 }

@@ -379,4 +379,33 @@ TEST_SUITE("readme") {
                   "benchmarks/RESULTS.md, keep the reason):\n"
                       << offending);
   }
+
+  // Per-thread and process state of the stages has an owner that passes it
+  // down (docs/design.md, Memory): the index run keeps the decode
+  // workspaces, other callers make their own. A thread_local or a singleton
+  // instance() in stages/ would be state nobody owns.
+  TEST_CASE("readme: no stage keeps thread_local state or a singleton instance()") {
+    namespace fs = std::filesystem;
+    const fs::path root(MAPINDEX_SOURCE_DIR);
+    const std::regex hidden("\\bthread_local\\b|\\binstance\\s*\\(\\s*\\)");
+    std::size_t files = 0;
+    std::string offending;
+    for (const auto& entry : fs::recursive_directory_iterator(root / "stages")) {
+      if (entry.path().extension() != ".cpp" && entry.path().extension() != ".h") continue;
+      ++files;
+      std::istringstream lines(read_text_file(entry.path()));
+      int number = 0;
+      for (std::string line; std::getline(lines, line);) {
+        ++number;
+        const std::string code = line.substr(0, line.find("//"));
+        if (std::regex_search(code, hidden))
+          offending += entry.path().lexically_relative(root).generic_string() + ":" +
+                       std::to_string(number) + ": " + line + "\n";
+      }
+    }
+    REQUIRE(files > 100);
+    CHECK_MESSAGE(offending.empty(),
+                  "hidden per-thread or process state (give it an owner that passes it down):\n"
+                      << offending);
+  }
 }  // TEST_SUITE

@@ -119,7 +119,8 @@ Decoded decode(const std::vector<std::uint8_t>& stream, std::size_t size, Zeroed
   CHECK(std::all_of(all.begin(), all.end(), [](std::uint8_t b) { return b == 0; }));
   Decoded d;
   // Nothing was written since: the front `size` bytes, taken again, still zero.
-  d.outcome = deflate::inflate_onto_zeros(Bytes(stream), buffer.take(size));
+  deflate::ZeroInflateTables tables;
+  d.outcome = deflate::inflate_onto_zeros(Bytes(stream), buffer.take(size), tables);
   if (d.outcome.status == InflateStatus::ok || d.outcome.status == InflateStatus::too_short)
     d.bytes.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(d.outcome.produced));
   bool marks_hold = true;
@@ -750,13 +751,14 @@ TEST_SUITE("zero inflate") {
   TEST_CASE("zero inflate: what KnownZeros knows, the scans find by reading") {
     std::mt19937 rng(31337);
     ZeroedBuffer buffer;
+    deflate::ZeroInflateTables tables;
     for (int round = 0; round < 30; ++round) {
       const std::size_t tiles = 100 + rng() % 60000;
       const auto data = tile_layer(rng, tiles);
       const auto stream = zlib_deflate_raw(data, 6, Z_DEFAULT_STRATEGY);
       ZeroedSpan taken = buffer.take(data.size());
       const std::span<std::uint8_t> out = taken.bytes();
-      REQUIRE(deflate::inflate_onto_zeros(Bytes(stream), std::move(taken)).status ==
+      REQUIRE(deflate::inflate_onto_zeros(Bytes(stream), std::move(taken), tables).status ==
               InflateStatus::ok);
       const KnownZeros known(buffer);
       // zero_blocks from anywhere, for any length, with and without.

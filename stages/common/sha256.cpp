@@ -24,8 +24,9 @@ struct ContextFree {
 }  // namespace
 
 Sha256 sha256(Bytes bytes) {
-  // A context per thread, reused.
-  thread_local const std::unique_ptr<EVP_MD_CTX, ContextFree> context(EVP_MD_CTX_new());
+  // A context per call: keeping one costs a thread-local or a caller's
+  // object, and a new one adds only an allocation to a digest.
+  const std::unique_ptr<EVP_MD_CTX, ContextFree> context(EVP_MD_CTX_new());
   Sha256 out{};
   unsigned int length = 0;
   // These only fail on allocation failure or a broken OpenSSL install.

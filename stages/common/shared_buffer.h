@@ -1,9 +1,9 @@
-// One large buffer shared by every thread, taken in turn. The decode threads
+// One large buffer shared by threads, taken in turn. The decode threads
 // inflate tile data of up to kSharedBufferAbove bytes into a buffer of their
-// own (kept across layers and maps) and larger data into this one: a tile
-// layer that inflates to hundreds of MB is held once per process, not once
-// per decode thread that has met one (with 2 threads on the corpus: peak RSS
-// 300 MiB with a 128 MiB layer in each thread's buffer).
+// workspace's own (kept across layers and maps) and larger data into this
+// one, which their owner (an index run) shares among them: a tile layer that
+// inflates to hundreds of MB is held once per run, not once per decode thread
+// that has met one.
 //
 // A thread holding the buffer must not wait for anything another thread may
 // be doing while it holds it (the layer cache, another entry's result): it
@@ -69,9 +69,6 @@ class SharedBuffer {
   // Whether the calling thread holds a lease (for checks and tests: code
   // that may wait on other threads asserts it does not).
   bool held_by_this_thread() const { return holder_.load() == std::this_thread::get_id(); }
-
-  // The process's one shared buffer.
-  static SharedBuffer& instance();
 
  private:
   std::mutex mutex_;

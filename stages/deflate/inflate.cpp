@@ -7,7 +7,7 @@
 #include "stages/common/adler32.h"
 #include "stages/common/bytes.h"
 #include "stages/common/enum_text.h"
-#include "stages/common/thread_decompressor.h"
+#include "stages/deflate/inflate_workspace.h"
 #include "stages/deflate/zero_inflate.h"
 
 namespace mapindex::deflate {
@@ -44,13 +44,13 @@ InflateOutcome ended(Bytes compressed, std::size_t used, Bytes out, std::size_t 
 
 }  // namespace
 
-InflateOutcome inflate_zlib_unchecked(Bytes compressed, std::span<std::uint8_t> out) {
+InflateOutcome inflate_zlib_unchecked(Bytes compressed, std::span<std::uint8_t> out,
+                                      LibdeflateDecompressor& decompressor) {
   if (!zlib_framing_ok(compressed)) return {InflateStatus::corrupt, 0};
   const Bytes deflate = deflate_data(compressed);
   std::size_t used = 0, actual = 0;
-  const libdeflate_result r =
-      libdeflate_deflate_decompress_ex(thread_decompressor(), deflate.data(), deflate.size(),
-                                       out.data(), out.size(), &used, &actual);
+  const libdeflate_result r = libdeflate_deflate_decompress_ex(
+      decompressor.get(), deflate.data(), deflate.size(), out.data(), out.size(), &used, &actual);
   switch (r) {
     case LIBDEFLATE_SUCCESS: return ended(compressed, used, Bytes(out.data(), actual), out.size());
     case LIBDEFLATE_INSUFFICIENT_SPACE: return {InflateStatus::too_long, out.size()};
@@ -73,23 +73,26 @@ std::optional<Inflater> parse_inflater(std::string_view text) {
   return parse_enum(text, kAll);
 }
 
-InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, ZeroedSpan out, Inflater inflater) {
+InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, ZeroedSpan out,
+                                       InflateWorkspace& workspace, Inflater inflater) {
   if (inflater == Inflater::libdeflate) {
     // libdeflate may write anywhere in `out` before it fails.
     if (out.size() > 0) out.buffer().mark(0, out.size());
-    return inflate_zlib_unchecked(compressed, out);
+    return inflate_zlib_unchecked(compressed, out, workspace.libdeflate);
   }
   if (!zlib_framing_ok(compressed)) return {InflateStatus::corrupt, 0};
   const std::uint8_t* const bytes = out.data();
   const std::size_t size = out.size();
-  const RawInflateOutcome r = inflate_onto_zeros(deflate_data(compressed), std::move(out));
+  const RawInflateOutcome r =
+      inflate_onto_zeros(deflate_data(compressed), std::move(out), workspace.zero_tables);
   if (r.status == InflateStatus::ok || r.status == InflateStatus::too_short)
     return ended(compressed, r.used, Bytes(bytes, r.produced), size);
   return {r.status, r.produced};
 }
 
-InflateOutcome inflate_zlib(Bytes compressed, std::span<std::uint8_t> out) {
-  InflateOutcome outcome = inflate_zlib_unchecked(compressed, out);
+InflateOutcome inflate_zlib(Bytes compressed, std::span<std::uint8_t> out,
+                            LibdeflateDecompressor& decompressor) {
+  InflateOutcome outcome = inflate_zlib_unchecked(compressed, out, decompressor);
   if (outcome.status == InflateStatus::ok &&
       adler32(Bytes(out.data(), outcome.produced)) != outcome.checksum)
     return {InflateStatus::corrupt, 0};

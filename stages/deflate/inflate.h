@@ -1,6 +1,7 @@
 // Whole-buffer zlib inflate (RFC 1950) into a buffer of an exactly known
-// size: with libdeflate (one decompressor per thread), or onto a ZeroedSpan
-// with the decoder of zero_inflate.h. Which decoder serves what: README.md.
+// size: with libdeflate (the caller's decompressor), or onto a ZeroedSpan
+// with the decoder of zero_inflate.h (the caller's InflateWorkspace). Which decoder serves what:
+// README.md.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,7 @@
 #include <string_view>
 
 #include "stages/common/bytes.h"
+#include "stages/common/libdeflate_decompressor.h"
 #include "stages/common/zeroed_buffer.h"
 
 namespace mapindex::deflate {
@@ -31,7 +33,8 @@ struct InflateOutcome {
 
 // Inflates the zlib stream `compressed` into `out`. Bytes after the end of the
 // zlib stream are ignored, as zlib's uncompress() does.
-InflateOutcome inflate_zlib(Bytes compressed, std::span<std::uint8_t> out);
+InflateOutcome inflate_zlib(Bytes compressed, std::span<std::uint8_t> out,
+                            LibdeflateDecompressor& decompressor);
 
 // inflate_zlib, except that an output of exactly out.size() bytes is not
 // checked against the stream's Adler-32: `ok` here means ok once
@@ -39,7 +42,8 @@ InflateOutcome inflate_zlib(Bytes compressed, std::span<std::uint8_t> out);
 // as inflate_zlib gives it). For a caller that reads every output byte anyway
 // and checks the sum on the way (Adler32Scan). The zlib header is checked as
 // libdeflate_zlib_decompress checks it.
-InflateOutcome inflate_zlib_unchecked(Bytes compressed, std::span<std::uint8_t> out);
+InflateOutcome inflate_zlib_unchecked(Bytes compressed, std::span<std::uint8_t> out,
+                                      LibdeflateDecompressor& decompressor);
 
 // The decoder that writes onto a ZeroedSpan. zeros: inflate_onto_zeros
 // (zero_inflate.h), which writes only the bytes other than zero and reads
@@ -50,10 +54,13 @@ enum class Inflater : unsigned char { zeros, libdeflate };
 std::string_view to_string(Inflater inflater);  // "zeros", "libdeflate"
 std::optional<Inflater> parse_inflater(std::string_view text);
 
-// inflate_zlib_unchecked into `out` with `inflater`. Afterwards every chunk
-// of out.buffer() that may hold a byte other than zero is marked, whatever
-// the status.
+struct InflateWorkspace;  // inflate_workspace.h
+
+// inflate_zlib_unchecked into `out` with `inflater`, using `workspace`'s
+// state. Afterwards every chunk of out.buffer() that may hold a byte other
+// than zero is marked, whatever the status.
 InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, ZeroedSpan out,
+                                       InflateWorkspace& workspace,
                                        Inflater inflater = Inflater::zeros);
 
 // The most bytes any deflate stream of `compressed_size` bytes can expand to:

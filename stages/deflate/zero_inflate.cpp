@@ -390,10 +390,11 @@ class Decoder {
 
 }  // namespace
 
-RawInflateOutcome inflate_onto_zeros(Bytes deflate, ZeroedSpan out) {
-  // The tables of dynamic blocks: 57 KB, once per thread.
-  thread_local const std::unique_ptr<Tables> tables = std::make_unique<Tables>();
-  Decoder decoder(deflate, out, *tables);
+ZeroInflateTables::ZeroInflateTables() : tables_(std::make_unique<Tables>()) {}
+ZeroInflateTables::~ZeroInflateTables() = default;
+
+RawInflateOutcome inflate_onto_zeros(Bytes deflate, ZeroedSpan out, ZeroInflateTables& tables) {
+  Decoder decoder(deflate, out, tables.get());
   return decoder.run();
 }
 

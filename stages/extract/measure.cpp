@@ -130,6 +130,15 @@ void measure_with_thumbnail(Bytes file, const MeasureOptions& options, Measureme
   }
 }
 
+// finish_thumbnail now, unless the caller asked to do it later.
+void finish_unless_deferred(Measurement& m, const MeasureOptions& options) {
+  if (options.defer_thumbnail_png) return;
+  if (options.workspace)
+    finish_thumbnail(m, options.layer_store, options.workspace->png);
+  else
+    finish_thumbnail(m, options.layer_store);
+}
+
 }  // namespace
 
 Measurement measure_content(Bytes file, const MeasureOptions& options) {
@@ -141,7 +150,7 @@ Measurement measure_content(Bytes file, const MeasureOptions& options) {
       return m;
     }
     measure_with_thumbnail(file, options, m);
-    if (!options.defer_thumbnail_png) finish_thumbnail(m, options.layer_store);
+    finish_unless_deferred(m, options);
     return m;
   }
   if (spritetile::looks_like_spritetile(file)) {
@@ -155,7 +164,7 @@ Measurement measure_content(Bytes file, const MeasureOptions& options) {
       m.kind = ContentKind::map;
       m.stats = std::move(st.stats);
       if (image) m.thumbnail = DrawnThumbnail{std::move(*image), std::nullopt};
-      if (!options.defer_thumbnail_png) finish_thumbnail(m, options.layer_store);
+      finish_unless_deferred(m, options);
     } else {
       m.not_map_reason = st.not_level_reason;
     }
@@ -166,10 +175,15 @@ Measurement measure_content(Bytes file, const MeasureOptions& options) {
 }
 
 void finish_thumbnail(Measurement& m, LayerDataStore* store) {
+  render::PngBlocks blocks;
+  finish_thumbnail(m, store, blocks);
+}
+
+void finish_thumbnail(Measurement& m, LayerDataStore* store, render::PngBlocks& blocks) {
   if (!m.thumbnail) return;
   DrawnThumbnail drawn = std::move(*m.thumbnail);
   m.thumbnail.reset();
-  auto png = render::encode_png(drawn.image);
+  auto png = render::encode_png(drawn.image, 1, blocks);
   if (!png) return;
   m.stats.thumbnail_png = std::move(png.value());
   if (!drawn.key) return;

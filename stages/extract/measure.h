@@ -11,6 +11,7 @@
 #include "stages/common/sha256.h"
 #include "stages/extract/map_stats.h"
 #include "stages/extract/teeworlds_measure.h"
+#include "stages/render/png.h"
 
 namespace mapindex {
 
@@ -39,7 +40,10 @@ Measurement measure_content(Bytes file, const MeasureOptions& options = {});
 // Encodes m.thumbnail into m.stats.thumbnail_png (a thumbnail that does not
 // encode is left out, as measure_content leaves it out), sets
 // m.stats.thumbnail_key and offers the PNG to `store` (may be null) under it;
-// then m.thumbnail is empty. Nothing to do without m.thumbnail.
+// then m.thumbnail is empty. Nothing to do without m.thumbnail. `blocks`:
+// the memory libpng uses, the caller's (one image at a time); without them,
+// blocks of its own for the call.
+void finish_thumbnail(Measurement& m, LayerDataStore* store, render::PngBlocks& blocks);
 void finish_thumbnail(Measurement& m, LayerDataStore* store);
 
 }  // namespace mapindex

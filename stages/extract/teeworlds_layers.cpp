@@ -28,21 +28,18 @@ void add_envelope_refs(std::int32_t layer,
     refs.envelopes.push_back(References::Envelope{layer, key.first, key.second, count});
 }
 
-std::vector<std::uint8_t>& thread_scratch() {
-  static thread_local std::vector<std::uint8_t> buffer;
-  return buffer;
-}
-
-ZeroedBuffer& thread_tile_buffer() {
-  static thread_local ZeroedBuffer buffer;
-  return buffer;
-}
-
 class LayerMeasurer {
  public:
   LayerMeasurer(const Datafile& df, const TeeworldsMap& map, MapStats& stats, References& refs,
-                const MeasureOptions& options)
-      : df_(df), map_(map), stats_(stats), refs_(refs), options_(options) {
+                const MeasureOptions& options, MeasureWorkspace& workspace)
+      : df_(df),
+        map_(map),
+        stats_(stats),
+        refs_(refs),
+        options_(options),
+        workspace_(workspace),
+        scratch_(workspace.scratch),
+        tiles_(workspace.tiles) {
     const std::uint64_t max_data_item_size =
         std::min<std::uint64_t>(options.max_data_item_size, kSharedBufferAbove);
     // One buffer of the largest tile layer's size for all layers: no
@@ -56,7 +53,7 @@ class LayerMeasurer {
     }
     tiles_.take(static_cast<std::size_t>(largest));
   }
-  // The thread's buffers stay at most kSharedBufferAbove between maps (quads
+  // The workspace's buffers stay at most kSharedBufferAbove between maps (quads
   // or sound data of a hostile map may have grown the scratch further).
   ~LayerMeasurer() {
     if (scratch_.capacity() > kSharedBufferAbove) std::vector<std::uint8_t>().swap(scratch_);
@@ -170,7 +167,7 @@ class LayerMeasurer {
     return sha256(stored);
   }
 
-  // Where tile data item `index` is inflated: the thread's buffer, or for
+  // Where tile data item `index` is inflated: the workspace's buffer, or for
   // data larger than kSharedBufferAbove the shared one, taken (waiting for
   // another thread to give it back) into `lease` until the caller drops it.
   // Taken after the layer cache was asked and given back before a result is
@@ -178,7 +175,7 @@ class LayerMeasurer {
   ZeroedBuffer& buffer_for(std::int32_t index, SharedBuffer::Lease& lease) {
     const std::int64_t size = df_.data_size(static_cast<std::size_t>(index));
     if (size <= 0 || static_cast<std::uint64_t>(size) <= kSharedBufferAbove) return tiles_;
-    lease = SharedBuffer::instance().take();
+    lease = workspace_.large().take();
     return lease.buffer();
   }
 
@@ -442,9 +439,9 @@ class LayerMeasurer {
   MapStats& stats_;
   References& refs_;
   const MeasureOptions& options_;
-  std::vector<std::uint8_t>& scratch_ =
-      thread_scratch();  // one layer's quads or sources at a time, reused across maps
-  ZeroedBuffer& tiles_ = thread_tile_buffer();  // one layer's tile data at a time
+  MeasureWorkspace& workspace_;
+  std::vector<std::uint8_t>& scratch_;  // one layer's quads or sources at a time
+  ZeroedBuffer& tiles_;                 // one layer's tile data at a time
   TileCounts counts_;
   KeysPresent present_{};
   std::uint32_t inflate_always_ = options_.inflate_always;
@@ -454,8 +451,9 @@ class LayerMeasurer {
 }  // namespace
 
 KeysPresent measure_teeworlds_layers(const Datafile& df, const TeeworldsMap& map, MapStats& stats,
-                                     References& refs, const MeasureOptions& options) {
-  LayerMeasurer measurer(df, map, stats, refs, options);
+                                     References& refs, const MeasureOptions& options,
+                                     MeasureWorkspace& workspace) {
+  LayerMeasurer measurer(df, map, stats, refs, options, workspace);
   measurer.offer_drawn_layers();
   for (const auto& layer : map.layers) measurer.measure(layer);
   return measurer.present();

@@ -7,6 +7,7 @@
 #include "stages/decode/datafile/datafile.h"
 #include "stages/decode/teeworlds/teeworlds_map.h"
 #include "stages/extract/map_stats.h"
+#include "stages/extract/measure_workspace.h"
 #include "stages/extract/teeworlds_checks.h"
 #include "stages/extract/teeworlds_features.h"
 #include "stages/extract/teeworlds_measure.h"
@@ -21,6 +22,7 @@ namespace mapindex {
 teeworlds::KeysPresent measure_teeworlds_layers(const datafile::Datafile& df,
                                                 const teeworlds::TeeworldsMap& map, MapStats& stats,
                                                 teeworlds::References& refs,
-                                                const MeasureOptions& options);
+                                                const MeasureOptions& options,
+                                                MeasureWorkspace& workspace);
 
 }  // namespace mapindex

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -272,9 +273,12 @@ TileDataDigests digest_tile_data(Bytes file, DigestMemo* memo) {
 MapStats measure_teeworlds(Bytes file, const MeasureOptions& options) {
   MapStats stats;
   stats.format = MapFormat::teeworlds;
+  std::optional<MeasureWorkspace> own_workspace;
+  MeasureWorkspace& workspace = options.workspace ? *options.workspace : own_workspace.emplace();
   datafile::Options dopt;
   dopt.max_data_item_size = options.max_data_item_size;
   dopt.tile_inflater = options.tile_inflater;
+  dopt.inflate_workspace = &workspace.inflate;
   auto opened = Datafile::open(file, dopt);
   if (!opened) {
     stats.problems.push_back(
@@ -303,7 +307,8 @@ MapStats measure_teeworlds(Bytes file, const MeasureOptions& options) {
   measure_groups(map, stats);
 
   References refs;
-  stats.ddnet_features = ddnet_features(measure_teeworlds_layers(df, map, stats, refs, options));
+  stats.ddnet_features =
+      ddnet_features(measure_teeworlds_layers(df, map, stats, refs, options, workspace));
   if (const std::int32_t game = map.game_layer(); game >= 0) {
     const TilemapLayer& g = *map.layers[static_cast<std::size_t>(game)].tilemap;
     stats.game_width = g.width;

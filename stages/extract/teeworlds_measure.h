@@ -13,6 +13,7 @@
 #include "stages/deflate/inflate.h"
 #include "stages/extract/layer_data.h"
 #include "stages/extract/map_stats.h"
+#include "stages/extract/measure_workspace.h"
 #include "stages/render/canvas.h"
 
 namespace mapindex {
@@ -87,6 +88,10 @@ struct MeasureOptions {
   // caller can encode it beside the next map's measuring (the index run:
   // encoding a PNG took 7% of its CPU time with every layer distinct).
   bool defer_thumbnail_png = false;
+  // The buffers and inflaters' state measuring uses, the caller's (one
+  // measure at a time): a decode thread keeps one across maps. Null: one is
+  // made for the call and freed at its end.
+  MeasureWorkspace* workspace = nullptr;
 };
 
 // Decodes and measures a Teeworlds/DDNet datafile map. Never throws for bad

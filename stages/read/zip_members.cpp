@@ -10,7 +10,6 @@
 #include <new>
 
 #include "stages/common/bytes.h"
-#include "stages/common/thread_decompressor.h"
 #include "stages/read/archive_magic.h"
 #include "stages/read/entry_buffers.h"
 
@@ -276,7 +275,7 @@ bool ZipMembers::read_checked(const ZipMember& m, EntryBuffers& pool,
   } else {
     std::size_t used = 0, made = 0;
     const auto result = libdeflate_deflate_decompress_ex(
-        thread_decompressor(), data, static_cast<std::size_t>(m.compressed_size), out.data(), size,
+        decompressor_.get(), data, static_cast<std::size_t>(m.compressed_size), out.data(), size,
         &used, &made);
     if (result != LIBDEFLATE_SUCCESS || used != m.compressed_size || made != size) return false;
   }

@@ -75,6 +75,7 @@
 #include <string_view>
 #include <vector>
 
+#include "stages/common/libdeflate_decompressor.h"
 #include "stages/read/byte_source.h"
 #include "stages/read/entry_buffers.h"
 
@@ -137,6 +138,7 @@ class ZipMembers {
   std::unique_ptr<std::uint8_t[]> compressed_;
   std::size_t compressed_capacity_ = 0;
   std::unique_ptr<z_stream> prefix_stream_;  // inflates members' first bytes
+  LibdeflateDecompressor decompressor_;      // inflates members' data
 };
 
 }  // namespace mapindex::read

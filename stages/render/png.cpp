@@ -20,92 +20,12 @@ struct Sink {
   std::vector<std::uint8_t>* out;
 };
 
-// The blocks libpng and zlib allocate for an image, kept per thread for the
-// next image. Most are the same from image to image (zlib's window and hash
-// tables: four of up to 64 KiB, smaller for small images). Given back to
-// glibc after each thumbnail, they left the top of the thread's heap free,
-// which glibc handed back to the system, and the next thumbnail faulted them
-// in again (with a flush of every core's TLB): 7% of the CPU of
-// synth-distinct at --threads 1, most of what its thumbnails cost.
-//
-// A request takes the smallest kept block that is large enough; when the
-// cache is full, the smallest blocks make way for larger ones, which serve
-// any request. At most kMaxKept blocks and kMaxKeptBytes. libpng calls
-// these from C: nothing here throws.
-class BlockCache {
- public:
-  BlockCache() = default;
-  BlockCache(const BlockCache&) = delete;
-  BlockCache& operator=(const BlockCache&) = delete;
-  ~BlockCache() {
-    for (std::size_t i = 0; i < count_; ++i) std::free(kept_[i].start);
-  }
-
-  void* take(std::size_t n) {
-    std::size_t best = count_;
-    for (std::size_t i = 0; i < count_; ++i)
-      if (kept_[i].size >= n && (best == count_ || kept_[i].size < kept_[best].size)) best = i;
-    if (best < count_) {
-      void* start = kept_[best].start;
-      remove(best);
-      return payload(start);
-    }
-    if (n > SIZE_MAX - kHeader) return nullptr;
-    void* start = std::malloc(kHeader + n);
-    if (!start) return nullptr;
-    std::memcpy(start, &n, sizeof n);
-    return payload(start);
-  }
-
-  void give(void* p) {
-    if (!p) return;
-    void* start = static_cast<unsigned char*>(p) - kHeader;
-    std::size_t n = 0;
-    std::memcpy(&n, start, sizeof n);
-    // Room made by freeing the smallest kept blocks, if they are smaller.
-    while (count_ > 0 && (count_ == kMaxKept || kept_bytes_ + n > kMaxKeptBytes)) {
-      std::size_t smallest = 0;
-      for (std::size_t i = 1; i < count_; ++i)
-        if (kept_[i].size < kept_[smallest].size) smallest = i;
-      if (kept_[smallest].size >= n) break;
-      std::free(kept_[smallest].start);
-      remove(smallest);
-    }
-    if (count_ < kMaxKept && kept_bytes_ + n <= kMaxKeptBytes) {
-      kept_[count_++] = Block{n, start};
-      kept_bytes_ += n;
-      return;
-    }
-    std::free(start);
-  }
-
- private:
-  // The block's size in front of it, keeping malloc's alignment.
-  static constexpr std::size_t kHeader = alignof(std::max_align_t);
-  static constexpr std::size_t kMaxKept = 16;
-  static constexpr std::size_t kMaxKeptBytes = std::size_t{1} << 20;
-  static void* payload(void* start) { return static_cast<unsigned char*>(start) + kHeader; }
-
-  void remove(std::size_t i) {
-    kept_bytes_ -= kept_[i].size;
-    kept_[i] = kept_[--count_];
-  }
-
-  struct Block {
-    std::size_t size;
-    void* start;
-  };
-  std::array<Block, kMaxKept> kept_{};
-  std::size_t count_ = 0;
-  std::size_t kept_bytes_ = 0;
-};
-
-BlockCache& block_cache() {
-  thread_local BlockCache cache;
-  return cache;
+png_voidp take_block(png_structp png, png_alloc_size_t n) {
+  return static_cast<PngBlocks*>(png_get_mem_ptr(png))->take(n);
 }
-png_voidp take_block(png_structp, png_alloc_size_t n) { return block_cache().take(n); }
-void give_block(png_structp, png_voidp p) { block_cache().give(p); }
+void give_block(png_structp png, png_voidp p) {
+  static_cast<PngBlocks*>(png_get_mem_ptr(png))->give(p);
+}
 
 void write_bytes(png_structp png, png_bytep data, png_size_t length) {
   auto* sink = static_cast<Sink*>(png_get_io_ptr(png));
@@ -117,9 +37,10 @@ void flush_nothing(png_structp) {}
 // and buffers made before setjmp, so nothing is skipped that needs a
 // destructor.
 bool encode(const ClassImage& image, std::uint32_t scale, std::vector<std::uint8_t>& row,
-            std::vector<std::uint8_t>& out, char* error_text, std::size_t error_size) {
+            std::vector<std::uint8_t>& out, PngBlocks& blocks, char* error_text,
+            std::size_t error_size) {
   png_structp png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr,
-                                              nullptr, take_block, give_block);
+                                              &blocks, take_block, give_block);
   if (!png) {
     std::snprintf(error_text, error_size, "libpng cannot start a PNG");
     return false;
@@ -161,7 +82,58 @@ bool encode(const ClassImage& image, std::uint32_t scale, std::vector<std::uint8
 
 }  // namespace
 
+PngBlocks::~PngBlocks() {
+  for (std::size_t i = 0; i < count_; ++i) std::free(kept_[i].start);
+}
+
+void* PngBlocks::take(std::size_t n) {
+  std::size_t best = count_;
+  for (std::size_t i = 0; i < count_; ++i)
+    if (kept_[i].size >= n && (best == count_ || kept_[i].size < kept_[best].size)) best = i;
+  if (best < count_) {
+    void* start = kept_[best].start;
+    remove(best);
+    return payload(start);
+  }
+  if (n > SIZE_MAX - kHeader) return nullptr;
+  void* start = std::malloc(kHeader + n);
+  if (!start) return nullptr;
+  std::memcpy(start, &n, sizeof n);
+  return payload(start);
+}
+void PngBlocks::give(void* p) {
+  if (!p) return;
+  void* start = static_cast<unsigned char*>(p) - kHeader;
+  std::size_t n = 0;
+  std::memcpy(&n, start, sizeof n);
+  // Room made by freeing the smallest kept blocks, if they are smaller.
+  while (count_ > 0 && (count_ == kMaxKept || kept_bytes_ + n > kMaxKeptBytes)) {
+    std::size_t smallest = 0;
+    for (std::size_t i = 1; i < count_; ++i)
+      if (kept_[i].size < kept_[smallest].size) smallest = i;
+    if (kept_[smallest].size >= n) break;
+    std::free(kept_[smallest].start);
+    remove(smallest);
+  }
+  if (count_ < kMaxKept && kept_bytes_ + n <= kMaxKeptBytes) {
+    kept_[count_++] = Block{n, start};
+    kept_bytes_ += n;
+    return;
+  }
+  std::free(start);
+}
+void PngBlocks::remove(std::size_t i) {
+  kept_bytes_ -= kept_[i].size;
+  kept_[i] = kept_[--count_];
+}
+
 Result<std::vector<std::uint8_t>> encode_png(const ClassImage& image, std::int32_t scale) {
+  PngBlocks blocks;
+  return encode_png(image, scale, blocks);
+}
+
+Result<std::vector<std::uint8_t>> encode_png(const ClassImage& image, std::int32_t scale,
+                                             PngBlocks& blocks) {
   if (scale < 1) scale = 1;
   const std::uint64_t w = static_cast<std::uint64_t>(image.width) * scale;
   const std::uint64_t h = static_cast<std::uint64_t>(image.height) * scale;
@@ -177,7 +149,8 @@ Result<std::vector<std::uint8_t>> encode_png(const ClassImage& image, std::int32
   std::vector<std::uint8_t> out;
   out.reserve(4096);
   char error_text[128] = {};
-  if (!encode(image, static_cast<std::uint32_t>(scale), row, out, error_text, sizeof error_text))
+  if (!encode(image, static_cast<std::uint32_t>(scale), row, out, blocks, error_text,
+              sizeof error_text))
     return Error{Code::render_png, error_text};
   return out;
 }

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "stages/common/zeroed_buffer.h"
 #include "stages/decode/datafile/uuid.h"
 #include "stages/deflate/inflate.h"
+#include "stages/deflate/inflate_workspace.h"
 
 namespace mapindex::datafile {
 
@@ -40,6 +42,10 @@ struct Options {
   // What inflates data items onto a ZeroedBuffer (tile data): zero_inflate,
   // or libdeflate as every other data item (stages/deflate/README.md).
   deflate::Inflater tile_inflater = deflate::Inflater::zeros;
+  // The inflaters' state, the caller's (one thread at a time, outliving the
+  // Datafile): a decode thread keeps one across maps. Null: the Datafile
+  // makes one at its first inflate and frees it with itself.
+  deflate::InflateWorkspace* inflate_workspace = nullptr;
 };
 
 // A view of an item's payload as little-endian int32s (never a cast of the
@@ -211,6 +217,9 @@ class Datafile {
   std::uint32_t data_block_size_ = 0;
   std::uint64_t inflate_budget_ = 0;    // bytes data() may inflate in total (v4)
   mutable std::uint64_t inflated_ = 0;  // bytes data() has inflated so far
+  // Options::inflate_workspace, or (without one) this Datafile's own.
+  deflate::InflateWorkspace& inflate_workspace() const;
+  mutable std::unique_ptr<deflate::InflateWorkspace> own_workspace_;
 };
 
 // The UUID a UUID index item (type 0xFFFF) holds: its first 4 ints, each 4

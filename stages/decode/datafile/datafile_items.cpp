@@ -1,6 +1,7 @@
 // Reading what Datafile::open() validated: items, UUID item types, data items
 // (inflated on demand, against the inflate budget) and strings.
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -160,14 +161,22 @@ Error Datafile::invalid_stream_error(std::size_t index) const {
                             to_string(data_size(index)) + ")");
 }
 
+deflate::InflateWorkspace& Datafile::inflate_workspace() const {
+  if (options_.inflate_workspace) return *options_.inflate_workspace;
+  if (!own_workspace_) own_workspace_ = std::make_unique<deflate::InflateWorkspace>();
+  return *own_workspace_;
+}
+
 Result<Bytes> Datafile::data_unchecked(std::size_t index, std::vector<std::uint8_t>& scratch,
                                        std::optional<std::uint32_t>& checksum) const {
-  return inflated(index, checksum, [&scratch](Bytes compressed, std::size_t wanted) {
+  return inflated(index, checksum, [this, &scratch](Bytes compressed, std::size_t wanted) {
     // Grow only: zero-filling the buffer again for every data item would
     // write each byte twice (libdeflate writes all `wanted` bytes on success).
     if (scratch.size() < wanted) scratch.resize(wanted);
     const std::span<std::uint8_t> out(scratch.data(), wanted);
-    return std::pair(deflate::inflate_zlib_unchecked(compressed, out), out.data());
+    return std::pair(
+        deflate::inflate_zlib_unchecked(compressed, out, inflate_workspace().libdeflate),
+        out.data());
   });
 }
 
@@ -176,9 +185,9 @@ Result<Bytes> Datafile::data_unchecked(std::size_t index, ZeroedBuffer& buffer,
   return inflated(index, checksum, [&](Bytes compressed, std::size_t wanted) {
     ZeroedSpan out = buffer.take(wanted);
     const std::uint8_t* const bytes = out.data();
-    return std::pair(
-        deflate::inflate_zlib_onto_zeros(compressed, std::move(out), options_.tile_inflater),
-        bytes);
+    return std::pair(deflate::inflate_zlib_onto_zeros(compressed, std::move(out),
+                                                      inflate_workspace(), options_.tile_inflater),
+                     bytes);
   });
 }
 
