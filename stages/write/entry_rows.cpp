@@ -1,5 +1,6 @@
 // An entry's rows: its map (map_rows.h), its files row, the file's version
-// and sighting, and the entry's problems.
+// and sighting, and the entry's problems. The files statements bind their
+// parameters by name, so that a column moved in one cannot take another's value.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -93,6 +94,17 @@ std::int64_t earlier_occurrences(StatementCache& st, std::int64_t run_id, const 
   return earlier.single_int().value_or(0);
 }
 
+// Binds a statement that writes the whole files row, `run_id` as
+// first_run_id, last_run_id and changed_run_id.
+Statement& bind_file_row(Statement& s, std::int64_t run_id, const FileRow& f) {
+  return s.bind_named(named(":source_id", f.source_id), named(":entry_path", f.entry_path),
+                      named(":occurrence", f.occurrence),
+                      named(":entry_path_raw", f.entry_path_raw),
+                      named(":name", entry_name(f.entry_path)), named(":kind", f.kind),
+                      named(":size", f.size), named(":sha256", f.sha256), named(":crc32", f.crc32),
+                      named(":map_id", f.map_id), named(":run_id", run_id));
+}
+
 std::int64_t insert_file_version(StatementCache& st, std::int64_t run_id, std::int64_t file_id,
                                  const FileRow& f) {
   return st
@@ -109,12 +121,9 @@ std::int64_t insert_new_file(StatementCache& st, std::int64_t run_id, const File
   auto& insert = st.get(
       "INSERT INTO files (source_id, entry_path, occurrence, entry_path_raw, name, kind, size, "
       "sha256, crc32, map_id, first_run_id, last_run_id, changed_run_id) "
-      "VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10, ?10)");
-  const std::int64_t file_id =
-      insert
-          .bind_all(f.source_id, f.entry_path, f.entry_path_raw, entry_name(f.entry_path), f.kind,
-                    f.size, f.sha256, f.crc32, f.map_id, run_id)
-          .insert();
+      "VALUES (:source_id, :entry_path, :occurrence, :entry_path_raw, :name, :kind, :size, "
+      ":sha256, :crc32, :map_id, :run_id, :run_id, :run_id)");
+  const std::int64_t file_id = bind_file_row(insert, run_id, f).insert();
   const std::int64_t version_id = insert_file_version(st, run_id, file_id, f);
   st.get("INSERT INTO file_sightings (run_id, file_id, version_id) VALUES (?, ?, ?)")
       .bind_all(run_id, file_id, version_id)
@@ -129,16 +138,21 @@ std::int64_t insert_new_file(StatementCache& st, std::int64_t run_id, const File
 // files_by_* indexes (four times the cost). Returns the file_id.
 std::int64_t upsert_file(StatementCache& st, std::int64_t run_id, const FileRow& f) {
   auto& file_seen = st.get(
-      "UPDATE files SET last_run_id = ?1 WHERE source_id = ?2 AND entry_path = ?3 "
-      "AND occurrence = ?4 AND entry_path_raw IS ?5 AND kind = ?6 AND size = ?7 "
-      "AND sha256 IS ?8 AND crc32 IS ?9 AND map_id IS ?10 RETURNING file_id");
-  file_seen.bind_all(run_id, f.source_id, f.entry_path, f.occurrence, f.entry_path_raw, f.kind,
-                     f.size, f.sha256, f.crc32, f.map_id);
+      "UPDATE files SET last_run_id = :run_id WHERE source_id = :source_id "
+      "AND entry_path = :entry_path AND occurrence = :occurrence "
+      "AND entry_path_raw IS :entry_path_raw AND kind = :kind AND size = :size "
+      "AND sha256 IS :sha256 AND crc32 IS :crc32 AND map_id IS :map_id RETURNING file_id");
+  file_seen.bind_named(named(":run_id", run_id), named(":source_id", f.source_id),
+                       named(":entry_path", f.entry_path), named(":occurrence", f.occurrence),
+                       named(":entry_path_raw", f.entry_path_raw), named(":kind", f.kind),
+                       named(":size", f.size), named(":sha256", f.sha256), named(":crc32", f.crc32),
+                       named(":map_id", f.map_id));
   if (const auto seen_id = file_seen.single_int()) return *seen_id;
   auto& file_upsert = st.get(
       "INSERT INTO files (source_id, entry_path, occurrence, entry_path_raw, name, kind, size, "
       "sha256, crc32, map_id, first_run_id, last_run_id, changed_run_id) "
-      "VALUES (?1, ?2, ?10, ?11, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?9) "
+      "VALUES (:source_id, :entry_path, :occurrence, :entry_path_raw, :name, :kind, :size, "
+      ":sha256, :crc32, :map_id, :run_id, :run_id, :run_id) "
       "ON CONFLICT (source_id, entry_path, occurrence) DO UPDATE SET "
       "changed_run_id = CASE WHEN files.kind IS NOT excluded.kind "
       "OR files.size IS NOT excluded.size OR files.sha256 IS NOT excluded.sha256 "
@@ -147,9 +161,7 @@ std::int64_t upsert_file(StatementCache& st, std::int64_t run_id, const FileRow&
       "sha256 = excluded.sha256, crc32 = excluded.crc32, map_id = excluded.map_id, "
       "last_run_id = excluded.last_run_id, entry_path_raw = excluded.entry_path_raw "
       "RETURNING file_id");
-  file_upsert.bind_all(f.source_id, f.entry_path, entry_name(f.entry_path), f.kind, f.size,
-                       f.sha256, f.crc32, f.map_id, run_id, f.occurrence, f.entry_path_raw);
-  return *file_upsert.single_int();
+  return *bind_file_row(file_upsert, run_id, f).single_int();
 }
 
 // The file's version with the entry's content (found, or new) and the run's
