@@ -71,20 +71,6 @@ Problems entry_problems(const EntryRecord& e, bool valid_path, std::int64_t occu
   return problems;
 }
 
-void insert_file_problems(StatementCache& st, std::int64_t run_id, std::int64_t file_id,
-                          const Problems& problems) {
-  auto& problem_insert = st.get(
-      "INSERT INTO problems (run_id, map_id, file_id, position, severity, code, message, "
-      "location) VALUES (?, NULL, ?, ?, ?, ?, ?, ?)");
-  for (std::size_t i = 0; i < problems.size(); ++i) {
-    const auto& p = problems[i];
-    problem_insert
-        .bind_all(run_id, file_id, i, to_string(p.severity()), to_string(p.code), p.message,
-                  to_string(p.location))
-        .run();
-  }
-}
-
 // How many rows of the entry's path in its source this run has sighted.
 std::int64_t earlier_occurrences(StatementCache& st, std::int64_t run_id, const EntryRecord& e) {
   auto& earlier = st.get(
@@ -231,13 +217,13 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
   // archive or folder, the usual case of a new index).
   if (!seen && new_sources.contains(e.source_id)) {
     const std::int64_t file_id = insert_new_file(*statements, run_id, row);
-    insert_file_problems(*statements, run_id, file_id, problems);
+    insert_problems(*statements, run_id, std::nullopt, file_id, problems);
     return file_id;
   }
   const std::int64_t file_id = upsert_file(*statements, run_id, row);
   write_version_and_sighting(*statements, run_id, file_id, row, e.sha256);
   sql("DELETE FROM problems WHERE file_id = ?").bind_all(file_id).run();
-  insert_file_problems(*statements, run_id, file_id, problems);
+  insert_problems(*statements, run_id, std::nullopt, file_id, problems);
   return file_id;
 }
 

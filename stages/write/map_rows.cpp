@@ -29,6 +29,20 @@ std::optional<std::int64_t> find_part(StatementCache& st, PartCache& cache, Part
   return id;
 }
 
+void insert_problems(StatementCache& st, std::int64_t run_id, std::optional<std::int64_t> map_id,
+                     std::optional<std::int64_t> file_id, const Problems& problems) {
+  auto& problem_insert = st.get(
+      "INSERT INTO problems (run_id, map_id, file_id, position, severity, code, message, "
+      "location) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    const auto& p = problems[i];
+    problem_insert
+        .bind_all(run_id, map_id, file_id, i, to_string(p.severity()), to_string(p.code), p.message,
+                  to_string(p.location))
+        .run();
+  }
+}
+
 namespace {
 
 // Columns of maps written by store_map. first_run_id is only set on insert;
@@ -158,20 +172,6 @@ std::optional<std::int64_t> thumbnail_id(StatementCache& st, PartCache& cache,
   return id;
 }
 
-void write_problems(StatementCache& st, std::int64_t run_id, std::int64_t map_id,
-                    const MapStats& stats) {
-  auto& problem_insert = st.get(
-      "INSERT INTO problems (run_id, map_id, file_id, position, severity, code, message, "
-      "location) VALUES (?, ?, NULL, ?, ?, ?, ?, ?)");
-  for (std::size_t i = 0; i < stats.problems.size(); ++i) {
-    const auto& p = stats.problems[i];
-    problem_insert
-        .bind_all(run_id, map_id, i, to_string(p.severity()), to_string(p.code), p.message,
-                  to_string(p.location))
-        .run();
-  }
-}
-
 void write_parts(StatementCache& st, PartCache& cache, std::int64_t run_id, int extractor_version,
                  std::int64_t map_id, const MapStats& stats, const MapPartKeys& keys) {
   const std::int64_t body = body_id(st, cache, stats, keys);
@@ -183,7 +183,7 @@ void write_parts(StatementCache& st, PartCache& cache, std::int64_t run_id, int 
       .bind_all(map_id, body, features, thumbnail)
       .run();
   write_layers(st, cache, extractor_version, map_id, stats, keys);
-  write_problems(st, run_id, map_id, stats);
+  insert_problems(st, run_id, map_id, std::nullopt, stats.problems);
 }
 
 // The ids one statement selects, all rows.
