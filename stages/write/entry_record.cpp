@@ -63,4 +63,14 @@ std::optional<RunStatus> parse_run_status(std::string_view text) {
       text, {RunStatus::running, RunStatus::complete, RunStatus::interrupted, RunStatus::failed});
 }
 
+std::string entry_name(std::string_view entry_path) {
+  const auto slash = entry_path.find_last_of("/\\");
+  std::string_view base =
+      slash == std::string_view::npos ? entry_path : entry_path.substr(slash + 1);
+  if (base.empty()) return std::string(entry_path);
+  const auto dot = base.rfind('.');
+  if (dot != std::string_view::npos && dot > 0) base = base.substr(0, dot);
+  return std::string(base);
+}
+
 }  // namespace mapindex::index

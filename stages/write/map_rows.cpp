@@ -1,21 +1,16 @@
 #include "stages/write/map_rows.h"
 
 #include <array>
-#include <bit>
-#include <set>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "stages/common/hex.h"
-
 #include "stages/render/png.h"
+#include "stages/write/map_rows_internal.h"
 
 namespace mapindex::index {
-namespace {
 
-// "INSERT INTO table (a, b) VALUES (:a, :b)": each column's value is the
-// parameter named after it (bound with Statement::bind_named).
 std::string insert_sql(std::string_view table, std::span<const std::string_view> columns) {
   std::string names, values;
   for (const auto column : columns) {
@@ -25,70 +20,30 @@ std::string insert_sql(std::string_view table, std::span<const std::string_view>
   return "INSERT INTO " + std::string(table) + " (" + names + ") VALUES (" + values + ")";
 }
 
-// Rows of one table inserted several per statement: as many statements of
-// kMaxRows rows as fit, the rest in statements of 16, 8, 4, 2 and 1 rows (at
-// most five more). One row per statement spent most of the writer's SQLite
-// steps on statement overhead.
-class RowsSql {
- public:
-  static constexpr int kMaxRows = 32;
-  // `prefix`: "INSERT INTO t (a, b) VALUES " for `columns` values a row.
-  RowsSql(std::string_view prefix, int columns) : columns_(columns) {
-    std::string row = "(";
-    for (int c = 0; c < columns; ++c) row += c ? ", ?" : "?";
-    row += ")";
-    for (std::size_t i = 0; i < texts_.size(); ++i) {
-      texts_[i] = std::string(prefix);
-      for (int r = 0; r < (1 << i); ++r) texts_[i] += (r ? ", " : "") + row;
-    }
-  }
-  int columns() const { return columns_; }
-  // The INSERT of `rows` rows (a power of two up to kMaxRows).
-  const std::string& text(int rows) const {
-    return texts_[static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(rows)))];
-  }
-
-  // Inserts `rows`: bind(statement, first, row) binds a row's values from
-  // parameter `first` on (Statement::bind_from).
-  template <class Row, class Bind>
-  void insert(StatementCache& st, const std::vector<Row>& rows, Bind&& bind) const {
-    std::size_t next = 0;
-    for (int size = kMaxRows; size >= 1; size /= 2) {
-      const auto n = static_cast<std::size_t>(size);
-      while (rows.size() - next >= n) {
-        auto& statement = st.get(text(size));
-        statement
-            .bind_rows(size, columns_,
-                       [&](int r, int first) {
-                         bind(statement, first, rows[next + static_cast<std::size_t>(r)]);
-                       })
-            .run();
-        next += n;
-        if (size != kMaxRows) break;  // a smaller size fits at most once
-      }
-    }
-  }
-
- private:
-  int columns_;
-  std::array<std::string, 6> texts_;
-};
-
-// The tile counts of new layer_data rows, inserted once the map's layers are
-// written. A layer's counts are unique by tile (counted in an array indexed
-// by tile), so plain INSERTs: a duplicate fails the entry. Rows of several
-// layers share a statement: most layers have fewer than 32 distinct tiles.
-struct TileRow {
-  std::int64_t id;
-  std::string_view kind;  // to_string(LayerKind): static
-  std::int32_t tile;
-  std::int64_t count;
-};
-const RowsSql& tile_rows_sql() {
-  static const RowsSql sql(
-      "INSERT INTO layer_data_tiles (layer_data_id, layer_kind, tile, count) VALUES ", 4);
-  return sql;
+std::optional<std::int64_t> find_part(StatementCache& st, PartCache& cache, PartCache::Kind kind,
+                                      std::string_view find_sql, const Sha256& key) {
+  if (const auto id = cache.find(kind, key)) return id;
+  auto& find = st.get(find_sql);
+  const auto id = find.bind_all(blob_of(key)).single_int();
+  if (id) cache.add(kind, key, *id);
+  return id;
 }
+
+void insert_problems(StatementCache& st, std::int64_t run_id, std::optional<std::int64_t> map_id,
+                     std::optional<std::int64_t> file_id, const Problems& problems) {
+  auto& problem_insert = st.get(
+      "INSERT INTO problems (run_id, map_id, file_id, position, severity, code, message, "
+      "location) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    const auto& p = problems[i];
+    problem_insert
+        .bind_all(run_id, map_id, file_id, i, to_string(p.severity()), to_string(p.code), p.message,
+                  to_string(p.location))
+        .run();
+  }
+}
+
+namespace {
 
 // Columns of maps written by store_map. first_run_id is only set on insert;
 // sha256 is the conflict key.
@@ -163,18 +118,6 @@ const std::string& upsert_map_sql() {
   return sql;
 }
 
-// Columns of layer_defs, as the layers view shows them (map_id and
-// layer_index come from map_layers), then the row's key.
-constexpr std::array<std::string_view, 37> kLayerDefColumns = {
-    "group_index",   "kind",         "item_type",       "version",        "name",
-    "width",         "height",       "detail",          "image",          "color_envelope",
-    "color_r",       "color_g",      "color_b",         "color_a",        "skip_compressed",
-    "non_empty",     "flip_x",       "flip_y",          "rotate",         "num_quads",
-    "num_sources",   "sound",        "st_tile_size_x",  "st_tile_size_y", "st_z",
-    "st_scroll_x",   "st_scroll_y",  "st_preview_size", "st_layer_lock",  "st_add_border",
-    "st_colliders",  "st_flip_both", "st_order_min",    "st_order_max",   "name_raw",
-    "layer_data_id", "key"};
-
 // The tables of a layer_data row's children.
 constexpr std::array<std::string_view, 4> kLayerDataChildTables = {
     "layer_data_tiles", "layer_data_entities", "layer_data_numbers", "layer_data_findings"};
@@ -183,18 +126,6 @@ constexpr std::array<std::string_view, 4> kLayerDataChildTables = {
 constexpr std::array<std::string_view, 8> kBodyTables = {
     "body_settings",  "body_groups",         "body_images", "body_image_users",
     "body_envelopes", "body_envelope_users", "body_sounds", "body_sound_users"};
-
-// -1 in the file means "none": NULL in the index.
-std::optional<std::int32_t> index_or_null(std::int32_t index) {
-  if (index == -1) return std::nullopt;
-  return index;
-}
-
-// Sizes of external data are -1: NULL in the index.
-std::optional<std::int64_t> size_or_null(std::int64_t size) {
-  if (size < 0) return std::nullopt;
-  return size;
-}
 
 // The original bytes of an optional text that is not UTF-8 (NULL otherwise).
 std::optional<Blob> raw_text(const std::optional<std::string>& text) {
@@ -209,306 +140,6 @@ std::string join_words(const std::vector<std::string>& words) {
     joined += w;
   }
   return joined;
-}
-
-// The id of the shared row with `key`: from the cache, else from `table`'s
-// index on key (and then cached).
-std::optional<std::int64_t> find_part(StatementCache& st, PartCache& cache, PartCache::Kind kind,
-                                      std::string_view find_sql, const Sha256& key) {
-  if (const auto id = cache.find(kind, key)) return id;
-  auto& find = st.get(find_sql);
-  const auto id = find.bind_all(blob_of(key)).single_int();
-  if (id) cache.add(kind, key, *id);
-  return id;
-}
-
-// Whether the layer has a layer_data row: a key, or rows to hold.
-bool has_layer_data(const LayerStats& l) {
-  return l.data_key || !l.tile_counts.empty() || !l.entities.empty() || !l.numbers.empty() ||
-         (l.spritetile && !l.spritetile->triggers.empty());
-}
-
-// The layer's layer_data_id: the stored row of its key when there is one
-// (written by an earlier map), else a new row with its children (its tile
-// counts added to `tile_rows`, to insert).
-std::int64_t layer_data_id(StatementCache& st, std::vector<TileRow>& tile_rows,
-                           int extractor_version, const LayerStats& l) {
-  const std::string_view kind = to_string(l.kind);
-  std::optional<std::string> sha256;
-  std::optional<std::int64_t> data_size;
-  std::optional<std::int64_t> version_of_extractor;
-  std::int64_t width = l.width, height = l.height, version = l.version;
-  if (l.data_key) {
-    const LayerDataKey& k = *l.data_key;
-    sha256 = to_hex(k.sha256);
-    data_size = k.data_size;
-    version_of_extractor = extractor_version;
-    width = k.width;
-    height = k.height;
-    version = k.version;
-    auto& find = st.get(
-        "SELECT layer_data_id FROM layer_data WHERE sha256 = ? AND kind = ? AND width = ? AND "
-        "height = ? AND version = ? AND data_size = ? AND extractor_version = ?");
-    find.bind_all(*sha256, to_string(k.kind), k.width, k.height, k.version, k.data_size,
-                  extractor_version);
-    std::optional<std::int64_t> found;
-    if (find.step()) found = find.column_int(0);
-    find.reset();
-    if (found) return *found;
-  }
-  auto& insert = st.get(
-      "INSERT INTO layer_data (sha256, kind, width, height, version, data_size, "
-      "extractor_version, non_empty, flip_x, flip_y, rotate) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  const std::int64_t id =
-      insert
-          .bind_all(sha256, kind, width, height, version, data_size, version_of_extractor,
-                    l.non_empty, l.flip_x, l.flip_y, l.rotate)
-          .insert();
-
-  auto& entity_insert = st.get(
-      "INSERT INTO layer_data_entities (layer_data_id, layer_kind, entity, count) "
-      "VALUES (?, ?, ?, ?) "
-      "ON CONFLICT (layer_data_id, entity) DO UPDATE SET count = count + excluded.count");
-  auto& number_insert =
-      st.get("INSERT OR IGNORE INTO layer_data_numbers (layer_data_id, number) VALUES (?, ?)");
-  auto& finding_insert = st.get(
-      "INSERT INTO layer_data_findings (layer_data_id, position, code, message) "
-      "VALUES (?, ?, ?, ?)");
-  for (const auto& t : l.tile_counts) tile_rows.push_back({id, kind, t.tile, t.count});
-  for (const auto& e : l.entities) entity_insert.bind_all(id, kind, e.name, e.count).run();
-  for (const auto n : l.numbers) number_insert.bind_all(id, n).run();
-  if (l.spritetile)
-    for (const auto n : l.spritetile->triggers) number_insert.bind_all(id, n).run();
-  for (std::size_t i = 0; i < l.data_findings.size(); ++i)
-    finding_insert.bind_all(id, i, to_string(l.data_findings[i].code), l.data_findings[i].message)
-        .run();
-  return id;
-}
-
-// A new layer_defs row for the layer (with its layer_data row, when it has
-// one): its id.
-std::int64_t insert_layer_def(StatementCache& st, std::vector<TileRow>& tile_rows,
-                              int extractor_version, const LayerStats& l,
-                              const std::optional<Sha256>& key) {
-  static const std::string sql = insert_sql("layer_defs", kLayerDefColumns);
-  const auto& s = l.spritetile;
-  std::optional<double> tile_size_x, tile_size_y, z;
-  std::optional<std::int64_t> scroll_x, scroll_y, preview_size, layer_lock, add_border, colliders,
-      flip_both, order_min, order_max;
-  if (s) {
-    tile_size_x = s->tile_size_x;
-    tile_size_y = s->tile_size_y;
-    z = s->z;
-    scroll_x = s->scroll_x;
-    scroll_y = s->scroll_y;
-    preview_size = s->preview_size;
-    layer_lock = s->layer_lock;
-    add_border = s->add_border;
-    colliders = s->colliders;
-    flip_both = s->flip_both;
-    order_min = s->order_min;
-    order_max = s->order_max;
-  }
-  std::optional<std::int64_t> data_id;
-  if (has_layer_data(l)) data_id = layer_data_id(st, tile_rows, extractor_version, l);
-  std::optional<Blob> key_blob;
-  if (key) key_blob = blob_of(*key);
-  return st.get(sql)
-      .bind_named(
-          named(":group_index", index_or_null(l.group_index)), named(":kind", to_string(l.kind)),
-          named(":item_type", l.item_type), named(":version", l.version), named(":name", l.name),
-          named(":width", l.width), named(":height", l.height), named(":detail", l.detail),
-          named(":image", index_or_null(l.image)),
-          named(":color_envelope", index_or_null(l.color_envelope)), named(":color_r", l.color[0]),
-          named(":color_g", l.color[1]), named(":color_b", l.color[2]),
-          named(":color_a", l.color[3]), named(":skip_compressed", l.skip_compressed),
-          named(":non_empty", l.non_empty), named(":flip_x", l.flip_x), named(":flip_y", l.flip_y),
-          named(":rotate", l.rotate), named(":num_quads", l.num_quads),
-          named(":num_sources", l.num_sources), named(":sound", index_or_null(l.sound)),
-          named(":st_tile_size_x", tile_size_x), named(":st_tile_size_y", tile_size_y),
-          named(":st_z", z), named(":st_scroll_x", scroll_x), named(":st_scroll_y", scroll_y),
-          named(":st_preview_size", preview_size), named(":st_layer_lock", layer_lock),
-          named(":st_add_border", add_border), named(":st_colliders", colliders),
-          named(":st_flip_both", flip_both), named(":st_order_min", order_min),
-          named(":st_order_max", order_max), named(":name_raw", bytes_if_not_utf8(l.name)),
-          named(":layer_data_id", data_id), named(":key", key_blob))
-      .insert();
-}
-
-// The map's layers: each layer's layer_defs row (found by its key, or new),
-// listed in map_layers.
-void write_layers(StatementCache& st, PartCache& cache, int extractor_version, std::int64_t map_id,
-                  const MapStats& stats, const MapPartKeys& keys) {
-  struct MapLayer {
-    std::int64_t map_id;
-    std::int32_t layer_index;
-    std::int64_t layer_def_id;
-  };
-  static const RowsSql map_layers_sql(
-      "INSERT INTO map_layers (map_id, layer_index, layer_def_id) VALUES ", 3);
-  if (keys.layers.size() != stats.layers.size())
-    throw IndexError("map " + std::to_string(map_id) + ": " + std::to_string(keys.layers.size()) +
-                     " layer keys for " + std::to_string(stats.layers.size()) + " layers");
-  std::vector<MapLayer> rows;
-  rows.reserve(stats.layers.size());
-  std::vector<TileRow> tile_rows;
-  for (std::size_t i = 0; i < stats.layers.size(); ++i) {
-    const LayerStats& l = stats.layers[i];
-    const auto& key = keys.layers[i];
-    std::optional<std::int64_t> def_id;
-    if (key)
-      def_id = find_part(st, cache, PartCache::Kind::layer_def,
-                         "SELECT layer_def_id FROM layer_defs WHERE key = ?", *key);
-    if (!def_id) {
-      def_id = insert_layer_def(st, tile_rows, extractor_version, l, key);
-      if (key) cache.add(PartCache::Kind::layer_def, *key, *def_id);
-    }
-    rows.push_back({map_id, l.layer_index, *def_id});
-  }
-  map_layers_sql.insert(st, rows, [](Statement& s, int first, const MapLayer& r) {
-    s.bind_from(first, r.map_id, r.layer_index, r.layer_def_id);
-  });
-  tile_rows_sql().insert(st, tile_rows, [](Statement& s, int first, const TileRow& r) {
-    s.bind_from(first, r.id, r.kind, r.tile, r.count);
-  });
-}
-
-// The rows of a new body: the map's settings, groups, images, envelopes,
-// sounds and their users.
-void write_body_rows(StatementCache& st, std::int64_t body_id, const MapStats& stats) {
-  auto& setting_insert = st.get(
-      "INSERT INTO body_settings (body_id, position, command, command_raw) VALUES (?, ?, ?, ?)");
-  for (std::size_t i = 0; i < stats.settings.size(); ++i)
-    setting_insert.bind_all(body_id, i, stats.settings[i], bytes_if_not_utf8(stats.settings[i]))
-        .run();
-
-  static constexpr std::array<std::string_view, 17> kGroupColumns = {
-      "body_id",  "group_index", "version",    "name",        "name_raw",   "offset_x",
-      "offset_y", "parallax_x",  "parallax_y", "start_layer", "num_layers", "clipping",
-      "clip_x",   "clip_y",      "clip_w",     "clip_h",      "game_group"};
-  static const std::string group_sql = insert_sql("body_groups", kGroupColumns);
-  auto& group_insert = st.get(group_sql);
-  for (const auto& g : stats.groups)
-    group_insert
-        .bind_named(named(":body_id", body_id), named(":group_index", g.group_index),
-                    named(":version", g.version), named(":name", g.name),
-                    named(":name_raw", bytes_if_not_utf8(g.name)), named(":offset_x", g.offset_x),
-                    named(":offset_y", g.offset_y), named(":parallax_x", g.parallax_x),
-                    named(":parallax_y", g.parallax_y), named(":start_layer", g.start_layer),
-                    named(":num_layers", g.num_layers), named(":clipping", g.clipping),
-                    named(":clip_x", g.clip_x), named(":clip_y", g.clip_y),
-                    named(":clip_w", g.clip_w), named(":clip_h", g.clip_h),
-                    named(":game_group", g.game_group))
-        .run();
-
-  static constexpr std::array<std::string_view, 12> kImageColumns = {
-      "body_id", "image_index", "version", "name",          "name_raw",         "width",
-      "height",  "external",    "rgba",    "standard_name", "data_stored_size", "data_size"};
-  static const std::string image_sql = insert_sql("body_images", kImageColumns);
-  auto& image_insert = st.get(image_sql);
-  auto& image_user_insert = st.get(
-      "INSERT INTO body_image_users (body_id, image_index, layer_index, quads) "
-      "VALUES (?, ?, ?, ?) ON CONFLICT (body_id, image_index, layer_index) "
-      "DO UPDATE SET quads = quads + excluded.quads");
-  for (const auto& i : stats.images) {
-    image_insert
-        .bind_named(named(":body_id", body_id), named(":image_index", i.image_index),
-                    named(":version", i.version), named(":name", i.name),
-                    named(":name_raw", bytes_if_not_utf8(i.name)), named(":width", i.width),
-                    named(":height", i.height), named(":external", i.external),
-                    named(":rgba", i.rgba), named(":standard_name", i.standard_name),
-                    named(":data_stored_size", size_or_null(i.data_stored_size)),
-                    named(":data_size", size_or_null(i.data_size)))
-        .run();
-    for (const auto& u : i.used_by)
-      image_user_insert.bind_all(body_id, i.image_index, u.layer_index, u.quads).run();
-  }
-
-  static constexpr std::array<std::string_view, 17> kEnvelopeColumns = {
-      "body_id",      "envelope_index", "version",      "channels",    "kind",
-      "name",         "name_raw",       "synchronized", "start_point", "num_points",
-      "curve_step",   "curve_linear",   "curve_slow",   "curve_fast",  "curve_smooth",
-      "curve_bezier", "curve_unknown"};
-  static const std::string envelope_sql = insert_sql("body_envelopes", kEnvelopeColumns);
-  auto& envelope_insert = st.get(envelope_sql);
-  auto& envelope_user_insert = st.get(
-      "INSERT INTO body_envelope_users (body_id, envelope_index, layer_index, role, count) "
-      "VALUES (?, ?, ?, ?, ?) ON CONFLICT (body_id, envelope_index, layer_index, role) "
-      "DO UPDATE SET count = count + excluded.count");
-  static_assert(kNumCurveTypes == 7, "envelopes has one column per curve type");
-  for (const auto& e : stats.envelopes) {
-    const auto& c = e.curves;
-    envelope_insert
-        .bind_named(named(":body_id", body_id), named(":envelope_index", e.envelope_index),
-                    named(":version", e.version), named(":channels", e.channels),
-                    named(":kind", to_string(e.kind)), named(":name", e.name),
-                    named(":name_raw", bytes_if_not_utf8(e.name)),
-                    named(":synchronized", e.synchronized), named(":start_point", e.start_point),
-                    named(":num_points", e.num_points), named(":curve_step", c[0]),
-                    named(":curve_linear", c[1]), named(":curve_slow", c[2]),
-                    named(":curve_fast", c[3]), named(":curve_smooth", c[4]),
-                    named(":curve_bezier", c[5]), named(":curve_unknown", c[6]))
-        .run();
-    for (const auto& u : e.used_by)
-      envelope_user_insert
-          .bind_all(body_id, e.envelope_index, u.layer_index, to_string(u.role), u.count)
-          .run();
-  }
-
-  auto& sound_insert = st.get(
-      "INSERT INTO body_sounds (body_id, sound_index, name, name_raw, external, "
-      "data_stored_size, data_size) VALUES (?, ?, ?, ?, ?, ?, ?)");
-  auto& sound_user_insert = st.get(
-      "INSERT INTO body_sound_users (body_id, sound_index, layer_index, sources) "
-      "VALUES (?, ?, ?, ?) ON CONFLICT (body_id, sound_index, layer_index) "
-      "DO UPDATE SET sources = sources + excluded.sources");
-  for (const auto& s : stats.sounds) {
-    sound_insert
-        .bind_all(body_id, s.sound_index, s.name, bytes_if_not_utf8(s.name), s.external,
-                  size_or_null(s.data_stored_size), size_or_null(s.data_size))
-        .run();
-    for (const auto& u : s.used_by)
-      sound_user_insert.bind_all(body_id, s.sound_index, u.layer_index, u.sources).run();
-  }
-}
-
-// The map's body: the stored one with its key, or a new one.
-std::int64_t body_id(StatementCache& st, PartCache& cache, const MapStats& stats,
-                     const MapPartKeys& keys) {
-  if (const auto found = find_part(st, cache, PartCache::Kind::body,
-                                   "SELECT body_id FROM map_bodies WHERE key = ?", keys.body))
-    return *found;
-  const std::int64_t id =
-      st.get("INSERT INTO map_bodies (key) VALUES (?)").bind_all(blob_of(keys.body)).insert();
-  write_body_rows(st, id, stats);
-  cache.add(PartCache::Kind::body, keys.body, id);
-  return id;
-}
-
-// The map's DDNet feature set (none when it has no feature): the stored one
-// with its key, or a new one.
-std::optional<std::int64_t> feature_set_id(StatementCache& st, PartCache& cache,
-                                           const MapStats& stats, const MapPartKeys& keys) {
-  if (!keys.features) {
-    if (!stats.ddnet_features.empty())
-      throw IndexError("a map with DDNet features has no feature set key");
-    return std::nullopt;
-  }
-  if (const auto found =
-          find_part(st, cache, PartCache::Kind::feature_set,
-                    "SELECT feature_set_id FROM feature_sets WHERE key = ?", *keys.features))
-    return found;
-  const std::int64_t id = st.get("INSERT INTO feature_sets (key) VALUES (?)")
-                              .bind_all(blob_of(*keys.features))
-                              .insert();
-  const std::set<std::string_view> features(stats.ddnet_features.begin(),
-                                            stats.ddnet_features.end());
-  auto& member_insert =
-      st.get("INSERT INTO feature_set_members (feature_set_id, feature) VALUES (?, ?)");
-  for (const auto f : features) member_insert.bind_all(id, f).run();
-  cache.add(PartCache::Kind::feature_set, *keys.features, id);
-  return id;
 }
 
 // The map's thumbnail (none when it has no thumbnail): the stored one with
@@ -541,20 +172,6 @@ std::optional<std::int64_t> thumbnail_id(StatementCache& st, PartCache& cache,
   return id;
 }
 
-void write_problems(StatementCache& st, std::int64_t run_id, std::int64_t map_id,
-                    const MapStats& stats) {
-  auto& problem_insert = st.get(
-      "INSERT INTO problems (run_id, map_id, file_id, position, severity, code, message, "
-      "location) VALUES (?, ?, NULL, ?, ?, ?, ?, ?)");
-  for (std::size_t i = 0; i < stats.problems.size(); ++i) {
-    const auto& p = stats.problems[i];
-    problem_insert
-        .bind_all(run_id, map_id, i, to_string(p.severity()), to_string(p.code), p.message,
-                  to_string(p.location))
-        .run();
-  }
-}
-
 void write_parts(StatementCache& st, PartCache& cache, std::int64_t run_id, int extractor_version,
                  std::int64_t map_id, const MapStats& stats, const MapPartKeys& keys) {
   const std::int64_t body = body_id(st, cache, stats, keys);
@@ -566,7 +183,7 @@ void write_parts(StatementCache& st, PartCache& cache, std::int64_t run_id, int 
       .bind_all(map_id, body, features, thumbnail)
       .run();
   write_layers(st, cache, extractor_version, map_id, stats, keys);
-  write_problems(st, run_id, map_id, stats);
+  insert_problems(st, run_id, map_id, std::nullopt, stats.problems);
 }
 
 // The ids one statement selects, all rows.

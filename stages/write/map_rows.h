@@ -74,6 +74,12 @@ class PartCache {
   std::unordered_map<Key, std::int64_t, KeyHash> ids_;
 };
 
+// Inserts `problems` as the problems rows, in order, of the map `map_id` or
+// of the file `file_id` (exactly one of the two is given).
+void insert_problems(StatementCache& statements, std::int64_t run_id,
+                     std::optional<std::int64_t> map_id, std::optional<std::int64_t> file_id,
+                     const Problems& problems);
+
 // Stores a measured map: the maps row and its parts, found by their `keys`
 // (part_keys of `stats`) in `cache` or the index, written when new. Content
 // indexed already by `extractor_version` (or a newer one) keeps its rows,
