@@ -96,7 +96,7 @@ void EntryWriter::record_readings() {
 
 void EntryWriter::recognise_written_in_run(WorkItem& w) {
   if (w.known) return;
-  if (auto same = written_maps_.find(w.digest.sha256_hex()); same != written_maps_.end()) {
+  if (auto same = written_maps_.find(w.digest.sha256); same != written_maps_.end()) {
     w.known = index::KnownMap{};
     w.known->status = w.known->teeworlds_status = same->second;
     counters_.maps_same_in_run++;
@@ -124,7 +124,7 @@ index::EntryRecord EntryWriter::record(const WorkItem& w) const {
                               Location::file()});
       break;
     case read::ReadOutcome::file:
-      rec.sha256 = w.digest.sha256_hex();
+      rec.sha256 = w.digest.sha256;
       rec.crc32 = w.digest.crc32;
       if (!w.known && w.measured->failure) rec.problems.push_back(*w.measured->failure);
       break;
@@ -182,7 +182,7 @@ void EntryWriter::store(const WorkPtr& item, index::EntryRecord rec) {
     return;
   }
   const MapStats* stats = stats_of(w, rec);
-  if (stats) written_maps_.try_emplace(rec.sha256, status_for(*stats, options_.game));
+  if (stats) written_maps_.try_emplace(*rec.sha256, status_for(*stats, options_.game));
   if (w.claimant) contents_.written(w.digest, stats != nullptr);
   counters_.written++;
   consecutive_write_failures_ = 0;
@@ -197,7 +197,7 @@ void EntryWriter::rewrite_batch() {
       const auto& [w, rec] = batch_[i];
       refused(*w, e);
       counters_.written--;
-      if (stats_of(*w, rec)) written_maps_.erase(rec.sha256);
+      if (stats_of(*w, rec)) written_maps_.erase(*rec.sha256);
       batch_.erase(batch_.begin() + static_cast<std::ptrdiff_t>(i));
       return;
     }

@@ -104,7 +104,7 @@ class EntryWriter {
   ByteBudget& budget_;
   LiveCounters& counters_;
   // Maps written earlier in this run, by SHA-256.
-  std::unordered_map<std::string, MapStatus> written_maps_;
+  std::unordered_map<Sha256, MapStatus, Sha256Hash> written_maps_;
   std::unordered_map<std::int64_t, SourceReading> readings_;
   std::uint32_t uncommitted_ = 0;
   // The entries written since the last commit, as written (see store).

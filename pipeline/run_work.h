@@ -114,14 +114,14 @@ struct WorkItem {
 };
 using WorkPtr = std::shared_ptr<WorkItem>;
 
-using KnownMaps = std::unordered_map<std::string, index::KnownMap>;
+using KnownMaps = std::unordered_map<Sha256, index::KnownMap, Sha256Hash>;
 
 // What an earlier run recorded of this content, which is then not measured
 // again; null when it is new, or --reindex measures everything.
 inline const index::KnownMap* known_before(const read::FileDigest& digest, const KnownMaps& known,
                                            const IndexOptions& options) {
   if (options.reindex) return nullptr;
-  const auto it = known.find(digest.sha256_hex());
+  const auto it = known.find(digest.sha256);
   return it == known.end() ? nullptr : &it->second;
 }
 

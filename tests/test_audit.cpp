@@ -619,7 +619,7 @@ TEST_SUITE("audit") {
         e.entry_path = entry;
         if (readable) {
           e.kind = index::EntryKind::other;
-          e.sha256 = content_sha(static_cast<int>(source) * 10 + static_cast<int>(entry.size()));
+          e.sha256 = content_digest(static_cast<int>(source) * 10 + static_cast<int>(entry.size()));
         } else {
           e.kind = index::EntryKind::unreadable;
           e.problems = {{code, "reason", Location::file()}};

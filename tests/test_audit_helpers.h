@@ -17,6 +17,7 @@
 
 #include "stages/audit/build_audit.h"
 #include "stages/common/hex.h"
+#include "stages/common/sha256.h"
 #include "stages/extract/map_stats.h"
 #include "stages/write/index_db.h"
 #include "tests/support/archive_builder.h"
@@ -35,6 +36,9 @@ inline std::string content_sha(int content) {
   }
   return sha;
 }
+
+// The digest whose text is content_sha(content).
+inline Sha256 content_digest(int content) { return *sha256_from_hex(content_sha(content)); }
 
 inline Problem error(Code code, std::string message = "") {
   REQUIRE(severity_of(code) == Severity::error);
@@ -145,7 +149,7 @@ class AuditIndex {
     e.entry_path = path;
     e.kind = index::EntryKind::map;
     e.size = size;
-    e.sha256 = content_sha(content);
+    e.sha256 = content_digest(content);
     e.crc32 = static_cast<std::uint32_t>(content);
     db_->write_entry(run, e, &stats);
   }
@@ -156,7 +160,7 @@ class AuditIndex {
     e.entry_path = path;
     e.kind = index::EntryKind::other;
     e.size = size;
-    e.sha256 = content_sha(content);
+    e.sha256 = content_digest(content);
     db_->write_entry(run, e, nullptr);
   }
   void unreadable(std::int64_t run, std::int64_t source, const std::string& path,

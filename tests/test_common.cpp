@@ -10,6 +10,7 @@
 
 #include "stages/common/hex.h"
 #include "stages/common/json_writer.h"
+#include "stages/common/sha256.h"
 #include "stages/common/utf8.h"
 #include "stages/decode/datafile/uuid.h"
 #include "stages/read/digest.h"
@@ -62,6 +63,23 @@ TEST_SUITE("common") {
     std::string dashed = to_hex(uuid.bytes);
     for (const std::size_t at : {20, 16, 12, 8}) dashed.insert(at, "-");
     CHECK(uuid.to_string() == dashed);
+  }
+
+  TEST_CASE("common hex: a SHA-256 read back from its text, and nothing from other text") {
+    const std::string abc = "abc";
+    const Sha256 d = sha256(Bytes(reinterpret_cast<const std::uint8_t*>(abc.data()), abc.size()));
+    const std::string text = to_hex(d);
+    CHECK(sha256_from_hex(text) == d);
+    CHECK(text.starts_with("ba7816bf"));  // FIPS 180-2's digest of "abc"
+    std::string upper = text;
+    upper[0] = 'B';
+    CHECK_FALSE(sha256_from_hex(upper));  // the index stores lowercase only
+    CHECK_FALSE(sha256_from_hex(text.substr(1)));
+    CHECK_FALSE(sha256_from_hex(text + "0"));
+    std::string bad = text;
+    bad[63] = 'g';
+    CHECK_FALSE(sha256_from_hex(bad));
+    CHECK(sha256_from_hex(std::string(64, '0')) == Sha256{});
   }
 
   TEST_CASE("common printable: control characters escaped, everything else kept") {

@@ -59,7 +59,7 @@ struct ThreeRuns {
     readme.entry_path = "readme.txt";
     readme.kind = EntryKind::other;
     readme.size = 10;
-    readme.sha256 = sha_of(99);
+    readme.sha256 = digest_of(99);
     readme.crc32 = 1;
     db.write_entry(run1, readme, nullptr);
     db.write_entry(run1, map_entry(other, "o.map", 6), &o);

@@ -914,7 +914,7 @@ TEST_SUITE("index") {
     junk.source_id = folder;
     junk.entry_path = "readme.txt";
     junk.size = 12;
-    junk.sha256 = sha_of(99);
+    junk.sha256 = digest_of(99);
     EntryRecord lost;
     lost.source_id = folder;
     lost.entry_path = "lost.map";
@@ -1021,7 +1021,7 @@ TEST_SUITE("index") {
     db.write_entry(run, map_entry(zip, "maps/Kobra.map", 7), &stats);
     db.commit_batch();
     const auto known = db.known_maps();
-    REQUIRE(known.count(sha_of(7)) == 1);
+    REQUIRE(known.count(digest_of(7)) == 1);
     // The pipeline skips decoding known content and passes no statistics.
     db.write_entry(run, map_entry(folder, "Kobra copy.map", 7), nullptr);
     db.finish_run(run, index::RunStatus::complete, {});
@@ -1030,7 +1030,7 @@ TEST_SUITE("index") {
     CHECK(query_int(db.handle(), "SELECT count(*) FROM files") == 2);
     CHECK(query_int(db.handle(), "SELECT count(DISTINCT map_id) FROM files") == 1);
     CHECK(query_int(db.handle(), "SELECT map_id FROM files WHERE entry_path = 'Kobra copy.map'") ==
-          known.at(sha_of(7)).map_id);
+          known.at(digest_of(7)).map_id);
     CHECK(query_rows(db.handle(), "SELECT name FROM files ORDER BY name") ==
           std::vector<std::string>{"Kobra", "Kobra copy"});
     CHECK(query_int(db.handle(), "SELECT count(*) FROM layers") == 6);
@@ -1046,9 +1046,9 @@ TEST_SUITE("index") {
     CHECK(query_int(db.handle(), "SELECT count(*) FROM file_versions") == 0);
 
     // Bad input is refused before anything is written.
-    auto bad_sha = map_entry(source, "bad.map", 5);
-    bad_sha.sha256 = "ABC";
-    CHECK_THROWS_AS(db.write_entry(run, bad_sha, nullptr), IndexError);
+    auto no_sha = map_entry(source, "bad.map", 5);
+    no_sha.sha256.reset();  // a map needs its content's
+    CHECK_THROWS_AS(db.write_entry(run, no_sha, nullptr), IndexError);
     EntryRecord text;
     text.source_id = source;
     text.entry_path = "x.txt";
@@ -1073,8 +1073,8 @@ TEST_SUITE("index") {
     {
       auto db = open_index(path, v1);
       index_one_map(db, 3);
-      REQUIRE(db.known_maps().count(sha_of(3)) == 1);
-      map_id = db.known_maps().at(sha_of(3)).map_id;
+      REQUIRE(db.known_maps().count(digest_of(3)) == 1);
+      map_id = db.known_maps().at(digest_of(3)).map_id;
     }
     auto db = open_index(path, v2);
     CHECK(db.known_maps().empty());
@@ -1117,7 +1117,7 @@ TEST_SUITE("index") {
           std::vector<std::string>{"M10:" + std::to_string(run),
                                    "envelope.unused:" + std::to_string(run),
                                    "H5:" + std::to_string(run)});
-    CHECK(db.known_maps().count(sha_of(3)) == 1);
+    CHECK(db.known_maps().count(digest_of(3)) == 1);
     // Nothing left behind refers to a deleted row (release builds write
     // without SQLite enforcing foreign keys: index_db.h).
     CHECK(query_rows(h, "PRAGMA foreign_key_check").empty());
@@ -1125,7 +1125,7 @@ TEST_SUITE("index") {
     // An older mapindex (extractor 1) does not overwrite the newer measurement.
     {
       auto old = open_index(path, v1);
-      CHECK(old.known_maps().count(sha_of(3)) == 1);
+      CHECK(old.known_maps().count(digest_of(3)) == 1);
       const auto old_run = old.begin_run("test", "0.0-old");
       const auto old_source = old.source_id(old_run, "/srv/maps", index::SourceKind::folder);
       const auto stats = race_map();
@@ -1189,7 +1189,7 @@ TEST_SUITE("index") {
     small.source_id = db.source_id(run2, "/srv/maps", index::SourceKind::folder);
     small.kind = EntryKind::other;
     small.size = 10;
-    small.sha256 = sha_of(10);
+    small.sha256 = digest_of(10);
     small.problems.clear();
     db.write_entry(run2, small, nullptr);
     db.finish_run(run2, index::RunStatus::complete, {});

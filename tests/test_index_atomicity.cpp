@@ -56,7 +56,7 @@ void write_numbered(IndexDb& db, std::int64_t run, std::int64_t source, int n, b
   other.source_id = source;
   other.entry_path = "notes/n" + std::to_string(n) + ".txt";
   other.size = 10;
-  other.sha256 = sha_of(5000 + n);
+  other.sha256 = digest_of(5000 + n);
   db.write_entry(run, other, nullptr);
 }
 
@@ -154,7 +154,7 @@ void check_next_run_completes(const std::string& path, std::int64_t committed, i
         std::vector<std::string>{"interrupted", "running"});
   const auto source = db.source_id(run, "/srv/maps", index::SourceKind::folder);
   for (int n = 0; n < total; ++n) {
-    write_numbered(db, run, source, n, known.count(sha_of(1000 + n)) > 0);
+    write_numbered(db, run, source, n, known.count(digest_of(1000 + n)) > 0);
     if ((n + 1) % kBatch == 0) db.commit_batch();
   }
   db.finish_run(run, index::RunStatus::complete, {});

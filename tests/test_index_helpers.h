@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "stages/common/hex.h"
+#include "stages/common/sha256.h"
 #include "stages/extract/map_stats.h"
 #include "stages/write/index_db.h"
 #include "stages/write/migrations.h"
@@ -55,6 +56,9 @@ inline std::string sha_of(int n) {
   }
   return s;
 }
+
+// The digest whose text is sha_of(n).
+inline Sha256 digest_of(int n) { return *sha256_from_hex(sha_of(n)); }
 
 inline LayerStats layer(std::int32_t index, std::int32_t group, LayerKind kind, std::string name) {
   LayerStats l;
@@ -227,7 +231,7 @@ inline EntryRecord map_entry(std::int64_t source, std::string path, int content,
   e.entry_path = std::move(path);
   e.kind = EntryKind::map;
   e.size = size;
-  e.sha256 = sha_of(content);
+  e.sha256 = digest_of(content);
   e.crc32 = static_cast<std::uint32_t>(content) * 7919u;
   return e;
 }

@@ -37,7 +37,7 @@ struct ViewFixture {
         text.source_id = zip;
         text.entry_path = "README.txt";
         text.size = 20;
-        text.sha256 = sha_of(50);
+        text.sha256 = digest_of(50);
         db.write_entry(run, text, nullptr);
       }
       EntryRecord lost;

@@ -39,4 +39,20 @@ Sha256 sha256(Bytes bytes) {
 
 void sha256_warm_up() { sha256(Bytes{}); }
 
+std::optional<Sha256> sha256_from_hex(std::string_view hex) {
+  if (hex.size() != 64) return std::nullopt;
+  const auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+  };
+  Sha256 out{};
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const int high = nibble(hex[2 * i]), low = nibble(hex[2 * i + 1]);
+    if (high < 0 || low < 0) return std::nullopt;
+    out[i] = static_cast<std::uint8_t>(high << 4 | low);
+  }
+  return out;
+}
+
 }  // namespace mapindex

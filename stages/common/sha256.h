@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
+#include <string_view>
 
 #include "stages/common/bytes.h"
 
@@ -17,6 +19,10 @@ using Sha256 = std::array<std::uint8_t, 32>;
 
 // Throws std::runtime_error only when OpenSSL itself fails (allocation).
 Sha256 sha256(Bytes bytes);
+
+// The digest whose text is `hex` (64 lowercase hex digits, as to_hex writes
+// it and the index stores it); nothing for any other text.
+std::optional<Sha256> sha256_from_hex(std::string_view hex);
 
 // Sets OpenSSL up (its configuration, the implementation), which the first
 // sha256() does otherwise, so that a caller can run it on another thread

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "stages/common/problem.h"
+#include "stages/common/sha256.h"
 
 namespace mapindex::index {
 
@@ -45,9 +46,9 @@ struct EntryRecord {
   std::string entry_path;      // path inside the source ("maps/Kobra 4.map")
   EntryKind kind = EntryKind::other;
   std::uint64_t size = 0;
-  std::string sha256;       // 64 lowercase hex digits; empty when not read (oversize, unreadable)
-  std::uint32_t crc32 = 0;  // ignored when sha256 is empty
-  Problems problems;        // entry problems (unreadable, oversize, ...), stored with the file
+  std::optional<Sha256> sha256;  // the content's; none when not read (oversize, unreadable)
+  std::uint32_t crc32 = 0;       // ignored without sha256
+  Problems problems;             // entry problems (unreadable, oversize, ...), stored with the file
 };
 
 struct RunCounters {

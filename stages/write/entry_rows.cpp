@@ -12,13 +12,6 @@
 namespace mapindex::index {
 namespace {
 
-bool is_lower_hex_sha256(std::string_view s) {
-  if (s.size() != 64) return false;
-  for (const char c : s)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
-}
-
 // The values of an entry's files row (its name aside, derived from
 // entry_path where it is written); file_versions repeats some of them.
 struct FileRow {
@@ -28,8 +21,8 @@ struct FileRow {
   std::optional<Blob> entry_path_raw;  // the path's bytes when they are not UTF-8
   std::string_view kind;
   std::uint64_t size = 0;
-  std::optional<std::string_view> sha256;  // none for an entry not read
-  std::optional<std::uint32_t> crc32;      // with sha256
+  std::optional<std::string> sha256;   // as the index stores it (hex); none for an entry not read
+  std::optional<std::uint32_t> crc32;  // with sha256
   std::optional<std::int64_t> map_id;
 };
 
@@ -44,8 +37,8 @@ FileRow file_row(const EntryRecord& e, std::int64_t occurrence,
               std::nullopt,
               std::nullopt,
               map_id};
-  if (!e.sha256.empty()) {
-    row.sha256 = e.sha256;
+  if (e.sha256) {
+    row.sha256 = to_hex(*e.sha256);
     row.crc32 = e.crc32;
   }
   return row;
@@ -153,11 +146,11 @@ std::int64_t upsert_file(StatementCache& st, std::int64_t run_id, const FileRow&
 // The file's version with the entry's content (found, or new) and the run's
 // sighting of it; the file's problems are replaced by the caller.
 void write_version_and_sighting(StatementCache& st, std::int64_t run_id, std::int64_t file_id,
-                                const FileRow& f, std::string_view sha256) {
+                                const FileRow& f) {
   auto& version_select = st.get(
       "SELECT version_id FROM file_versions "
       "WHERE file_id = ? AND kind = ? AND size = ? AND ifnull(sha256, '') = ?");
-  version_select.bind_all(file_id, f.kind, f.size, sha256);
+  version_select.bind_all(file_id, f.kind, f.size, f.sha256.value_or(""));
   auto version_id = version_select.single_int();
   if (!version_id) version_id = insert_file_version(st, run_id, file_id, f);
   st.get(
@@ -171,9 +164,7 @@ void write_version_and_sighting(StatementCache& st, std::int64_t run_id, std::in
 
 void check_entry(const EntryRecord& entry, const MapStats* stats) {
   const auto where = [&entry] { return "entry '" + entry.entry_path + "'"; };
-  if (!entry.sha256.empty() && !is_lower_hex_sha256(entry.sha256))
-    throw IndexError(where() + ": sha256 '" + entry.sha256 + "' is not 64 lowercase hex digits");
-  if (entry.kind == EntryKind::map && entry.sha256.empty())
+  if (entry.kind == EntryKind::map && !entry.sha256)
     throw IndexError(where() + ": a map needs its sha256");
   if (stats && entry.kind != EntryKind::map)
     throw IndexError(where() + ": statistics given for an entry of kind " +
@@ -188,10 +179,10 @@ std::optional<std::int64_t> IndexDb::Impl::entry_map_id(std::int64_t run_id, con
     std::optional<MapPartKeys> computed;
     if (!keys) keys = &computed.emplace(part_keys(*stats, extractor_version));
     return store_map(*statements, parts, run_id, extractor_version,
-                     MapIdentity{e.sha256, e.crc32, e.size}, *stats, *keys);
+                     MapIdentity{*e.sha256, e.crc32, e.size}, *stats, *keys);
   }
-  if (const auto stored = find_map(*statements, e.sha256)) return stored->map_id;
-  throw IndexError("entry '" + e.entry_path + "': map " + e.sha256 +
+  if (const auto stored = find_map(*statements, *e.sha256)) return stored->map_id;
+  throw IndexError("entry '" + e.entry_path + "': map " + to_hex(*e.sha256) +
                    " is not in the index, so its statistics are needed");
 }
 
@@ -221,7 +212,7 @@ std::int64_t IndexDb::Impl::write_entry(std::int64_t run_id, const EntryRecord& 
     return file_id;
   }
   const std::int64_t file_id = upsert_file(*statements, run_id, row);
-  write_version_and_sighting(*statements, run_id, file_id, row, e.sha256);
+  write_version_and_sighting(*statements, run_id, file_id, row);
   sql("DELETE FROM problems WHERE file_id = ?").bind_all(file_id).run();
   insert_problems(*statements, run_id, std::nullopt, file_id, problems);
   return file_id;

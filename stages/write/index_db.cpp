@@ -172,19 +172,24 @@ std::int64_t IndexDb::source_id(std::int64_t run_id, std::string_view path, Sour
   }
 }
 
-std::unordered_map<std::string, KnownMap> IndexDb::known_maps() {
+std::unordered_map<Sha256, KnownMap, Sha256Hash> IndexDb::known_maps() {
   auto& d = *impl_;
-  std::unordered_map<std::string, KnownMap> known;
+  std::unordered_map<Sha256, KnownMap, Sha256Hash> known;
   auto& select = d.sql(
       "SELECT sha256, map_id, status, coalesce(teeworlds_status, status) FROM maps "
       "WHERE extractor_version >= ?");
   select.bind_all(d.extractor_version);
   try {
-    while (select.step())
+    while (select.step()) {
+      const auto sha256 = sha256_from_hex(select.column_text(0));
+      if (!sha256)  // the column's CHECK holds it to 64 lowercase hex digits
+        throw IndexError("maps.sha256 '" + select.column_text(0) + "' is not a SHA-256",
+                         Code::index_damaged);
       known.emplace(
-          select.column_text(0),
+          *sha256,
           KnownMap{select.column_int(1), select.column_enum(2, parse_map_status, "maps.status"),
                    select.column_enum(3, parse_map_status, "maps.teeworlds_status")});
+    }
   } catch (const IndexError& e) {
     // Damage met while the background check runs: reported as the check
     // reports it (with its advice).

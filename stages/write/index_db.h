@@ -163,7 +163,7 @@ class IndexDb {
   // sha256 -> the maps measured by this extractor version (or a newer one):
   // content the pipeline need not decode again, with its status so a re-run
   // still counts rejected maps.
-  std::unordered_map<std::string, KnownMap> known_maps();
+  std::unordered_map<Sha256, KnownMap, Sha256Hash> known_maps();
 
   // Writes one entry seen by `run_id` in the current batch: its files row,
   // content version and sighting, its entry problems, and for a map either

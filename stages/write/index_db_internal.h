@@ -31,8 +31,8 @@ struct Vetting {
 // PRAGMA data_version: changes when another connection commits.
 std::int64_t data_version(sqlite3* db);
 
-// Throws IndexError when `entry` cannot be written as it is (a sha256 that is
-// not 64 lowercase hex digits, a map without one, statistics for a non-map).
+// Throws IndexError when `entry` cannot be written as it is (a map without a
+// sha256, statistics for a non-map).
 void check_entry(const EntryRecord& entry, const MapStats* stats);
 
 // Paths a run wrote, per source, as a Bloom filter (1 MiB): "not seen" is

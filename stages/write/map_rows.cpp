@@ -271,7 +271,7 @@ void bind_map(Statement& statement, std::int64_t run_id, int extractor_version,
     sources += l.num_sources;
   }
   statement.bind_named(
-      named(":sha256", identity.sha256), named(":crc32", identity.crc32),
+      named(":sha256", to_hex(identity.sha256)), named(":crc32", identity.crc32),
       named(":size", identity.size), named(":extractor_version", extractor_version),
       named(":first_run_id", run_id), named(":measured_run_id", run_id),
       named(":format", to_string(stats.format)), named(":format_version", stats.format_version),
@@ -408,9 +408,9 @@ std::optional<LayerData> find_layer_data(StatementCache& statements, int extract
   return d;
 }
 
-std::optional<StoredMap> find_map(StatementCache& statements, std::string_view sha256) {
+std::optional<StoredMap> find_map(StatementCache& statements, const Sha256& sha256) {
   auto& select = statements.get("SELECT map_id, extractor_version FROM maps WHERE sha256 = ?");
-  select.bind_all(sha256);
+  select.bind_all(to_hex(sha256));
   std::optional<StoredMap> found;
   if (select.step())
     found = StoredMap{select.column_int(0), static_cast<int>(select.column_int(1))};
@@ -429,15 +429,14 @@ std::int64_t store_map(StatementCache& statements, PartCache& cache, std::int64_
   }
   // The content is indexed already.
   const auto stored = find_map(statements, identity.sha256);
-  if (!stored) throw IndexError("storing map " + std::string(identity.sha256) + ": no map_id");
+  if (!stored) throw IndexError("storing map " + to_hex(identity.sha256) + ": no map_id");
   if (stored->extractor_version >= extractor_version) {
     add_missing_thumbnail(statements, cache, stored->map_id, stats, keys);
     return stored->map_id;
   }
   auto& upsert = statements.get(upsert_map_sql());
   bind_map(upsert, run_id, extractor_version, identity, stats);
-  if (!upsert.step())
-    throw IndexError("storing map " + std::string(identity.sha256) + ": no map_id");
+  if (!upsert.step()) throw IndexError("storing map " + to_hex(identity.sha256) + ": no map_id");
   const std::int64_t map_id = upsert.column_int(0);
   upsert.reset();
   delete_parts(statements, cache, map_id);

@@ -17,7 +17,7 @@
 namespace mapindex::index {
 
 struct MapIdentity {
-  std::string_view sha256;  // 64 lowercase hex digits
+  const Sha256& sha256;
   std::uint32_t crc32 = 0;
   std::uint64_t size = 0;
 };
@@ -27,7 +27,7 @@ struct StoredMap {
   std::int64_t map_id = 0;
   int extractor_version = 0;
 };
-std::optional<StoredMap> find_map(StatementCache& statements, std::string_view sha256);
+std::optional<StoredMap> find_map(StatementCache& statements, const Sha256& sha256);
 
 // The PNG of a thumbnail stored with `layers_key` (thumbnail_images.layers_key:
 // MapStats::thumbnail_key), or nullopt when the index has none.
