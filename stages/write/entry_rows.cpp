@@ -73,6 +73,14 @@ std::int64_t earlier_occurrences(StatementCache& st, std::int64_t run_id, const 
   return earlier.single_int().value_or(0);
 }
 
+// Writes the whole files row (bind_file_row binds it); the upsert adds its
+// conflict clause.
+constexpr std::string_view kInsertFileRow =
+    "INSERT INTO files (source_id, entry_path, occurrence, entry_path_raw, name, kind, size, "
+    "sha256, crc32, map_id, first_run_id, last_run_id, changed_run_id) "
+    "VALUES (:source_id, :entry_path, :occurrence, :entry_path_raw, :name, :kind, :size, "
+    ":sha256, :crc32, :map_id, :run_id, :run_id, :run_id)";
+
 // Binds a statement that writes the whole files row, `run_id` as
 // first_run_id, last_run_id and changed_run_id.
 Statement& bind_file_row(Statement& s, std::int64_t run_id, const FileRow& f) {
@@ -97,11 +105,7 @@ std::int64_t insert_file_version(StatementCache& st, std::int64_t run_id, std::i
 // The rows of a path's first entry in a source this run created: none of
 // the path's rows can exist yet. Returns the file_id.
 std::int64_t insert_new_file(StatementCache& st, std::int64_t run_id, const FileRow& f) {
-  auto& insert = st.get(
-      "INSERT INTO files (source_id, entry_path, occurrence, entry_path_raw, name, kind, size, "
-      "sha256, crc32, map_id, first_run_id, last_run_id, changed_run_id) "
-      "VALUES (:source_id, :entry_path, :occurrence, :entry_path_raw, :name, :kind, :size, "
-      ":sha256, :crc32, :map_id, :run_id, :run_id, :run_id)");
+  auto& insert = st.get(kInsertFileRow);
   const std::int64_t file_id = bind_file_row(insert, run_id, f).insert();
   const std::int64_t version_id = insert_file_version(st, run_id, file_id, f);
   st.get("INSERT INTO file_sightings (run_id, file_id, version_id) VALUES (?, ?, ?)")
@@ -127,20 +131,17 @@ std::int64_t upsert_file(StatementCache& st, std::int64_t run_id, const FileRow&
                        named(":size", f.size), named(":sha256", f.sha256), named(":crc32", f.crc32),
                        named(":map_id", f.map_id));
   if (const auto seen_id = file_seen.single_int()) return *seen_id;
-  auto& file_upsert = st.get(
-      "INSERT INTO files (source_id, entry_path, occurrence, entry_path_raw, name, kind, size, "
-      "sha256, crc32, map_id, first_run_id, last_run_id, changed_run_id) "
-      "VALUES (:source_id, :entry_path, :occurrence, :entry_path_raw, :name, :kind, :size, "
-      ":sha256, :crc32, :map_id, :run_id, :run_id, :run_id) "
-      "ON CONFLICT (source_id, entry_path, occurrence) DO UPDATE SET "
+  static const std::string upsert_sql =
+      std::string(kInsertFileRow) +
+      " ON CONFLICT (source_id, entry_path, occurrence) DO UPDATE SET "
       "changed_run_id = CASE WHEN files.kind IS NOT excluded.kind "
       "OR files.size IS NOT excluded.size OR files.sha256 IS NOT excluded.sha256 "
       "THEN excluded.changed_run_id ELSE files.changed_run_id END, "
       "name = excluded.name, kind = excluded.kind, size = excluded.size, "
       "sha256 = excluded.sha256, crc32 = excluded.crc32, map_id = excluded.map_id, "
       "last_run_id = excluded.last_run_id, entry_path_raw = excluded.entry_path_raw "
-      "RETURNING file_id");
-  return *bind_file_row(file_upsert, run_id, f).single_int();
+      "RETURNING file_id";
+  return *bind_file_row(st.get(upsert_sql), run_id, f).single_int();
 }
 
 // The file's version with the entry's content (found, or new) and the run's
