@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "stages/common/bytes.h"
+#include "common/bytes.h"
 
 struct archive;
 

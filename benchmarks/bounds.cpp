@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
-#include "stages/common/bytes.h"
-#include "stages/decode/datafile/datafile.h"
-#include "stages/extract/teeworlds_measure.h"
+#include "common/bytes.h"
+#include "decode/datafile/datafile.h"
+#include "extract/teeworlds_measure.h"
 #include "tests/support/corpus.h"
 #include "tests/support/slow_inputs.h"
 #include "tests/test_audit_scale.h"

@@ -28,12 +28,12 @@
 #include <vector>
 
 #include "benchmarks/entry_stream.h"
-#include "stages/common/adler32.h"
-#include "stages/common/zeroed_buffer.h"
-#include "stages/decode/datafile/datafile.h"
-#include "stages/decode/teeworlds/teeworlds_map.h"
-#include "stages/extract/teeworlds_tile_counter.h"
-#include "stages/render/canvas.h"
+#include "common/adler32.h"
+#include "common/zeroed_buffer.h"
+#include "decode/datafile/datafile.h"
+#include "decode/teeworlds/teeworlds_map.h"
+#include "extract/teeworlds_tile_counter.h"
+#include "render/canvas.h"
 
 namespace {
 

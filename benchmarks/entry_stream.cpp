@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "stages/read/libarchive_reader.h"
+#include "read/libarchive_reader.h"
 
 namespace mapindex::bench {
 namespace {

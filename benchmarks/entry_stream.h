@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "stages/common/bytes.h"
-#include "stages/common/result.h"
+#include "common/bytes.h"
+#include "common/result.h"
 
 namespace mapindex::bench {
 

@@ -10,7 +10,7 @@
 // --inflate libdeflate (default: the floor the targets are stated against)
 // inflates through Datafile::data with libdeflate; zlib hands the same stored
 // bytes to zlib's uncompress(); zeros inflates the way mapindex inflates tile
-// data (onto zeros, writing only what is not zero: stages/deflate/zero_inflate.h) and checks
+// data (onto zeros, writing only what is not zero: src/deflate/zero_inflate.h) and checks
 // the Adler-32 over every byte; none only reads and hashes the entries (the floor of a re-run over
 // unchanged inputs: no layer is looked at). --once inflates each distinct
 // tile data item (by the SHA-256 of its stored bytes) once: what a run that
@@ -29,11 +29,11 @@
 #include <vector>
 
 #include "benchmarks/entry_stream.h"
-#include "stages/common/adler32.h"
-#include "stages/common/sha256.h"
-#include "stages/common/zeroed_buffer.h"
-#include "stages/decode/datafile/datafile.h"
-#include "stages/decode/teeworlds/item_decoders.h"
+#include "common/adler32.h"
+#include "common/sha256.h"
+#include "common/zeroed_buffer.h"
+#include "decode/datafile/datafile.h"
+#include "decode/teeworlds/item_decoders.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // mapindex-bench-inflate: the CPU the tile data decoder
-// (stages/deflate/zero_inflate.h) takes per input byte on the streams that
+// (src/deflate/zero_inflate.h) takes per input byte on the streams that
 // cost a decoder the most per byte, streams of empty or one-byte blocks
 // (tests/support/deflate_writer.h; libdeflate's test_slow_decompression.c
 // has the same), against zlib and libdeflate on the same streams:
@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "stages/common/zeroed_buffer.h"
-#include "stages/deflate/zero_inflate.h"
+#include "common/zeroed_buffer.h"
+#include "deflate/zero_inflate.h"
 #include "tests/support/deflate_writer.h"
 
 namespace {

@@ -34,9 +34,9 @@
 #include <vector>
 
 #include "benchmarks/archive_writer.h"
-#include "stages/decode/datafile/datafile.h"
-#include "stages/decode/teeworlds/i32_string.h"
-#include "stages/decode/teeworlds/item_decoders.h"
+#include "decode/datafile/datafile.h"
+#include "decode/teeworlds/i32_string.h"
+#include "decode/teeworlds/item_decoders.h"
 #include "tests/support/map_builder.h"
 
 namespace {

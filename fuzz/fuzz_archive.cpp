@@ -1,4 +1,4 @@
-// libFuzzer target: the archive reader (stages/read/source_reader.h) over an
+// libFuzzer target: the archive reader (src/read/source_reader.h) over an
 // in-memory input, through its public API and both of its ways in: the input
 // as a regular file (a memfd named by /proc/self/fd/N, which libarchive opens
 // and may seek) and as a stream (a pipe holding the whole input, read as a
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "stages/read/source_reader.h"
+#include "read/source_reader.h"
 
 using namespace mapindex;
 using namespace mapindex::read;

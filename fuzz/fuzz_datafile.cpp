@@ -1,4 +1,4 @@
-// libFuzzer target: the datafile container (stages/decode/datafile) over any
+// libFuzzer target: the datafile container (src/decode/datafile) over any
 // bytes. Opens the container and, when it opens, reads back everything it
 // exposes: item types, items (by index, by type, by id, by UUID) and every
 // data item (inflated, and as a string), checking the views stay inside the
@@ -12,11 +12,11 @@
 #include <cstring>
 #include <vector>
 
-#include "stages/common/adler32.h"
-#include "stages/common/zeroed_buffer.h"
-#include "stages/decode/datafile/datafile.h"
-#include "stages/deflate/inflate.h"
-#include "stages/deflate/inflate_workspace.h"
+#include "common/adler32.h"
+#include "common/zeroed_buffer.h"
+#include "decode/datafile/datafile.h"
+#include "deflate/inflate.h"
+#include "deflate/inflate_workspace.h"
 
 using namespace mapindex;
 

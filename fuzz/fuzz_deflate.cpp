@@ -1,4 +1,4 @@
-// libFuzzer target: the tile data decoder (stages/deflate/zero_inflate.h) on
+// libFuzzer target: the tile data decoder (src/deflate/zero_inflate.h) on
 // any raw deflate stream, against zlib and libdeflate. The first 3 bytes of
 // an input are the declared output size (little-endian, so any size below
 // 16 MiB), the rest is the stream. The decoder must give zlib's verdict, and
@@ -18,8 +18,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "stages/common/zeroed_buffer.h"
-#include "stages/deflate/zero_inflate.h"
+#include "common/zeroed_buffer.h"
+#include "deflate/zero_inflate.h"
 
 using namespace mapindex;
 using deflate::InflateStatus;

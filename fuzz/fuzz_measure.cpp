@@ -11,10 +11,10 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "extract/map_stats.h"
+#include "extract/measure.h"
 #include "pipeline/layer_store.h"
 #include "pipeline/run_counters.h"
-#include "stages/extract/map_stats.h"
-#include "stages/extract/measure.h"
 
 using namespace mapindex;
 

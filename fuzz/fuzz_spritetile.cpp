@@ -9,9 +9,9 @@
 #include <cstring>
 #include <memory>
 
-#include "stages/decode/spritetile/level.h"
-#include "stages/decode/spritetile/lzf_stream.h"
-#include "stages/extract/spritetile_stats.h"
+#include "decode/spritetile/level.h"
+#include "decode/spritetile/lzf_stream.h"
+#include "extract/spritetile_stats.h"
 
 using namespace mapindex;
 using namespace mapindex::spritetile;

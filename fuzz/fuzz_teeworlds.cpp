@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "stages/extract/teeworlds_measure.h"
+#include "extract/teeworlds_measure.h"
 
 using namespace mapindex;
 

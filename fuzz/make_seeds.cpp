@@ -13,7 +13,7 @@
 #include <tuple>
 #include <vector>
 
-#include "stages/decode/datafile/uuid.h"
+#include "decode/datafile/uuid.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/datafile_writer.h"
 #include "tests/support/deflate_writer.h"

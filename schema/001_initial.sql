@@ -1,6 +1,6 @@
 -- mapindex index schema, version 1.
 --
--- Run by the migration runner (stages/write/migrations.cpp) inside one
+-- Run by the migration runner (src/index/migrations.cpp) inside one
 -- transaction, which then sets PRAGMA user_version = 1. Never edit a released
 -- migration: add schema/002_*.sql instead. README.md ("Schema reference") documents every
 -- table and column.

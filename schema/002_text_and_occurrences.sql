@@ -1,6 +1,6 @@
 -- mapindex index schema, version 2: every row true, every text readable.
 --
--- Run by the migration runner (stages/write/migrations.cpp) inside one
+-- Run by the migration runner (src/index/migrations.cpp) inside one
 -- transaction with foreign keys off, which then checks PRAGMA foreign_key_check
 -- and sets PRAGMA user_version = 2. Never edit a released migration: add
 -- schema/003_*.sql instead. README.md ("Schema reference") documents every
@@ -13,7 +13,7 @@
 --    text.not_utf8 warning. Rows written by schema version 1 may hold such
 --    bytes in TEXT: they are repaired here the same way, with the SQL
 --    functions mapindex_is_utf8(x) and mapindex_utf8(x) that the migration
---    runner registers (stages/write/migrations.cpp). Their text.not_utf8
+--    runner registers (src/index/migrations.cpp). Their text.not_utf8
 --    warnings come when a run measures the map again (extractor version 2).
 -- 2. files keeps one row per occurrence of an entry path in its source: an
 --    archive may hold two entries of the same path. `occurrence` counts them

@@ -1,7 +1,7 @@
 -- mapindex index schema, version 3: how completely a run read each source,
 -- and what the maintainer told the audit.
 --
--- Run by the migration runner (stages/write/migrations.cpp), which sets
+-- Run by the migration runner (src/index/migrations.cpp), which sets
 -- PRAGMA user_version = 3. README.md ("Schema reference", "Nightly audit")
 -- documents every column.
 --

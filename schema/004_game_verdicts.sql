@@ -1,7 +1,7 @@
 -- mapindex index schema, version 4: whether each Teeworlds map loads in
 -- Teeworlds 0.6 and 0.7, besides DDNet's verdict (maps.status).
 --
--- Run by the migration runner (stages/write/migrations.cpp), which sets
+-- Run by the migration runner (src/index/migrations.cpp), which sets
 -- PRAGMA user_version = 4. README.md ("Schema reference", "Games") documents
 -- every column; docs/formats/map-loaders.md has the rules per problem code.
 --

@@ -1,9 +1,9 @@
 -- mapindex index schema, version 5: the info severity.
 --
--- Run by the migration runner (stages/write/migrations.cpp) inside one
+-- Run by the migration runner (src/index/migrations.cpp) inside one
 -- transaction with foreign keys off, which then checks PRAGMA foreign_key_check
 -- and sets PRAGMA user_version. README.md ("Schema reference", "Problem
--- severities") documents every column; stages/extract/README.md has the codes.
+-- severities") documents every column; src/extract/README.md has the codes.
 --
 -- Findings that cannot break a map in any game (an envelope, image or sound
 -- nothing uses; an automapper item pointing nowhere, which only DDNet's editor

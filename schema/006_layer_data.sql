@@ -1,6 +1,6 @@
 -- mapindex index schema: each distinct tile layer's data stored once.
 --
--- Run by the migration runner (stages/write/migrations.cpp) inside one
+-- Run by the migration runner (src/index/migrations.cpp) inside one
 -- transaction with foreign keys off, which then checks PRAGMA foreign_key_check
 -- and sets PRAGMA user_version. README.md ("Schema reference", "How it works")
 -- documents every table and column.

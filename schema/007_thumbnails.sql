@@ -1,6 +1,6 @@
 -- mapindex index schema, version 7: a thumbnail per map content.
 --
--- Run by the migration runner (stages/write/migrations.cpp), which sets
+-- Run by the migration runner (src/index/migrations.cpp), which sets
 -- PRAGMA user_version. README.md ("Pictures", "Schema reference") documents
 -- the table, the view and the palette.
 --

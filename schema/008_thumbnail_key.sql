@@ -1,6 +1,6 @@
 -- mapindex index schema, version 8: the key of what a thumbnail was drawn from.
 --
--- Run by the migration runner (stages/write/migrations.cpp), which sets
+-- Run by the migration runner (src/index/migrations.cpp), which sets
 -- PRAGMA user_version. README.md ("Pictures", "Schema reference") documents
 -- the column.
 --

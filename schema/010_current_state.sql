@@ -1,7 +1,7 @@
 -- mapindex index schema, version 10: the archive as it is now, codes that
 -- explain themselves, and view columns that do not collide in joins.
 --
--- Run by the migration runner (stages/write/migrations.cpp), which sets
+-- Run by the migration runner (src/index/migrations.cpp), which sets
 -- PRAGMA user_version. docs/schema.md documents every table, view and column.
 --
 -- 1. run_entries: every entry each run saw, with its status and problem
@@ -9,7 +9,7 @@
 --    complete run saw them (the archive now). ddnet_mapinfo answers for the
 --    archive now (one row per current map entry); what it answered before
 --    (one row per map content ever indexed) is ddnet_mapinfo_history.
--- 2. problem_codes: the program's code table (stages/common/problem_codes.h),
+-- 2. problem_codes: the program's code table (src/common/problem_codes.h),
 --    written whenever an index is opened for writing and the table differs.
 --    problem_list gains each problem's title.
 -- 3. map_tiles: the tile's name is tile_name (it was name, which collided
@@ -223,7 +223,7 @@ WHERE c.format = 'teeworlds';
 
 -- 2. Codes that explain themselves -----------------------------------------
 
--- One row per code of the program's table (stages/common/problem_codes.h):
+-- One row per code of the program's table (src/common/problem_codes.h):
 -- the problems' codes, the audit's release checks and the commands' errors.
 -- Filled by the writer, not here: a migration cannot know the table of the
 -- program that runs it.

@@ -1,6 +1,6 @@
 -- mapindex index schema, version 11: what a map's versions share is stored once.
 --
--- Run by the migration runner (stages/write/migrations.cpp) inside one
+-- Run by the migration runner (src/index/migrations.cpp) inside one
 -- transaction with foreign keys off, which then checks PRAGMA foreign_key_check
 -- and sets PRAGMA user_version. schema/README.md says what is stored once and
 -- why; the top-level documentation has every table, view and column.
@@ -34,7 +34,7 @@
 -- maps that refer to it.
 --
 -- `key`: the SHA-256 (32 bytes) of the row's values (and of a body's or
--- feature set's rows) as the writer encodes them (stages/write/part_key.h);
+-- feature set's rows) as the writer encodes them (src/index/part_key.h);
 -- a new row whose key is stored already is not written again, the map refers
 -- to the stored one. Rows migrated here have no key (NULL, which never
 -- matches a new row): they are shared among the old maps only. Old layers

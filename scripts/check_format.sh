@@ -9,5 +9,5 @@ if ! command -v clang-format >/dev/null; then
   echo "SKIPPED: clang-format not found"
   exit 77
 fi
-find stages pipeline tests benchmarks fuzz -name '*.cpp' -o -name '*.h' | sort |
+find src tests benchmarks fuzz -name '*.cpp' -o -name '*.h' | sort |
   xargs clang-format --dry-run --Werror

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "stages/common/problem.h"
+#include "common/problem.h"
 
 namespace mapindex::testing {
 

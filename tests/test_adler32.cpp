@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "stages/common/adler32.h"
-#include "stages/decode/datafile/datafile.h"
-#include "stages/deflate/inflate.h"
-#include "stages/extract/layer_data.h"
-#include "stages/extract/teeworlds_measure.h"
+#include "common/adler32.h"
+#include "decode/datafile/datafile.h"
+#include "deflate/inflate.h"
+#include "extract/layer_data.h"
+#include "extract/teeworlds_measure.h"
 #include "tests/support/map_builder.h"
 #include "tests/support/zlib_reference.h"
 

@@ -11,9 +11,9 @@
 #include <sstream>
 
 #include "app/commands.h"
-#include "stages/audit/audit_report.h"
-#include "stages/audit/build_audit.h"
-#include "stages/audit/render.h"
+#include "audit/audit_report.h"
+#include "audit/build_audit.h"
+#include "audit/render.h"
 #include "tests/test_audit_helpers.h"
 
 using namespace mapindex;
@@ -640,9 +640,9 @@ TEST_SUITE("audit") {
     REQUIRE(opened.ok());
     CHECK(opened->schema_version() == index::default_migrations().back().version);
     std::map<std::string, std::string> reading;
-    index::Statement st(opened->handle(),
-                        "SELECT s.path, rs.reading FROM run_sources rs "
-                        "JOIN sources s ON s.source_id = rs.source_id");
+    sqlite::Statement st(opened->handle(),
+                         "SELECT s.path, rs.reading FROM run_sources rs "
+                         "JOIN sources s ON s.source_id = rs.source_id");
     while (st.step()) reading[st.column_text(0)] = st.column_text(1);
     CHECK(reading == std::map<std::string, std::string>{{"cut.zip", "partial"},
                                                         {"entry-cut.zip", "partial"},

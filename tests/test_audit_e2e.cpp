@@ -71,7 +71,7 @@ std::vector<std::uint8_t> map_with_unused_envelope(int seed) {
 }
 
 // A code or rule with its title, as every audit format prints it (from the
-// code table, stages/common/problem_codes.h).
+// code table, src/common/problem_codes.h).
 std::string titled(const std::string& code) { return mapindex::titled_code(code); }
 
 // A valid map by `author` with a w x h game layer; with `warn`, a tiles

@@ -15,11 +15,11 @@
 #include <variant>
 #include <vector>
 
-#include "stages/audit/build_audit.h"
-#include "stages/common/hex.h"
-#include "stages/common/sha256.h"
-#include "stages/extract/map_stats.h"
-#include "stages/write/index_db.h"
+#include "audit/build_audit.h"
+#include "common/hex.h"
+#include "common/sha256.h"
+#include "extract/map_stats.h"
+#include "index/index_db.h"
 #include "tests/support/archive_builder.h"
 
 namespace mapindex::audit::testing {

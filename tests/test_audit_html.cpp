@@ -12,9 +12,9 @@
 #include <map>
 #include <sstream>
 
-#include "stages/audit/render.h"
-#include "stages/common/base64.h"
-#include "stages/render/png.h"
+#include "audit/render.h"
+#include "common/base64.h"
+#include "render/png.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/browser.h"
 #include "tests/support/corpus.h"

@@ -6,9 +6,9 @@
 
 #include <sstream>
 
-#include "stages/audit/render.h"
-#include "stages/common/json_writer.h"
-#include "stages/common/problem_codes.h"
+#include "audit/render.h"
+#include "common/json_writer.h"
+#include "common/problem_codes.h"
 #include "tests/support/process.h"
 #include "tests/test_audit_helpers.h"
 
@@ -288,7 +288,7 @@ TEST_SUITE("audit") {
   ]
 }
 )";
-    // Titles from the code table (stages/common/problem_codes.h).
+    // Titles from the code table (src/common/problem_codes.h).
     const std::string m10_title(info(Code::M10).title),
         rejected_title(info(Code::map_rejected).title);
     std::string wanted = expected;

@@ -4,7 +4,7 @@
 // findings are new from one run to the next.
 #include <doctest/doctest.h>
 
-#include "stages/audit/audit_rules.h"
+#include "audit/audit_rules.h"
 #include "tests/test_audit_helpers.h"
 
 using namespace mapindex;

@@ -1,4 +1,4 @@
-// The checkpoints of a run's write-ahead log (stages/write/checkpointer.h):
+// The checkpoints of a run's write-ahead log (src/index/checkpointer.h):
 // a commit that leaves kWakePages pages or more in the log has them copied
 // into the database file by the thread, without the writer waiting; one that
 // leaves kWriterPages or more has them copied before the commit returns, the
@@ -13,11 +13,12 @@
 #include <mutex>
 #include <thread>
 
-#include "stages/write/checkpointer.h"
+#include "index/checkpointer.h"
 #include "tests/test_index_helpers.h"
 
 using namespace mapindex;
 using namespace mapindex::index;
+using namespace mapindex::sqlite;
 using namespace mapindex::index::testing;
 
 namespace {

@@ -1,4 +1,4 @@
-// `mapindex explain`: the program's code table (stages/common/problem_codes.h)
+// `mapindex explain`: the program's code table (src/common/problem_codes.h)
 // for people. Expected text is built from the table's fields, not copied from
 // the output.
 #include <doctest/doctest.h>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "stages/common/problem_codes.h"
+#include "common/problem_codes.h"
 #include "tests/support/process.h"
 
 using namespace mapindex;

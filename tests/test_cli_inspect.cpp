@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "stages/common/problem_codes.h"
-#include "stages/decode/datafile/datafile.h"
+#include "common/problem_codes.h"
+#include "decode/datafile/datafile.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/datafile_writer.h"
 #include "tests/support/map_builder.h"
@@ -347,7 +347,7 @@ TEST_SUITE("inspect") {
     CHECK(r.exit_code == 0);
     CHECK(contains(r.out, "  status ok\n"));
     CHECK(contains(r.out, "\n  info findings (2, harmless in the game):\n"));
-    // Each code with its title (stages/common/problem_codes.h).
+    // Each code with its title (src/common/problem_codes.h).
     CHECK(contains(r.out, "\n  info " + mapindex::titled_code("image.unused") + " (image 0): "));
     CHECK(contains(r.out,
                    "\n  info " + mapindex::titled_code("envelope.unused") + " (envelope 0): "));

@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "app/cli_parse.h"
-#include "stages/query/query_runner.h"
+#include "query/query_runner.h"
 #include "tests/support/process.h"
 #include "tests/support/sqlite_probe.h"
 #include "tests/test_index_helpers.h"
@@ -20,6 +20,8 @@
 namespace fs = std::filesystem;
 using namespace mapindex;
 using namespace mapindex::index;
+using namespace mapindex::sqlite;
+using namespace mapindex::query;
 using namespace mapindex::index::testing;
 using mapindex::testing::contains;
 using mapindex::testing::mapindex_binary;

@@ -21,9 +21,9 @@
 #include <random>
 #include <thread>
 
-#include "stages/common/background.h"
-#include "stages/write/index_db.h"
-#include "stages/write/index_stamp.h"
+#include "common/background.h"
+#include "index/index_db.h"
+#include "index/index_stamp.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/codes.h"
 #include "tests/support/corpus.h"
@@ -147,7 +147,7 @@ void commit_elsewhere(const fs::path& db, const char* sql) {
 
 // Whether the index at `db` matches its stamp, read through a connection.
 bool stamp_matches(const fs::path& db) {
-  mapindex::index::Connection connection;
+  mapindex::sqlite::Connection connection;
   REQUIRE(connection.open(db.string(), SQLITE_OPEN_READONLY) == SQLITE_OK);
   return mapindex::index::matches_stamp(connection.get(), db.string());
 }
@@ -534,6 +534,7 @@ TEST_SUITE("cli") {
 
     // Another connection commits while a run has the index open: no stamp.
     using namespace mapindex::index;
+    using namespace mapindex::sqlite;
     {
       auto db = IndexDb::open(f.db.string(), OpenMode::read_write);
       REQUIRE_MESSAGE(db.ok(), (db.ok() ? "" : db.error().message));
@@ -551,6 +552,7 @@ TEST_SUITE("cli") {
     // holds on it: SQLite's shared lock on the index, without which another
     // process's connection, closing, deletes this run's log.
     using namespace mapindex::index;
+    using namespace mapindex::sqlite;
     IndexedFolder f(2);
     if (!keeps_stamps(f.db.parent_path())) return;
     REQUIRE(!stamp_of(f.db).empty());
@@ -584,6 +586,7 @@ TEST_SUITE("cli") {
   TEST_CASE(
       "cli index e2e: only a run that finished complete or interrupted on a vetted index stamps it") {
     using namespace mapindex::index;
+    using namespace mapindex::sqlite;
     IndexedFolder f(2);
     if (!keeps_stamps(f.db.parent_path())) return;
     REQUIRE(!stamp_of(f.db).empty());
@@ -631,6 +634,7 @@ TEST_SUITE("cli") {
   TEST_CASE(
       "cli index e2e: damage beyond the quick_check size limit fails the first statement that touches it as index.damaged") {
     using namespace mapindex::index;
+    using namespace mapindex::sqlite;
     IndexedFolder f(4);
     const auto damaged = damaged_copy(f, {"maps"});
     // Within the limit: refused at open.
@@ -656,6 +660,7 @@ TEST_SUITE("cli") {
       "cli index e2e: with the check in the background, open returns at once and the first write gets "
       "the damage verdict instead of writing") {
     using namespace mapindex::index;
+    using namespace mapindex::sqlite;
     IndexedFolder f(4);
     const auto damaged = damaged_copy(f, {"files"});
     const auto runs_before = sql_int(f.db, "SELECT count(*) FROM runs");
@@ -685,6 +690,7 @@ TEST_SUITE("cli") {
       "cli index e2e: with no thread to be had for the background check, open checks as it would without "
       "one: a stamped index is unchanged, an unstamped one checked, a damaged one refused") {
     using namespace mapindex::index;
+    using namespace mapindex::sqlite;
     IndexedFolder f(3);
     const auto damaged = damaged_copy(f, {"files"});
     mapindex::testing::RefuseThreadStarts no_threads;
@@ -711,6 +717,7 @@ TEST_SUITE("cli") {
       "cli index e2e: the check at open is for damage to the file, a row breaking a CHECK constraint is "
       "left to mapindex check, and the writer's constraints hold after it") {
     using namespace mapindex::index;
+    using namespace mapindex::sqlite;
     IndexedFolder f(3);
     // A value no mapindex writes, put there by another program.
     {
@@ -795,7 +802,7 @@ TEST_SUITE("cli") {
                                    ", started " + started_at + " UTC): wait for it to finish"),
           second.err);
       // Refused at once: waiting for the lock would take the busy timeout.
-      CHECK(seconds < mapindex::index::kBusyTimeoutMs / 1000.0);
+      CHECK(seconds < mapindex::sqlite::kBusyTimeoutMs / 1000.0);
       CHECK(sql_int(db, "SELECT count(*) FROM runs") == 1);  // the second run wrote no run row
     }
     REQUIRE_MESSAGE(overlapped, "the first run never overlapped the second");
@@ -814,7 +821,7 @@ TEST_SUITE("cli") {
     if (child == 0) _exit(0);
     REQUIRE(child > 0);
     waitpid(child, nullptr, 0);
-    mapindex::index::Connection holder;
+    mapindex::sqlite::Connection holder;
     REQUIRE(holder.open(f.db.string(), SQLITE_OPEN_READWRITE) == SQLITE_OK);
     REQUIRE(
         sqlite3_exec(
@@ -828,7 +835,7 @@ TEST_SUITE("cli") {
     REQUIRE(sqlite3_exec(holder.get(), "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
     const auto r = run_mapindex({"index", "--db", f.db.string(), "--quiet", f.maps.string()});
     sqlite3_exec(holder.get(), "ROLLBACK", nullptr, nullptr, nullptr);
-    holder = mapindex::index::Connection();  // closed
+    holder = mapindex::sqlite::Connection();  // closed
     CHECK(r.exit_code == 3);
     CHECK_MESSAGE(contains(r.err, "is locked by another process"), r.err);
     CHECK_MESSAGE(contains(r.err, "run " + std::to_string(gone) + " (pid " + std::to_string(child) +

@@ -1,4 +1,4 @@
-// stages/common: the one copy of hex text, control-character escaping and
+// src/common: the one copy of hex text, control-character escaping and
 // the JSON writer, checked against expectations built independently of them
 // (snprintf, hand-written bytes), and through their users.
 #include <doctest/doctest.h>
@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "stages/common/hex.h"
-#include "stages/common/json_writer.h"
-#include "stages/common/sha256.h"
-#include "stages/common/utf8.h"
-#include "stages/decode/datafile/uuid.h"
-#include "stages/read/digest.h"
+#include "common/hex.h"
+#include "common/json_writer.h"
+#include "common/sha256.h"
+#include "common/utf8.h"
+#include "decode/datafile/uuid.h"
+#include "read/digest.h"
 
 using namespace mapindex;
 

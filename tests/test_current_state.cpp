@@ -9,14 +9,15 @@
 #include <algorithm>
 #include <set>
 
-#include "stages/common/problem_codes.h"
-#include "stages/extract/teeworlds_features.h"
-#include "stages/write/index_db.h"
+#include "common/problem_codes.h"
+#include "extract/teeworlds_features.h"
+#include "index/index_db.h"
 #include "tests/support/codes.h"
 #include "tests/test_index_helpers.h"
 
 using namespace mapindex;
 using namespace mapindex::index;
+using namespace mapindex::sqlite;
 using namespace mapindex::index::testing;
 
 namespace {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "stages/decode/datafile/datafile.h"
-#include "stages/decode/datafile/uuid.h"
-#include "stages/deflate/inflate.h"
+#include "decode/datafile/datafile.h"
+#include "decode/datafile/uuid.h"
+#include "deflate/inflate.h"
 #include "tests/support/codes.h"
 #include "tests/support/datafile_writer.h"
 

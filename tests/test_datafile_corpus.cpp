@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "stages/decode/datafile/datafile.h"
-#include "stages/decode/datafile/uuid.h"
+#include "decode/datafile/datafile.h"
+#include "decode/datafile/uuid.h"
 #include "tests/support/codes.h"
 #include "tests/support/corpus.h"
 

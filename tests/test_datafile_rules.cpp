@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "stages/decode/datafile/datafile.h"
+#include "decode/datafile/datafile.h"
 #include "tests/support/codes.h"
 #include "tests/support/datafile_writer.h"
 

@@ -1,11 +1,11 @@
-// draw_map (stages/extract) and read_named_entry (stages/read): what
+// draw_map (src/extract) and read_named_entry (src/read): what
 // `mapindex render` and the site use to read a map named by the user and draw
 // it. The command's messages and exit statuses are tested end to end in
 // test_render.cpp.
 #include <doctest/doctest.h>
 
-#include "stages/extract/draw_map.h"
-#include "stages/read/named_entry.h"
+#include "extract/draw_map.h"
+#include "read/named_entry.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/map_builder.h"
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "stages/common/bytes.h"
-#include "stages/decode/datafile/datafile.h"
-#include "stages/decode/datafile/uuid.h"
-#include "stages/extract/teeworlds_measure.h"
+#include "common/bytes.h"
+#include "decode/datafile/datafile.h"
+#include "decode/datafile/uuid.h"
+#include "extract/teeworlds_measure.h"
 #include "tests/support/codes.h"
 #include "tests/support/datafile_writer.h"
 #include "tests/support/map_builder.h"

@@ -4,8 +4,8 @@
 // for its rule, not from the program.
 #include <doctest/doctest.h>
 
-#include "stages/extract/game_verdict.h"
-#include "stages/extract/teeworlds_measure.h"
+#include "extract/game_verdict.h"
+#include "extract/teeworlds_measure.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/map_builder.h"
 #include "tests/support/process.h"

@@ -15,15 +15,16 @@
 #include <sstream>
 #include <tuple>
 
-#include "stages/extract/teeworlds_tile_names.h"
-#include "stages/write/index_db.h"
-#include "stages/write/migrations.h"
-#include "stages/write/tile_names.h"
+#include "extract/teeworlds_tile_names.h"
+#include "index/index_db.h"
+#include "index/migrations.h"
+#include "index/tile_names.h"
 #include "tests/support/codes.h"
 #include "tests/test_index_helpers.h"
 
 using namespace mapindex;
 using namespace mapindex::index;
+using namespace mapindex::sqlite;
 using namespace mapindex::index::testing;
 
 namespace {

@@ -13,11 +13,11 @@
 #include <string_view>
 #include <vector>
 
-#include "stages/common/hex.h"
-#include "stages/common/sha256.h"
-#include "stages/extract/map_stats.h"
-#include "stages/write/index_db.h"
-#include "stages/write/migrations.h"
+#include "common/hex.h"
+#include "common/sha256.h"
+#include "extract/map_stats.h"
+#include "index/index_db.h"
+#include "index/migrations.h"
 #include "tests/support/archive_builder.h"
 
 namespace mapindex::index::testing {
@@ -244,9 +244,9 @@ inline IndexDb open_index(const std::string& path, OpenOptions options = {}) {
 
 inline std::int64_t query_int(sqlite3* db, const std::string& sql) {
   try {
-    Statement statement(db, sql);
+    sqlite::Statement statement(db, sql);
     return statement.step() ? statement.column_int(0) : -1;
-  } catch (const IndexError& e) {
+  } catch (const sqlite::IndexError& e) {
     FAIL(sql << ": " << e.what());
   }
   return -1;
@@ -256,7 +256,7 @@ inline std::int64_t query_int(sqlite3* db, const std::string& sql) {
 inline std::vector<std::string> query_rows(sqlite3* db, const std::string& sql) {
   std::vector<std::string> rows;
   try {
-    Statement statement(db, sql);
+    sqlite::Statement statement(db, sql);
     while (statement.step()) {
       std::string row;
       for (int i = 0; i < statement.column_count(); ++i) {
@@ -265,7 +265,7 @@ inline std::vector<std::string> query_rows(sqlite3* db, const std::string& sql) 
       }
       rows.push_back(row);
     }
-  } catch (const IndexError& e) {
+  } catch (const sqlite::IndexError& e) {
     FAIL(sql << ": " << e.what());
   }
   return rows;
@@ -313,20 +313,20 @@ inline void copy_into_older_index(const std::string& older_path, OpenOptions old
                                   const std::string& current_path) {
   auto db = open_index(older_path, std::move(older));
   const auto h = db.handle();
-  index::exec_sql(h, "PRAGMA foreign_keys = OFF");
-  index::exec_sql(h, "ATTACH DATABASE '" + current_path + "' AS current");
-  index::exec_sql(h, "BEGIN");
+  sqlite::exec_sql(h, "PRAGMA foreign_keys = OFF");
+  sqlite::exec_sql(h, "ATTACH DATABASE '" + current_path + "' AS current");
+  sqlite::exec_sql(h, "BEGIN");
   for (const auto& table : table_names(h)) {
     if (table == "tile_names" || table == "problem_codes") continue;
     std::string columns;
     for (const auto& c : column_names(h, table))
       columns += (columns.empty() ? "\"" : ", \"") + c + "\"";
-    index::exec_sql(h, "INSERT INTO main.\"" + table + "\" (" + columns + ") SELECT " + columns +
-                           " FROM current.\"" + table + "\"");
+    sqlite::exec_sql(h, "INSERT INTO main.\"" + table + "\" (" + columns + ") SELECT " + columns +
+                            " FROM current.\"" + table + "\"");
   }
-  index::exec_sql(h, "COMMIT");
-  index::exec_sql(h, "DETACH DATABASE current");
-  index::exec_sql(h, "PRAGMA foreign_keys = ON");
+  sqlite::exec_sql(h, "COMMIT");
+  sqlite::exec_sql(h, "DETACH DATABASE current");
+  sqlite::exec_sql(h, "PRAGMA foreign_keys = ON");
 }
 
 // An index holding one complete run that saw one map ("a.map", race_map())

@@ -6,12 +6,13 @@
 
 #include <doctest/doctest.h>
 
-#include "stages/write/index_db.h"
-#include "stages/write/migrations.h"
+#include "index/index_db.h"
+#include "index/migrations.h"
 #include "tests/test_index_helpers.h"
 
 using namespace mapindex;
 using namespace mapindex::index;
+using namespace mapindex::sqlite;
 using namespace mapindex::index::testing;
 
 namespace {

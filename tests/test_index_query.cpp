@@ -4,15 +4,17 @@
 
 #include <sstream>
 
-#include "stages/common/json_writer.h"
-#include "stages/common/utf8.h"
-#include "stages/query/query_runner.h"
-#include "stages/write/index_db.h"
-#include "stages/write/migrations.h"
+#include "common/json_writer.h"
+#include "common/utf8.h"
+#include "index/index_db.h"
+#include "index/migrations.h"
+#include "query/query_runner.h"
 #include "tests/test_index_helpers.h"
 
 using namespace mapindex;
 using namespace mapindex::index;
+using namespace mapindex::sqlite;
+using namespace mapindex::query;
 using namespace mapindex::index::testing;
 
 namespace {

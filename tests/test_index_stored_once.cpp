@@ -11,14 +11,15 @@
 
 #include <map>
 
-#include "stages/render/png.h"
-#include "stages/write/index_db.h"
-#include "stages/write/migrations.h"
-#include "stages/write/part_key.h"
+#include "index/index_db.h"
+#include "index/migrations.h"
+#include "index/part_key.h"
+#include "render/png.h"
 #include "tests/test_index_helpers.h"
 
 using namespace mapindex;
 using namespace mapindex::index;
+using namespace mapindex::sqlite;
 using namespace mapindex::index::testing;
 
 namespace {

@@ -9,7 +9,7 @@
 #include <regex>
 #include <sstream>
 
-#include "stages/common/problem_codes.h"
+#include "common/problem_codes.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/map_builder.h"
 #include "tests/support/process.h"

@@ -12,10 +12,10 @@
 #include <set>
 #include <sstream>
 
-#include "stages/common/hex.h"
-#include "stages/common/utf8.h"
-#include "stages/read/digest.h"
-#include "stages/sqlite/statement.h"
+#include "common/hex.h"
+#include "common/utf8.h"
+#include "read/digest.h"
+#include "sqlite/statement.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/map_builder.h"
 #include "tests/support/process.h"
@@ -74,13 +74,13 @@ ProcessResult index(const fs::path& db, const std::vector<std::string>& inputs) 
 // each TEXT value with the strict validator. Returns the problems found, one
 // line each; counts the tables/views and TEXT values walked.
 std::string walk_text(const fs::path& path, int& relations, std::int64_t& text_values) {
-  mapindex::index::Connection db;
+  mapindex::sqlite::Connection db;
   REQUIRE(db.open(path.string(), SQLITE_OPEN_READONLY) == SQLITE_OK);
   std::vector<std::string> names;
   {
-    mapindex::index::Statement st(db.get(),
-                                  "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') "
-                                  "AND name NOT LIKE 'sqlite_%' ORDER BY name");
+    mapindex::sqlite::Statement st(db.get(),
+                                   "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') "
+                                   "AND name NOT LIKE 'sqlite_%' ORDER BY name");
     while (st.step()) names.push_back(st.column_text(0));
   }
   std::ostringstream bad;
@@ -88,7 +88,7 @@ std::string walk_text(const fs::path& path, int& relations, std::int64_t& text_v
   text_values = 0;
   for (const auto& name : names) {
     const std::string sql = "SELECT * FROM \"" + name + "\"";
-    mapindex::index::Statement st(db.get(), sql);
+    mapindex::sqlite::Statement st(db.get(), sql);
     ++relations;
     while (st.step()) {
       for (int c = 0; c < st.column_count(); ++c) {

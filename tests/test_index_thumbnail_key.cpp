@@ -5,13 +5,14 @@
 
 #include <algorithm>
 
-#include "stages/write/index_db.h"
-#include "stages/write/map_rows.h"
-#include "stages/write/migrations.h"
+#include "index/index_db.h"
+#include "index/map_rows.h"
+#include "index/migrations.h"
 #include "tests/test_index_helpers.h"
 
 using namespace mapindex;
 using namespace mapindex::index;
+using namespace mapindex::sqlite;
 using namespace mapindex::index::testing;
 
 TEST_SUITE("index") {

@@ -5,11 +5,12 @@
 
 #include <doctest/doctest.h>
 
-#include "stages/write/index_db.h"
+#include "index/index_db.h"
 #include "tests/test_index_helpers.h"
 
 using namespace mapindex;
 using namespace mapindex::index;
+using namespace mapindex::sqlite;
 using namespace mapindex::index::testing;
 
 namespace {

@@ -1,4 +1,4 @@
-// Layer-level content addressing (stages/extract/layer_data.h,
+// Layer-level content addressing (src/extract/layer_data.h,
 // pipeline/layer_store.h, schema layer_data): a tile layer met again, in the
 // same map, another map of the run or a later run, is not inflated again, and
 // the index is the same as without the cache. And what a map's versions share
@@ -18,16 +18,16 @@
 #include <thread>
 #include <unordered_map>
 
+#include "common/background.h"
+#include "common/hex.h"
+#include "common/sha256.h"
+#include "common/shared_buffer.h"
+#include "decode/datafile/datafile.h"
+#include "extract/measure.h"
+#include "extract/teeworlds_measure.h"
+#include "index/index_db.h"
 #include "pipeline/index_run.h"
 #include "pipeline/layer_store.h"
-#include "stages/common/background.h"
-#include "stages/common/hex.h"
-#include "stages/common/sha256.h"
-#include "stages/common/shared_buffer.h"
-#include "stages/decode/datafile/datafile.h"
-#include "stages/extract/measure.h"
-#include "stages/extract/teeworlds_measure.h"
-#include "stages/write/index_db.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/corpus.h"
 #include "tests/support/map_builder.h"
@@ -772,10 +772,10 @@ TEST_SUITE("layer cache") {
     {
       auto opened = index::IndexDb::open(db.string(), index::OpenMode::read_write);
       REQUIRE(opened);
-      index::exec_sql(opened->handle(),
-                      "CREATE TRIGGER refuse BEFORE INSERT ON files "
-                      "WHEN NEW.entry_path = 'bad.map' "
-                      "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+      sqlite::exec_sql(opened->handle(),
+                       "CREATE TRIGGER refuse BEFORE INSERT ON files "
+                       "WHEN NEW.entry_path = 'bad.map' "
+                       "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
     }
     const auto r = index_into(db, {tmp.file("maps.zip")}, {"--threads", "1"});
     CHECK(r.exit_code == 1);

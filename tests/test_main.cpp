@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-#include "stages/read/libarchive_reader.h"
+#include "read/libarchive_reader.h"
 #include "tests/support/corpus.h"
 #include "tests/support/test_kind.h"
 

@@ -5,9 +5,9 @@
 
 #include <functional>
 
-#include "stages/decode/datafile/datafile.h"
-#include "stages/decode/teeworlds/teeworlds_map.h"
-#include "stages/extract/teeworlds_measure.h"
+#include "decode/datafile/datafile.h"
+#include "decode/teeworlds/teeworlds_map.h"
+#include "extract/teeworlds_measure.h"
 #include "tests/map_check_cases.h"
 #include "tests/support/codes.h"
 #include "tests/support/map_builder.h"

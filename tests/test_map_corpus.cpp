@@ -8,9 +8,9 @@
 #include <map>
 #include <set>
 
-#include "stages/decode/datafile/datafile.h"
-#include "stages/decode/teeworlds/teeworlds_map.h"
-#include "stages/extract/teeworlds_measure.h"
+#include "decode/datafile/datafile.h"
+#include "decode/teeworlds/teeworlds_map.h"
+#include "extract/teeworlds_measure.h"
 #include "tests/support/corpus.h"
 #include "tests/support/map_builder.h"
 

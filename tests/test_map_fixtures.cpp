@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <map>
 
-#include "stages/decode/datafile/datafile.h"
-#include "stages/decode/teeworlds/i32_string.h"
-#include "stages/decode/teeworlds/teeworlds_map.h"
-#include "stages/extract/teeworlds_measure.h"
-#include "stages/extract/teeworlds_tile_counter.h"
+#include "decode/datafile/datafile.h"
+#include "decode/teeworlds/i32_string.h"
+#include "decode/teeworlds/teeworlds_map.h"
+#include "extract/teeworlds_measure.h"
+#include "extract/teeworlds_tile_counter.h"
 #include "tests/support/codes.h"
 #include "tests/support/map_builder.h"
 

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "stages/decode/kinds.h"
-#include "stages/decode/teeworlds/item_decoders.h"
-#include "stages/decode/teeworlds/tiles.h"
-#include "stages/extract/teeworlds_tile_names.h"
+#include "decode/kinds.h"
+#include "decode/teeworlds/item_decoders.h"
+#include "decode/teeworlds/tiles.h"
+#include "extract/teeworlds_tile_names.h"
 #include "tests/support/corpus.h"
 
 namespace mapindex::teeworlds {

@@ -10,10 +10,10 @@
 #include <cstdlib>
 #include <random>
 
-#include "stages/common/bytes.h"
-#include "stages/decode/datafile/datafile.h"
-#include "stages/decode/teeworlds/map_items.h"
-#include "stages/extract/teeworlds_measure.h"
+#include "common/bytes.h"
+#include "decode/datafile/datafile.h"
+#include "decode/teeworlds/map_items.h"
+#include "extract/teeworlds_measure.h"
 #include "tests/support/corpus.h"
 #include "tests/support/datafile_writer.h"
 #include "tests/support/map_builder.h"

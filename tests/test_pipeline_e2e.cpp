@@ -13,7 +13,7 @@
 #include <set>
 #include <thread>
 
-#include "stages/read/digest.h"
+#include "read/digest.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/corpus.h"
 #include "tests/support/map_builder.h"

@@ -1,5 +1,5 @@
 // One generated fixture per problem code: every code of the code table
-// (stages/common/problem_codes.h), but the commands' own errors, has a fixture
+// (src/common/problem_codes.h), but the commands' own errors, has a fixture
 // that triggers it, and this test fails for a code that no fixture triggers
 // (a code added to the table without one, or a fixture removed). The map check
 // cases of tests/test_map_checks.cpp count as fixtures of their codes.
@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "stages/decode/datafile/datafile.h"
-#include "stages/decode/spritetile/level.h"
-#include "stages/decode/teeworlds/item_decoders.h"
-#include "stages/extract/spritetile_stats.h"
-#include "stages/extract/teeworlds_measure.h"
-#include "stages/read/source_reader.h"
+#include "decode/datafile/datafile.h"
+#include "decode/spritetile/level.h"
+#include "decode/teeworlds/item_decoders.h"
+#include "extract/spritetile_stats.h"
+#include "extract/teeworlds_measure.h"
+#include "read/source_reader.h"
 #include "tests/map_check_cases.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/codes.h"

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "stages/read/digest.h"
-#include "stages/read/source_reader.h"
+#include "read/digest.h"
+#include "read/source_reader.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/corpus.h"
 

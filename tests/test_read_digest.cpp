@@ -3,7 +3,7 @@
 #include <string_view>
 #include <vector>
 
-#include "stages/read/digest.h"
+#include "read/digest.h"
 
 namespace {
 

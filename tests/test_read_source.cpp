@@ -14,10 +14,10 @@
 #include <thread>
 #include <vector>
 
-#include "stages/read/archive_magic.h"
-#include "stages/read/byte_source.h"
-#include "stages/read/entry_buffers.h"
-#include "stages/read/source_reader.h"
+#include "read/archive_magic.h"
+#include "read/byte_source.h"
+#include "read/entry_buffers.h"
+#include "read/source_reader.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/codes.h"
 #include "tests/support/read_all.h"

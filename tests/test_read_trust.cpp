@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "pipeline/byte_budget.h"
-#include "stages/read/archive_magic.h"
-#include "stages/read/source_reader.h"
+#include "read/archive_magic.h"
+#include "read/source_reader.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/codes.h"
 #include "tests/support/read_all.h"

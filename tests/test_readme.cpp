@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "stages/extract/teeworlds_features.h"
+#include "extract/teeworlds_features.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/corpus.h"
 #include "tests/support/process.h"
@@ -208,7 +208,7 @@ TEST_SUITE("readme") {
   }
 
   // docs/schema.md's table of which tiles on which layers set each
-  // ddnet_mapinfo flag is the code's own table (stages/extract/teeworlds_features.cpp).
+  // ddnet_mapinfo flag is the code's own table (src/extract/teeworlds_features.cpp).
   TEST_CASE("readme: docs/schema.md documents every ddnet_mapinfo flag as the code sets it") {
     const std::string schema = read_doc("docs/schema.md");
     const auto start = schema.find("\n### `ddnet_mapinfo`");
@@ -250,10 +250,10 @@ TEST_SUITE("readme") {
     namespace fs = std::filesystem;
     const std::string design = read_doc("docs/design.md");
     const fs::path root(MAPINDEX_SOURCE_DIR);
-    std::vector<fs::path> folders{root / "pipeline", root / "app"};
-    for (const auto& entry : fs::directory_iterator(root / "stages"))
+    std::vector<fs::path> folders;
+    for (const auto& entry : fs::directory_iterator(root / "src"))
       if (fs::exists(entry.path() / "CMakeLists.txt")) folders.push_back(entry.path());
-    REQUIRE(folders.size() >= 10);
+    REQUIRE(folders.size() >= 12);
     const std::regex linked("mapindex_([a-z]+)");
     for (const auto& folder : folders) {
       const std::string name = folder.filename().string();
@@ -333,10 +333,10 @@ TEST_SUITE("readme") {
         const std::string path = link.substr(0, hash);
         fs::path target = path.empty() ? page : (page.parent_path() / path).lexically_normal();
         // The generated page of problem codes takes over the tables of
-        // stages/extract/README.md; until it exists, a link to it is read as
+        // src/extract/README.md; until it exists, a link to it is read as
         // a link to them.
         if (target == root / "docs/problem-codes.md" && !fs::exists(target))
-          target = root / "stages/extract/README.md";
+          target = root / "src/extract/README.md";
         CHECK_MESSAGE(fs::exists(target), "no such file: " << target.string());
         if (hash != std::string::npos && fs::is_regular_file(target))
           CHECK(anchors_of(read_text_file(target)).contains(link.substr(hash + 1)));
@@ -349,7 +349,7 @@ TEST_SUITE("readme") {
   // A comment of the product states a contract, an invariant or a reason;
   // timings, page-fault counts and benchmark runs belong in
   // benchmarks/RESULTS.md and commit bodies. The pattern is the comments
-  // rule's grep over every comment line of stages/, pipeline/ and app/.
+  // rule's grep over every comment line of src/.
   TEST_CASE("readme: product comments quote no timings or benchmark runs") {
     namespace fs = std::filesystem;
     const fs::path root(MAPINDEX_SOURCE_DIR);
@@ -357,11 +357,9 @@ TEST_SUITE("readme") {
         "^\\s*//.*(\\d+\\.\\d+ ?(s|ms)\\b|-> \\d|page faults|alternating runs|"
         "RESULTS\\.md|corpus tar|all-distinct|samples\\b)");
     std::vector<fs::path> sources;
-    for (const char* folder : {"stages", "pipeline", "app"})
-      if (fs::exists(root / folder))
-        for (const auto& entry : fs::recursive_directory_iterator(root / folder))
-          if (entry.path().extension() == ".cpp" || entry.path().extension() == ".h")
-            sources.push_back(entry.path());
+    for (const auto& entry : fs::recursive_directory_iterator(root / "src"))
+      if (entry.path().extension() == ".cpp" || entry.path().extension() == ".h")
+        sources.push_back(entry.path());
     REQUIRE(sources.size() > 100);
     std::string offending;
     for (const auto& source : sources) {
@@ -383,15 +381,17 @@ TEST_SUITE("readme") {
   // Per-thread and process state of the stages has an owner that passes it
   // down (docs/design.md, Memory): the index run keeps the decode
   // workspaces, other callers make their own. A thread_local or a singleton
-  // instance() in stages/ would be state nobody owns.
+  // instance() in src/ outside app/ and pipeline/ would be state nobody owns.
   TEST_CASE("readme: no stage keeps thread_local state or a singleton instance()") {
     namespace fs = std::filesystem;
     const fs::path root(MAPINDEX_SOURCE_DIR);
     const std::regex hidden("\\bthread_local\\b|\\binstance\\s*\\(\\s*\\)");
     std::size_t files = 0;
     std::string offending;
-    for (const auto& entry : fs::recursive_directory_iterator(root / "stages")) {
+    for (const auto& entry : fs::recursive_directory_iterator(root / "src")) {
       if (entry.path().extension() != ".cpp" && entry.path().extension() != ".h") continue;
+      const std::string folder = entry.path().lexically_relative(root / "src").begin()->string();
+      if (folder == "app" || folder == "pipeline") continue;
       ++files;
       std::istringstream lines(read_text_file(entry.path()));
       int number = 0;

@@ -13,14 +13,14 @@
 #include <utility>
 #include <vector>
 
-#include "stages/common/zero_blocks.h"
-#include "stages/common/zeroed_buffer.h"
-#include "stages/decode/teeworlds/tiles.h"
-#include "stages/extract/measure.h"
-#include "stages/read/digest.h"
-#include "stages/render/canvas.h"
-#include "stages/render/png.h"
-#include "stages/render/tile_class.h"
+#include "common/zero_blocks.h"
+#include "common/zeroed_buffer.h"
+#include "decode/teeworlds/tiles.h"
+#include "extract/measure.h"
+#include "read/digest.h"
+#include "render/canvas.h"
+#include "render/png.h"
+#include "render/tile_class.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/corpus.h"
 #include "tests/support/map_builder.h"

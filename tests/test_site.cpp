@@ -16,8 +16,8 @@
 #include <set>
 #include <sstream>
 
-#include "stages/common/utf8.h"
-#include "stages/site/site_html.h"
+#include "common/utf8.h"
+#include "site/site_html.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/browser.h"
 #include "tests/support/corpus.h"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "stages/extract/spritetile_stats.h"
+#include "extract/spritetile_stats.h"
 #include "tests/support/codes.h"
 #include "tests/support/corpus.h"
 

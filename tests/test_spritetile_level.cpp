@@ -1,4 +1,4 @@
-// SpriteTile level decoding (stages/decode/spritetile/level.h) on levels
+// SpriteTile level decoding (src/decode/spritetile/level.h) on levels
 // built in code by tests/support/spritetile_writer.h.
 #include <doctest/doctest.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "stages/decode/spritetile/level.h"
+#include "decode/spritetile/level.h"
 #include "tests/support/codes.h"
 #include "tests/support/spritetile_writer.h"
 

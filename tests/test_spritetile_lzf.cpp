@@ -1,4 +1,4 @@
-// LZF stream walking and decompression (stages/decode/spritetile/lzf_stream.h).
+// LZF stream walking and decompression (src/decode/spritetile/lzf_stream.h).
 #include <doctest/doctest.h>
 #include <lzf.h>
 
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "stages/decode/spritetile/lzf_stream.h"
+#include "decode/spritetile/lzf_stream.h"
 #include "tests/support/codes.h"
 #include "tests/support/spritetile_writer.h"
 

@@ -1,4 +1,4 @@
-// SpriteTile statistics and classification (stages/extract/spritetile_stats.h)
+// SpriteTile statistics and classification (src/extract/spritetile_stats.h)
 // on levels built in code. Expected values are counted by hand from the cells.
 #include <doctest/doctest.h>
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "stages/extract/spritetile_stats.h"
+#include "extract/spritetile_stats.h"
 #include "tests/support/codes.h"
 #include "tests/support/spritetile_writer.h"
 

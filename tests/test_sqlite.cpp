@@ -1,4 +1,4 @@
-// The SQLite layer (stages/sqlite): named binding and its checks, the error a
+// The SQLite layer (src/sqlite): named binding and its checks, the error a
 // SQLite failure becomes, and the exit status that error gives the CLI.
 #include <sqlite3.h>
 
@@ -11,12 +11,13 @@
 
 #include "app/cli_parse.h"
 #include "app/commands.h"
-#include "stages/sqlite/database.h"
-#include "stages/sqlite/statement.h"
+#include "sqlite/database.h"
+#include "sqlite/statement.h"
 #include "tests/test_index_helpers.h"
 
 using namespace mapindex;
 using namespace mapindex::index;
+using namespace mapindex::sqlite;
 using namespace mapindex::index::testing;
 
 namespace {

@@ -11,9 +11,9 @@
 #include <random>
 #include <vector>
 
-#include "stages/common/adler32.h"
-#include "stages/common/zero_blocks.h"
-#include "stages/extract/teeworlds_tile_counter.h"
+#include "common/adler32.h"
+#include "common/zero_blocks.h"
+#include "extract/teeworlds_tile_counter.h"
 #include "tests/support/zlib_reference.h"
 
 namespace mapindex::teeworlds {

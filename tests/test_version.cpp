@@ -14,7 +14,7 @@
 #include <oneapi/tbb/version.h>
 #include <string>
 
-#include "stages/write/migrations.h"
+#include "index/migrations.h"
 #include "tests/support/process.h"
 
 using namespace mapindex::testing;

@@ -1,4 +1,4 @@
-// inflate_onto_zeros (stages/deflate/zero_inflate.h), the decoder of tile
+// inflate_onto_zeros (src/deflate/zero_inflate.h), the decoder of tile
 // data, against zlib's inflate, the reference implementation of deflate (and
 // what DDNet writes maps with): streams zlib writes at every level and
 // strategy, blocks written by hand for each rule of RFC 1951 that zlib
@@ -20,12 +20,12 @@
 #include <utility>
 #include <vector>
 
-#include "stages/common/adler32.h"
-#include "stages/common/zero_blocks.h"
-#include "stages/common/zeroed_buffer.h"
-#include "stages/decode/datafile/datafile.h"
-#include "stages/deflate/zero_inflate.h"
-#include "stages/extract/teeworlds_tile_counter.h"
+#include "common/adler32.h"
+#include "common/zero_blocks.h"
+#include "common/zeroed_buffer.h"
+#include "decode/datafile/datafile.h"
+#include "deflate/zero_inflate.h"
+#include "extract/teeworlds_tile_counter.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/corpus.h"
 #include "tests/support/datafile_writer.h"

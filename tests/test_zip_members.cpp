@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "stages/common/bytes.h"
-#include "stages/read/zip_members.h"
+#include "common/bytes.h"
+#include "read/zip_members.h"
 #include "tests/support/archive_builder.h"
 #include "tests/support/read_all.h"
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "stages/common/bytes.h"
+#include "common/bytes.h"
 
 namespace mapindex::testing {
 

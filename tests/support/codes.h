@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "stages/common/problem.h"
+#include "common/problem.h"
 
 namespace doctest {
 template <>

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "stages/common/bytes.h"
-#include "stages/decode/datafile/datafile.h"
+#include "common/bytes.h"
+#include "decode/datafile/datafile.h"
 
 namespace mapindex::testing {
 namespace {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "stages/decode/datafile/uuid.h"
+#include "decode/datafile/uuid.h"
 
 namespace mapindex::testing {
 

@@ -5,10 +5,10 @@
 #include <random>
 #include <stdexcept>
 
-#include "stages/decode/datafile/uuid.h"
-#include "stages/decode/teeworlds/i32_string.h"
-#include "stages/decode/teeworlds/item_decoders.h"
-#include "stages/decode/teeworlds/skip_runs.h"
+#include "decode/datafile/uuid.h"
+#include "decode/teeworlds/i32_string.h"
+#include "decode/teeworlds/item_decoders.h"
+#include "decode/teeworlds/skip_runs.h"
 
 namespace mapindex::testing {
 

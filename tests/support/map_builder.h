@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "stages/common/bytes.h"
-#include "stages/common/result.h"
-#include "stages/decode/teeworlds/map_items.h"
+#include "common/bytes.h"
+#include "common/result.h"
+#include "decode/teeworlds/map_items.h"
 #include "tests/support/datafile_writer.h"
 
 namespace mapindex::testing {
@@ -63,7 +63,7 @@ class TileGrid {
 
 // The inverse of TileGrid::skip_compressed(): skip-compressed Tile data
 // expanded into exactly `num_tiles` 4-byte tiles (skip bytes 0), through the
-// product's run walk (stages/decode/teeworlds/skip_runs.h); its M14 error when
+// product's run walk (src/decode/teeworlds/skip_runs.h); its M14 error when
 // the runs do not cover exactly num_tiles or input is left over.
 Result<std::vector<std::uint8_t>> expand_skip_tiles(Bytes compressed, std::size_t num_tiles);
 

@@ -1,5 +1,5 @@
 // Reading PNGs back in tests with libpng's simplified API, independently of
-// how the product writes them (stages/render/png.h).
+// how the product writes them (src/render/png.h).
 #pragma once
 
 #include <cstdint>
@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "stages/render/tile_class.h"
+#include "render/tile_class.h"
 
 namespace mapindex::testing {
 

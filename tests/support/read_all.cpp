@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "stages/read/source_reader.h"
+#include "read/source_reader.h"
 
 namespace mapindex::testing {
 

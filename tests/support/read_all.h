@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "stages/read/entry.h"
+#include "read/entry.h"
 
 namespace mapindex::testing {
 

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "stages/decode/datafile/datafile.h"
+#include "decode/datafile/datafile.h"
 #include "tests/support/datafile_writer.h"
 #include "tests/support/map_builder.h"
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "stages/decode/datafile/uuid.h"
+#include "decode/datafile/uuid.h"
 
 namespace mapindex::testing {
 

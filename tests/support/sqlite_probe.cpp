@@ -7,17 +7,17 @@
 #include <set>
 #include <stdexcept>
 
-#include "stages/sqlite/statement.h"
+#include "sqlite/statement.h"
 
 namespace mapindex::testing {
 
 std::vector<Row> sql_rows(const std::filesystem::path& db, const std::string& sql) {
-  index::Connection connection;
+  sqlite::Connection connection;
   if (connection.open(db.string(), SQLITE_OPEN_READONLY) != SQLITE_OK)
     throw std::runtime_error("cannot open " + db.string() + ": " +
                              (connection ? sqlite3_errmsg(connection.get()) : "out of memory"));
   sqlite3_busy_timeout(connection.get(), 10000);
-  index::Statement statement(connection.get(), sql);  // throws index::IndexError
+  sqlite::Statement statement(connection.get(), sql);  // throws sqlite::IndexError
   std::vector<Row> rows;
   while (statement.step()) {
     Row row;

@@ -1,5 +1,5 @@
 // zlib's own Adler-32, as the reference the product's checksum code
-// (stages/common/adler32.h, libdeflate underneath) is tested against.
+// (src/common/adler32.h, libdeflate underneath) is tested against.
 #pragma once
 
 #include <zlib.h>
@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "stages/common/bytes.h"
+#include "common/bytes.h"
 
 namespace mapindex::testing {
 

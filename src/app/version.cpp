@@ -1,0 +1,50 @@
+#include "app/version.h"
+
+#include <archive.h>
+#include <libdeflate.h>
+#include <lzf.h>
+#include <openssl/crypto.h>
+#include <openssl/opensslv.h>
+#include <png.h>
+#include <sqlite3.h>
+
+#include <oneapi/tbb/version.h>
+#include <boost/version.hpp>
+
+#include "index/migrations.h"
+
+namespace mapindex {
+
+std::string_view tool_version() { return MAPINDEX_VERSION; }
+
+int index_schema_version() { return index::default_migrations().back().version; }
+
+std::vector<LibraryVersion> library_versions() {
+  const auto lzf = std::to_string(LZF_VERSION >> 8) + "." + std::to_string(LZF_VERSION & 0xff);
+  return {
+      {"SQLite", SQLITE_VERSION, sqlite3_libversion()},
+      // The details name the compression libraries libarchive itself uses
+      // (zlib, liblzma, zstd, ...): mapindex links none of them directly.
+      {"libarchive", ARCHIVE_VERSION_ONLY_STRING, archive_version_details()},
+      {"libdeflate", LIBDEFLATE_VERSION_STRING, ""},
+      {"oneTBB", TBB_VERSION_STRING, TBB_runtime_version()},
+      {"OpenSSL", OPENSSL_VERSION_TEXT, OpenSSL_version(OPENSSL_VERSION)},
+      {"liblzf", lzf, ""},  // LZF_VERSION: the API version
+      {"Boost", BOOST_LIB_VERSION, ""},
+      {"libpng", PNG_LIBPNG_VER_STRING, png_get_libpng_ver(nullptr)},
+  };
+}
+
+void print_version(std::ostream& out) {
+  out << "mapindex " << tool_version() << "\n";
+  out << "index schema version " << index_schema_version() << "\n";
+  out << "libraries (built with, running with):\n";
+  for (const auto& lib : library_versions()) {
+    out << "  " << lib.name << std::string(lib.name.size() < 11 ? 11 - lib.name.size() : 1, ' ')
+        << lib.built;
+    if (!lib.running.empty()) out << ", running " << lib.running;
+    out << "\n";
+  }
+}
+
+}  // namespace mapindex

@@ -1,0 +1,49 @@
+// Recognises a file by content and measures it: a Teeworlds/DDNet datafile
+// (`DATA`/`ATAD` magic) or a SpriteTile level (LZF stream starting with
+// "SpriteTileLevel"). Anything else, and SpriteTile files that are not levels
+// (groups files, other Unity assets), is "not a map".
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "common/bytes.h"
+#include "common/sha256.h"
+#include "extract/map_stats.h"
+#include "extract/teeworlds_measure.h"
+#include "render/png.h"
+
+namespace mapindex {
+
+enum class ContentKind : unsigned char { map, not_a_map };
+
+// A thumbnail drawn but not yet encoded (MeasureOptions::defer_thumbnail_png).
+struct DrawnThumbnail {
+  render::ClassImage image;
+  // What it was drawn from (MapStats::thumbnail_key), when every layer it
+  // shows was read: the PNG is then offered to the layer store under it.
+  std::optional<Sha256> key;
+};
+
+struct Measurement {
+  ContentKind kind = ContentKind::not_a_map;
+  std::string not_map_reason;  // when kind == not_a_map
+  MapStats stats;              // when kind == map
+  // With MeasureOptions::defer_thumbnail_png: the thumbnail for
+  // finish_thumbnail to encode (none when there is nothing to draw or the
+  // store had its PNG already).
+  std::optional<DrawnThumbnail> thumbnail;
+};
+
+Measurement measure_content(Bytes file, const MeasureOptions& options = {});
+
+// Encodes m.thumbnail into m.stats.thumbnail_png (a thumbnail that does not
+// encode is left out, as measure_content leaves it out), sets
+// m.stats.thumbnail_key and offers the PNG to `store` (may be null) under it;
+// then m.thumbnail is empty. Nothing to do without m.thumbnail. `blocks`:
+// the memory libpng uses, the caller's (one image at a time); without them,
+// blocks of its own for the call.
+void finish_thumbnail(Measurement& m, LayerDataStore* store, render::PngBlocks& blocks);
+void finish_thumbnail(Measurement& m, LayerDataStore* store);
+
+}  // namespace mapindex

@@ -1,0 +1,48 @@
+// What measuring keeps from map to map: the inflaters' state and the buffers
+// a map's data items are inflated into. Its owner decides how long it lives
+// and who shares its large buffer: an index run keeps one per concurrent
+// measure task (pipeline/measure_node.h) and one SharedBuffer for them all;
+// any other caller makes its own, or leaves MeasureOptions::workspace null
+// and measuring makes one for the call. One measure at a time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "common/shared_buffer.h"
+#include "common/zeroed_buffer.h"
+#include "deflate/inflate_workspace.h"
+#include "render/png.h"
+
+namespace mapindex {
+
+class MeasureWorkspace {
+ public:
+  // Tile data over kSharedBufferAbove goes into `large`, which other
+  // workspaces share (taken in turn) and which outlives this one.
+  explicit MeasureWorkspace(SharedBuffer& large) : large_(&large) {}
+  // With a large buffer of its own.
+  MeasureWorkspace() : own_large_(std::make_unique<SharedBuffer>()), large_(own_large_.get()) {}
+  MeasureWorkspace(const MeasureWorkspace&) = delete;
+  MeasureWorkspace& operator=(const MeasureWorkspace&) = delete;
+
+  // libdeflate's decompressor and zero_inflate's tables (the Datafile's).
+  deflate::InflateWorkspace inflate;
+  // One layer's quads or sound sources at a time. At most
+  // kSharedBufferAbove is kept between maps.
+  std::vector<std::uint8_t> scratch;
+  // One layer's tile data at a time, up to kSharedBufferAbove (mapped from
+  // the system: pages no layer writes are never faulted in).
+  ZeroedBuffer tiles;
+  // libpng's memory when measure_content encodes a thumbnail itself (not
+  // MeasureOptions::defer_thumbnail_png).
+  render::PngBlocks png;
+  SharedBuffer& large() const { return *large_; }
+
+ private:
+  std::unique_ptr<SharedBuffer> own_large_;
+  SharedBuffer* large_;
+};
+
+}  // namespace mapindex

@@ -1,0 +1,76 @@
+// `mapindex index` as a function: streams every entry of the inputs through
+// the oneTBB flow graph (pipeline/index_run.cpp) into the SQLite index.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "deflate/inflate.h"
+#include "extract/game_verdict.h"
+#include "index/index_db.h"
+#include "pipeline/run_counters.h"
+#include "pipeline/stop_request.h"
+
+namespace mapindex {
+
+// A batch's transaction also ends at the first entry written once it is this
+// old (`--batch` sets the other bound, a count of entries). Short enough that
+// the checkpoint thread (src/index/checkpointer.h) copies a short run's
+// log while the run goes on, not all of it after the last entry.
+inline constexpr std::chrono::milliseconds kCommitInterval{200};
+
+struct IndexOptions {
+  std::string db_path = "mapindex.sqlite";
+  std::vector<std::string> inputs;
+  unsigned threads = 0;                        // 0: all cores
+  std::uint64_t memory_budget = 128ull << 20;  // bytes of entries in flight (--memory)
+  // Entries in flight (--max-in-flight); 0: ByteBudget::default_max_entries
+  // of the decode threads (16 each, at most 1024).
+  std::uint64_t max_in_flight = 0;
+  std::uint64_t max_map_size = 64ull << 20;  // larger entries are skipped with a problem
+  std::uint64_t max_data_item_size = 256ull << 20;
+  int max_nesting = 4;
+  std::uint32_t batch_size = 500;  // entries per transaction (also ends: kCommitInterval)
+  bool reindex = false;            // decode even content already indexed
+  // Layer-level content addressing (pipeline/layer_store.h): a tile layer
+  // whose data was measured before in this run or (unless reindex) in the
+  // index is not inflated again. Off: --no-layer-cache (hidden; for the
+  // differential test). The index is the same either way.
+  bool layer_cache = true;
+  bool thumbnails = true;  // draw a thumbnail of each map measured (--no-thumbnails)
+  // What inflates tile data: --inflate (hidden; a fallback should zero_inflate
+  // be found wrong, src/deflate/README.md). The index is the same either
+  // way for every stream zlib reads.
+  deflate::Inflater tile_inflater = deflate::Inflater::zeros;
+  Game game = Game::ddnet;   // whose verdict the counters give
+  std::string command_line;  // stored in runs.command
+  std::string tool_version;  // stored in runs.tool_version (the caller's release)
+  // Polled by the run: once requested, the reader stops, the entries in
+  // flight are written and the run ends interrupted. Owned by the caller.
+  StopRequest* stop = nullptr;
+};
+
+struct IndexSummary {
+  std::int64_t run_id = 0;
+  bool interrupted = false;
+  double seconds = 0;
+  double cpu_seconds = 0;
+  std::uint64_t peak_in_flight = 0;          // most bytes held between reader and writer
+  std::uint64_t peak_in_flight_entries = 0;  // most entries held (at most max_in_flight)
+  unsigned decode_threads = 0;               // the decode threads the run used
+  std::uint64_t max_in_flight = 0;           // the cap on entries in flight it used
+  std::uint64_t peak_run_contents = 0;       // most contents tracked at once for in-run dedup
+  double writer_seconds = 0;                 // time spent inside the writer node
+  std::uint64_t zip_members_read = 0;  // zip members mapindex inflated itself (not libarchive)
+  index::IndexCheck index_check = index::IndexCheck::none;  // how open vetted the index
+};
+
+// Runs the whole index job. Errors opening the index (newer schema, not a
+// database, ...) come back as Error; problems with inputs and maps are rows in
+// the index and counts in `counters`.
+Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counters);
+
+}  // namespace mapindex

@@ -1,0 +1,128 @@
+#include "pipeline/layer_store.h"
+
+#include <utility>
+
+#include "index/map_rows.h"
+
+namespace mapindex {
+namespace {
+
+// What an entry holds, roughly: the node, the result and its vectors' heap.
+std::uint64_t entry_bytes(const LayerData& d) {
+  std::uint64_t bytes = 128 + sizeof(LayerData) + d.tile_counts.capacity() * sizeof(TileCount) +
+                        d.entities.capacity() * sizeof(NamedCount) +
+                        d.numbers.capacity() * sizeof(std::int32_t) +
+                        d.findings.capacity() * sizeof(LayerFinding);
+  for (const auto& e : d.entities) bytes += e.name.capacity();
+  for (const auto& f : d.findings) bytes += f.message.capacity();
+  return bytes;
+}
+
+}  // namespace
+
+RunLayerStore::RunLayerStore(const std::string& index_path, int extractor_version,
+                             LayerStoreCounters& counters, std::uint64_t memory_bytes)
+    : extractor_version_(extractor_version), counters_(counters), memory_limit_(memory_bytes) {
+  if (index_path.empty()) return;
+  // Without the index level when the index cannot be read this way (an
+  // in-memory database, a file that went away): layers are measured then.
+  auto connection = sqlite::open_sqlite_read_only(index_path);
+  if (!connection) return;
+  index_ = std::move(*connection);
+  statements_.emplace(index_.get());
+  look_up_layers_ = look_up_thumbnails_ = true;
+  try {
+    look_up_layers_ = index::any_layer_data(*statements_);
+    look_up_thumbnails_ = index::any_keyed_thumbnail(*statements_);
+  } catch (const sqlite::IndexError&) {
+    // Look up then (the writer reports a damaged index).
+  }
+}
+
+std::shared_ptr<const LayerData> RunLayerStore::find(const LayerDataKey& key) {
+  {
+    std::shared_lock lock(mutex_);
+    if (auto it = entries_.find(key); it != entries_.end()) {
+      (it->second.from_index ? counters_.reused_index : counters_.reused_run)++;
+      return it->second.data;
+    }
+  }
+  if (!statements_ || !look_up_layers_) return nullptr;
+  std::shared_ptr<const LayerData> stored;
+  {
+    std::lock_guard lock(index_mutex_);
+    try {
+      if (auto d = index::find_layer_data(*statements_, extractor_version_, key))
+        stored = std::make_shared<const LayerData>(std::move(*d));
+    } catch (const sqlite::IndexError&) {
+      // Reading failed (the index busy or damaged): measure the layer; the
+      // writer reports a damaged index.
+      return nullptr;
+    }
+  }
+  if (!stored) return nullptr;
+  counters_.reused_index++;
+  keep(key, Entry{stored, true});
+  return stored;
+}
+
+void RunLayerStore::offer(const LayerDataKey& key, std::shared_ptr<const LayerData> data) {
+  counters_.measured++;
+  keep(key, Entry{std::move(data), false});
+}
+
+bool RunLayerStore::keep(const LayerDataKey& key, Entry entry) {
+  const std::uint64_t bytes = entry_bytes(*entry.data);
+  std::unique_lock lock(mutex_);
+  if (memory_ + bytes > memory_limit_) {
+    look_up_layers_ = true;
+    return false;
+  }
+  // Two threads that measured the same new key: the first result is kept.
+  if (entries_.emplace(key, std::move(entry)).second) memory_ += bytes;
+  return true;
+}
+
+std::shared_ptr<const std::vector<std::uint8_t>> RunLayerStore::find_thumbnail(const Sha256& key) {
+  {
+    std::shared_lock lock(thumbnail_mutex_);
+    if (auto it = thumbnails_.find(key); it != thumbnails_.end()) {
+      counters_.thumbnails_reused++;
+      return it->second;
+    }
+  }
+  if (!statements_ || !look_up_thumbnails_) return nullptr;
+  std::shared_ptr<const std::vector<std::uint8_t>> stored;
+  {
+    std::lock_guard lock(index_mutex_);
+    try {
+      if (auto png = index::find_thumbnail(*statements_, key))
+        stored = std::make_shared<const std::vector<std::uint8_t>>(std::move(*png));
+    } catch (const sqlite::IndexError&) {
+      return nullptr;  // as find: drawn then
+    }
+  }
+  if (!stored) return nullptr;
+  counters_.thumbnails_reused++;
+  offer_thumbnail(key, stored);
+  return stored;
+}
+
+void RunLayerStore::offer_thumbnail(const Sha256& key,
+                                    std::shared_ptr<const std::vector<std::uint8_t>> png) {
+  const std::uint64_t bytes = 128 + png->capacity();
+  std::unique_lock lock(thumbnail_mutex_);
+  if (thumbnail_memory_ + bytes > kThumbnailMemoryBytes) {
+    look_up_thumbnails_ = true;
+    return;
+  }
+  // Two threads that drew the same new key: the first thumbnail is kept.
+  if (thumbnails_.emplace(key, std::move(png)).second) thumbnail_memory_ += bytes;
+}
+
+std::uint64_t RunLayerStore::memory_bytes() const {
+  std::shared_lock lock(mutex_);
+  return memory_;
+}
+
+}  // namespace mapindex
