@@ -117,7 +117,7 @@ void Canvas::draw_skip_runs(const TileLayerView& layer, const std::array<TileCla
   const std::size_t num_tiles = static_cast<std::size_t>(lw * layer.height);
   std::size_t at = 0;
   (void)teeworlds::for_each_skip_run(
-      layer.data, num_tiles, [&](const std::uint8_t* run, std::size_t repeat) {
+      layer.tiles.bytes(), num_tiles, [&](const std::uint8_t* run, std::size_t repeat) {
         const TileClass c = table[run[teeworlds::tile_struct::kIndex]];
         if (c != TileClass::air)
           for (std::size_t i = at; i < at + repeat; ++i)
@@ -131,7 +131,7 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
   if (layer.skip_compressed) return draw_skip_runs(layer, table);
   const std::int64_t lw = layer.width;
   const std::size_t num_tiles = static_cast<std::size_t>(lw * layer.height);
-  const std::size_t n = std::min(num_tiles, layer.data.size() / struct_size);
+  const std::size_t n = std::min(num_tiles, layer.tiles.bytes().size() / struct_size);
   const std::int64_t rows = std::min<std::int64_t>(layer.height, map_height_);
   const std::int64_t cols = std::min<std::int64_t>(lw, map_width_);
   // Most physics tiles are air (front, tele, speedup and switch layers almost
@@ -145,21 +145,22 @@ void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 2
   // write there would pay for that (a copy-on-write fault and a TLB flush on
   // every core).
   const std::int64_t block = static_cast<std::int64_t>(32 / struct_size);
-  const std::uint8_t* const data_end = layer.data.data() + n * struct_size;
+  const std::uint8_t* const data_end = layer.tiles.bytes().data() + n * struct_size;
   static_assert(static_cast<int>(TileClass::air) == 0);
-  KeyScan scan{.table = table,
-               .struct_size = struct_size,
-               .key_at = key_at,
-               .block = block,
-               .block_bytes = static_cast<std::size_t>(block) * struct_size,
-               .whole_blocks = static_cast<std::size_t>(block) * struct_size == 32,
-               .known = layer.known_zeros,
-               .data_end = data_end,
-               .ask = layer.known_zeros.covers(layer.data.data()) ? layer.data.data() : data_end,
-               .columns = cols <= static_cast<std::int64_t>(pixel_columns_.size())
-                              ? pixel_columns_.data()
-                              : nullptr};
-  draw_rows(scan, layer.data.data(), n, lw, rows, cols);
+  KeyScan scan{
+      .table = table,
+      .struct_size = struct_size,
+      .key_at = key_at,
+      .block = block,
+      .block_bytes = static_cast<std::size_t>(block) * struct_size,
+      .whole_blocks = static_cast<std::size_t>(block) * struct_size == 32,
+      .known = layer.tiles.known(),
+      .data_end = data_end,
+      .ask = layer.tiles.known().covers(layer.tiles.bytes().data()) ? layer.tiles.bytes().data()
+                                                                    : data_end,
+      .columns = cols <= static_cast<std::int64_t>(pixel_columns_.size()) ? pixel_columns_.data()
+                                                                          : nullptr};
+  draw_rows(scan, layer.tiles.bytes().data(), n, lw, rows, cols);
 }
 
 void Canvas::draw_rows(const KeyScan& scan, const std::uint8_t* data, std::size_t n,
