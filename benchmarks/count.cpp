@@ -101,35 +101,33 @@ int main(int argc, char** argv) {
         const auto& t = *layer.tilemap;
         if (index_of(layer.type) >= kNumTilemapKinds) continue;
         KindTotals& k = kinds[index_of(layer.type)];
-        std::optional<std::uint32_t> checksum;
         const auto index = static_cast<std::size_t>(t.tile_data());
-        std::optional<Result<Bytes>> inflated;
-        double best_inflate =
-            seconds_of([&] { inflated.emplace(df->data_unchecked(index, buffer, checksum)); });
+        std::optional<Result<tiledata::UncheckedTiles>> inflated;
+        double best_inflate = seconds_of([&] { inflated.emplace(df->tile_data(index, buffer)); });
         for (int rep = 1; rep < repeat; ++rep) {
           // A Datafile of its own for each repeat: each has an inflate budget.
           auto again = datafile::Datafile::open(bytes);
           if (!again) break;
-          best_inflate =
-              std::min(best_inflate, seconds_of([&] {
-                         inflated.emplace(again->data_unchecked(index, buffer, checksum));
-                       }));
+          best_inflate = std::min(
+              best_inflate, seconds_of([&] { inflated.emplace(again->tile_data(index, buffer)); }));
         }
-        const Result<Bytes>& data = *inflated;
+        const Result<tiledata::UncheckedTiles>& tiles = *inflated;
         k.inflate_seconds += best_inflate;
         const auto n = static_cast<std::size_t>(std::int64_t{t.width} * t.height);
-        if (!data || data->size() / teeworlds::tile_struct_size(layer.type) < n) {
+        if (!tiles || tiles->bytes().size() / teeworlds::tile_struct_size(layer.type) < n) {
           k.failures++;
           continue;
         }
+        const Bytes data = tiles->bytes();
+        const std::optional<std::uint32_t> checksum = tiles->expected();
         double best = 1e9;
         bool sum_holds = true;
         for (int rep = 0; rep < repeat; ++rep) {
           teeworlds::TileCounts counts;
-          tiledata::Adler32Scan scan(*data);
+          tiledata::Adler32Scan scan(data);
           std::uint32_t sum = 0;
           best = std::min(best, seconds_of([&] {
-                            teeworlds::count_plain_tiles(*data, layer.type, n, counts,
+                            teeworlds::count_plain_tiles(data, layer.type, n, counts,
                                                          checksum ? &scan : nullptr,
                                                          tiledata::KnownZeros(buffer));
                             sum = scan.finish();
@@ -147,8 +145,7 @@ int main(int argc, char** argv) {
                                            .layer_index = layer.index,
                                            .width = t.width,
                                            .height = t.height,
-                                           .data = *data,
-                                           .known_zeros = tiledata::KnownZeros(buffer),
+                                           .tiles = *tiledata::check(*tiles),
                                            .map_width = map_width,
                                            .map_height = map_height};
           double best_draw = 1e9;

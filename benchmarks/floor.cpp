@@ -102,15 +102,16 @@ void inflate_with_libdeflate(const datafile::Datafile& df, std::size_t index,
 
 void inflate_onto_zeros(const datafile::Datafile& df, std::size_t index,
                         tiledata::ZeroedBuffer& zeroed, Totals& t) {
-  std::optional<std::uint32_t> checksum;
-  auto data = df.data_unchecked(index, zeroed, checksum);
-  if (!data || (checksum && tiledata::adler32(*data) != *checksum)) {
+  auto tiles = df.tile_data(index, zeroed);
+  const auto checked = tiles ? tiledata::check(*tiles) : std::nullopt;
+  if (!checked) {
     t.failures++;
     return;
   }
+  const Bytes data = checked->bytes();
   t.tile_layers++;
-  t.inflated += data->size();
-  t.check += (*data)[data->size() / 2];
+  t.inflated += data.size();
+  t.check += data[data.size() / 2];
 }
 
 int usage() {

@@ -30,6 +30,7 @@
 #include "render/canvas.h"
 #include "render/tile_class.h"
 #include "tiledata/adler32.h"
+#include "tiledata/checked_tiles.h"
 #include "tiledata/zero_blocks.h"
 #include "tiledata/zeroed_buffer.h"
 
@@ -177,8 +178,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* in, std::size_t size) 
   render::TileLayerView view{.kind = l.kind,
                              .width = static_cast<std::int32_t>(lw),
                              .height = static_cast<std::int32_t>(lh),
-                             .data = data,
-                             .known_zeros = known,
+                             .tiles = *tiledata::check(tiledata::UncheckedTiles(data, known, {})),
                              .map_width = static_cast<std::int32_t>(map_w),
                              .map_height = static_cast<std::int32_t>(map_h)};
   canvas->draw(view);
@@ -187,8 +187,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* in, std::size_t size) 
   // Without what the buffer knows, on the clean bytes.
   if (poison) return 0;
   auto again = render::Canvas::create(map_w, map_h, {.max_side = in[5]});
-  view.data = plain;
-  view.known_zeros = {};
+  view.tiles = *tiledata::check(tiledata::UncheckedTiles(plain, {}, {}));
   again->draw(view);
   check(again->image().pixels == canvas->image().pixels);
   return 0;

@@ -11,7 +11,7 @@
 #include "decode/teeworlds/item_decoders.h"
 #include "extract/teeworlds_tile_counter.h"
 #include "extract/teeworlds_tile_names.h"
-#include "tiledata/adler32.h"
+#include "tiledata/checked_tiles.h"
 #include "tiledata/shared_buffer.h"
 
 namespace mapindex {
@@ -193,15 +193,14 @@ class LayerMeasurer {
         bool read = false;
         if (inflate) {
           tiledata::SharedBuffer::Lease lease;
-          // The key holds the SHA-256 of the stored stream, checksum
-          // included, and results are stored only once their data passed the
-          // checksum: these bytes inflate to what passed it then.
-          std::optional<std::uint32_t> passed_before;
           tiledata::ZeroedBuffer& buffer = buffer_for(index, lease);
-          auto data = df_.data_unchecked(static_cast<std::size_t>(index), buffer, passed_before);
+          auto data = df_.tile_data(static_cast<std::size_t>(index), buffer);
           read = data.ok();
+          // Results are stored only once their data passed the checksum, and
+          // the key is the SHA-256 of the stored stream, checksum included.
           if (read && options_.on_tile_layer)
-            options_.on_tile_layer(tile_layer_view(layer, t, *data, tiledata::KnownZeros(buffer)));
+            options_.on_tile_layer(tile_layer_view(
+                layer, t, tiledata::CheckedTiles::vouched_by_key(*data, key->sha256)));
         } else {
           read = df_.charge(static_cast<std::size_t>(index)).ok();
         }
@@ -221,20 +220,19 @@ class LayerMeasurer {
                 std::to_string(index) + ") cannot be read: " + e.to_string());
     };
     tiledata::SharedBuffer::Lease lease;
-    // The counting reads every byte: it also checks the stream's checksum,
-    // summing the air it skips in one step (Adler32Scan), before anything
-    // uses what it counted or the tiles are drawn.
-    std::optional<std::uint32_t> checksum;
     tiledata::ZeroedBuffer& buffer = buffer_for(index, lease);
-    auto data = df_.data_unchecked(static_cast<std::size_t>(index), buffer, checksum);
+    auto data = df_.tile_data(static_cast<std::size_t>(index), buffer);
     if (!data) return unreadable(data.error());
-    const tiledata::KnownZeros known(buffer);
-    tiledata::Adler32Scan scan(*data);
-    auto measured = std::make_shared<LayerData>(
-        measure_data(layer.type, t, *data, checksum ? &scan : nullptr, known));
-    if (checksum && scan.finish() != *checksum)
-      return unreadable(df_.invalid_stream_error(static_cast<std::size_t>(index)));
-    if (options_.on_tile_layer) options_.on_tile_layer(tile_layer_view(layer, t, *data, known));
+    // The counting reads every byte: it sums the stream's checksum on the
+    // same pass (the air it skips in one step), and what it counted is kept,
+    // and the tiles drawn, only when the sum is right.
+    auto counted = tiledata::read_and_check(
+        *data, [&](Bytes bytes, const tiledata::KnownZeros& known, tiledata::Adler32Scan* scan) {
+          return std::make_shared<LayerData>(measure_data(layer.type, t, bytes, scan, known));
+        });
+    if (!counted) return unreadable(df_.invalid_stream_error(static_cast<std::size_t>(index)));
+    auto& [tiles, measured] = *counted;
+    if (options_.on_tile_layer) options_.on_tile_layer(tile_layer_view(layer, t, tiles));
     lease = {};  // the data is no longer needed
     apply(layer, *measured, ls);
     if (key) {
@@ -334,16 +332,15 @@ class LayerMeasurer {
         present_[index_of(layer.type)].set(static_cast<std::size_t>(t.tile));
   }
 
-  // The inflated tiles for MeasureOptions::on_tile_layer (thumbnails).
+  // The checked tiles for MeasureOptions::on_tile_layer (thumbnails).
   render::TileLayerView tile_layer_view(const DecodedLayer& layer, const TilemapLayer& t,
-                                        Bytes bytes, const tiledata::KnownZeros& known) const {
+                                        const tiledata::CheckedTiles& tiles) const {
     render::TileLayerView v{
         .kind = layer.type,
         .layer_index = layer.index,
         .width = t.width,
         .height = t.height,
-        .data = bytes,
-        .known_zeros = known,
+        .tiles = tiles,
         .skip_compressed = t.skip_compressed(),
         .in_use = layer.type == LayerKind::tiles || map_.physics_layer(layer.type) == layer.index};
     for (const auto& l : map_.layers) {

@@ -96,7 +96,7 @@ void Canvas::draw_skip_runs(const TileLayerView& layer, const std::array<TileCla
   const std::size_t num_tiles = static_cast<std::size_t>(lw * layer.height);
   std::size_t at = 0;
   (void)teeworlds::for_each_skip_run(
-      layer.data, num_tiles, [&](const std::uint8_t* run, std::size_t repeat) {
+      layer.tiles.bytes(), num_tiles, [&](const std::uint8_t* run, std::size_t repeat) {
         const TileClass c = table[run[teeworlds::tile_struct::kIndex]];
         if (c != TileClass::air)
           for (std::size_t i = at; i < at + repeat; ++i)
@@ -187,12 +187,13 @@ void Canvas::draw_rows(const TileLayerView& layer, const std::array<TileClass, 2
   static_assert(static_cast<int>(TileClass::air) == 0);
   const std::int64_t lw = layer.width;
   const std::size_t num_tiles = static_cast<std::size_t>(lw * layer.height);
-  const std::size_t n = std::min(num_tiles, layer.data.size() / kSize);
+  const std::size_t n = std::min(num_tiles, layer.tiles.bytes().size() / kSize);
   const std::int64_t rows = std::min<std::int64_t>(layer.height, map_height_);
   const std::int64_t cols = std::min<std::int64_t>(lw, map_width_);
   const std::int32_t* const columns =
       cols <= static_cast<std::int64_t>(pixel_columns_.size()) ? pixel_columns_.data() : nullptr;
-  tiledata::TileScan<kSize> scan(Bytes(layer.data.data(), n * kSize), layer.known_zeros);
+  const std::uint8_t* const data = layer.tiles.bytes().data();
+  tiledata::TileScan<kSize> scan(Bytes(data, n * kSize), layer.tiles.known());
   for (std::int64_t y = 0; y < rows; ++y) {
     const std::size_t row = static_cast<std::size_t>(y * lw);
     if (row >= n) break;
@@ -200,7 +201,7 @@ void Canvas::draw_rows(const TileLayerView& layer, const std::array<TileClass, 2
     RowPainter<kSize> painter(
         *this, table, key_at, columns,
         image_.pixels.data() + static_cast<std::size_t>(y / factor_) * image_.width);
-    scan.scan(layer.data.data() + row * kSize, static_cast<std::size_t>(end), painter);
+    scan.scan(data + row * kSize, static_cast<std::size_t>(end), painter);
   }
 }
 

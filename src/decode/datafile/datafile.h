@@ -23,6 +23,7 @@
 #include "decode/datafile/uuid.h"
 #include "deflate/inflate.h"
 #include "deflate/inflate_workspace.h"
+#include "tiledata/checked_tiles.h"
 #include "tiledata/zeroed_buffer.h"
 
 namespace mapindex::datafile {
@@ -148,21 +149,17 @@ class Datafile {
   // Datafile (kInflateBudgetFactor) is used up. Not thread-safe: counts what
   // it inflates (one Datafile per thread).
   Result<Bytes> data(std::size_t index, std::vector<std::uint8_t>& scratch) const;
-  // data() without its last check, for a caller that reads every byte anyway
-  // and sums them on the way (Adler32Scan): the Adler-32 of the inflated
-  // bytes is not compared with the stream's. `checksum` is set to the value
-  // they must have (left empty for v3 data, which has none): when they do
-  // not, the item is corrupt and invalid_stream_error(index) is the error data()
-  // gives for it. Every other error is data()'s.
-  Result<Bytes> data_unchecked(std::size_t index, std::vector<std::uint8_t>& scratch,
-                               std::optional<std::uint32_t>& checksum) const;
-  // The same into `buffer`, for tile data (mostly zero): v4 data is inflated
-  // onto zeros by Options::tile_inflater, by default writing only what is not
-  // zero (src/deflate/zero_inflate.h), and the buffer's marks then say
-  // which chunks may hold bytes other than zero. The returned view is the
-  // buffer's front (v4) or a slice of the file (v3).
-  Result<Bytes> data_unchecked(std::size_t index, tiledata::ZeroedBuffer& buffer,
-                               std::optional<std::uint32_t>& checksum) const;
+  // Tile data item `index` inflated into `buffer` (mostly zero): v4 data is
+  // inflated onto zeros by Options::tile_inflater, by default writing only
+  // what is not zero (src/deflate/zero_inflate.h), and the buffer's marks
+  // then say which chunks may hold bytes other than zero. The bytes are the
+  // buffer's front (v4) or a slice of the file (v3). Their Adler-32 is not
+  // compared yet: the tiles carry the value it must have, and only
+  // tiledata::check or read_and_check (the counter summing it on its own
+  // pass) turn them into tiles that can be counted or drawn. Errors are
+  // data()'s except the checksum's, which is invalid_stream_error(index).
+  Result<tiledata::UncheckedTiles> tile_data(std::size_t index,
+                                             tiledata::ZeroedBuffer& buffer) const;
   // "D4": data item `index` is not a valid zlib stream, as data() says it.
   Error invalid_stream_error(std::size_t index) const;
   // The bytes data item `index` occupies in the file (compressed in v4; "D1"
@@ -192,8 +189,13 @@ class Datafile {
   static std::optional<Error> check_items(const Datafile& df);         // V3, V4
   static std::optional<Error> check_data_offsets(const Datafile& df);  // V5
   static std::optional<Error> check_data_sizes(Datafile& df);  // V6; sets the inflate budget
-  // data_unchecked()'s checks and errors around `inflate(compressed, size)`,
-  // which gives the InflateOutcome and where the bytes are.
+  // data() without comparing the Adler-32: `checksum` is set to the value
+  // the bytes must have (left empty for v3 data, which has none).
+  Result<Bytes> data_unchecked(std::size_t index, std::vector<std::uint8_t>& scratch,
+                               std::optional<std::uint32_t>& checksum) const;
+  // data_unchecked()'s and tile_data()'s checks and errors around
+  // `inflate(compressed, size)`, which gives the InflateOutcome and where the
+  // bytes are.
   template <typename Inflate>
   Result<Bytes> inflated(std::size_t index, std::optional<std::uint32_t>& checksum,
                          Inflate&& inflate) const;

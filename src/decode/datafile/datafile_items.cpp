@@ -181,15 +181,18 @@ Result<Bytes> Datafile::data_unchecked(std::size_t index, std::vector<std::uint8
   });
 }
 
-Result<Bytes> Datafile::data_unchecked(std::size_t index, tiledata::ZeroedBuffer& buffer,
-                                       std::optional<std::uint32_t>& checksum) const {
-  return inflated(index, checksum, [&](Bytes compressed, std::size_t wanted) {
+Result<tiledata::UncheckedTiles> Datafile::tile_data(std::size_t index,
+                                                     tiledata::ZeroedBuffer& buffer) const {
+  std::optional<std::uint32_t> checksum;
+  auto tiles = inflated(index, checksum, [&](Bytes compressed, std::size_t wanted) {
     tiledata::ZeroedSpan out = buffer.take(wanted);
     const std::uint8_t* const bytes = out.data();
     return std::pair(deflate::inflate_zlib_onto_zeros(compressed, std::move(out),
                                                       inflate_workspace(), options_.tile_inflater),
                      bytes);
   });
+  if (!tiles) return tiles.error();
+  return tiledata::UncheckedTiles(*tiles, tiledata::KnownZeros(buffer), checksum);
 }
 
 template <typename Inflate>
