@@ -27,13 +27,15 @@ namespace mapindex::tiledata {
 //   block(const std::uint8_t* first): kBlockTiles structs, not all zero;
 //   single(const std::uint8_t* tile): one struct, whatever it holds.
 //
-// Air is read a 32-byte block at a time (zero_blocks), and the bytes that
-// `known` knows are zero are not read at all: reading a page of fresh memory
-// would map the system's zero page into it, and the next write there would
-// pay a copy-on-write fault. So a block is read only before `ask`, the end of
-// the run of written chunks the scan is in; tiles in a block that crosses it
-// are reported one by one.
-template <std::size_t kStructSize>
+// Air is read a 32-byte block at a time (zero_blocks, which skips what
+// `known` knows is zero). With kLeaveKnownZerosUnread, no byte known to be
+// zero is read at all: reading a page of fresh memory maps the system's zero
+// page into it, and the next write there pays a copy-on-write fault. A block
+// is then read only before `ask`, the end of the run of written chunks the
+// scan is in, and tiles in a block that crosses it are reported one by one;
+// without it, the first block of a stretch of air is read, which costs fewer
+// instructions where written and unwritten chunks alternate.
+template <std::size_t kStructSize, bool kLeaveKnownZerosUnread = true>
 class TileScan {
  public:
   static_assert(kStructSize == 2 || kStructSize == 4 || kStructSize == 6);
@@ -48,12 +50,14 @@ class TileScan {
   TileScan(Bytes data, const KnownZeros& known)
       : known_(known),
         data_end_(data.data() + data.size()),
-        ask_(known.covers(data.data()) ? data.data() : data_end_) {}
+        ask_(kLeaveKnownZerosUnread && known.covers(data.data()) ? data.data() : data_end_) {}
 
   // Reports the `tiles` structs from `first` on (inside the data, after the
   // ranges scanned before) to `visit`.
+  // Always inlined: the visitor's state then stays in registers.
   template <class Visitor>
-  void scan(const std::uint8_t* first, std::size_t tiles, Visitor& visit);
+  [[gnu::always_inline]] inline void scan(const std::uint8_t* first, std::size_t tiles,
+                                          Visitor& visit);
 
  private:
   static std::uint64_t block_bits(const std::uint8_t* p) {
@@ -75,63 +79,65 @@ class TileScan {
   const std::uint8_t* ask_;
 };
 
-template <std::size_t kStructSize>
+template <std::size_t kStructSize, bool kLeaveKnownZerosUnread>
 template <class Visitor>
-void TileScan<kStructSize>::scan(const std::uint8_t* first, std::size_t tiles, Visitor& visit) {
+void TileScan<kStructSize, kLeaveKnownZerosUnread>::scan(const std::uint8_t* first,
+                                                         std::size_t tiles, Visitor& visit) {
   constexpr std::size_t S = kStructSize;
   // State in locals: the visitor's stores (bytes) may alias any member.
   const KnownZeros known = known_;
   const std::uint8_t* const data_end = data_end_;
   const std::uint8_t* ask = ask_;
   const std::uint8_t* tile = first;
-  std::size_t left = tiles;
-  while (left > 0) {
+  const std::uint8_t* const end = first + tiles * S;
+  while (tile < end) {
     if (tile >= ask) {
       const KnownZeros::Run run = known.run_from(tile, static_cast<std::size_t>(data_end - tile));
       if (run.clean && run.bytes >= S) {
-        const std::size_t n = std::min(run.bytes / S, left);
+        const std::size_t n = std::min(run.bytes / S, static_cast<std::size_t>(end - tile) / S);
         visit.air(tile, n);
         tile += n * S;
-        left -= n;
         continue;
       }
       ask = run.clean ? tile : tile + run.bytes;
     }
-    if (left < kBlockTiles || tile + kBlockBytes > ask) {
+    // The whole blocks before both `ask` and the range's end (ask >= tile).
+    const std::size_t blocks = static_cast<std::size_t>(std::min(ask, end) - tile) / kBlockBytes;
+    if (blocks == 0) {
       visit.single(tile);
       tile += S;
-      --left;
       continue;
     }
-    if (block_bits(tile) == 0) {
-      // Air comes in long stretches: the blocks after this one, at once.
-      constexpr std::size_t kZeroBlocks = kBlockBytes / 32;
-      const std::size_t more =
-          zero_blocks(tile + kBlockBytes, (left / kBlockTiles - 1) * kZeroBlocks, known) /
-          kZeroBlocks;
-      const std::size_t n = kBlockTiles * (1 + more);
-      visit.air(tile, n);
-      tile += n * S;
-      left -= n;
-      continue;
-    }
-    if constexpr (kFindsRepeats) {
-      const std::uint64_t word = load_host_u64(tile);
-      if (word == std::rotl(word, static_cast<int>(8 * S)) && same_words(tile, word)) {
-        // Walls, freeze, fills: the same struct in the blocks after it too.
-        std::size_t n = kBlockTiles;
-        while (n + kBlockTiles <= left && tile + (n + kBlockTiles) * S <= ask &&
-               same_words(tile + n * S, word))
-          n += kBlockTiles;
-        visit.repeated(tile, n);
+    const std::uint8_t* const stop = tile + blocks * kBlockBytes;
+    while (tile < stop) {
+      if (block_bits(tile) == 0) {
+        // Air comes in long stretches: the blocks after this one, at once
+        // (past `stop` too: zero_blocks leaves known zeros unread itself).
+        constexpr std::size_t kZeroBlocks = kBlockBytes / 32;
+        const std::size_t more =
+            zero_blocks(tile + kBlockBytes,
+                        (static_cast<std::size_t>(end - tile) / kBlockBytes - 1) * kZeroBlocks,
+                        known) /
+            kZeroBlocks;
+        const std::size_t n = kBlockTiles * (1 + more);
+        visit.air(tile, n);
         tile += n * S;
-        left -= n;
         continue;
       }
+      if constexpr (kFindsRepeats) {
+        const std::uint64_t word = load_host_u64(tile);
+        if (word == std::rotl(word, static_cast<int>(8 * S)) && same_words(tile, word)) {
+          // Walls, freeze, fills: the same struct in the blocks after it too.
+          const std::uint8_t* next = tile + kBlockBytes;
+          while (next < stop && same_words(next, word)) next += kBlockBytes;
+          visit.repeated(tile, static_cast<std::size_t>(next - tile) / S);
+          tile = next;
+          continue;
+        }
+      }
+      visit.block(tile);
+      tile += kBlockBytes;
     }
-    visit.block(tile);
-    tile += kBlockBytes;
-    left -= kBlockTiles;
   }
   ask_ = ask;
 }
