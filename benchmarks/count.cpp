@@ -28,12 +28,12 @@
 #include <vector>
 
 #include "benchmarks/entry_stream.h"
-#include "common/adler32.h"
-#include "common/zeroed_buffer.h"
 #include "decode/datafile/datafile.h"
 #include "decode/teeworlds/teeworlds_map.h"
 #include "extract/teeworlds_tile_counter.h"
 #include "render/canvas.h"
+#include "tiledata/adler32.h"
+#include "tiledata/zeroed_buffer.h"
 
 namespace {
 
@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
   if (inputs.empty()) return usage();
 
   std::vector<KindTotals> kinds(kNumTilemapKinds);
-  ZeroedBuffer buffer;
+  tiledata::ZeroedBuffer buffer;
   std::int64_t check = 0;
   for (const auto& input : inputs) {
     auto r = bench::for_each_entry(input, [&](const std::string&, Bytes bytes) {
@@ -126,12 +126,12 @@ int main(int argc, char** argv) {
         bool sum_holds = true;
         for (int rep = 0; rep < repeat; ++rep) {
           teeworlds::TileCounts counts;
-          Adler32Scan scan(*data);
+          tiledata::Adler32Scan scan(*data);
           std::uint32_t sum = 0;
           best = std::min(best, seconds_of([&] {
                             teeworlds::count_plain_tiles(*data, layer.type, n, counts,
                                                          checksum ? &scan : nullptr,
-                                                         KnownZeros(buffer));
+                                                         tiledata::KnownZeros(buffer));
                             sum = scan.finish();
                           }));
           sum_holds = !checksum || sum == *checksum;
@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
                                            .width = t.width,
                                            .height = t.height,
                                            .data = *data,
-                                           .known_zeros = KnownZeros(buffer),
+                                           .known_zeros = tiledata::KnownZeros(buffer),
                                            .map_width = map_width,
                                            .map_height = map_height};
           double best_draw = 1e9;

@@ -29,11 +29,11 @@
 #include <vector>
 
 #include "benchmarks/entry_stream.h"
-#include "common/adler32.h"
 #include "common/sha256.h"
-#include "common/zeroed_buffer.h"
 #include "decode/datafile/datafile.h"
 #include "decode/teeworlds/item_decoders.h"
+#include "tiledata/adler32.h"
+#include "tiledata/zeroed_buffer.h"
 
 namespace {
 
@@ -100,11 +100,11 @@ void inflate_with_libdeflate(const datafile::Datafile& df, std::size_t index,
   t.check += (*data)[data->size() / 2];
 }
 
-void inflate_onto_zeros(const datafile::Datafile& df, std::size_t index, ZeroedBuffer& zeroed,
-                        Totals& t) {
+void inflate_onto_zeros(const datafile::Datafile& df, std::size_t index,
+                        tiledata::ZeroedBuffer& zeroed, Totals& t) {
   std::optional<std::uint32_t> checksum;
   auto data = df.data_unchecked(index, zeroed, checksum);
-  if (!data || (checksum && adler32(*data) != *checksum)) {
+  if (!data || (checksum && tiledata::adler32(*data) != *checksum)) {
     t.failures++;
     return;
   }
@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
   Totals t;
   bench::StreamTotals read;
   std::vector<std::uint8_t> scratch;
-  ZeroedBuffer zeroed;
+  tiledata::ZeroedBuffer zeroed;
   std::set<Sha256> inflated_once;  // --once: the data items inflated so far
   for (const auto& input : inputs) {
     auto r = bench::for_each_entry(input, [&](const std::string&, Bytes bytes) {

@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "common/zeroed_buffer.h"
 #include "deflate/zero_inflate.h"
 #include "tests/support/deflate_writer.h"
+#include "tiledata/zeroed_buffer.h"
 
 namespace {
 
@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
   libdeflate_decompressor* const lib = libdeflate_alloc_decompressor();
   z_stream zs{};
   if (!lib || inflateInit2(&zs, -15) != Z_OK) return 2;
-  ZeroedBuffer buffer;
+  tiledata::ZeroedBuffer buffer;
   deflate::ZeroInflateTables tables;
   bool within = true;
   std::printf("%-28s %10s %10s %10s %10s %8s %8s\n", "stream", "bytes", "zeros ns/B", "zlib ns/B",

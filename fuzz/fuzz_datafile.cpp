@@ -12,11 +12,11 @@
 #include <cstring>
 #include <vector>
 
-#include "common/adler32.h"
-#include "common/zeroed_buffer.h"
 #include "decode/datafile/datafile.h"
 #include "deflate/inflate.h"
 #include "deflate/inflate_workspace.h"
+#include "tiledata/adler32.h"
+#include "tiledata/zeroed_buffer.h"
 
 using namespace mapindex;
 
@@ -32,7 +32,7 @@ void check_inside(Bytes view, Bytes file) {
 
 // zlib's uncompress() and the decoder agree on whether `stored` holds
 // exactly `size` bytes, and on the bytes.
-void check_like_zlib(Bytes stored, std::size_t size, ZeroedBuffer& zeroed,
+void check_like_zlib(Bytes stored, std::size_t size, tiledata::ZeroedBuffer& zeroed,
                      deflate::InflateWorkspace& workspace) {
   // Room for one byte more: with none at all (size 0), uncompress() inflates
   // into a byte of its own and says Z_OK for a stream of one byte.
@@ -43,7 +43,7 @@ void check_like_zlib(Bytes stored, std::size_t size, ZeroedBuffer& zeroed,
   const bool zlib_ok = r == Z_OK && produced == size;
   const auto got = deflate::inflate_zlib_onto_zeros(stored, zeroed.take(size), workspace);
   const bool ok = got.status == deflate::InflateStatus::ok &&
-                  adler32(Bytes(zeroed.data(), size)) == got.checksum;
+                  tiledata::adler32(Bytes(zeroed.data(), size)) == got.checksum;
   if (ok != zlib_ok) std::abort();
   if (ok && size > 0 && std::memcmp(want.data(), zeroed.data(), size) != 0) std::abort();
 }
@@ -79,7 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)item.data.subview(1, 5);
   }
   std::vector<std::uint8_t> scratch;
-  ZeroedBuffer zeroed;
+  tiledata::ZeroedBuffer zeroed;
   deflate::InflateWorkspace workspace;
   for (std::size_t i = 0; i < df->num_data(); ++i) {
     if (df->version() == 4) {

@@ -18,8 +18,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "common/zeroed_buffer.h"
 #include "deflate/zero_inflate.h"
+#include "tiledata/zeroed_buffer.h"
 
 using namespace mapindex;
 using deflate::InflateStatus;
@@ -110,7 +110,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t n) {
   const Verdict zlib = with_zlib(stream, stream_size, zlib_out.data(), size);
   const Verdict lib = with_libdeflate(stream, stream_size, libdeflate_out.data(), size);
 
-  ZeroedBuffer buffer;  // its own: its mapping ends at a page no one may touch
+  tiledata::ZeroedBuffer buffer;  // its own: its mapping ends at a page no one may touch
   deflate::ZeroInflateTables tables;
   const deflate::RawInflateOutcome raw =
       deflate::inflate_onto_zeros(Bytes(stream, stream_size), buffer.take(size), tables);
@@ -135,7 +135,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t n) {
   const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   for (std::size_t at = size; at < (size + page - 1) / page * page; ++at)
     if (buffer.data()[at] != 0) std::abort();
-  const std::size_t chunks = (size + ZeroedBuffer::kChunkSize - 1) >> ZeroedBuffer::kChunkShift;
+  const std::size_t chunks =
+      (size + tiledata::ZeroedBuffer::kChunkSize - 1) >> tiledata::ZeroedBuffer::kChunkShift;
   for (std::size_t chunk = chunks; chunk < (chunks + 63) / 64 * 64; ++chunk)
     if (!buffer.clean(chunk)) std::abort();
   return 0;

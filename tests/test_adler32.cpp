@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "common/adler32.h"
 #include "decode/datafile/datafile.h"
 #include "deflate/inflate.h"
 #include "extract/layer_data.h"
 #include "extract/teeworlds_measure.h"
 #include "tests/support/map_builder.h"
 #include "tests/support/zlib_reference.h"
+#include "tiledata/adler32.h"
 
 using namespace mapindex;
 using namespace mapindex::testing;
@@ -75,11 +75,11 @@ TEST_SUITE("adler32") {
       CAPTURE(round);
       const Sparse s = make_sparse(rng, 1 + rng() % 12);
       const std::uint32_t want = zlib_adler32(Bytes(s.bytes));
-      CHECK(adler32(Bytes(s.bytes)) == want);
+      CHECK(tiledata::adler32(Bytes(s.bytes)) == want);
       // Every run reported, none, and a random part of them (a caller skips
       // only the runs it finds).
       for (int mode = 0; mode < 3; ++mode) {
-        Adler32Scan scan{Bytes(s.bytes)};
+        tiledata::Adler32Scan scan{Bytes(s.bytes)};
         for (const auto& [at, n] : s.zero_runs)
           if (mode == 0 || (mode == 2 && rng() % 2)) scan.zeros(s.bytes.data() + at, n);
         CAPTURE(mode);
@@ -87,7 +87,7 @@ TEST_SUITE("adler32") {
       }
       // Runs reported twice, and overlapping the run before.
       {
-        Adler32Scan scan{Bytes(s.bytes)};
+        tiledata::Adler32Scan scan{Bytes(s.bytes)};
         for (const auto& [at, n] : s.zero_runs) {
           scan.zeros(s.bytes.data() + at, n);
           scan.zeros(s.bytes.data() + at, n);
@@ -97,7 +97,7 @@ TEST_SUITE("adler32") {
       }
       // A part of a run, not starting at its start.
       if (!s.zero_runs.empty() && s.zero_runs[0].second > 2) {
-        Adler32Scan scan{Bytes(s.bytes)};
+        tiledata::Adler32Scan scan{Bytes(s.bytes)};
         const auto [at, n] = s.zero_runs[0];
         scan.zeros(s.bytes.data() + at + 1, n - 2);
         CHECK(scan.finish() == want);
@@ -108,14 +108,14 @@ TEST_SUITE("adler32") {
     big[0] = 200;
     big[3'000'000] = 7;
     big.back() = 1;
-    Adler32Scan scan{Bytes(big)};
+    tiledata::Adler32Scan scan{Bytes(big)};
     scan.zeros(big.data() + 1, 3'000'000 - 1);
     scan.zeros(big.data() + 3'000'001, big.size() - 3'000'002);
     CHECK(scan.finish() == zlib_adler32(Bytes(big)));
   }
 
   TEST_CASE("adler32: inflate checks a stream as libdeflate_zlib_decompress does") {
-    LibdeflateDecompressor decompressor;
+    deflate::LibdeflateDecompressor decompressor;
     std::mt19937 rng(2311);
     int corrupt = 0, ok = 0;
     for (int round = 0; round < 400; ++round) {
@@ -144,7 +144,7 @@ TEST_SUITE("adler32") {
         const auto lazy =
             deflate::inflate_zlib_unchecked(Bytes(z), std::span(b.data(), size), decompressor);
         const bool sum_ok = lazy.status == deflate::InflateStatus::ok &&
-                            adler32(Bytes(b.data(), lazy.produced)) == lazy.checksum;
+                            tiledata::adler32(Bytes(b.data(), lazy.produced)) == lazy.checksum;
         if (lazy.status == deflate::InflateStatus::ok)
           CHECK((sum_ok ? deflate::InflateStatus::ok : deflate::InflateStatus::corrupt) ==
                 want.status);

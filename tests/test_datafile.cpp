@@ -293,7 +293,7 @@ TEST_SUITE("datafile") {
     const auto layout = mapindex::testing::file_layout(file);
     const Bytes compressed(file.data() + layout.data, df->data_stored_size(0));
     std::vector<std::uint8_t> out(3000);
-    mapindex::LibdeflateDecompressor d;
+    mapindex::deflate::LibdeflateDecompressor d;
     CHECK(inflate_zlib(compressed, out, d).status == InflateStatus::ok);
     CHECK(out == pattern(3000, 3));
     std::vector<std::uint8_t> shorter(2999), longer(3001);

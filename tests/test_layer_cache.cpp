@@ -21,7 +21,6 @@
 #include "common/background.h"
 #include "common/hex.h"
 #include "common/sha256.h"
-#include "common/shared_buffer.h"
 #include "decode/datafile/datafile.h"
 #include "extract/measure.h"
 #include "extract/teeworlds_measure.h"
@@ -33,6 +32,7 @@
 #include "tests/support/map_builder.h"
 #include "tests/support/process.h"
 #include "tests/support/sqlite_probe.h"
+#include "tiledata/shared_buffer.h"
 
 namespace fs = std::filesystem;
 using namespace mapindex;
@@ -926,7 +926,7 @@ TEST_SUITE("layer cache") {
   }
 
   TEST_CASE("layer cache: the shared buffer is held by one thread at a time") {
-    SharedBuffer shared;
+    tiledata::SharedBuffer shared;
     std::atomic<bool> other_has_it{false};
     auto lease = shared.take();
     CHECK(shared.held_by_this_thread());
@@ -947,10 +947,11 @@ TEST_SUITE("layer cache") {
       "layer cache slow: tile layers over 32 MiB: measured in the shared buffer, the same on 2 threads") {
     // The workspaces' owner (as an index run) gives both threads one shared
     // buffer; each thread has a workspace of its own.
-    SharedBuffer shared;
+    tiledata::SharedBuffer shared;
     // 3000x3000 tiles of 4 bytes: 36 MB, over kSharedBufferAbove.
     constexpr int n = 3000;
-    static_assert(std::int64_t{n} * n * 4 > static_cast<std::int64_t>(kSharedBufferAbove));
+    static_assert(std::int64_t{n} * n * 4 >
+                  static_cast<std::int64_t>(tiledata::kSharedBufferAbove));
     TileGrid game(LayerKind::game, n, n), deco(LayerKind::tiles, n, n);
     game.fill(0, n - 10, n, 10, 1);  // 30,000 solid tiles
     deco.fill(0, 0, 100, 100, 2);    // 10,000 tiles of index 2
@@ -986,8 +987,8 @@ TEST_SUITE("layer cache") {
     for (const auto& r : results) check_same_layers(r, plain);
     // The large layer went into the shared buffer, not the workspaces' own.
     CHECK(shared.take().buffer().capacity() >= std::size_t{n} * n * 4);
-    CHECK(wa.tiles.capacity() <= kSharedBufferAbove);
-    CHECK(wc.tiles.capacity() <= kSharedBufferAbove);
+    CHECK(wa.tiles.capacity() <= tiledata::kSharedBufferAbove);
+    CHECK(wc.tiles.capacity() <= tiledata::kSharedBufferAbove);
 
     // The layer cache is never asked, nor offered a result, by a thread
     // holding the shared buffer (it must not wait on anything holding it).
@@ -1006,7 +1007,7 @@ TEST_SUITE("layer cache") {
       std::mutex mutex;
       std::unordered_map<LayerDataKey, std::shared_ptr<const LayerData>, LayerDataKeyHash> entries;
       std::atomic<int> held{0};
-      SharedBuffer* shared = nullptr;
+      tiledata::SharedBuffer* shared = nullptr;
     } store;
     store.shared = &shared;
     MeasureContext o;

@@ -13,8 +13,6 @@
 #include <utility>
 #include <vector>
 
-#include "common/zero_blocks.h"
-#include "common/zeroed_buffer.h"
 #include "decode/teeworlds/tiles.h"
 #include "extract/measure.h"
 #include "read/digest.h"
@@ -28,6 +26,8 @@
 #include "tests/support/process.h"
 #include "tests/support/spritetile_writer.h"
 #include "tests/support/sqlite_probe.h"
+#include "tiledata/zero_blocks.h"
+#include "tiledata/zeroed_buffer.h"
 
 namespace fs = std::filesystem;
 using namespace mapindex::testing;
@@ -155,7 +155,7 @@ struct Drawn {
   std::int32_t width = 0, factor = 1;
 };
 Drawn draw_layer(LayerKind kind, std::int32_t w, std::int32_t h, Bytes data, std::int32_t side,
-                 const mapindex::KnownZeros& known = {}) {
+                 const mapindex::tiledata::KnownZeros& known = {}) {
   mapindex::render::CanvasOptions options;
   options.max_side = side;
   auto canvas = mapindex::render::Canvas::create(w, h, options);
@@ -626,7 +626,7 @@ TEST_SUITE("render") {
         CAPTURE(to_string(k.kind));
         CAPTURE(side);
         const std::size_t tiles = static_cast<std::size_t>(w) * h, bytes = tiles * k.size;
-        mapindex::ZeroedBuffer buffer;
+        mapindex::tiledata::ZeroedBuffer buffer;
         const auto out = buffer.take(bytes);
         std::vector<std::uint8_t> clean(bytes, 0);  // what the layer holds
         for (std::size_t t = 0; t < tiles;) {
@@ -638,7 +638,7 @@ TEST_SUITE("render") {
           }
         }
         std::size_t poisoned = 0;
-        constexpr std::size_t kChunk = mapindex::ZeroedBuffer::kChunkSize;
+        constexpr std::size_t kChunk = mapindex::tiledata::ZeroedBuffer::kChunkSize;
         // Walls: a written chunk of one tile before an unwritten one, whose
         // poison is the same tile all through (a run of one tile drawn
         // whole must stop where the written chunks end).
@@ -677,8 +677,8 @@ TEST_SUITE("render") {
         const Bytes poisoned_data(out.data(), bytes);
         const auto want = draw_layer(k.kind, w, h, Bytes(clean.data(), clean.size()), side).pixels;
         CHECK(std::count(want.begin(), want.end(), 0) < static_cast<long>(want.size()));
-        CHECK(draw_layer(k.kind, w, h, poisoned_data, side, mapindex::KnownZeros(buffer)).pixels ==
-              want);
+        CHECK(draw_layer(k.kind, w, h, poisoned_data, side, mapindex::tiledata::KnownZeros(buffer))
+                  .pixels == want);
         // Without what the buffer knows, the poison is read and drawn: the
         // check above can fail.
         CHECK(draw_layer(k.kind, w, h, poisoned_data, side).pixels != want);

@@ -11,10 +11,10 @@
 #include <random>
 #include <vector>
 
-#include "common/adler32.h"
-#include "common/zero_blocks.h"
 #include "extract/teeworlds_tile_counter.h"
 #include "tests/support/zlib_reference.h"
+#include "tiledata/adler32.h"
+#include "tiledata/zero_blocks.h"
 
 namespace mapindex::teeworlds {
 namespace {
@@ -96,7 +96,7 @@ TEST_CASE("tile counter: every kind, every size around a block, against a tile-b
         auto padded = data;
         padded.insert(padded.end(), rng() % 6, static_cast<std::uint8_t>(rng()));
         TileCounts scanned;
-        Adler32Scan scan{Bytes(padded)};
+        tiledata::Adler32Scan scan{Bytes(padded)};
         count_plain_tiles(Bytes(padded), l.kind, n, scanned, &scan);
         check_same(scanned, reference(data, l, n));
         CHECK(scan.finish() == testing::zlib_adler32(Bytes(padded)));
@@ -114,7 +114,7 @@ TEST_CASE("tile counter: large layers, mostly air, with the last tile set") {
     // The very last tile set, after stretches of air of up to 5000 tiles.
     data[(n - 1) * l.size + l.key] = 9;
     TileCounts got;
-    Adler32Scan scan{Bytes(data)};
+    tiledata::Adler32Scan scan{Bytes(data)};
     count_plain_tiles(Bytes(data), l.kind, n, got, &scan);
     check_same(got, reference(data, l, n));
     CHECK(scan.finish() == testing::zlib_adler32(Bytes(data)));
@@ -131,16 +131,16 @@ TEST_CASE("tile counter: the air scan finds the first non-zero byte of every pos
   std::vector<std::uint8_t> blocks(32 * 70);
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{4},
                         std::size_t{5}, std::size_t{69}, std::size_t{70}}) {
-    CHECK(zero_blocks(blocks.data(), n) == n);
-    CHECK(zero_blocks_portable(blocks.data(), n) == n);
+    CHECK(tiledata::zero_blocks(blocks.data(), n) == n);
+    CHECK(tiledata::zero_blocks_portable(blocks.data(), n) == n);
   }
   for (std::size_t byte = 0; byte < blocks.size(); ++byte) {
     CAPTURE(byte);
     blocks[byte] = 0x80;
-    CHECK(zero_blocks(blocks.data(), 70) == byte / 32);
-    CHECK(zero_blocks_portable(blocks.data(), 70) == byte / 32);
+    CHECK(tiledata::zero_blocks(blocks.data(), 70) == byte / 32);
+    CHECK(tiledata::zero_blocks_portable(blocks.data(), 70) == byte / 32);
     // A limit before the set byte is respected.
-    CHECK(zero_blocks(blocks.data(), byte / 32) == byte / 32);
+    CHECK(tiledata::zero_blocks(blocks.data(), byte / 32) == byte / 32);
     blocks[byte] = 0;
   }
 }

@@ -20,9 +20,6 @@
 #include <utility>
 #include <vector>
 
-#include "common/adler32.h"
-#include "common/zero_blocks.h"
-#include "common/zeroed_buffer.h"
 #include "decode/datafile/datafile.h"
 #include "deflate/zero_inflate.h"
 #include "extract/teeworlds_tile_counter.h"
@@ -33,6 +30,9 @@
 #include "tests/support/map_builder.h"
 #include "tests/support/process.h"
 #include "tests/support/sqlite_probe.h"
+#include "tiledata/adler32.h"
+#include "tiledata/zero_blocks.h"
+#include "tiledata/zeroed_buffer.h"
 
 using namespace mapindex;
 using deflate::InflateStatus;
@@ -113,7 +113,8 @@ struct Decoded {
 
 // Inflates into `buffer` with room for `size` bytes (and more behind it, which
 // must stay zero), and checks the buffer's marks: a chunk not marked is zero.
-Decoded decode(const std::vector<std::uint8_t>& stream, std::size_t size, ZeroedBuffer& buffer) {
+Decoded decode(const std::vector<std::uint8_t>& stream, std::size_t size,
+               tiledata::ZeroedBuffer& buffer) {
   const std::size_t slack = 777;
   const std::span<std::uint8_t> all = buffer.take(size + slack).bytes();
   CHECK(std::all_of(all.begin(), all.end(), [](std::uint8_t b) { return b == 0; }));
@@ -124,9 +125,9 @@ Decoded decode(const std::vector<std::uint8_t>& stream, std::size_t size, Zeroed
   if (d.outcome.status == InflateStatus::ok || d.outcome.status == InflateStatus::too_short)
     d.bytes.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(d.outcome.produced));
   bool marks_hold = true;
-  for (std::size_t at = 0; at < all.size(); at += ZeroedBuffer::kChunkSize) {
-    const std::size_t end = std::min(all.size(), at + ZeroedBuffer::kChunkSize);
-    if (buffer.clean(at >> ZeroedBuffer::kChunkShift))
+  for (std::size_t at = 0; at < all.size(); at += tiledata::ZeroedBuffer::kChunkSize) {
+    const std::size_t end = std::min(all.size(), at + tiledata::ZeroedBuffer::kChunkSize);
+    if (buffer.clean(at >> tiledata::ZeroedBuffer::kChunkShift))
       marks_hold &= std::all_of(all.begin() + static_cast<std::ptrdiff_t>(at),
                                 all.begin() + static_cast<std::ptrdiff_t>(end),
                                 [](std::uint8_t b) { return b == 0; });
@@ -140,7 +141,7 @@ Decoded decode(const std::vector<std::uint8_t>& stream, std::size_t size, Zeroed
 // The decoder says what zlib says: the same bytes and input used when the
 // stream is valid, and a failure where zlib fails.
 void check_like_zlib(const std::vector<std::uint8_t>& stream, std::size_t size,
-                     ZeroedBuffer& buffer) {
+                     tiledata::ZeroedBuffer& buffer) {
   const Reference want = zlib_inflate_raw(stream, size);
   const Decoded got = decode(stream, size, buffer);
   CAPTURE(static_cast<int>(want.status));
@@ -283,7 +284,7 @@ std::vector<std::uint8_t> zlib_wrap(const std::vector<std::uint8_t>& deflate,
                                     const std::vector<std::uint8_t>& output) {
   std::vector<std::uint8_t> z = {0x78, 0x01};  // 32 KiB window, no dictionary
   z.insert(z.end(), deflate.begin(), deflate.end());
-  const std::uint32_t sum = adler32(Bytes(output));
+  const std::uint32_t sum = tiledata::adler32(Bytes(output));
   for (int shift = 24; shift >= 0; shift -= 8) z.push_back(static_cast<std::uint8_t>(sum >> shift));
   return z;
 }
@@ -294,7 +295,7 @@ TEST_SUITE("zero inflate") {
   TEST_CASE(
       "zero inflate: every stream zlib writes, at every level and strategy, as zlib reads it") {
     std::mt19937 rng(4242);
-    ZeroedBuffer buffer;  // one buffer for all: each take() must leave it zero
+    tiledata::ZeroedBuffer buffer;  // one buffer for all: each take() must leave it zero
     int checked = 0;
     for (const auto& data : payloads(rng)) {
       for (int level : {0, 1, 6, 9}) {
@@ -321,7 +322,7 @@ TEST_SUITE("zero inflate") {
     // Copies are written in pieces whose size depends on the length and on
     // whether the copy overlaps what it copies (distance < length): every
     // length, at distances below, at and above each piece size.
-    ZeroedBuffer buffer;
+    tiledata::ZeroedBuffer buffer;
     std::mt19937 rng(77);
     int checked = 0;
     for (const unsigned distance : {1u,  2u,  3u,  4u,  5u,  7u,  8u,  9u,   15u,  16u,
@@ -356,7 +357,7 @@ TEST_SUITE("zero inflate") {
     // and in a few bits (zlib's run-length strategy, dynamic codes), each
     // cut by the room given at every repeat and inside repeats, and by the
     // input ending within its last bytes: as zlib reads them.
-    ZeroedBuffer buffer;
+    tiledata::ZeroedBuffer buffer;
     int checked = 0;
     std::size_t long_runs = 0;
     for (const int strategy : {Z_FIXED, Z_RLE}) {
@@ -395,7 +396,7 @@ TEST_SUITE("zero inflate") {
   TEST_CASE(
       "zero inflate slow: damaged streams fail where zlib fails, and read alike where it reads") {
     std::mt19937 rng(777);
-    ZeroedBuffer buffer;
+    tiledata::ZeroedBuffer buffer;
     std::array<int, 4> seen{};  // by zlib's status
     const auto sources = payloads(rng);
     for (int round = 0; round < 3000; ++round) {
@@ -428,7 +429,7 @@ TEST_SUITE("zero inflate") {
   }
 
   TEST_CASE("zero inflate: each of zlib's rules, on blocks written by hand") {
-    ZeroedBuffer buffer;
+    tiledata::ZeroedBuffer buffer;
     const auto check = [&](const std::vector<std::uint8_t>& stream, std::size_t size,
                            InflateStatus zlib_says) {
       // What zlib says, stated by the test, then the decoder against zlib.
@@ -594,7 +595,7 @@ TEST_SUITE("zero inflate") {
 
   TEST_CASE("zero inflate: a used buffer is zero again after take(), however it was written") {
     std::mt19937 rng(99);
-    ZeroedBuffer buffer;
+    tiledata::ZeroedBuffer buffer;
     std::vector<std::uint8_t> before;
     for (int round = 0; round < 40; ++round) {
       const auto data =
@@ -618,11 +619,11 @@ TEST_SUITE("zero inflate") {
     // word boundaries and reach the last chunk; each marked range is filled
     // with bytes that are not zero, as the inflater would leave it.
     std::mt19937 rng(7);
-    constexpr std::size_t kChunk = ZeroedBuffer::kChunkSize;
+    constexpr std::size_t kChunk = tiledata::ZeroedBuffer::kChunkSize;
     // 301 chunks (4 words of marks and a bit, the last chunk partial), and
     // 256 (4 whole words: a run may end with the last word).
     for (const std::size_t size : {300 * kChunk + 77, 256 * kChunk}) {
-      ZeroedBuffer buffer;
+      tiledata::ZeroedBuffer buffer;
       for (int round = 0; round < 100; ++round) {
         auto bytes = buffer.take(size);
         REQUIRE(bytes.size() == size);
@@ -656,8 +657,8 @@ TEST_SUITE("zero inflate") {
     // ZeroedBuffer::clean: from any byte, for any n, the run from that byte
     // on of chunks in the same state, cut at n, at the buffer's end and at
     // the lookahead.
-    constexpr std::size_t kChunk = ZeroedBuffer::kChunkSize;
-    ZeroedBuffer buffer;
+    constexpr std::size_t kChunk = tiledata::ZeroedBuffer::kChunkSize;
+    tiledata::ZeroedBuffer buffer;
     const std::size_t size = 200 * kChunk + 100;  // four words of marks, the last one partial
     const auto bytes = buffer.take(size);
     REQUIRE(buffer.capacity() >= size);
@@ -669,14 +670,14 @@ TEST_SUITE("zero inflate") {
     for (const auto& [first, count] :
          {std::pair<std::size_t, std::size_t>{5, 1}, {60, 10}, {100, 80}, {chunks - 3, 3}})
       buffer.mark(first * kChunk, count * kChunk);
-    const KnownZeros known(buffer);
+    const tiledata::KnownZeros known(buffer);
     const auto walk = [&](std::size_t at, std::size_t n) {
       const bool clean = buffer.clean(at / kChunk);
-      n = std::min({n, KnownZeros::kLookahead, capacity - at});
+      n = std::min({n, tiledata::KnownZeros::kLookahead, capacity - at});
       std::size_t run = 0;
       while (run < n && buffer.clean((at + run) / kChunk) == clean)
         run = std::min(((at + run) / kChunk + 1) * kChunk - at, n);
-      return KnownZeros::Run{run, clean};
+      return tiledata::KnownZeros::Run{run, clean};
     };
     std::mt19937 rng(4242);
     std::size_t by_n = 0, by_change = 0, by_lookahead = 0, clean_runs = 0, marked_runs = 0;
@@ -685,14 +686,16 @@ TEST_SUITE("zero inflate") {
       const std::size_t n = rng() % 3 == 0 ? rng() % (2 * kChunk) : rng() % (capacity + kChunk);
       CAPTURE(at);
       CAPTURE(n);
-      const KnownZeros::Run want = walk(at, n), got = known.run_from(bytes.data() + at, n);
+      const tiledata::KnownZeros::Run want = walk(at, n),
+                                      got = known.run_from(bytes.data() + at, n);
       CHECK(got.bytes == want.bytes);
       if (n == 0) continue;
       CHECK(got.clean == want.clean);
       CHECK(got.bytes > 0);
       by_n += got.bytes == n;
-      by_lookahead += got.bytes == KnownZeros::kLookahead;
-      by_change += got.bytes < std::min(n, KnownZeros::kLookahead) && at + got.bytes < capacity;
+      by_lookahead += got.bytes == tiledata::KnownZeros::kLookahead;
+      by_change +=
+          got.bytes < std::min(n, tiledata::KnownZeros::kLookahead) && at + got.bytes < capacity;
       (want.clean ? clean_runs : marked_runs)++;
     }
     // Every way a run ends was met, from both kinds of chunks.
@@ -703,19 +706,19 @@ TEST_SUITE("zero inflate") {
     CHECK(marked_runs > 500);
     // Outside the buffer nothing is known: every byte must be read.
     std::vector<std::uint8_t> elsewhere(100, 0);
-    const KnownZeros::Run outside = known.run_from(elsewhere.data(), elsewhere.size());
+    const tiledata::KnownZeros::Run outside = known.run_from(elsewhere.data(), elsewhere.size());
     CHECK(outside.bytes == elsewhere.size());
     CHECK_FALSE(outside.clean);
   }
 
-  TEST_CASE("zero inflate: zero_blocks leaves the chunks known to be zero unread") {
+  TEST_CASE("zero inflate: tiledata::zero_blocks leaves the chunks known to be zero unread") {
     // Written chunks (zeros, marked) and chunks never written; then a byte
     // that is not zero put into each chunk never written, without marking
     // it ("poison"): told what the buffer knows, the scan goes through the
     // poison as through zeros, and stops at the first byte of a written
     // chunk that is not zero; without it, it stops at the first poison.
-    constexpr std::size_t kChunk = ZeroedBuffer::kChunkSize;
-    ZeroedBuffer buffer;
+    constexpr std::size_t kChunk = tiledata::ZeroedBuffer::kChunkSize;
+    tiledata::ZeroedBuffer buffer;
     const std::size_t size = 300 * kChunk;
     const auto out = buffer.take(size);
     std::mt19937 rng(99);
@@ -731,49 +734,50 @@ TEST_SUITE("zero inflate") {
         ++poisoned;
       }
     REQUIRE(poisoned > 100);
-    const KnownZeros known(buffer);
+    const tiledata::KnownZeros known(buffer);
     const std::size_t blocks = size / 32;
     // All zero as far as the buffer knows: every block.
-    CHECK(zero_blocks(out.data(), blocks, known) == blocks);
+    CHECK(tiledata::zero_blocks(out.data(), blocks, known) == blocks);
     // A byte that is not zero in a written chunk ends the stretch there.
     std::size_t last_written = 299;
     while (!written[last_written]) --last_written;
     const std::size_t at = last_written * kChunk + 100;
     out[at] = 1;
-    CHECK(zero_blocks(out.data(), blocks, known) == at / 32);
+    CHECK(tiledata::zero_blocks(out.data(), blocks, known) == at / 32);
     // Without what the buffer knows, the first poison ends it.
     std::size_t first_poison = 0;
     while (out[first_poison] == 0) ++first_poison;
-    CHECK(zero_blocks(out.data(), blocks) == first_poison / 32);
+    CHECK(tiledata::zero_blocks(out.data(), blocks) == first_poison / 32);
     CHECK(first_poison / 32 < at / 32);
   }
 
-  TEST_CASE("zero inflate: what KnownZeros knows, the scans find by reading") {
+  TEST_CASE("zero inflate: what tiledata::KnownZeros knows, the scans find by reading") {
     std::mt19937 rng(31337);
-    ZeroedBuffer buffer;
+    tiledata::ZeroedBuffer buffer;
     deflate::ZeroInflateTables tables;
     for (int round = 0; round < 30; ++round) {
       const std::size_t tiles = 100 + rng() % 60000;
       const auto data = tile_layer(rng, tiles);
       const auto stream = zlib_deflate_raw(data, 6, Z_DEFAULT_STRATEGY);
-      ZeroedSpan taken = buffer.take(data.size());
+      tiledata::ZeroedSpan taken = buffer.take(data.size());
       const std::span<std::uint8_t> out = taken.bytes();
       REQUIRE(deflate::inflate_onto_zeros(Bytes(stream), std::move(taken), tables).status ==
               InflateStatus::ok);
-      const KnownZeros known(buffer);
+      const tiledata::KnownZeros known(buffer);
       // zero_blocks from anywhere, for any length, with and without.
       for (int probe = 0; probe < 300; ++probe) {
         const std::size_t at = rng() % data.size();
         const std::size_t n = rng() % ((data.size() - at) / 32 + 1);
-        CHECK(zero_blocks(out.data() + at, n, known) == zero_blocks(out.data() + at, n));
+        CHECK(tiledata::zero_blocks(out.data() + at, n, known) ==
+              tiledata::zero_blocks(out.data() + at, n));
       }
       // The counts of each tile kind's structs, with and without.
       for (const LayerKind kind : {LayerKind::game, LayerKind::tele, LayerKind::speedup,
                                    LayerKind::switch_layer, LayerKind::tune}) {
         const std::size_t n = data.size() / teeworlds::tile_struct_size(kind);
         teeworlds::TileCounts plain, marked;
-        Adler32Scan plain_scan{Bytes(out.data(), data.size())};
-        Adler32Scan marked_scan{Bytes(out.data(), data.size())};
+        tiledata::Adler32Scan plain_scan{Bytes(out.data(), data.size())};
+        tiledata::Adler32Scan marked_scan{Bytes(out.data(), data.size())};
         teeworlds::count_plain_tiles(Bytes(out.data(), data.size()), kind, n, plain, &plain_scan);
         teeworlds::count_plain_tiles(Bytes(out.data(), data.size()), kind, n, marked, &marked_scan,
                                      known);
@@ -783,8 +787,8 @@ TEST_SUITE("zero inflate") {
         CHECK(plain.numbers == marked.numbers);
         CHECK(plain.tiles == marked.tiles);
         CHECK(plain.reserved_nonzero == marked.reserved_nonzero);
-        CHECK(marked_scan.finish() == adler32(Bytes(data)));
-        CHECK(plain_scan.finish() == adler32(Bytes(data)));
+        CHECK(marked_scan.finish() == tiledata::adler32(Bytes(data)));
+        CHECK(plain_scan.finish() == tiledata::adler32(Bytes(data)));
       }
     }
   }
@@ -796,7 +800,7 @@ TEST_SUITE("zero inflate") {
       testing::report_corpus_missing("maps", "zero inflate corpus test");
       return;
     }
-    ZeroedBuffer buffer;
+    tiledata::ZeroedBuffer buffer;
     std::vector<std::uint8_t> scratch;
     std::size_t items = 0, bytes = 0;
     for (const auto& path : files) {
@@ -818,7 +822,7 @@ TEST_SUITE("zero inflate") {
           continue;
         }
         REQUIRE(checksum);
-        CHECK(adler32(*got) == *checksum);
+        CHECK(tiledata::adler32(*got) == *checksum);
         CHECK(got->size() == want->size());
         CHECK(std::memcmp(got->data(), want->data(), want->size()) == 0);
         ++items;
@@ -834,7 +838,7 @@ TEST_SUITE("zero inflate") {
     // tables, for at most one byte of output: the most work per input byte
     // a stream can ask for. What that costs is measured by
     // mapindex-bench-inflate (benchmarks/); here, that they read right.
-    ZeroedBuffer buffer;
+    tiledata::ZeroedBuffer buffer;
     int checked = 0;
     for (const auto kind : testing::kAllTinyBlocks) {
       for (const std::size_t blocks : {1u, 2u, 3u, 100u, 4000u}) {
@@ -871,7 +875,7 @@ TEST_SUITE("zero inflate") {
     // of 258 bytes, as the room allows. The stream was cut: whatever room
     // the output has past what the input's own bits give, the answer is
     // corrupt (zlib: the input ran out), never ok, too_short or too_long.
-    ZeroedBuffer buffer;
+    tiledata::ZeroedBuffer buffer;
     int checked = 0;
     for (const unsigned zero_sym : {0u, 285u}) {
       for (const std::uint8_t first : {std::uint8_t{0}, std::uint8_t{7}}) {

@@ -4,11 +4,11 @@
 
 #include <utility>
 
-#include "common/adler32.h"
 #include "common/bytes.h"
 #include "common/enum_text.h"
 #include "deflate/inflate_workspace.h"
 #include "deflate/zero_inflate.h"
+#include "tiledata/adler32.h"
 
 namespace mapindex::deflate {
 
@@ -38,7 +38,7 @@ Bytes deflate_data(Bytes compressed) {
 InflateOutcome ended(Bytes compressed, std::size_t used, Bytes out, std::size_t wanted) {
   const std::uint32_t checksum = load_be_u32(compressed.data() + kZlibHeader + used);
   if (out.size() == wanted) return {InflateStatus::ok, out.size(), checksum};
-  if (adler32(out) != checksum) return {InflateStatus::corrupt, 0};
+  if (tiledata::adler32(out) != checksum) return {InflateStatus::corrupt, 0};
   return {InflateStatus::too_short, out.size()};
 }
 
@@ -73,7 +73,7 @@ std::optional<Inflater> parse_inflater(std::string_view text) {
   return parse_enum(text, kAll);
 }
 
-InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, ZeroedSpan out,
+InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, tiledata::ZeroedSpan out,
                                        InflateWorkspace& workspace, Inflater inflater) {
   if (inflater == Inflater::libdeflate) {
     // libdeflate may write anywhere in `out` before it fails.
@@ -94,7 +94,7 @@ InflateOutcome inflate_zlib(Bytes compressed, std::span<std::uint8_t> out,
                             LibdeflateDecompressor& decompressor) {
   InflateOutcome outcome = inflate_zlib_unchecked(compressed, out, decompressor);
   if (outcome.status == InflateStatus::ok &&
-      adler32(Bytes(out.data(), outcome.produced)) != outcome.checksum)
+      tiledata::adler32(Bytes(out.data(), outcome.produced)) != outcome.checksum)
     return {InflateStatus::corrupt, 0};
   return outcome;
 }

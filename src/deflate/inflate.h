@@ -11,8 +11,8 @@
 #include <string_view>
 
 #include "common/bytes.h"
-#include "common/libdeflate_decompressor.h"
-#include "common/zeroed_buffer.h"
+#include "deflate/libdeflate_decompressor.h"
+#include "tiledata/zeroed_buffer.h"
 
 namespace mapindex::deflate {
 
@@ -59,7 +59,7 @@ struct InflateWorkspace;  // inflate_workspace.h
 // inflate_zlib_unchecked into `out` with `inflater`, using `workspace`'s
 // state. Afterwards every chunk of out.buffer() that may hold a byte other
 // than zero is marked, whatever the status.
-InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, ZeroedSpan out,
+InflateOutcome inflate_zlib_onto_zeros(Bytes compressed, tiledata::ZeroedSpan out,
                                        InflateWorkspace& workspace,
                                        Inflater inflater = Inflater::zeros);
 

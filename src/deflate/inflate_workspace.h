@@ -6,7 +6,7 @@
 // thread at a time.
 #pragma once
 
-#include "common/libdeflate_decompressor.h"
+#include "deflate/libdeflate_decompressor.h"
 #include "deflate/zero_inflate.h"
 
 namespace mapindex::deflate {

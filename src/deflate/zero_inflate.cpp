@@ -137,7 +137,7 @@ struct BitReader {
 
 class Decoder {
  public:
-  Decoder(Bytes in, const ZeroedSpan& out, Tables& tables)
+  Decoder(Bytes in, const tiledata::ZeroedSpan& out, Tables& tables)
       : r_{in.data(), in.data(), in.data() + in.size()},
         buffer_(out.buffer()),
         out_(out.data()),
@@ -380,7 +380,7 @@ class Decoder {
   }
 
   BitReader r_;
-  ZeroedBuffer& buffer_;
+  tiledata::ZeroedBuffer& buffer_;
   std::uint8_t* const out_;
   const std::size_t size_;
   std::size_t pos_ = 0;
@@ -393,7 +393,8 @@ class Decoder {
 ZeroInflateTables::ZeroInflateTables() : tables_(std::make_unique<Tables>()) {}
 ZeroInflateTables::~ZeroInflateTables() = default;
 
-RawInflateOutcome inflate_onto_zeros(Bytes deflate, ZeroedSpan out, ZeroInflateTables& tables) {
+RawInflateOutcome inflate_onto_zeros(Bytes deflate, tiledata::ZeroedSpan out,
+                                     ZeroInflateTables& tables) {
   Decoder decoder(deflate, out, tables.get());
   return decoder.run();
 }

@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "common/bytes.h"
-#include "common/zeroed_buffer.h"
 #include "deflate/inflate.h"
+#include "tiledata/zeroed_buffer.h"
 
 namespace mapindex::deflate {
 
@@ -41,6 +41,7 @@ class ZeroInflateTables {
 // (exactly out.size() bytes), too_short, too_long (the stream holds more than
 // out.size() bytes; the symbols before the one that did not fit are written),
 // corrupt. `tables` is the decoder's state while it runs.
-RawInflateOutcome inflate_onto_zeros(Bytes deflate, ZeroedSpan out, ZeroInflateTables& tables);
+RawInflateOutcome inflate_onto_zeros(Bytes deflate, tiledata::ZeroedSpan out,
+                                     ZeroInflateTables& tables);
 
 }  // namespace mapindex::deflate

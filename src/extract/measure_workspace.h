@@ -10,10 +10,10 @@
 #include <memory>
 #include <vector>
 
-#include "common/shared_buffer.h"
-#include "common/zeroed_buffer.h"
 #include "deflate/inflate_workspace.h"
 #include "render/png.h"
+#include "tiledata/shared_buffer.h"
+#include "tiledata/zeroed_buffer.h"
 
 namespace mapindex {
 
@@ -21,9 +21,10 @@ class MeasureWorkspace {
  public:
   // Tile data over kSharedBufferAbove goes into `large`, which other
   // workspaces share (taken in turn) and which outlives this one.
-  explicit MeasureWorkspace(SharedBuffer& large) : large_(&large) {}
+  explicit MeasureWorkspace(tiledata::SharedBuffer& large) : large_(&large) {}
   // With a large buffer of its own.
-  MeasureWorkspace() : own_large_(std::make_unique<SharedBuffer>()), large_(own_large_.get()) {}
+  MeasureWorkspace()
+      : own_large_(std::make_unique<tiledata::SharedBuffer>()), large_(own_large_.get()) {}
   MeasureWorkspace(const MeasureWorkspace&) = delete;
   MeasureWorkspace& operator=(const MeasureWorkspace&) = delete;
 
@@ -34,15 +35,15 @@ class MeasureWorkspace {
   std::vector<std::uint8_t> scratch;
   // One layer's tile data at a time, up to kSharedBufferAbove (mapped from
   // the system: pages no layer writes are never faulted in).
-  ZeroedBuffer tiles;
+  tiledata::ZeroedBuffer tiles;
   // libpng's memory when measure_content encodes a thumbnail itself (not
   // ThumbnailMode::drawn_only).
   render::PngBlocks png;
-  SharedBuffer& large() const { return *large_; }
+  tiledata::SharedBuffer& large() const { return *large_; }
 
  private:
-  std::unique_ptr<SharedBuffer> own_large_;
-  SharedBuffer* large_;
+  std::unique_ptr<tiledata::SharedBuffer> own_large_;
+  tiledata::SharedBuffer* large_;
 };
 
 }  // namespace mapindex

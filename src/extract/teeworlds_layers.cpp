@@ -7,12 +7,12 @@
 #include <utility>
 #include <vector>
 
-#include "common/adler32.h"
 #include "common/sha256.h"
-#include "common/shared_buffer.h"
 #include "decode/teeworlds/item_decoders.h"
 #include "extract/teeworlds_tile_counter.h"
 #include "extract/teeworlds_tile_names.h"
+#include "tiledata/adler32.h"
+#include "tiledata/shared_buffer.h"
 
 namespace mapindex {
 namespace {
@@ -42,7 +42,7 @@ class LayerMeasurer {
         scratch_(workspace.scratch),
         tiles_(workspace.tiles) {
     const std::uint64_t max_data_item_size =
-        std::min<std::uint64_t>(options.max_data_item_size, kSharedBufferAbove);
+        std::min<std::uint64_t>(options.max_data_item_size, tiledata::kSharedBufferAbove);
     // One buffer of the largest tile layer's size for all layers: no
     // reallocation each time a larger layer comes. Layers larger than
     // kSharedBufferAbove go into the shared buffer instead.
@@ -57,8 +57,9 @@ class LayerMeasurer {
   // The workspace's buffers stay at most kSharedBufferAbove between maps (quads
   // or sound data of a hostile map may have grown the scratch further).
   ~LayerMeasurer() {
-    if (scratch_.capacity() > kSharedBufferAbove) std::vector<std::uint8_t>().swap(scratch_);
-    if (tiles_.capacity() > kSharedBufferAbove) tiles_.release();
+    if (scratch_.capacity() > tiledata::kSharedBufferAbove)
+      std::vector<std::uint8_t>().swap(scratch_);
+    if (tiles_.capacity() > tiledata::kSharedBufferAbove) tiles_.release();
   }
   LayerMeasurer(const LayerMeasurer&) = delete;
   LayerMeasurer& operator=(const LayerMeasurer&) = delete;
@@ -173,9 +174,10 @@ class LayerMeasurer {
   // another thread to give it back) into `lease` until the caller drops it.
   // Taken after the layer cache was asked and given back before a result is
   // offered to it, so a thread never holds it while it waits on the cache.
-  ZeroedBuffer& buffer_for(std::int32_t index, SharedBuffer::Lease& lease) {
+  tiledata::ZeroedBuffer& buffer_for(std::int32_t index, tiledata::SharedBuffer::Lease& lease) {
     const std::int64_t size = df_.data_size(static_cast<std::size_t>(index));
-    if (size <= 0 || static_cast<std::uint64_t>(size) <= kSharedBufferAbove) return tiles_;
+    if (size <= 0 || static_cast<std::uint64_t>(size) <= tiledata::kSharedBufferAbove)
+      return tiles_;
     lease = workspace_.large().take();
     return lease.buffer();
   }
@@ -191,16 +193,16 @@ class LayerMeasurer {
         const bool inflate = (inflate_always_ >> index_of(layer.type)) & 1u;
         bool read = false;
         if (inflate) {
-          SharedBuffer::Lease lease;
+          tiledata::SharedBuffer::Lease lease;
           // The key holds the SHA-256 of the stored stream, checksum
           // included, and results are stored only once their data passed the
           // checksum: these bytes inflate to what passed it then.
           std::optional<std::uint32_t> passed_before;
-          ZeroedBuffer& buffer = buffer_for(index, lease);
+          tiledata::ZeroedBuffer& buffer = buffer_for(index, lease);
           auto data = df_.data_unchecked(static_cast<std::size_t>(index), buffer, passed_before);
           read = data.ok();
           if (read && sink_)
-            sink_->on_tile_layer(tile_layer_view(map_, layer, *data, KnownZeros(buffer)));
+            sink_->on_tile_layer(tile_layer_view(map_, layer, *data, tiledata::KnownZeros(buffer)));
         } else {
           read = df_.charge(static_cast<std::size_t>(index)).ok();
         }
@@ -219,16 +221,16 @@ class LayerMeasurer {
             std::string(layer_type_name(layer.type)) + " layer tile data (data item " +
                 std::to_string(index) + ") cannot be read: " + e.to_string());
     };
-    SharedBuffer::Lease lease;
+    tiledata::SharedBuffer::Lease lease;
     // The counting reads every byte: it also checks the stream's checksum,
     // summing the air it skips in one step (Adler32Scan), before anything
     // uses what it counted or the tiles are drawn.
     std::optional<std::uint32_t> checksum;
-    ZeroedBuffer& buffer = buffer_for(index, lease);
+    tiledata::ZeroedBuffer& buffer = buffer_for(index, lease);
     auto data = df_.data_unchecked(static_cast<std::size_t>(index), buffer, checksum);
     if (!data) return unreadable(data.error());
-    const KnownZeros known(buffer);
-    Adler32Scan scan(*data);
+    const tiledata::KnownZeros known(buffer);
+    tiledata::Adler32Scan scan(*data);
     auto measured = std::make_shared<LayerData>(
         measure_data(layer.type, t, *data, checksum ? &scan : nullptr, known));
     if (checksum && scan.finish() != *checksum)
@@ -245,8 +247,8 @@ class LayerMeasurer {
   // What the layer's data gives (map-independent: no location, no map).
   // With `adler` (a scan of `bytes`), the counting reports the air it skips;
   // it does not read the air `known` knows of.
-  LayerData measure_data(LayerKind kind, const TilemapLayer& t, Bytes bytes, Adler32Scan* adler,
-                         const KnownZeros& known) {
+  LayerData measure_data(LayerKind kind, const TilemapLayer& t, Bytes bytes,
+                         tiledata::Adler32Scan* adler, const tiledata::KnownZeros& known) {
     LayerData out;
     const auto finding = [&out](Code code, std::string message) {
       out.findings.push_back(LayerFinding{code, std::move(message)});
@@ -420,7 +422,7 @@ class LayerMeasurer {
   TileLayerSink* sink_;  // null: nothing drawn
   MeasureWorkspace& workspace_;
   std::vector<std::uint8_t>& scratch_;  // one layer's quads or sources at a time
-  ZeroedBuffer& tiles_;                 // one layer's tile data at a time
+  tiledata::ZeroedBuffer& tiles_;       // one layer's tile data at a time
   TileCounts counts_;
   KeysPresent present_{};
   std::uint32_t inflate_always_ = sink_ ? sink_->kinds_always_inflated() : 0;
@@ -439,7 +441,7 @@ KeysPresent measure_teeworlds_layers(const Datafile& df, const TeeworldsMap& map
 }
 
 render::TileLayerView tile_layer_view(const TeeworldsMap& map, const DecodedLayer& layer,
-                                      Bytes bytes, const KnownZeros& known) {
+                                      Bytes bytes, const tiledata::KnownZeros& known) {
   const TilemapLayer& t = *layer.tilemap;
   render::TileLayerView v{
       .kind = layer.type,

@@ -29,6 +29,6 @@ teeworlds::KeysPresent measure_teeworlds_layers(const datafile::Datafile& df,
 // whose data inflated to `bytes`.
 render::TileLayerView tile_layer_view(const teeworlds::TeeworldsMap& map,
                                       const teeworlds::DecodedLayer& layer, Bytes bytes,
-                                      const KnownZeros& known);
+                                      const tiledata::KnownZeros& known);
 
 }  // namespace mapindex

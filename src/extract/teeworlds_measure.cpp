@@ -7,15 +7,15 @@
 #include <utility>
 #include <vector>
 
-#include "common/adler32.h"
 #include "common/sha256.h"
-#include "common/shared_buffer.h"
 #include "decode/datafile/datafile.h"
 #include "decode/teeworlds/item_decoders.h"
 #include "decode/teeworlds/teeworlds_map.h"
 #include "extract/teeworlds_checks.h"
 #include "extract/teeworlds_features.h"
 #include "extract/teeworlds_layers.h"
+#include "tiledata/adler32.h"
+#include "tiledata/shared_buffer.h"
 
 namespace mapindex {
 namespace {
@@ -269,15 +269,15 @@ void redraw_tile_layers(Bytes file, const MeasureContext& context,
       continue;
     const auto index = static_cast<std::size_t>(layer.tilemap->tile_data());
     // As measuring: data over kSharedBufferAbove goes into the shared buffer.
-    SharedBuffer::Lease lease;
+    tiledata::SharedBuffer::Lease lease;
     const std::int64_t size = df->data_size(index);
-    if (size > 0 && static_cast<std::uint64_t>(size) > kSharedBufferAbove)
+    if (size > 0 && static_cast<std::uint64_t>(size) > tiledata::kSharedBufferAbove)
       lease = workspace.large().take();
-    ZeroedBuffer& buffer = lease ? lease.buffer() : workspace.tiles;
+    tiledata::ZeroedBuffer& buffer = lease ? lease.buffer() : workspace.tiles;
     std::optional<std::uint32_t> checksum;
     auto data = df->data_unchecked(index, buffer, checksum);
-    if (!data || (checksum && adler32(*data) != *checksum)) continue;
-    sink.on_tile_layer(tile_layer_view(map, layer, *data, KnownZeros(buffer)));
+    if (!data || (checksum && tiledata::adler32(*data) != *checksum)) continue;
+    sink.on_tile_layer(tile_layer_view(map, layer, *data, tiledata::KnownZeros(buffer)));
   }
 }
 

@@ -1,9 +1,9 @@
 #include "extract/teeworlds_tile_counter.h"
 
-#include "common/adler32.h"
 #include "common/bytes.h"
-#include "common/zero_blocks.h"
 #include "decode/teeworlds/skip_runs.h"
+#include "tiledata/adler32.h"
+#include "tiledata/zero_blocks.h"
 
 namespace mapindex::teeworlds {
 namespace {
@@ -11,8 +11,8 @@ namespace {
 // Tile structs (4 bytes: index, flags, skip, reserved). Pairs of all-zero
 // tiles (the bulk of most layers) are counted as air without touching the
 // histograms.
-void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler32Scan* adler,
-                        const KnownZeros& known) {
+void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out,
+                        tiledata::Adler32Scan* adler, const tiledata::KnownZeros& known) {
   std::int64_t air_pairs = 0, reserved = 0;
   std::size_t i = 0;
   auto one = [&](const std::uint8_t* t) {
@@ -26,14 +26,14 @@ void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out, A
                         d = load_host_u64(p + 24);
     if ((a | b | c | d) == 0) {
       // Air comes in long stretches: skip them whole.
-      const std::size_t blocks = 1 + zero_blocks(p + 32, (n - i) / 8 - 1, known);
+      const std::size_t blocks = 1 + tiledata::zero_blocks(p + 32, (n - i) / 8 - 1, known);
       if (adler) adler->zeros(p, 32 * blocks);
       air_pairs += 4 * static_cast<std::int64_t>(blocks);
       i += 8 * blocks;
       p += 32 * blocks;
       continue;
     }
-    if (one_struct_eight_times(a, b, c, d)) {
+    if (tiledata::one_struct_eight_times(a, b, c, d)) {
       // Eight times the same (non-air) tile: walls, freeze, fills.
       out.keys[p[0]] += 8;
       out.flags[p[1]] += p[0] != 0 ? 8 : 0;
@@ -68,8 +68,8 @@ void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out, A
 // `kFlagsAt` when kFlags.
 template <std::size_t kSize, std::size_t kNumberAt, std::size_t kTypeAt, bool kFlags,
           std::size_t kFlagsAt = 0>
-void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler32Scan* adler,
-                    const KnownZeros& known) {
+void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out,
+                    tiledata::Adler32Scan* adler, const tiledata::KnownZeros& known) {
   constexpr std::size_t kBlock = 32 / kSize;  // tiles per 32 bytes
   std::size_t i = 0;
   std::int64_t air = 0;
@@ -77,7 +77,7 @@ void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler
     if ((load_host_u64(p) | load_host_u64(p + 8) | load_host_u64(p + 16) | load_host_u64(p + 24)) ==
         0) {
       // Air comes in long stretches: skip them whole.
-      const std::size_t blocks = 1 + zero_blocks(p + 32, (n - i) / kBlock - 1, known);
+      const std::size_t blocks = 1 + tiledata::zero_blocks(p + 32, (n - i) / kBlock - 1, known);
       if (adler) adler->zeros(p, 32 * blocks);
       air += static_cast<std::int64_t>(kBlock * blocks);
       i += kBlock * (blocks - 1);
@@ -101,8 +101,8 @@ void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler
   }
 }
 
-void count_speedup(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler32Scan* adler,
-                   const KnownZeros& known) {
+void count_speedup(const std::uint8_t* p, std::size_t n, TileCounts& out,
+                   tiledata::Adler32Scan* adler, const tiledata::KnownZeros& known) {
   constexpr std::size_t kSize = speedup_struct::kSize, kTypeAt = speedup_struct::kType;
   static_assert(4 * kSize == 24);
   std::size_t i = 0;
@@ -110,7 +110,7 @@ void count_speedup(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler3
   for (; i + 4 <= n; i += 4, p += 4 * kSize) {  // 4 tiles of 6 bytes
     if ((load_host_u64(p) | load_host_u64(p + 8) | load_host_u64(p + 16)) == 0) {
       // Skip the air that follows in steps of 16 tiles (96 bytes: 3 blocks).
-      const std::size_t groups = zero_blocks(p + 24, (n - i - 4) / 16 * 3, known) / 3;
+      const std::size_t groups = tiledata::zero_blocks(p + 24, (n - i - 4) / 16 * 3, known) / 3;
       if (adler) adler->zeros(p, 4 * kSize + 16 * kSize * groups);
       air += 4 + 16 * static_cast<std::int64_t>(groups);
       i += 16 * groups;
@@ -126,7 +126,7 @@ void count_speedup(const std::uint8_t* p, std::size_t n, TileCounts& out, Adler3
 }  // namespace
 
 void count_plain_tiles(Bytes data, LayerKind kind, std::size_t n, TileCounts& out,
-                       Adler32Scan* adler, const KnownZeros& known) {
+                       tiledata::Adler32Scan* adler, const tiledata::KnownZeros& known) {
   const std::uint8_t* p = data.data();
   switch (kind) {
     case LayerKind::tele:

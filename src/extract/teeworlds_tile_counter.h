@@ -11,11 +11,11 @@
 #include <cstdint>
 #include <optional>
 
-#include "common/adler32.h"
 #include "common/bytes.h"
 #include "common/result.h"
-#include "common/zero_blocks.h"
 #include "decode/teeworlds/map_items.h"
+#include "tiledata/adler32.h"
+#include "tiledata/zero_blocks.h"
 
 namespace mapindex::teeworlds {
 
@@ -37,7 +37,8 @@ struct TileCounts {
 // `known` knows is zero (chunks an inflate onto zeros did not write) is
 // skipped without being read.
 void count_plain_tiles(Bytes data, LayerKind kind, std::size_t num_tiles, TileCounts& out,
-                       Adler32Scan* adler = nullptr, const KnownZeros& known = {});
+                       tiledata::Adler32Scan* adler = nullptr,
+                       const tiledata::KnownZeros& known = {});
 
 // Counts skip-compressed Tile data (tilemap version 4) without expanding it.
 // Counts at most `num_tiles` tiles; returns an M14 error when the runs do not

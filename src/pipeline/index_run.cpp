@@ -48,7 +48,6 @@
 #include "common/background.h"
 #include "common/digest_memo.h"
 #include "common/sha256.h"
-#include "common/shared_buffer.h"
 #include "extract/measure_workspace.h"
 #include "index/index_db.h"
 #include "pipeline/byte_budget.h"
@@ -61,6 +60,7 @@
 #include "read/digest.h"
 #include "read/source_reader.h"
 #include "render/png.h"
+#include "tiledata/shared_buffer.h"
 
 namespace mapindex {
 namespace {
@@ -155,7 +155,7 @@ struct RunState {
   // over kSharedBufferAbove goes into one buffer all measure tasks share in
   // turn; each measure task has a workspace of its own (at most one per
   // decode thread), each thumbnail task its PNG blocks.
-  SharedBuffer large_tiles;
+  tiledata::SharedBuffer large_tiles;
   WorkspacePool<MeasureWorkspace> measure_workspaces;
   WorkspacePool<render::PngBlocks> png_blocks;
   // Set when a node's body throws (the index failed, or a bug): the graph is

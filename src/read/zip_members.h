@@ -75,7 +75,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/libdeflate_decompressor.h"
+#include "deflate/libdeflate_decompressor.h"
 #include "read/byte_source.h"
 #include "read/entry_buffers.h"
 
@@ -137,8 +137,8 @@ class ZipMembers {
   bool in_step_ = true;
   std::unique_ptr<std::uint8_t[]> compressed_;
   std::size_t compressed_capacity_ = 0;
-  std::unique_ptr<z_stream> prefix_stream_;  // inflates members' first bytes
-  LibdeflateDecompressor decompressor_;      // inflates members' data
+  std::unique_ptr<z_stream> prefix_stream_;       // inflates members' first bytes
+  deflate::LibdeflateDecompressor decompressor_;  // inflates members' data
 };
 
 }  // namespace mapindex::read

@@ -4,10 +4,10 @@
 #include <string>
 
 #include "common/bytes.h"
-#include "common/zero_blocks.h"
 #include "decode/teeworlds/map_items.h"
 #include "decode/teeworlds/skip_runs.h"
 #include "decode/teeworlds/tiles.h"
+#include "tiledata/zero_blocks.h"
 
 namespace mapindex::render {
 namespace {
@@ -100,7 +100,7 @@ struct Canvas::KeyScan {
   std::int64_t block;
   std::size_t block_bytes;
   bool whole_blocks;
-  const KnownZeros& known;
+  const tiledata::KnownZeros& known;
   const std::uint8_t* data_end;
   // Where to consult known_zeros next: the end of the run of written chunks
   // the tiles are in (asking at each chunk's end took a tenth of the
@@ -188,7 +188,7 @@ void Canvas::draw_rows(const KeyScan& scan, const std::uint8_t* data, std::size_
     };
     for (std::int64_t x = 0; x < end;) {
       if (tile >= ask) {
-        const KnownZeros::Run run =
+        const tiledata::KnownZeros::Run run =
             s.known.run_from(tile, static_cast<std::size_t>(s.data_end - tile));
         if (run.clean && run.bytes >= struct_size) {
           const auto tiles = std::min(static_cast<std::int64_t>(run.bytes / struct_size), end - x);
@@ -209,14 +209,14 @@ void Canvas::draw_rows(const KeyScan& scan, const std::uint8_t* data, std::size_
       if ((a | b | c | d) == 0) {
         const std::int64_t blocks =
             s.whole_blocks
-                ? 1 + static_cast<std::int64_t>(zero_blocks(
+                ? 1 + static_cast<std::int64_t>(tiledata::zero_blocks(
                           tile + 32, static_cast<std::size_t>((end - x) / block - 1), s.known))
                 : 1;
         x += block * blocks;
         tile += s.block_bytes * static_cast<std::size_t>(blocks);
         continue;
       }
-      if (struct_size == 4 && one_struct_eight_times(a, b, c, d)) {
+      if (struct_size == 4 && tiledata::one_struct_eight_times(a, b, c, d)) {
         const std::int64_t run = draw_repeated_tile(s, ask, tile, x, end, a, out);
         x += run;
         tile += static_cast<std::size_t>(run) * 4;

@@ -18,10 +18,10 @@
 
 #include "common/bytes.h"
 #include "common/result.h"
-#include "common/zero_blocks.h"
 #include "decode/kinds.h"
 #include "decode/spritetile/level.h"
 #include "render/tile_class.h"
+#include "tiledata/zero_blocks.h"
 
 namespace mapindex::render {
 
@@ -36,9 +36,9 @@ struct TileLayerView {
   LayerKind kind = LayerKind::tiles;
   std::int32_t layer_index = 0;
   std::int32_t width = 0, height = 0;
-  Bytes data;                    // the layer's tile data, inflated (maybe short: fewer tiles)
-  KnownZeros known_zeros;        // bytes of `data` known to be zero without reading them
-  bool skip_compressed = false;  // tilemap version 4 runs (tiles and game layers)
+  Bytes data;                        // the layer's tile data, inflated (maybe short: fewer tiles)
+  tiledata::KnownZeros known_zeros;  // bytes of `data` known to be zero without reading them
+  bool skip_compressed = false;      // tilemap version 4 runs (tiles and game layers)
   // A physics layer the game uses (the last of its kind); design tile layers
   // are always in use.
   bool in_use = true;

@@ -1,5 +1,5 @@
 // zlib's own Adler-32, as the reference the product's checksum code
-// (src/common/adler32.h, libdeflate underneath) is tested against.
+// (src/tiledata/adler32.h, libdeflate underneath) is tested against.
 #pragma once
 
 #include <zlib.h>

@@ -20,10 +20,10 @@
 #include "common/bytes.h"
 #include "common/problem.h"
 #include "common/result.h"
-#include "common/zeroed_buffer.h"
 #include "decode/datafile/uuid.h"
 #include "deflate/inflate.h"
 #include "deflate/inflate_workspace.h"
+#include "tiledata/zeroed_buffer.h"
 
 namespace mapindex::datafile {
 
@@ -161,7 +161,7 @@ class Datafile {
   // zero (src/deflate/zero_inflate.h), and the buffer's marks then say
   // which chunks may hold bytes other than zero. The returned view is the
   // buffer's front (v4) or a slice of the file (v3).
-  Result<Bytes> data_unchecked(std::size_t index, ZeroedBuffer& buffer,
+  Result<Bytes> data_unchecked(std::size_t index, tiledata::ZeroedBuffer& buffer,
                                std::optional<std::uint32_t>& checksum) const;
   // "D4": data item `index` is not a valid zlib stream, as data() says it.
   Error invalid_stream_error(std::size_t index) const;

@@ -5,11 +5,11 @@
 #include <string>
 #include <utility>
 
-#include "common/adler32.h"
 #include "common/utf8.h"
 #include "decode/datafile/container.h"
 #include "decode/datafile/datafile.h"
 #include "deflate/inflate.h"
+#include "tiledata/adler32.h"
 
 namespace mapindex::datafile {
 
@@ -149,7 +149,8 @@ Result<std::uint64_t> Datafile::charge(std::size_t index) const {
 Result<Bytes> Datafile::data(std::size_t index, std::vector<std::uint8_t>& scratch) const {
   std::optional<std::uint32_t> checksum;
   auto bytes = data_unchecked(index, scratch, checksum);
-  if (bytes && checksum && adler32(*bytes) != *checksum) return invalid_stream_error(index);
+  if (bytes && checksum && tiledata::adler32(*bytes) != *checksum)
+    return invalid_stream_error(index);
   return bytes;
 }
 
@@ -180,10 +181,10 @@ Result<Bytes> Datafile::data_unchecked(std::size_t index, std::vector<std::uint8
   });
 }
 
-Result<Bytes> Datafile::data_unchecked(std::size_t index, ZeroedBuffer& buffer,
+Result<Bytes> Datafile::data_unchecked(std::size_t index, tiledata::ZeroedBuffer& buffer,
                                        std::optional<std::uint32_t>& checksum) const {
   return inflated(index, checksum, [&](Bytes compressed, std::size_t wanted) {
-    ZeroedSpan out = buffer.take(wanted);
+    tiledata::ZeroedSpan out = buffer.take(wanted);
     const std::uint8_t* const bytes = out.data();
     return std::pair(deflate::inflate_zlib_onto_zeros(compressed, std::move(out),
                                                       inflate_workspace(), options_.tile_inflater),

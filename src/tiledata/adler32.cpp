@@ -1,8 +1,8 @@
-#include "common/adler32.h"
+#include "tiledata/adler32.h"
 
 #include <libdeflate.h>
 
-namespace mapindex {
+namespace mapindex::tiledata {
 namespace {
 
 constexpr std::uint64_t kBase = 65521;  // the largest prime below 2^16
@@ -33,4 +33,4 @@ std::uint32_t Adler32Scan::finish() {
   return adler_;
 }
 
-}  // namespace mapindex
+}  // namespace mapindex::tiledata

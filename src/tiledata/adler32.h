@@ -15,7 +15,7 @@
 
 #include "common/bytes.h"
 
-namespace mapindex {
+namespace mapindex::tiledata {
 
 // Adler-32 of `data`, continued from `adler` (1 starts a new checksum).
 std::uint32_t adler32(Bytes data, std::uint32_t adler = 1);
@@ -49,4 +49,4 @@ class Adler32Scan {
   std::uint32_t adler_ = 1;
 };
 
-}  // namespace mapindex
+}  // namespace mapindex::tiledata

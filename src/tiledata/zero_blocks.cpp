@@ -1,4 +1,4 @@
-#include "common/zero_blocks.h"
+#include "tiledata/zero_blocks.h"
 
 #include <algorithm>
 
@@ -8,7 +8,7 @@
 #include <immintrin.h>
 #endif
 
-namespace mapindex {
+namespace mapindex::tiledata {
 namespace {
 
 #if defined(__x86_64__)
@@ -84,4 +84,4 @@ std::size_t zero_blocks(const std::uint8_t* p, std::size_t n, const KnownZeros& 
   return i;
 }
 
-}  // namespace mapindex
+}  // namespace mapindex::tiledata

@@ -1,4 +1,4 @@
-#include "common/zeroed_buffer.h"
+#include "tiledata/zeroed_buffer.h"
 
 #include <algorithm>
 #include <bit>
@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-namespace mapindex {
+namespace mapindex::tiledata {
 
 ZeroedSpan ZeroedBuffer::take(std::size_t n) {
   if (size_ < n) {
@@ -78,4 +78,4 @@ void ZeroedBuffer::release() {
   std::vector<std::uint64_t>().swap(marks_);
 }
 
-}  // namespace mapindex
+}  // namespace mapindex::tiledata

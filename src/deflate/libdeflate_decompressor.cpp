@@ -1,10 +1,10 @@
-#include "common/libdeflate_decompressor.h"
+#include "deflate/libdeflate_decompressor.h"
 
 #include <libdeflate.h>
 
 #include <new>
 
-namespace mapindex {
+namespace mapindex::deflate {
 
 void LibdeflateDecompressor::Free::operator()(libdeflate_decompressor* d) const {
   libdeflate_free_decompressor(d);
@@ -14,4 +14,4 @@ LibdeflateDecompressor::LibdeflateDecompressor() : decompressor_(libdeflate_allo
   if (!decompressor_) throw std::bad_alloc();
 }
 
-}  // namespace mapindex
+}  // namespace mapindex::deflate

@@ -8,7 +8,7 @@
 
 struct libdeflate_decompressor;
 
-namespace mapindex {
+namespace mapindex::deflate {
 
 class LibdeflateDecompressor {
  public:
@@ -22,4 +22,4 @@ class LibdeflateDecompressor {
   std::unique_ptr<libdeflate_decompressor, Free> decompressor_;
 };
 
-}  // namespace mapindex
+}  // namespace mapindex::deflate

@@ -26,7 +26,7 @@
 #include <utility>
 #include <vector>
 
-namespace mapindex {
+namespace mapindex::tiledata {
 
 class ZeroedBuffer;
 
@@ -117,4 +117,4 @@ class ZeroedBuffer {
   std::vector<std::uint64_t> marks_;  // a bit per chunk of bytes_
 };
 
-}  // namespace mapindex
+}  // namespace mapindex::tiledata

@@ -7,9 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "common/zeroed_buffer.h"
+#include "tiledata/zeroed_buffer.h"
 
-namespace mapindex {
+namespace mapindex::tiledata {
 
 // What a scan may know without reading: the bytes of a ZeroedBuffer's chunks
 // not marked since take() are zero (inflate_onto_zeros marks every chunk it
@@ -76,4 +76,4 @@ std::size_t zero_blocks(const std::uint8_t* p, std::size_t n, const KnownZeros& 
 // The same with 8-byte loads only: what zero_blocks must agree with.
 std::size_t zero_blocks_portable(const std::uint8_t* p, std::size_t n);
 
-}  // namespace mapindex
+}  // namespace mapindex::tiledata

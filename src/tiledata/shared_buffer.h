@@ -17,9 +17,9 @@
 #include <utility>
 #include <vector>
 
-#include "common/zeroed_buffer.h"
+#include "tiledata/zeroed_buffer.h"
 
-namespace mapindex {
+namespace mapindex::tiledata {
 
 // Data larger than this goes into the shared buffer.
 inline constexpr std::uint64_t kSharedBufferAbove = 32ull << 20;
@@ -76,4 +76,4 @@ class SharedBuffer {
   ZeroedBuffer buffer_;
 };
 
-}  // namespace mapindex
+}  // namespace mapindex::tiledata
