@@ -22,12 +22,10 @@ namespace {
 
 Measurement as_index_measures(Bytes file, LayerDataStore& store) {
   const TileDataDigests digests = digest_tile_data(file);
-  MeasureOptions options;
-  options.layer_store = &store;
-  options.digests = &digests;
-  options.thumbnails = true;
-  options.defer_thumbnail_png = true;
-  Measurement m = measure_content(file, options);
+  MeasureContext context;
+  context.layer_store = &store;
+  context.digests = &digests;
+  Measurement m = measure_content(file, context, {.thumbnail = ThumbnailMode::drawn_only});
   finish_thumbnail(m, &store);
   return m;
 }
@@ -61,8 +59,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       first.stats.problems.empty())
     std::abort();
   check_same(first, as_index_measures(file, store));
-  MeasureOptions plain;
-  plain.thumbnails = true;
-  check_same(first, measure_content(file, plain));
+  check_same(first, measure_content(file, {}, {.thumbnail = ThumbnailMode::encoded}));
   return 0;
 }

@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const MapStats stats = measure_teeworlds(Bytes(data, size));
   // Whatever the input, a rejected map names at least one problem.
   if (stats.status == MapStatus::rejected && stats.problems.empty()) std::abort();
-  MeasureOptions ahead;
+  MeasureContext ahead;
   const TileDataDigests digests = digest_tile_data(Bytes(data, size));
   ahead.digests = &digests;
   const MapStats again = measure_teeworlds(Bytes(data, size), ahead);

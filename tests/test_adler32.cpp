@@ -175,7 +175,7 @@ TEST_SUITE("adler32") {
         static_cast<std::size_t>(stored.data() - file.data()) + stored.size() - 1;
 
     OfferCounter good_store;
-    MeasureOptions good_options;
+    MeasureContext good_options;
     good_options.layer_store = &good_store;
     const MapStats good = measure_teeworlds(Bytes(file), good_options);
     CHECK(good_store.offers == 1);
@@ -199,7 +199,7 @@ TEST_SUITE("adler32") {
     // stream, checksum included) without checking the checksum again: that
     // holds only if nothing that failed it is ever offered as a result.
     OfferCounter store;
-    MeasureOptions with_store;
+    MeasureContext with_store;
     with_store.layer_store = &store;
     measure_teeworlds(Bytes(file), with_store);
     CHECK(store.offers == 0);

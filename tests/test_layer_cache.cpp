@@ -176,7 +176,7 @@ TEST_SUITE("layer cache") {
     const auto first = pool_map("a", {"G0", "D0", "D1"});
     const auto second = pool_map("b", {"D1", "G0"});  // D1 now at layer 0, G0 at 1
     MapStore store;
-    MeasureOptions with_store;
+    MeasureContext with_store;
     with_store.layer_store = &store;
     const MapStats a = measure_teeworlds(first, with_store);
     CHECK(store.offers == 3);  // three distinct layers, all new
@@ -198,7 +198,7 @@ TEST_SUITE("layer cache") {
   TEST_CASE("layer cache: a cached result is used as stored: the layer is not measured again") {
     const auto map = pool_map("a", {"G0", "D0"});
     MapStore store;
-    MeasureOptions o;
+    MeasureContext o;
     o.layer_store = &store;
     const MapStats plain = measure_teeworlds(map, o);
     REQUIRE(plain.layers[0].data_key);
@@ -292,7 +292,7 @@ TEST_SUITE("layer cache") {
     }
     const auto file = b.build();
     MapStore store;
-    MeasureOptions o;
+    MeasureContext o;
     o.layer_store = &store;
     const MapStats cached = measure_teeworlds(file, o);
     CHECK(store.offers == 2);  // the game layer and the first reader of the shared item
@@ -325,17 +325,15 @@ TEST_SUITE("layer cache") {
     };
     const auto a = build(0), b = build(4);
     MapStore store;
-    MeasureOptions o;
+    MeasureContext o;
     o.layer_store = &store;
-    o.thumbnails = true;
-    const Measurement ma = measure_content(a, o);
+    const ContentOptions thumbnail{.thumbnail = ThumbnailMode::encoded};
+    const Measurement ma = measure_content(a, o, thumbnail);
     REQUIRE_FALSE(ma.stats.thumbnail_png.empty());
     CHECK(store.thumbnail_offers == 1);
-    const Measurement mb = measure_content(b, o);
+    const Measurement mb = measure_content(b, o, thumbnail);
     CHECK(store.thumbnail_hits == 1);  // found, then not taken
-    MeasureOptions plain;
-    plain.thumbnails = true;
-    const Measurement mb_plain = measure_content(b, plain);
+    const Measurement mb_plain = measure_content(b, {}, thumbnail);
     CHECK(mb_plain.stats.thumbnail_png.empty());
     CHECK(mb.stats.thumbnail_png == mb_plain.stats.thumbnail_png);
     CHECK_FALSE(mb.stats.thumbnail_key);
@@ -383,7 +381,7 @@ TEST_SUITE("layer cache") {
                         [&](const TileDataDigest& d) { return d.sha256 == l.data_key->sha256; }));
     }
     // Measuring with them is measuring without.
-    MeasureOptions ahead;
+    MeasureContext ahead;
     ahead.digests = &digests;
     const MapStats with = measure_teeworlds(map, ahead);
     check_same_layers(with, plain);
@@ -436,7 +434,7 @@ TEST_SUITE("layer cache") {
         CHECK(std::any_of(digests.items.begin(), digests.items.end(),
                           [&](const TileDataDigest& d) { return d.sha256 == l.data_key->sha256; }));
       }
-      MeasureOptions ahead;
+      MeasureContext ahead;
       ahead.digests = &digests;
       check_same_layers(measure_teeworlds(bytes, ahead), plain);
     }
@@ -533,6 +531,60 @@ TEST_SUITE("layer cache") {
   }
 
   TEST_CASE(
+      "layer cache: a known thumbnail with a drawn layer unread here is drawn, the map measured once") {
+    // The game and speedup layers are drawn. Under a limit between their
+    // data sizes (4 and 6 bytes a tile) only the game layer reads: the stored
+    // thumbnail shows the speedups, so it is not taken; the map's thumbnail
+    // is that of the map without its speedup layer, and unkeyed.
+    const auto build = [](bool with_speedup) {
+      TileGrid speedup(LayerKind::speedup, 30, 20);
+      for (int x = 3; x < 27; ++x) speedup.set_speedup(x, 10, 28, 30, 0, 90);
+      MapBuilder b;
+      b.add_game_group();
+      b.add_tile_layer(pool_layer("G0"), {.name = "Game"});
+      if (with_speedup) b.add_tile_layer(speedup, {.name = "Speedup"});
+      b.add_tile_layer(pool_layer("D0"), {.name = "D0"});
+      return b.build();
+    };
+    const auto map = build(true);
+    const ContentOptions thumbnail{.thumbnail = ThumbnailMode::encoded};
+    MapStore store;
+    MeasureContext full;
+    full.layer_store = &store;
+    const Measurement first = measure_content(map, full, thumbnail);
+    REQUIRE(first.stats.thumbnail_key);
+    REQUIRE(store.thumbnail_offers == 1);
+    REQUIRE(store.offers == 3);
+
+    MeasureContext limited = full;
+    limited.max_data_item_size = 30 * 20 * 5;
+    std::vector<std::int32_t> given;
+    ContentOptions watched = thumbnail;
+    watched.on_tile_layer = [&](const render::TileLayerView& v) { given.push_back(v.layer_index); };
+    const int finds = store.finds;
+    const Measurement m = measure_content(map, limited, watched);
+    CHECK(store.thumbnail_hits == 1);
+    // Measured once: each tile layer asked of the store once; every one is
+    // known, so none is inflated for measuring (the game layer is read again
+    // for the thumbnail only).
+    CHECK(store.finds - finds == 3);
+    CHECK(given.empty());
+    CHECK(store.thumbnail_offers == 1);
+    CHECK_FALSE(m.stats.thumbnail_key);
+    const Measurement without_speedup = measure_content(build(false), {}, thumbnail);
+    REQUIRE_FALSE(without_speedup.stats.thumbnail_png.empty());
+    CHECK(without_speedup.stats.thumbnail_png != first.stats.thumbnail_png);
+    CHECK(m.stats.thumbnail_png == without_speedup.stats.thumbnail_png);
+    // As without the store.
+    MeasureContext plain;
+    plain.max_data_item_size = limited.max_data_item_size;
+    const Measurement m_plain = measure_content(map, plain, thumbnail);
+    CHECK(m.stats.thumbnail_png == m_plain.stats.thumbnail_png);
+    CHECK(m.stats.thumbnail_key == m_plain.stats.thumbnail_key);
+    check_same_layers(m.stats, m_plain.stats);
+  }
+
+  TEST_CASE(
       "layer cache: a thumbnail taken from the store is the drawn one, a changed drawn layer misses") {
     // a and b share their game layer (b's design layers differ); c's differs.
     const auto a = pool_map("a", {"G0", "D0"});
@@ -540,14 +592,13 @@ TEST_SUITE("layer cache") {
     const auto c = pool_map("c", {"G1", "D0"});
     MapStore store;
     std::vector<LayerKind> inflated;
-    MeasureOptions o;
+    MeasureContext o;
     o.layer_store = &store;
-    o.thumbnails = true;
-    o.on_tile_layer = [&](const render::TileLayerView& v) { inflated.push_back(v.kind); };
-    MeasureOptions plain;
-    plain.thumbnails = true;
+    ContentOptions watched{.thumbnail = ThumbnailMode::encoded};
+    watched.on_tile_layer = [&](const render::TileLayerView& v) { inflated.push_back(v.kind); };
+    const ContentOptions plain{.thumbnail = ThumbnailMode::encoded};
 
-    const Measurement ma = measure_content(a, o);
+    const Measurement ma = measure_content(a, o, watched);
     REQUIRE_FALSE(ma.stats.thumbnail_png.empty());
     REQUIRE(ma.stats.thumbnail_key);
     CHECK(store.thumbnail_offers == 1);
@@ -555,13 +606,13 @@ TEST_SUITE("layer cache") {
     CHECK(std::count(inflated.begin(), inflated.end(), LayerKind::game) == 1);
 
     inflated.clear();
-    const Measurement mb = measure_content(b, o);
+    const Measurement mb = measure_content(b, o, watched);
     CHECK(store.thumbnail_hits == 1);
     CHECK(store.thumbnail_offers == 1);
     // The game layer was known by key: not inflated to draw it again.
     CHECK(std::count(inflated.begin(), inflated.end(), LayerKind::game) == 0);
     CHECK(std::count(inflated.begin(), inflated.end(), LayerKind::tiles) == 2);  // D2, D1 new
-    const Measurement mb_drawn = measure_content(b, plain);
+    const Measurement mb_drawn = measure_content(b, {}, plain);
     REQUIRE_FALSE(mb_drawn.stats.thumbnail_png.empty());
     CHECK(mb.stats.thumbnail_png == mb_drawn.stats.thumbnail_png);
     CHECK(mb.stats.thumbnail_key == mb_drawn.stats.thumbnail_key);
@@ -569,31 +620,28 @@ TEST_SUITE("layer cache") {
     check_same_layers(mb.stats, mb_drawn.stats);
 
     inflated.clear();
-    const Measurement mc = measure_content(c, o);
+    const Measurement mc = measure_content(c, o, watched);
     CHECK(store.thumbnail_hits == 1);  // G1 is another layer: drawn
     CHECK(store.thumbnail_offers == 2);
     CHECK(std::count(inflated.begin(), inflated.end(), LayerKind::game) == 1);
     REQUIRE(mc.stats.thumbnail_key);
     CHECK(*mc.stats.thumbnail_key != *ma.stats.thumbnail_key);
     CHECK(mc.stats.thumbnail_png != ma.stats.thumbnail_png);
-    CHECK(mc.stats.thumbnail_png == measure_content(c, plain).stats.thumbnail_png);
+    CHECK(mc.stats.thumbnail_png == measure_content(c, {}, plain).stats.thumbnail_png);
   }
 
   TEST_CASE(
       "layer cache: a deferred thumbnail, once finished, is the one measured at once, offered then") {
     const auto a = pool_map("a", {"G0", "D0"});
     MapStore store;
-    MeasureOptions deferred;
-    deferred.layer_store = &store;
-    deferred.thumbnails = true;
-    deferred.defer_thumbnail_png = true;
-    MeasureOptions plain;
-    plain.thumbnails = true;
-    const Measurement at_once = measure_content(a, plain);
+    MeasureContext with_store;
+    with_store.layer_store = &store;
+    const ContentOptions deferred{.thumbnail = ThumbnailMode::drawn_only};
+    const Measurement at_once = measure_content(a, {}, {.thumbnail = ThumbnailMode::encoded});
     REQUIRE_FALSE(at_once.stats.thumbnail_png.empty());
     REQUIRE(at_once.stats.thumbnail_key);
 
-    Measurement m = measure_content(a, deferred);
+    Measurement m = measure_content(a, with_store, deferred);
     REQUIRE(m.thumbnail);
     CHECK(m.stats.thumbnail_png.empty());
     CHECK_FALSE(m.stats.thumbnail_key);
@@ -607,7 +655,7 @@ TEST_SUITE("layer cache") {
     // b shows a's game layer: its thumbnail comes from the store, nothing is
     // left to encode.
     const auto b = pool_map("b", {"D2", "G0", "D1"});
-    Measurement mb = measure_content(b, deferred);
+    Measurement mb = measure_content(b, with_store, deferred);
     CHECK(store.thumbnail_hits == 1);
     CHECK_FALSE(mb.thumbnail);
     CHECK(mb.stats.thumbnail_png == at_once.stats.thumbnail_png);
@@ -621,24 +669,23 @@ TEST_SUITE("layer cache") {
     // A planted thumbnail under a's key shows for a: the store is trusted
     // like the layer results, so what it holds under a key is what shows.
     const auto a = pool_map("a", {"G0", "D0"});
-    MeasureOptions plain;
-    plain.thumbnails = true;
-    const Measurement drawn = measure_content(a, plain);
+    const ContentOptions thumbnail{.thumbnail = ThumbnailMode::encoded};
+    const Measurement drawn = measure_content(a, {}, thumbnail);
     REQUIRE(drawn.stats.thumbnail_key);
     MapStore store;
     const std::vector<std::uint8_t> planted = {1, 2, 3};
     store.thumbnails[*drawn.stats.thumbnail_key] =
         std::make_shared<const std::vector<std::uint8_t>>(planted);
-    MeasureOptions o = plain;
+    MeasureContext o;
     o.layer_store = &store;
-    CHECK(measure_content(a, o).stats.thumbnail_png == planted);
+    CHECK(measure_content(a, o, thumbnail).stats.thumbnail_png == planted);
     // A thumbnail under another key is not taken: the map is drawn.
     MapStore other;
     Sha256 wrong = *drawn.stats.thumbnail_key;
     wrong[0] ^= 1;
     other.thumbnails[wrong] = std::make_shared<const std::vector<std::uint8_t>>(planted);
     o.layer_store = &other;
-    CHECK(measure_content(a, o).stats.thumbnail_png == drawn.stats.thumbnail_png);
+    CHECK(measure_content(a, o, thumbnail).stats.thumbnail_png == drawn.stats.thumbnail_png);
   }
 
   TEST_CASE(
@@ -925,7 +972,7 @@ TEST_SUITE("layer cache") {
     std::vector<MapStats> results(4);
     MeasureWorkspace wa(shared), wc(shared);
     {
-      MeasureOptions oa, oc;
+      MeasureContext oa, oc;
       oa.workspace = &wa;
       oc.workspace = &wc;
       std::thread a([&] {
@@ -963,13 +1010,19 @@ TEST_SUITE("layer cache") {
       tiledata::SharedBuffer* shared = nullptr;
     } store;
     store.shared = &shared;
-    MeasureOptions o;
+    MeasureContext o;
     o.layer_store = &store;
     o.workspace = &wa;
     const MapStats first = measure_teeworlds(map, o);  // measures and offers all three
     CHECK(store.entries.size() == 3);
-    o.inflate_always = ~0u;  // known layers are inflated anyway (as for a thumbnail)
-    const MapStats again = measure_teeworlds(map, o);
+    // Known layers inflated anyway (as for a thumbnail).
+    struct EveryKind final : TileLayerSink {
+      std::uint32_t kinds_always_inflated() const override { return ~0u; }
+      void on_tile_layer(const render::TileLayerView&) override { ++layers; }
+      int layers = 0;
+    } every_kind;
+    const MapStats again = measure_teeworlds(map, o, &every_kind);
+    CHECK(every_kind.layers == 3);
     check_same_layers(first, plain);
     check_same_layers(again, plain);
     CHECK(store.held.load() == 0);

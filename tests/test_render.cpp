@@ -695,9 +695,8 @@ TEST_SUITE("render") {
     b.add_game_group();
     b.add_tile_layer(game, {.name = "Game"});
     const auto map = b.build();
-    mapindex::MeasureOptions mo;
-    mo.thumbnails = true;
-    const auto m = mapindex::measure_content(Bytes(map.data(), map.size()), mo);
+    const auto m = mapindex::measure_content(Bytes(map.data(), map.size()), {},
+                                             {.thumbnail = mapindex::ThumbnailMode::encoded});
     REQUIRE(m.kind == mapindex::ContentKind::map);
     REQUIRE_FALSE(m.stats.thumbnail_png.empty());
     CHECK(m.stats.thumbnail_png.size() < 8192);

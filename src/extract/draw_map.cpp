@@ -17,27 +17,38 @@ Result<render::Canvas> canvas_for(const MapView& view, std::int64_t width, std::
   return canvas;
 }
 
-Result<std::vector<DrawnMap>> draw_teeworlds(Bytes file, std::span<const MapView> views) {
-  std::vector<render::Canvas> canvases;
-  bool failed = false;
-  MeasureOptions mo;
-  mo.on_tile_layer = [&](const render::TileLayerView& layer) {
-    if (failed) return;
-    if (canvases.empty()) {
+// One canvas per view, made at the first tile layer (the map's size known).
+class ViewsSink final : public TileLayerSink {
+ public:
+  explicit ViewsSink(std::span<const MapView> views) : views_(views) {}
+  void on_tile_layer(const render::TileLayerView& layer) override {
+    if (failed_) return;
+    if (canvases_.empty()) {
       if (layer.map_width <= 0) return;
-      for (const auto& view : views) {
+      for (const auto& view : views_) {
         auto canvas = canvas_for(view, layer.map_width, layer.map_height);
         if (!canvas) {
-          failed = true;
-          canvases.clear();
+          failed_ = true;
+          canvases_.clear();
           return;
         }
-        canvases.push_back(std::move(*canvas));
+        canvases_.push_back(std::move(*canvas));
       }
     }
-    for (auto& canvas : canvases) canvas.draw(layer);
-  };
-  const MapStats stats = measure_teeworlds(file, mo);
+    for (auto& canvas : canvases_) canvas.draw(layer);
+  }
+  std::vector<render::Canvas>& canvases() { return canvases_; }
+
+ private:
+  std::span<const MapView> views_;
+  std::vector<render::Canvas> canvases_;
+  bool failed_ = false;
+};
+
+Result<std::vector<DrawnMap>> draw_teeworlds(Bytes file, std::span<const MapView> views) {
+  ViewsSink sink(views);
+  const MapStats stats = measure_teeworlds(file, {}, &sink);
+  std::vector<render::Canvas>& canvases = sink.canvases();
   if (canvases.empty() || canvases.front().layers_drawn() == 0) {
     std::string why =
         stats.game_width > 0 ? "its game layer's tiles cannot be read" : "it has no game layer";

@@ -4,7 +4,7 @@
 // height, tilemap version and the data item's declared size. LayerDataKey
 // names that input (SHA-256 of the stored bytes: inputs are hostile, so no
 // non-cryptographic hash lets one map's layer stand for another's), LayerData
-// holds the result, and a LayerDataStore (MeasureOptions::layer_store) hands
+// holds the result, and a LayerDataStore (MeasureContext::layer_store) hands
 // back results measured before, so that a layer met again is not inflated
 // again. What depends on the map (layer index, group, name, image, whether the
 // game uses the layer) stays in LayerStats and is combined at measure time.

@@ -216,7 +216,7 @@ struct MapStats {
   Problems problems;
 
   // A thumbnail (PNG, longest side at most 256 pixels) when measured with
-  // MeasureOptions::thumbnails and the map has something to draw.
+  // a ThumbnailMode other than none and the map has something to draw.
   std::vector<std::uint8_t> thumbnail_png;
   // The key of what the thumbnail was drawn from (measure.cpp thumbnail_key:
   // the drawn physics layers' LayerDataKeys, the map's size, the render

@@ -15,9 +15,9 @@ namespace {
 
 // The thumbnail of a Teeworlds map, drawn from the physics layers in use as
 // the measure stage inflates them, on a canvas of the game layer's size.
-class ThumbnailDrawer {
+class ThumbnailDrawer final : public TileLayerSink {
  public:
-  void draw(const render::TileLayerView& layer) {
+  void on_tile_layer(const render::TileLayerView& layer) override {
     if (!layer.in_use || !render::is_drawn_physics(layer.kind)) return;
     if (!canvas_ && !refused_) {
       auto c = render::Canvas::create(layer.map_width, layer.map_height,
@@ -76,87 +76,114 @@ std::optional<Sha256> thumbnail_key(const DrawnLayers& drawn) {
   return sha256(Bytes(input.data(), input.size()));
 }
 
-// Every drawn layer was read (and so drawn): its data has a key in the stats.
-bool all_drawn(const MapStats& stats, const std::vector<std::int32_t>& layer_indices) {
+// The drawn layers that were read (and so drawn): their data has a key in
+// the stats.
+std::vector<std::int32_t> read_layers(const MapStats& stats,
+                                      const std::vector<std::int32_t>& layer_indices) {
+  std::vector<std::int32_t> read;
   for (const std::int32_t index : layer_indices) {
     const auto it = std::find_if(stats.layers.begin(), stats.layers.end(),
                                  [&](const LayerStats& l) { return l.layer_index == index; });
-    if (it == stats.layers.end() || !it->data_key) return false;
+    if (it != stats.layers.end() && it->data_key) read.push_back(index);
   }
-  return true;
+  return read;
 }
 
-// A Teeworlds map with its thumbnail: taken from the layer store when every
-// layer it is drawn from is known by key (those layers are then not inflated
-// for drawing), else drawn from the layers as they are inflated (m.thumbnail,
-// keyed when every layer it shows was read, for finish_thumbnail).
-void measure_with_thumbnail(Bytes file, const MeasureOptions& options, Measurement& m) {
-  LayerDataStore* store = options.layer_store;
-  for (bool reuse = store != nullptr;; reuse = false) {
-    ThumbnailDrawer drawer;
-    MeasureOptions with_hook = options;
-    // The drawn physics layers are inflated even when the layer store has
-    // their counts (unless it has the thumbnail): the drawer needs their tiles.
+// The drawing side of a Teeworlds map's thumbnail: the drawn physics layers
+// are inflated even when the layer store has their counts, unless the store
+// has the thumbnail of exactly those layers (by their keys).
+class ThumbnailSink final : public TileLayerSink {
+ public:
+  ThumbnailSink(LayerDataStore* store, const ContentOptions& options)
+      : store_(store), options_(options) {}
+
+  std::uint32_t kinds_always_inflated() const override {
+    std::uint32_t kinds = 0;
     for (std::size_t k = 0; k < kNumTilemapKinds; ++k)
-      if (render::is_drawn_physics(static_cast<LayerKind>(k))) with_hook.inflate_always |= 1u << k;
-    std::optional<Sha256> key;
-    std::vector<std::int32_t> drawn_layers;
-    std::shared_ptr<const std::vector<std::uint8_t>> known;
-    with_hook.before_layers = [&](const DrawnLayers& drawn) {
-      key = thumbnail_key(drawn);
-      drawn_layers = drawn.layer_indices;
-      if (key && reuse) known = store->find_thumbnail(*key);
-      return known != nullptr;
-    };
-    with_hook.on_tile_layer = [&drawer, &known, &options](const render::TileLayerView& layer) {
-      if (!known) drawer.draw(layer);  // with the thumbnail known, nothing to draw
-      if (options.on_tile_layer) options.on_tile_layer(layer);
-    };
-    m.stats = measure_teeworlds(file, with_hook);
-    const bool drawn = all_drawn(m.stats, drawn_layers);
-    if (known) {
-      if (drawn) {
-        m.stats.thumbnail_png = *known;
-        m.stats.thumbnail_key = key;
-        return;
-      }
-      // A drawn layer did not read here (its data over the map's inflate
-      // budget): the stored thumbnail shows it, so measure again, drawing.
-      continue;
-    }
-    if (auto image = drawer.image())
-      m.thumbnail = DrawnThumbnail{std::move(*image), drawn ? key : std::nullopt};
-    return;
+      if (render::is_drawn_physics(static_cast<LayerKind>(k))) kinds |= 1u << k;
+    return kinds;
   }
-}
+  bool already_drawn(const DrawnLayers& drawn) override {
+    key_ = thumbnail_key(drawn);
+    drawn_layers_ = drawn.layer_indices;
+    if (key_ && store_) known_ = store_->find_thumbnail(*key_);
+    return known_ != nullptr;
+  }
+  void on_tile_layer(const render::TileLayerView& layer) override {
+    if (!known_) drawer_.on_tile_layer(layer);  // with the thumbnail known, nothing to draw
+    if (options_.on_tile_layer) options_.on_tile_layer(layer);
+  }
+
+  // The thumbnail of the measured map into m: the stored one when every
+  // drawn layer read, else the one drawn from the layers that did read (keyed
+  // only when that is all of them).
+  void finish(Bytes file, const MeasureContext& context, Measurement& m) {
+    const std::vector<std::int32_t> read = read_layers(m.stats, drawn_layers_);
+    const bool all_read = read.size() == drawn_layers_.size();
+    if (known_ && all_read) {
+      m.stats.thumbnail_png = *known_;
+      m.stats.thumbnail_key = key_;
+      return;
+    }
+    // A drawn layer did not read here (e.g. over the inflate budget) but the
+    // stored thumbnail shows it: draw the layers that read, and only them.
+    if (known_) redraw_tile_layers(file, context, read, drawer_);
+    if (auto image = drawer_.image())
+      m.thumbnail = DrawnThumbnail{std::move(*image), all_read ? key_ : std::nullopt};
+  }
+
+ private:
+  LayerDataStore* store_;
+  const ContentOptions& options_;
+  ThumbnailDrawer drawer_;
+  std::optional<Sha256> key_;
+  std::vector<std::int32_t> drawn_layers_;  // what already_drawn was offered
+  std::shared_ptr<const std::vector<std::uint8_t>> known_;
+};
+
+// Gives every tile layer to ContentOptions::on_tile_layer (no thumbnail).
+class WatchingSink final : public TileLayerSink {
+ public:
+  explicit WatchingSink(const ContentOptions& options) : options_(options) {}
+  void on_tile_layer(const render::TileLayerView& layer) override { options_.on_tile_layer(layer); }
+
+ private:
+  const ContentOptions& options_;
+};
 
 // finish_thumbnail now, unless the caller asked to do it later.
-void finish_unless_deferred(Measurement& m, const MeasureOptions& options) {
-  if (options.defer_thumbnail_png) return;
-  if (options.workspace)
-    finish_thumbnail(m, options.layer_store, options.workspace->png);
+void finish_unless_deferred(Measurement& m, const MeasureContext& context,
+                            const ContentOptions& options) {
+  if (options.thumbnail == ThumbnailMode::drawn_only) return;
+  if (context.workspace)
+    finish_thumbnail(m, context.layer_store, context.workspace->png);
   else
-    finish_thumbnail(m, options.layer_store);
+    finish_thumbnail(m, context.layer_store);
 }
 
 }  // namespace
 
-Measurement measure_content(Bytes file, const MeasureOptions& options) {
+Measurement measure_content(Bytes file, const MeasureContext& context,
+                            const ContentOptions& options) {
   Measurement m;
+  const bool thumbnails = options.thumbnail != ThumbnailMode::none;
   if (looks_like_datafile(file)) {
     m.kind = ContentKind::map;
-    if (!options.thumbnails) {
-      m.stats = measure_teeworlds(file, options);
+    if (!thumbnails) {
+      WatchingSink watching(options);
+      m.stats = measure_teeworlds(file, context, options.on_tile_layer ? &watching : nullptr);
       return m;
     }
-    measure_with_thumbnail(file, options, m);
-    finish_unless_deferred(m, options);
+    ThumbnailSink sink(context.layer_store, options);
+    m.stats = measure_teeworlds(file, context, &sink);
+    sink.finish(file, context, m);
+    finish_unless_deferred(m, context, options);
     return m;
   }
   if (spritetile::looks_like_spritetile(file)) {
     std::optional<render::ClassImage> image;
     auto st = measure_spritetile(file, {}, [&](const spritetile::Level& level) {
-      if (!options.thumbnails) return;
+      if (!thumbnails) return;
       if (auto drawn = render::level_image(level, render::kThumbnailSide))
         image = std::move(drawn.value());
     });
@@ -164,7 +191,7 @@ Measurement measure_content(Bytes file, const MeasureOptions& options) {
       m.kind = ContentKind::map;
       m.stats = std::move(st.stats);
       if (image) m.thumbnail = DrawnThumbnail{std::move(*image), std::nullopt};
-      finish_unless_deferred(m, options);
+      finish_unless_deferred(m, context, options);
     } else {
       m.not_map_reason = st.not_level_reason;
     }

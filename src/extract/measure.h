@@ -4,6 +4,7 @@
 // (groups files, other Unity assets), is "not a map".
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -17,7 +18,25 @@ namespace mapindex {
 
 enum class ContentKind : unsigned char { map, not_a_map };
 
-// A thumbnail drawn but not yet encoded (MeasureOptions::defer_thumbnail_png).
+// What measure_content does about a map's thumbnail.
+enum class ThumbnailMode : unsigned char {
+  none,
+  // Drawn while measuring and encoded: MapStats::thumbnail_png.
+  encoded,
+  // Drawn while measuring, left in Measurement::thumbnail for
+  // finish_thumbnail: the caller encodes it where it costs the measuring
+  // thread nothing (the index run: beside the next map's measuring).
+  drawn_only,
+};
+
+struct ContentOptions {
+  ThumbnailMode thumbnail = ThumbnailMode::none;
+  // Also given each tile layer's tiles as measuring inflates them (see
+  // TileLayerSink::on_tile_layer): what was inflated. Empty: not called.
+  std::function<void(const render::TileLayerView&)> on_tile_layer;
+};
+
+// A thumbnail drawn but not yet encoded (ThumbnailMode::drawn_only).
 struct DrawnThumbnail {
   render::ClassImage image;
   // What it was drawn from (MapStats::thumbnail_key), when every layer it
@@ -29,13 +48,16 @@ struct Measurement {
   ContentKind kind = ContentKind::not_a_map;
   std::string not_map_reason;  // when kind == not_a_map
   MapStats stats;              // when kind == map
-  // With MeasureOptions::defer_thumbnail_png: the thumbnail for
+  // With ThumbnailMode::drawn_only: the thumbnail for
   // finish_thumbnail to encode (none when there is nothing to draw or the
   // store had its PNG already).
   std::optional<DrawnThumbnail> thumbnail;
 };
 
-Measurement measure_content(Bytes file, const MeasureOptions& options = {});
+// A Teeworlds map is measured once (measure_teeworlds), its thumbnail drawn
+// on the way or taken from context.layer_store.
+Measurement measure_content(Bytes file, const MeasureContext& context = {},
+                            const ContentOptions& options = {});
 
 // Encodes m.thumbnail into m.stats.thumbnail_png (a thumbnail that does not
 // encode is left out, as measure_content leaves it out), sets

@@ -2,7 +2,7 @@
 // a map's data items are inflated into. Its owner decides how long it lives
 // and who shares its large buffer: an index run keeps one per concurrent
 // measure task (pipeline/measure_node.h) and one SharedBuffer for them all;
-// any other caller makes its own, or leaves MeasureOptions::workspace null
+// any other caller makes its own, or leaves MeasureContext::workspace null
 // and measuring makes one for the call. One measure at a time.
 #pragma once
 
@@ -37,7 +37,7 @@ class MeasureWorkspace {
   // the system: pages no layer writes are never faulted in).
   tiledata::ZeroedBuffer tiles;
   // libpng's memory when measure_content encodes a thumbnail itself (not
-  // MeasureOptions::defer_thumbnail_png).
+  // ThumbnailMode::drawn_only).
   render::PngBlocks png;
   tiledata::SharedBuffer& large() const { return *large_; }
 

@@ -31,12 +31,13 @@ void add_envelope_refs(std::int32_t layer,
 class LayerMeasurer {
  public:
   LayerMeasurer(const Datafile& df, const TeeworldsMap& map, MapStats& stats, References& refs,
-                const MeasureOptions& options, MeasureWorkspace& workspace)
+                const MeasureContext& options, TileLayerSink* sink, MeasureWorkspace& workspace)
       : df_(df),
         map_(map),
         stats_(stats),
         refs_(refs),
         options_(options),
+        sink_(sink),
         workspace_(workspace),
         scratch_(workspace.scratch),
         tiles_(workspace.tiles) {
@@ -81,14 +82,14 @@ class LayerMeasurer {
   KeysPresent& present() { return present_; }
 
   // The physics layers a thumbnail would be drawn from, with their keys;
-  // with before_layers returning true, they are not inflated for drawing.
+  // with already_drawn true, they are not inflated for drawing.
   void offer_drawn_layers() {
-    if (!options_.before_layers) return;
+    if (!sink_) return;
     DrawnLayers drawn;
     std::uint32_t kinds = 0;
     for (const auto& layer : map_.layers) {
       if (!layer.tilemap || !layer.tiles_readable) continue;
-      if (!((options_.inflate_always >> index_of(layer.type)) & 1u)) continue;
+      if (!((inflate_always_ >> index_of(layer.type)) & 1u)) continue;
       if (!render::is_drawn_physics(layer.type)) continue;
       if (map_.physics_layer(layer.type) != layer.index) continue;
       drawn.layer_indices.push_back(layer.index);
@@ -102,7 +103,7 @@ class LayerMeasurer {
       drawn.map_width = map_.layers[static_cast<std::size_t>(game)].tilemap->width;
       drawn.map_height = map_.layers[static_cast<std::size_t>(game)].tilemap->height;
     }
-    if (options_.before_layers(drawn)) inflate_always_ &= ~kinds;
+    if (sink_->already_drawn(drawn)) inflate_always_ &= ~kinds;
   }
 
  private:
@@ -155,7 +156,7 @@ class LayerMeasurer {
   }
 
   // The SHA-256 of data item `index`'s stored bytes: computed ahead when
-  // MeasureOptions::digests has it, for these very bytes.
+  // MeasureContext::digests has it, for these very bytes.
   Sha256 digest(std::size_t index, Bytes stored) const {
     const TileDataDigests* ahead = options_.digests;
     if (ahead && ahead->file.data() == df_.file().data() &&
@@ -198,9 +199,9 @@ class LayerMeasurer {
           read = data.ok();
           // Results are stored only once their data passed the checksum, and
           // the key is the SHA-256 of the stored stream, checksum included.
-          if (read && options_.on_tile_layer)
-            options_.on_tile_layer(tile_layer_view(
-                layer, t, tiledata::CheckedTiles::vouched_by_key(*data, key->sha256)));
+          if (read && sink_)
+            sink_->on_tile_layer(tile_layer_view(
+                map_, layer, tiledata::CheckedTiles::vouched_by_key(*data, key->sha256)));
         } else {
           read = df_.charge(static_cast<std::size_t>(index)).ok();
         }
@@ -232,7 +233,7 @@ class LayerMeasurer {
         });
     if (!counted) return unreadable(df_.invalid_stream_error(static_cast<std::size_t>(index)));
     auto& [tiles, measured] = *counted;
-    if (options_.on_tile_layer) options_.on_tile_layer(tile_layer_view(layer, t, tiles));
+    if (sink_) sink_->on_tile_layer(tile_layer_view(map_, layer, tiles));
     lease = {};  // the data is no longer needed
     apply(layer, *measured, ls);
     if (key) {
@@ -332,28 +333,6 @@ class LayerMeasurer {
         present_[index_of(layer.type)].set(static_cast<std::size_t>(t.tile));
   }
 
-  // The checked tiles for MeasureOptions::on_tile_layer (thumbnails).
-  render::TileLayerView tile_layer_view(const DecodedLayer& layer, const TilemapLayer& t,
-                                        const tiledata::CheckedTiles& tiles) const {
-    render::TileLayerView v{
-        .kind = layer.type,
-        .layer_index = layer.index,
-        .width = t.width,
-        .height = t.height,
-        .tiles = tiles,
-        .skip_compressed = t.skip_compressed(),
-        .in_use = layer.type == LayerKind::tiles || map_.physics_layer(layer.type) == layer.index};
-    for (const auto& l : map_.layers) {
-      if (l.index == layer.index) break;
-      v.design_number += l.type == LayerKind::tiles;
-    }
-    if (const std::int32_t game = map_.game_layer(); game >= 0) {
-      v.map_width = map_.layers[static_cast<std::size_t>(game)].tilemap->width;
-      v.map_height = map_.layers[static_cast<std::size_t>(game)].tilemap->height;
-    }
-    return v;
-  }
-
   // Reads `count` records of `record_bytes` from data item `index` (quads,
   // sound sources) into scratch; reports a size mismatch.
   std::optional<Bytes> records(const DecodedLayer& layer, std::int32_t index, std::int64_t count,
@@ -437,25 +416,48 @@ class LayerMeasurer {
   const TeeworldsMap& map_;
   MapStats& stats_;
   References& refs_;
-  const MeasureOptions& options_;
+  const MeasureContext& options_;
+  TileLayerSink* sink_;  // null: nothing drawn
   MeasureWorkspace& workspace_;
   std::vector<std::uint8_t>& scratch_;  // one layer's quads or sources at a time
   tiledata::ZeroedBuffer& tiles_;       // one layer's tile data at a time
   TileCounts counts_;
   KeysPresent present_{};
-  std::uint32_t inflate_always_ = options_.inflate_always;
+  std::uint32_t inflate_always_ = sink_ ? sink_->kinds_always_inflated() : 0;
   std::map<std::int32_t, std::optional<LayerDataKey>> keys_;  // by layer index
 };
 
 }  // namespace
 
 KeysPresent measure_teeworlds_layers(const Datafile& df, const TeeworldsMap& map, MapStats& stats,
-                                     References& refs, const MeasureOptions& options,
-                                     MeasureWorkspace& workspace) {
-  LayerMeasurer measurer(df, map, stats, refs, options, workspace);
+                                     References& refs, const MeasureContext& options,
+                                     TileLayerSink* sink, MeasureWorkspace& workspace) {
+  LayerMeasurer measurer(df, map, stats, refs, options, sink, workspace);
   measurer.offer_drawn_layers();
   for (const auto& layer : map.layers) measurer.measure(layer);
   return measurer.present();
+}
+
+render::TileLayerView tile_layer_view(const TeeworldsMap& map, const DecodedLayer& layer,
+                                      const tiledata::CheckedTiles& tiles) {
+  const TilemapLayer& t = *layer.tilemap;
+  render::TileLayerView v{
+      .kind = layer.type,
+      .layer_index = layer.index,
+      .width = t.width,
+      .height = t.height,
+      .tiles = tiles,
+      .skip_compressed = t.skip_compressed(),
+      .in_use = layer.type == LayerKind::tiles || map.physics_layer(layer.type) == layer.index};
+  for (const auto& l : map.layers) {
+    if (l.index == layer.index) break;
+    v.design_number += l.type == LayerKind::tiles;
+  }
+  if (const std::int32_t game = map.game_layer(); game >= 0) {
+    v.map_width = map.layers[static_cast<std::size_t>(game)].tilemap->width;
+    v.map_height = map.layers[static_cast<std::size_t>(game)].tilemap->height;
+  }
+  return v;
 }
 
 }  // namespace mapindex

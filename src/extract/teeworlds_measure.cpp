@@ -14,12 +14,22 @@
 #include "extract/teeworlds_checks.h"
 #include "extract/teeworlds_features.h"
 #include "extract/teeworlds_layers.h"
+#include "tiledata/checked_tiles.h"
+#include "tiledata/shared_buffer.h"
 
 namespace mapindex {
 namespace {
 
 using datafile::Datafile;
 using namespace teeworlds;
+
+datafile::Options datafile_options(const MeasureContext& context, MeasureWorkspace& workspace) {
+  datafile::Options o;
+  o.max_data_item_size = context.max_data_item_size;
+  o.tile_inflater = context.tile_inflater;
+  o.inflate_workspace = &workspace.inflate;
+  return o;
+}
 
 void add(MapStats& stats, Code code, std::string message, Location location) {
   stats.problems.push_back(Problem{code, std::move(message), location});
@@ -246,6 +256,31 @@ void measure_groups(const TeeworldsMap& map, MapStats& stats) {
 
 }  // namespace
 
+void redraw_tile_layers(Bytes file, const MeasureContext& context,
+                        const std::vector<std::int32_t>& layer_indices, TileLayerSink& sink) {
+  std::optional<MeasureWorkspace> own_workspace;
+  MeasureWorkspace& workspace = context.workspace ? *context.workspace : own_workspace.emplace();
+  auto df = Datafile::open(file, datafile_options(context, workspace));
+  if (!df) return;
+  const TeeworldsMap map = decode_map(*df);
+  for (const auto& layer : map.layers) {
+    if (!layer.tilemap || !layer.tiles_readable) continue;
+    if (std::find(layer_indices.begin(), layer_indices.end(), layer.index) == layer_indices.end())
+      continue;
+    const auto index = static_cast<std::size_t>(layer.tilemap->tile_data());
+    // As measuring: data over kSharedBufferAbove goes into the shared buffer.
+    tiledata::SharedBuffer::Lease lease;
+    const std::int64_t size = df->data_size(index);
+    if (size > 0 && static_cast<std::uint64_t>(size) > tiledata::kSharedBufferAbove)
+      lease = workspace.large().take();
+    tiledata::ZeroedBuffer& buffer = lease ? lease.buffer() : workspace.tiles;
+    auto data = df->tile_data(index, buffer);
+    const auto tiles = data ? tiledata::check(*data) : std::nullopt;
+    if (!tiles) continue;
+    sink.on_tile_layer(tile_layer_view(map, layer, *tiles));
+  }
+}
+
 bool looks_like_datafile(Bytes file) {
   if (file.size() < 4) return false;
   const auto m = [&](const char* s) {
@@ -270,16 +305,12 @@ TileDataDigests digest_tile_data(Bytes file, DigestMemo* memo) {
   return out;
 }
 
-MapStats measure_teeworlds(Bytes file, const MeasureOptions& options) {
+MapStats measure_teeworlds(Bytes file, const MeasureContext& context, TileLayerSink* sink) {
   MapStats stats;
   stats.format = MapFormat::teeworlds;
   std::optional<MeasureWorkspace> own_workspace;
-  MeasureWorkspace& workspace = options.workspace ? *options.workspace : own_workspace.emplace();
-  datafile::Options dopt;
-  dopt.max_data_item_size = options.max_data_item_size;
-  dopt.tile_inflater = options.tile_inflater;
-  dopt.inflate_workspace = &workspace.inflate;
-  auto opened = Datafile::open(file, dopt);
+  MeasureWorkspace& workspace = context.workspace ? *context.workspace : own_workspace.emplace();
+  auto opened = Datafile::open(file, datafile_options(context, workspace));
   if (!opened) {
     stats.problems.push_back(
         Problem{opened.error().code, opened.error().message, Location::file()});
@@ -308,7 +339,7 @@ MapStats measure_teeworlds(Bytes file, const MeasureOptions& options) {
 
   References refs;
   stats.ddnet_features =
-      ddnet_features(measure_teeworlds_layers(df, map, stats, refs, options, workspace));
+      ddnet_features(measure_teeworlds_layers(df, map, stats, refs, context, sink, workspace));
   if (const std::int32_t game = map.game_layer(); game >= 0) {
     const TilemapLayer& g = *map.layers[static_cast<std::size_t>(game)].tilemap;
     stats.game_width = g.width;

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "common/bytes.h"
@@ -18,10 +17,10 @@
 
 namespace mapindex {
 
-// The physics layers a caller drawing from MeasureOptions::on_tile_layer would
-// be given before a map's layers are measured: the game's layer of each kind
-// in MeasureOptions::inflate_always that render::is_drawn_physics, with
-// readable tiles (whether the data then reads shows in LayerStats::data_key).
+// The physics layers a TileLayerSink would be given before a map's layers are
+// measured: the game's layer of each kind in its kinds_always_inflated that
+// render::is_drawn_physics, with readable tiles (whether the data then reads shows in
+// LayerStats::data_key).
 struct DrawnLayers {
   std::vector<std::int32_t> layer_indices;  // in layer order
   // Their keys, in the same order; incomplete (all_keyed false) when one of
@@ -46,14 +45,15 @@ struct TileDataDigests {
 
 // The digests measure_teeworlds would compute for the keys of `file`'s tile
 // layers (teeworlds::tile_data_indices; version 4 datafiles only, as keys
-// are): computed ahead, on another thread, for MeasureOptions::digests.
+// are): computed ahead, on another thread, for MeasureContext::digests.
 // Empty for anything else, or a datafile that does not open. (What is
-// hashed is stored bytes: MeasureOptions::max_data_item_size, a limit on
+// hashed is stored bytes: MeasureContext::max_data_item_size, a limit on
 // inflating, changes nothing here.) `memo`: data met before is compared
 // with what it remembers instead of hashed (null: every item hashed).
 TileDataDigests digest_tile_data(Bytes file, DigestMemo* memo = nullptr);
 
-struct MeasureOptions {
+// What measuring needs besides the file: its limits and the caller's state.
+struct MeasureContext {
   // The largest data item (declared uncompressed size) that is inflated.
   std::uint64_t max_data_item_size = 256ull << 20;
   // What inflates tile data (datafile::Options::tile_inflater).
@@ -67,38 +67,45 @@ struct MeasureOptions {
   // hashing the data on the measuring thread. Null, computed from other
   // bytes, or an index not there: hashed here.
   const TileDataDigests* digests = nullptr;
-  // Bit index_of(kind) set: layers of that kind are inflated even when the
-  // store has their result (for a caller that needs their tiles); the
-  // counts still come from the store.
-  std::uint32_t inflate_always = 0;
-  // Called with each tilemap layer's tiles (every kind: physics and design)
-  // right where they are inflated for counting, on the measuring thread; the
-  // view lives only during the call. Empty: not called.
-  std::function<void(const render::TileLayerView&)> on_tile_layer;
-  // Called once the map is decoded, before its layers are measured. Returns
-  // true when the caller has what it would draw from those layers already:
-  // they are then not inflated for on_tile_layer (only when the store lacks
-  // their result). Empty: not called.
-  std::function<bool(const DrawnLayers&)> before_layers;
-  // measure_content: draw a thumbnail of each map or level while measuring
-  // (MapStats::thumbnail_png), through on_tile_layer.
-  bool thumbnails = false;
-  // With thumbnails: measure_content only draws the thumbnail and leaves it
-  // in Measurement::thumbnail for finish_thumbnail (measure.h), so that a
-  // caller can encode it beside the next map's measuring (the index run:
-  // encoding a PNG took 7% of its CPU time with every layer distinct).
-  bool defer_thumbnail_png = false;
   // The buffers and inflaters' state measuring uses, the caller's (one
   // measure at a time): a decode thread keeps one across maps. Null: one is
   // made for the call and freed at its end.
   MeasureWorkspace* workspace = nullptr;
 };
 
+// A caller drawing from a map's tile layers as measuring inflates them
+// (thumbnails, `mapindex render`). Called on the measuring thread.
+class TileLayerSink {
+ public:
+  virtual ~TileLayerSink() = default;
+  // Bit index_of(kind) set: layers of that kind are inflated for the sink
+  // even when the layer store has their result (the counts still come from
+  // the store).
+  virtual std::uint32_t kinds_always_inflated() const { return 0; }
+  // Called once the map is decoded, before its layers are measured, with the
+  // drawn layers (DrawnLayers). True: the sink has what it would draw from
+  // them already, and they are inflated only when the store lacks their result.
+  virtual bool already_drawn(const DrawnLayers& /*drawn*/) { return false; }
+  // Each tilemap layer's tiles (every kind: physics and design) where they
+  // are inflated for counting; the view lives only during the call.
+  virtual void on_tile_layer(const render::TileLayerView& layer) = 0;
+};
+
 // Decodes and measures a Teeworlds/DDNet datafile map. Never throws for bad
 // input: a container that does not open gives MapStats with status rejected
 // and the container rule (H*/V*) as a problem; otherwise everything that could
 // be read is measured and every problem recorded. finalize_status() applied.
-MapStats measure_teeworlds(Bytes file, const MeasureOptions& options = {});
+// `sink` (may be null) is given the tile layers as they are inflated.
+MapStats measure_teeworlds(Bytes file, const MeasureContext& context = {},
+                           TileLayerSink* sink = nullptr);
+
+// Gives `sink` the tiles of the tile layers of `file` listed in
+// `layer_indices`, in layer order, as measure_teeworlds would, without
+// measuring anything else: for a sink that needs again layers a measuring
+// read. Layers whose data does not read (or fails its checksum) are left out.
+// Neither the store nor kinds_always_inflated/already_drawn is asked.
+void redraw_tile_layers(Bytes file, const MeasureContext& context,
+                        const std::vector<std::int32_t>& layer_indices, TileLayerSink& sink);
 
 // "DATA" or "ATAD" magic.
 bool looks_like_datafile(Bytes file);

@@ -1,4 +1,4 @@
-// The layer-result store of `mapindex index` (MeasureOptions::layer_store):
+// The layer-result store of `mapindex index` (MeasureContext::layer_store):
 // results of tile layer data (src/extract/layer_data.h) measured earlier in
 // this run, kept in memory and shared by the decode threads, and results
 // stored in the index by earlier runs, read through a read-only connection.

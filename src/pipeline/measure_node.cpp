@@ -49,16 +49,16 @@ void measure_entry(WorkItem& w, const KnownMaps& known, RunContents& contents,
     return;
   }
   try {
-    MeasureOptions mo;
-    mo.max_data_item_size = options.max_data_item_size;
-    mo.tile_inflater = options.tile_inflater;
-    mo.layer_store = layer_store;
-    mo.digests = &w.tile_digests;
-    mo.thumbnails = options.thumbnails;
-    mo.defer_thumbnail_png = true;
+    MeasureContext context;
+    context.max_data_item_size = options.max_data_item_size;
+    context.tile_inflater = options.tile_inflater;
+    context.layer_store = layer_store;
+    context.digests = &w.tile_digests;
     const auto workspace = workspaces.take();
-    mo.workspace = &*workspace;
-    m->measurement = measure_content(w.entry.bytes, mo);
+    context.workspace = &*workspace;
+    ContentOptions content;
+    content.thumbnail = options.thumbnails ? ThumbnailMode::drawn_only : ThumbnailMode::none;
+    m->measurement = measure_content(w.entry.bytes, context, content);
     w.tile_digests = {};
     if (m->measurement.kind == ContentKind::map) counters.maps_measured++;
   } catch (const std::exception& e) {
