@@ -1,6 +1,6 @@
 // mapindex-fuzz-seeds OUT_DIR: writes the seed corpora of the fuzz targets
-// into OUT_DIR/{datafile,deflate,teeworlds,measure,spritetile,archive}/, made entirely by the
-// project's own fixture writers (tests/support). Small inputs on purpose:
+// into OUT_DIR/{datafile,deflate,teeworlds,measure,spritetile,archive,tile_scan}/,
+// made entirely by the project's own fixture writers (tests/support). Small inputs on purpose:
 // libFuzzer mutates small inputs much faster, and every seed stays under the
 // target's -max_len in scripts/fuzz.sh.
 #include <zlib.h>
@@ -222,6 +222,21 @@ void write_deflate_seeds(const fs::path& dir) {
           deflate_input(tiny_blocks_size(kind, 20), tiny_blocks(kind, 20)));
 }
 
+// Tile scan inputs (fuzz_tile_scan.cpp): for each layer kind, a header and
+// ops building air of several lengths, walls of one struct, mixed tiles.
+void write_tile_scan_seeds(const fs::path& dir) {
+  for (std::uint8_t kind = 0; kind < 7; ++kind)
+    for (const std::uint8_t flags : {0, 2, 7}) {
+      Blob b = {kind, 99, 0, 0, 200, 64, flags, 0x55, 0, 0, 0, 0, 0, 0, 0x80};
+      const Blob ops = {0x07, 0x45, 0x8f, 1,  0,    0,    0,  0,  0,    0xc3, 1,    2,  3,
+                        4,    5,    6,    7,  8,    9,    10, 11, 12,   13,   14,   15, 16,
+                        17,   18,   19,   20, 21,   22,   23, 24, 0x3f, 0x50, 0xbf, 9,  9,
+                        9,    9,    9,    9,  0x01, 0xc0, 0,  0,  0,    0,    0,    7};
+      b.insert(b.end(), ops.begin(), ops.end());
+      write(dir, "layer_" + std::to_string(kind) + "_" + std::to_string(flags), b);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -263,6 +278,7 @@ int main(int argc, char** argv) {
       write(out / "measure", name, bytes);
     }
     write_deflate_seeds(out / "deflate");
+    write_tile_scan_seeds(out / "tile_scan");
 
     // SpriteTile: byte 0 even = the file as stored (LZF), odd = decompressed.
     const auto levels = spritetile_levels();

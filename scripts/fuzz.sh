@@ -4,7 +4,7 @@
 # each target for SECONDS (default 60), one after the other.
 #
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
-#   TARGET: datafile deflate teeworlds measure spritetile archive (default: all)
+#   TARGET: datafile deflate teeworlds measure spritetile archive tile_scan (default: all)
 #
 # The corpus each run grows is kept in build-fuzz/corpus/TARGET and reused by
 # the next run. Fails (exit 1) when a target finds a crash, a sanitizer report,
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(datafile deflate teeworlds measure spritetile archive)
+[ ${#targets[@]} -eq 0 ] && targets=(datafile deflate teeworlds measure spritetile archive tile_scan)
 dir=${MAPINDEX_FUZZ_DIR:-build-fuzz}
 
 # Warnings are not errors here: the GCC builds enforce them; a warning only
@@ -37,6 +37,7 @@ for t in "${targets[@]}"; do
   case "$t" in
     datafile|teeworlds|measure) max_len=262144; dict=(-dict=fuzz/datafile.dict) ;;
     deflate) max_len=65536; dict=() ;;
+    tile_scan) max_len=16384; dict=() ;;
     spritetile) max_len=65536; dict=(-dict=fuzz/spritetile.dict) ;;
     archive) max_len=262144; dict=(-dict=fuzz/archive.dict) ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;

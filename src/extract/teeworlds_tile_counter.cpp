@@ -2,147 +2,134 @@
 
 #include "common/bytes.h"
 #include "decode/teeworlds/skip_runs.h"
+#include "decode/teeworlds/tiles.h"
 #include "tiledata/adler32.h"
+#include "tiledata/tile_scan.h"
 #include "tiledata/zero_blocks.h"
 
 namespace mapindex::teeworlds {
 namespace {
 
-// Tile structs (4 bytes: index, flags, skip, reserved). Pairs of all-zero
-// tiles (the bulk of most layers) are counted as air without touching the
-// histograms.
-void count_tile_structs(const std::uint8_t* p, std::size_t n, TileCounts& out,
-                        tiledata::Adler32Scan* adler, const tiledata::KnownZeros& known) {
-  std::int64_t air_pairs = 0, reserved = 0;
-  std::size_t i = 0;
-  auto one = [&](const std::uint8_t* t) {
-    const std::uint8_t index = t[0];
-    out.keys[index]++;
-    out.flags[t[1]] += index != 0;
-    reserved += t[3] != 0;
-  };
-  while (i + 8 <= n) {
-    const std::uint64_t a = load_host_u64(p), b = load_host_u64(p + 8), c = load_host_u64(p + 16),
-                        d = load_host_u64(p + 24);
-    if ((a | b | c | d) == 0) {
-      // Air comes in long stretches: skip them whole.
-      const std::size_t blocks = 1 + tiledata::zero_blocks(p + 32, (n - i) / 8 - 1, known);
-      if (adler) adler->zeros(p, 32 * blocks);
-      air_pairs += 4 * static_cast<std::int64_t>(blocks);
-      i += 8 * blocks;
-      p += 32 * blocks;
-      continue;
-    }
-    if (tiledata::one_struct_eight_times(a, b, c, d)) {
-      // Eight times the same (non-air) tile: walls, freeze, fills.
-      out.keys[p[0]] += 8;
-      out.flags[p[1]] += p[0] != 0 ? 8 : 0;
-      reserved += p[3] != 0 ? 8 : 0;
-    } else {
-      for (int k = 0; k < 4; ++k) {
-        if (load_host_u64(p + 8 * k) == 0) {
-          ++air_pairs;
+// The counts of one layer's structs as a tiledata::TileScan reports them.
+// Air is added up apart and counted under key 0 at the end; with `adler`,
+// each run of air is reported to it, so the checksum skips it too.
+// `Struct` says where the key and the other counted bytes are: Tile structs
+// (index, flags, skip, reserved), numbered structs (tele, switch, tune:
+// a number and a type, switch flags too) and speedups (a type only).
+template <std::size_t kSize, class Struct>
+class Counter {
+ public:
+  // Reads the first block of a stretch of known zeros: the counter's pass
+  // is cheaper so where written and unwritten chunks alternate.
+  using Scan = tiledata::TileScan<kSize, false>;
+  Counter(TileCounts& out, tiledata::Adler32Scan* adler) : out_(out), adler_(adler) {}
+  ~Counter() {
+    out_.keys[0] += air_;
+    out_.reserved_nonzero += reserved_;
+  }
+  Counter(const Counter&) = delete;
+  Counter& operator=(const Counter&) = delete;
+
+  void air(const std::uint8_t* first, std::size_t tiles) {
+    air_ += static_cast<std::int64_t>(tiles);
+    if (adler_) adler_->zeros(first, tiles * kSize);
+  }
+  void repeated(const std::uint8_t* first, std::size_t tiles) {
+    Struct::count(first, static_cast<std::int64_t>(tiles), out_, reserved_);
+  }
+  void block(const std::uint8_t* first) {
+    if constexpr (Struct::kAirPairs) {
+      // Pairs of air (8 zero bytes) inside a block are air without a lookup.
+      static_assert(kSize == 4 && Scan::kBlockTiles == 8);
+      for (std::size_t k = 0; k < 4; ++k) {
+        const std::uint8_t* pair = first + 8 * k;
+        if (load_host_u64(pair) == 0) {
+          air_ += 2;
           continue;
         }
-        one(p + 8 * k);
-        one(p + 8 * k + 4);
+        Struct::count(pair, 1, out_, reserved_);
+        Struct::count(pair + 4, 1, out_, reserved_);
       }
+    } else {
+      for (std::size_t k = 0; k < Scan::kBlockTiles; ++k)
+        Struct::count(first + k * kSize, 1, out_, reserved_);
     }
-    i += 8;
-    p += 32;
   }
-  for (; i + 2 <= n; i += 2, p += 8) {
-    if (load_host_u64(p) == 0) {
-      ++air_pairs;
-      continue;
-    }
-    one(p);
-    one(p + 4);
+  void single(const std::uint8_t* tile) { Struct::count(tile, 1, out_, reserved_); }
+
+ private:
+  TileCounts& out_;
+  tiledata::Adler32Scan* adler_;
+  std::int64_t air_ = 0, reserved_ = 0;  // added to out_ at the end
+};
+
+// Tile structs (tiles, game, front layers): keys by index, flags of the
+// tiles that are not air, and reserved bytes that are not 0.
+struct TileStruct {
+  static constexpr bool kAirPairs = true;
+  static void count(const std::uint8_t* t, std::int64_t times, TileCounts& out,
+                    std::int64_t& reserved) {
+    const std::uint8_t index = t[tile_struct::kIndex];
+    out.keys[index] += times;
+    out.flags[t[tile_struct::kFlags]] += index != 0 ? times : 0;
+    reserved += t[tile_struct::kReserved] != 0 ? times : 0;
   }
-  if (i < n) one(p);
-  out.keys[0] += 2 * air_pairs;
-  out.reserved_nonzero += reserved;
-}
+};
 
 // Structs with a (number, type) pair at `kNumberAt`/`kTypeAt`, and flags at
 // `kFlagsAt` when kFlags.
-template <std::size_t kSize, std::size_t kNumberAt, std::size_t kTypeAt, bool kFlags,
-          std::size_t kFlagsAt = 0>
-void count_numbered(const std::uint8_t* p, std::size_t n, TileCounts& out,
-                    tiledata::Adler32Scan* adler, const tiledata::KnownZeros& known) {
-  constexpr std::size_t kBlock = 32 / kSize;  // tiles per 32 bytes
-  std::size_t i = 0;
-  std::int64_t air = 0;
-  for (; i + kBlock <= n; i += kBlock, p += 32) {
-    if ((load_host_u64(p) | load_host_u64(p + 8) | load_host_u64(p + 16) | load_host_u64(p + 24)) ==
-        0) {
-      // Air comes in long stretches: skip them whole.
-      const std::size_t blocks = 1 + tiledata::zero_blocks(p + 32, (n - i) / kBlock - 1, known);
-      if (adler) adler->zeros(p, 32 * blocks);
-      air += static_cast<std::int64_t>(kBlock * blocks);
-      i += kBlock * (blocks - 1);
-      p += 32 * (blocks - 1);
-      continue;
-    }
-    for (std::size_t k = 0; k < kBlock; ++k) {
-      const std::uint8_t* t = p + k * kSize;
-      const std::uint8_t type = t[kTypeAt];
-      out.keys[type]++;
-      out.numbers[t[kNumberAt]] += type != 0;
-      if constexpr (kFlags) out.flags[t[kFlagsAt]] += type != 0;
-    }
+template <std::size_t kNumberAt, std::size_t kTypeAt, bool kFlags, std::size_t kFlagsAt = 0>
+struct NumberedStruct {
+  static constexpr bool kAirPairs = false;
+  static void count(const std::uint8_t* t, std::int64_t times, TileCounts& out,
+                    std::int64_t& /*reserved: none*/) {
+    const std::uint8_t type = t[kTypeAt];
+    out.keys[type] += times;
+    out.numbers[t[kNumberAt]] += type != 0 ? times : 0;
+    if constexpr (kFlags) out.flags[t[kFlagsAt]] += type != 0 ? times : 0;
   }
-  out.keys[0] += air;
-  for (; i < n; ++i, p += kSize) {
-    const std::uint8_t type = p[kTypeAt];
-    out.keys[type]++;
-    out.numbers[p[kNumberAt]] += type != 0;
-    if constexpr (kFlags) out.flags[p[kFlagsAt]] += type != 0;
-  }
-}
+};
 
-void count_speedup(const std::uint8_t* p, std::size_t n, TileCounts& out,
-                   tiledata::Adler32Scan* adler, const tiledata::KnownZeros& known) {
-  constexpr std::size_t kSize = speedup_struct::kSize, kTypeAt = speedup_struct::kType;
-  static_assert(4 * kSize == 24);
-  std::size_t i = 0;
-  std::int64_t air = 0;
-  for (; i + 4 <= n; i += 4, p += 4 * kSize) {  // 4 tiles of 6 bytes
-    if ((load_host_u64(p) | load_host_u64(p + 8) | load_host_u64(p + 16)) == 0) {
-      // Skip the air that follows in steps of 16 tiles (96 bytes: 3 blocks).
-      const std::size_t groups = tiledata::zero_blocks(p + 24, (n - i - 4) / 16 * 3, known) / 3;
-      if (adler) adler->zeros(p, 4 * kSize + 16 * kSize * groups);
-      air += 4 + 16 * static_cast<std::int64_t>(groups);
-      i += 16 * groups;
-      p += 16 * kSize * groups;
-      continue;
-    }
-    for (std::size_t k = 0; k < 4; ++k) out.keys[p[kSize * k + kTypeAt]]++;
+struct SpeedupStruct {
+  static constexpr bool kAirPairs = false;
+  static void count(const std::uint8_t* t, std::int64_t times, TileCounts& out,
+                    std::int64_t& /*reserved: none*/) {
+    out.keys[t[speedup_struct::kType]] += times;
   }
-  out.keys[0] += air;
-  for (; i < n; ++i, p += kSize) out.keys[p[kTypeAt]]++;
+};
+
+template <std::size_t kSize, class Struct>
+void count_structs(Bytes data, std::size_t n, TileCounts& out, tiledata::Adler32Scan* adler,
+                   const tiledata::KnownZeros& known) {
+  typename Counter<kSize, Struct>::Scan scan(Bytes(data.data(), n * kSize), known);
+  Counter<kSize, Struct> counter(out, adler);
+  scan.scan(data.data(), n, counter);
 }
 
 }  // namespace
 
 void count_plain_tiles(Bytes data, LayerKind kind, std::size_t n, TileCounts& out,
                        tiledata::Adler32Scan* adler, const tiledata::KnownZeros& known) {
-  const std::uint8_t* p = data.data();
   switch (kind) {
     case LayerKind::tele:
-      count_numbered<tele_struct::kSize, tele_struct::kNumber, tele_struct::kType, false>(
-          p, n, out, adler, known);
+      count_structs<tele_struct::kSize,
+                    NumberedStruct<tele_struct::kNumber, tele_struct::kType, false>>(data, n, out,
+                                                                                     adler, known);
       break;
-    case LayerKind::speedup: count_speedup(p, n, out, adler, known); break;
+    case LayerKind::speedup:
+      count_structs<speedup_struct::kSize, SpeedupStruct>(data, n, out, adler, known);
+      break;
     case LayerKind::switch_layer:
-      count_numbered<switch_struct::kSize, switch_struct::kNumber, switch_struct::kType, true,
-                     switch_struct::kFlags>(p, n, out, adler, known);
+      count_structs<switch_struct::kSize,
+                    NumberedStruct<switch_struct::kNumber, switch_struct::kType, true,
+                                   switch_struct::kFlags>>(data, n, out, adler, known);
       break;
     case LayerKind::tune:
-      count_numbered<tune_struct::kSize, tune_struct::kNumber, tune_struct::kType, false>(
-          p, n, out, adler, known);
+      count_structs<tune_struct::kSize,
+                    NumberedStruct<tune_struct::kNumber, tune_struct::kType, false>>(data, n, out,
+                                                                                     adler, known);
       break;
-    default: count_tile_structs(p, n, out, adler, known); break;
+    default: count_structs<tile_struct::kSize, TileStruct>(data, n, out, adler, known); break;
   }
   out.tiles += static_cast<std::int64_t>(n);
 }

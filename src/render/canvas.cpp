@@ -7,7 +7,7 @@
 #include "decode/teeworlds/map_items.h"
 #include "decode/teeworlds/skip_runs.h"
 #include "decode/teeworlds/tiles.h"
-#include "tiledata/zero_blocks.h"
+#include "tiledata/tile_scan.h"
 
 namespace mapindex::render {
 namespace {
@@ -91,27 +91,6 @@ void Canvas::draw(const TileLayerView& layer) {
   draw_keys(layer, *table, teeworlds::tile_struct_size(layer.kind), key_offset(layer.kind));
 }
 
-// The state of one layer's scan, carried from row to row (draw_keys).
-struct Canvas::KeyScan {
-  const std::array<TileClass, 256>& table;
-  std::size_t struct_size, key_at;
-  // Blocks of tiles 32 bytes long (structs that tile 32 bytes; 30 bytes of
-  // speedups by four loads).
-  std::int64_t block;
-  std::size_t block_bytes;
-  bool whole_blocks;
-  const tiledata::KnownZeros& known;
-  const std::uint8_t* data_end;
-  // Where to consult known_zeros next: the end of the run of written chunks
-  // the tiles are in (asking at each chunk's end took a tenth of the
-  // drawing); a block is read whole only before it.
-  const std::uint8_t* ask;
-  // Pixel columns from the table when it covers every column drawn (maps up
-  // to kColumnTable tiles wide): a block of mixed tiles is then drawn without
-  // a branch per tile (air is class 0, under every other class).
-  const std::int32_t* columns;
-};
-
 void Canvas::draw_skip_runs(const TileLayerView& layer, const std::array<TileClass, 256>& table) {
   const std::int64_t lw = layer.width;
   const std::size_t num_tiles = static_cast<std::size_t>(lw * layer.height);
@@ -129,131 +108,101 @@ void Canvas::draw_skip_runs(const TileLayerView& layer, const std::array<TileCla
 void Canvas::draw_keys(const TileLayerView& layer, const std::array<TileClass, 256>& table,
                        std::size_t struct_size, std::size_t key_at) {
   if (layer.skip_compressed) return draw_skip_runs(layer, table);
-  const std::int64_t lw = layer.width;
-  const std::size_t num_tiles = static_cast<std::size_t>(lw * layer.height);
-  const std::size_t n = std::min(num_tiles, layer.tiles.bytes().size() / struct_size);
-  const std::int64_t rows = std::min<std::int64_t>(layer.height, map_height_);
-  const std::int64_t cols = std::min<std::int64_t>(lw, map_width_);
-  // Most physics tiles are air (front, tele, speedup and switch layers almost
-  // entirely): stretches of all-zero structs are skipped 32 bytes at a time.
-  // Other blocks are drawn whole: eight times the same 4-byte tile (walls,
-  // freeze, fills), and the blocks of that tile after it, as one class over
-  // the pixels they cover, anything else tile by tile, with a division only
-  // where a tile leaves its pixel's columns. Chunks the inflater never wrote
-  // are skipped unread, up to the row's end: reading a page of fresh memory
-  // would map the system's zero page into it, and the next layer's first
-  // write there would pay for that (a copy-on-write fault and a TLB flush on
-  // every core).
-  const std::int64_t block = static_cast<std::int64_t>(32 / struct_size);
-  const std::uint8_t* const data_end = layer.tiles.bytes().data() + n * struct_size;
-  static_assert(static_cast<int>(TileClass::air) == 0);
-  KeyScan scan{
-      .table = table,
-      .struct_size = struct_size,
-      .key_at = key_at,
-      .block = block,
-      .block_bytes = static_cast<std::size_t>(block) * struct_size,
-      .whole_blocks = static_cast<std::size_t>(block) * struct_size == 32,
-      .known = layer.tiles.known(),
-      .data_end = data_end,
-      .ask = layer.tiles.known().covers(layer.tiles.bytes().data()) ? layer.tiles.bytes().data()
-                                                                    : data_end,
-      .columns = cols <= static_cast<std::int64_t>(pixel_columns_.size()) ? pixel_columns_.data()
-                                                                          : nullptr};
-  draw_rows(scan, layer.tiles.bytes().data(), n, lw, rows, cols);
+  switch (struct_size) {
+    case 2: return draw_rows<2>(layer, table, key_at);
+    case 6: return draw_rows<6>(layer, table, key_at);
+    default: return draw_rows<4>(layer, table, key_at);
+  }
 }
 
-void Canvas::draw_rows(const KeyScan& scan, const std::uint8_t* data, std::size_t n,
-                       std::int64_t lw, std::int64_t rows, std::int64_t cols) {
-  // The scan's fields in locals: a store to `out` (bytes) may alias any of
-  // them, which would make the compiler load them again after each pixel.
-  const KeyScan s = scan;
-  const std::uint8_t* ask = s.ask;
-  const std::size_t struct_size = s.struct_size;
-  const std::int64_t block = s.block;
+// One row of a layer's tiles as a tiledata::TileScan reports them, drawn
+// into the row of pixels `out`. Air draws nothing (class 0 is under every
+// other); a run of one struct is one class over the pixels it covers; other
+// tiles are drawn one by one, with a division only where a tile leaves its
+// pixel's columns, or from the column table without a branch per tile when it
+// covers every column drawn (`columns`).
+template <std::size_t kSize>
+class Canvas::RowPainter {
+ public:
+  using Scan = tiledata::TileScan<kSize>;
+  RowPainter(const Canvas& canvas, const std::array<TileClass, 256>& table, std::size_t key_at,
+             const std::int32_t* columns, std::uint8_t* out)
+      : canvas_(canvas),
+        table_(table),
+        key_at_(key_at),
+        columns_(columns),
+        out_(out),
+        px_end_(canvas.factor_) {}
+
+  void air(const std::uint8_t*, std::size_t tiles) { x_ += static_cast<std::int64_t>(tiles); }
+  void single(const std::uint8_t* tile) { draw_one(tile); }
+  void block(const std::uint8_t* first) {
+    if (columns_) {
+      for (std::size_t i = 0; i < Scan::kBlockTiles; ++i) {
+        std::uint8_t& p = out_[columns_[x_ + static_cast<std::int64_t>(i)]];
+        p = max_class(p, table_[first[i * kSize + key_at_]]);
+      }
+      x_ += static_cast<std::int64_t>(Scan::kBlockTiles);
+    } else {
+      for (std::size_t i = 0; i < Scan::kBlockTiles; ++i) draw_one(first + i * kSize);
+    }
+  }
+  void repeated(const std::uint8_t* first, std::size_t tiles) {
+    const auto n = static_cast<std::int64_t>(tiles);
+    if (const TileClass k = table_[first[key_at_]]; k != TileClass::air) {
+      const std::int64_t from = columns_ ? columns_[x_] : canvas_.pixel_column(x_);
+      const std::int64_t to = columns_ ? columns_[x_ + n - 1] : canvas_.pixel_column(x_ + n - 1);
+      for (std::int64_t p = from; p <= to; ++p) out_[p] = max_class(out_[p], k);
+    }
+    x_ += n;
+  }
+
+ private:
+  void draw_one(const std::uint8_t* tile) {
+    const std::int64_t x = x_++;
+    const std::uint8_t key = tile[key_at_];
+    if (!key) return;
+    if (x >= px_end_) {
+      px_ = canvas_.pixel_column(x);
+      px_end_ = (px_ + 1) * canvas_.factor_;
+    }
+    out_[px_] = max_class(out_[px_], table_[key]);
+  }
+
+  const Canvas& canvas_;
+  const std::array<TileClass, 256>& table_;
+  const std::size_t key_at_;
+  const std::int32_t* const columns_;
+  std::uint8_t* const out_;
+  std::int64_t x_ = 0;                // the tile column drawn next
+  std::int64_t px_ = 0, px_end_ = 0;  // the pixel of a column, and its first column past
+};
+
+template <std::size_t kSize>
+void Canvas::draw_rows(const TileLayerView& layer, const std::array<TileClass, 256>& table,
+                       std::size_t key_at) {
+  // Most physics tiles are air (front, tele, speedup and switch layers almost
+  // entirely): the scan skips it a stretch at a time, and the chunks the
+  // inflater never wrote unread (tiledata/tile_scan.h).
+  static_assert(static_cast<int>(TileClass::air) == 0);
+  const std::int64_t lw = layer.width;
+  const std::size_t num_tiles = static_cast<std::size_t>(lw * layer.height);
+  const std::size_t n = std::min(num_tiles, layer.tiles.bytes().size() / kSize);
+  const std::int64_t rows = std::min<std::int64_t>(layer.height, map_height_);
+  const std::int64_t cols = std::min<std::int64_t>(lw, map_width_);
+  const std::int32_t* const columns =
+      cols <= static_cast<std::int64_t>(pixel_columns_.size()) ? pixel_columns_.data() : nullptr;
+  const std::uint8_t* const data = layer.tiles.bytes().data();
+  tiledata::TileScan<kSize> scan(Bytes(data, n * kSize), layer.tiles.known());
   for (std::int64_t y = 0; y < rows; ++y) {
     const std::size_t row = static_cast<std::size_t>(y * lw);
     if (row >= n) break;
     const std::int64_t end = std::min<std::int64_t>(cols, static_cast<std::int64_t>(n - row));
-    const std::uint8_t* tile = data + row * struct_size;
-    std::uint8_t* out = image_.pixels.data() + static_cast<std::size_t>(y / factor_) * image_.width;
-    std::int64_t px = 0, px_end = factor_;  // the pixel of column x, and its first column past
-    const auto draw_one = [&](std::int64_t x, const std::uint8_t* t) {
-      const std::uint8_t key = t[s.key_at];
-      if (!key) return;
-      if (x >= px_end) {
-        px = pixel_column(x);
-        px_end = (px + 1) * factor_;
-      }
-      out[px] = max_class(out[px], s.table[key]);
-    };
-    for (std::int64_t x = 0; x < end;) {
-      if (tile >= ask) {
-        const tiledata::KnownZeros::Run run =
-            s.known.run_from(tile, static_cast<std::size_t>(s.data_end - tile));
-        if (run.clean && run.bytes >= struct_size) {
-          const auto tiles = std::min(static_cast<std::int64_t>(run.bytes / struct_size), end - x);
-          x += tiles;
-          tile += struct_size * static_cast<std::size_t>(tiles);
-          continue;
-        }
-        ask = run.clean ? tile : tile + run.bytes;
-      }
-      if (x + block > end || tile + s.block_bytes > ask) {
-        draw_one(x, tile);
-        ++x;
-        tile += struct_size;
-        continue;
-      }
-      const std::uint64_t a = load_host_u64(tile), b = load_host_u64(tile + 8),
-                          c = load_host_u64(tile + 16), d = load_host_u64(tile + s.block_bytes - 8);
-      if ((a | b | c | d) == 0) {
-        const std::int64_t blocks =
-            s.whole_blocks
-                ? 1 + static_cast<std::int64_t>(tiledata::zero_blocks(
-                          tile + 32, static_cast<std::size_t>((end - x) / block - 1), s.known))
-                : 1;
-        x += block * blocks;
-        tile += s.block_bytes * static_cast<std::size_t>(blocks);
-        continue;
-      }
-      if (struct_size == 4 && tiledata::one_struct_eight_times(a, b, c, d)) {
-        const std::int64_t run = draw_repeated_tile(s, ask, tile, x, end, a, out);
-        x += run;
-        tile += static_cast<std::size_t>(run) * 4;
-        continue;
-      } else if (s.columns) {
-        for (std::int64_t i = 0; i < block; ++i) {
-          std::uint8_t& p = out[s.columns[x + i]];
-          p = max_class(p, s.table[tile[static_cast<std::size_t>(i) * struct_size + s.key_at]]);
-        }
-      } else {
-        for (std::int64_t i = 0; i < block; ++i)
-          draw_one(x + i, tile + static_cast<std::size_t>(i) * struct_size);
-      }
-      x += block;
-      tile += s.block_bytes;
-    }
+    RowPainter<kSize> painter(
+        *this, table, key_at, columns,
+        image_.pixels.data() + static_cast<std::size_t>(y / factor_) * image_.width);
+    scan.scan(data + row * kSize, static_cast<std::size_t>(end), painter);
   }
-}
-
-std::int64_t Canvas::draw_repeated_tile(const KeyScan& s, const std::uint8_t* ask,
-                                        const std::uint8_t* tile, std::int64_t x, std::int64_t end,
-                                        std::uint64_t eight, std::uint8_t* out) const {
-  // Walls and fills: the same tile in the blocks that follow too, drawn over
-  // the pixels of the whole run at once.
-  const std::int64_t block = s.block;
-  std::int64_t run = block;
-  while (x + run + block <= end && tile + static_cast<std::size_t>(run + block) * 4 <= ask &&
-         load_host_u64(tile + run * 4) == eight && load_host_u64(tile + run * 4 + 8) == eight &&
-         load_host_u64(tile + run * 4 + 16) == eight && load_host_u64(tile + run * 4 + 24) == eight)
-    run += block;
-  if (const TileClass k = s.table[tile[s.key_at]]; k != TileClass::air) {
-    const std::int64_t first = s.columns ? s.columns[x] : pixel_column(x);
-    const std::int64_t last = s.columns ? s.columns[x + run - 1] : pixel_column(x + run - 1);
-    for (std::int64_t p = first; p <= last; ++p) out[p] = max_class(out[p], k);
-  }
-  return run;
 }
 
 void level_size(const spritetile::Level& level, std::int64_t& width, std::int64_t& height) {

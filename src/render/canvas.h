@@ -95,16 +95,12 @@ class Canvas {
   void draw_keys(const TileLayerView& layer, const std::array<TileClass, 256>& table,
                  std::size_t struct_size, std::size_t key_at);
   void draw_skip_runs(const TileLayerView& layer, const std::array<TileClass, 256>& table);
-  struct KeyScan;
-  // The first `rows` rows of a layer `lw` tiles wide (`n` tiles in `data`),
-  // `cols` columns of each.
-  void draw_rows(const KeyScan& scan, const std::uint8_t* data, std::size_t n, std::int64_t lw,
-                 std::int64_t rows, std::int64_t cols);
-  // A run of blocks of one 4-byte tile (`eight`: two of them) from column x,
-  // not past `ask`: drawn at once; returns its length in tiles.
-  std::int64_t draw_repeated_tile(const KeyScan& scan, const std::uint8_t* ask,
-                                  const std::uint8_t* tile, std::int64_t x, std::int64_t end,
-                                  std::uint64_t eight, std::uint8_t* out) const;
+  // Plain tile data of `kSize`-byte structs, their key at `key_at`.
+  template <std::size_t kSize>
+  void draw_rows(const TileLayerView& layer, const std::array<TileClass, 256>& table,
+                 std::size_t key_at);
+  template <std::size_t kSize>
+  class RowPainter;
   // The pixel column of tile column x (x / factor_): from a table for the
   // first kColumnTable columns (a division for each run of tiles took a
   // fifth of the drawing).
