@@ -687,7 +687,7 @@ TEST_SUITE("zero inflate") {
       CAPTURE(at);
       CAPTURE(n);
       const tiledata::KnownZeros::Run want = walk(at, n),
-                                      got = known.run_from(bytes.data() + at, n);
+                                      got = known.chunk_run_at(bytes.data() + at, n);
       CHECK(got.bytes == want.bytes);
       if (n == 0) continue;
       CHECK(got.clean == want.clean);
@@ -706,7 +706,8 @@ TEST_SUITE("zero inflate") {
     CHECK(marked_runs > 500);
     // Outside the buffer nothing is known: every byte must be read.
     std::vector<std::uint8_t> elsewhere(100, 0);
-    const tiledata::KnownZeros::Run outside = known.run_from(elsewhere.data(), elsewhere.size());
+    const tiledata::KnownZeros::Run outside =
+        known.chunk_run_at(elsewhere.data(), elsewhere.size());
     CHECK(outside.bytes == elsewhere.size());
     CHECK_FALSE(outside.clean);
   }

@@ -92,7 +92,8 @@ void TileScan<kStructSize, kLeaveKnownZerosUnread>::scan(const std::uint8_t* fir
   const std::uint8_t* const end = first + tiles * S;
   while (tile < end) {
     if (tile >= ask) {
-      const KnownZeros::Run run = known.run_from(tile, static_cast<std::size_t>(data_end - tile));
+      const KnownZeros::Run run =
+          known.chunk_run_at(tile, static_cast<std::size_t>(data_end - tile));
       if (run.clean && run.bytes >= S) {
         const std::size_t n = std::min(run.bytes / S, static_cast<std::size_t>(end - tile) / S);
         visit.air(tile, n);

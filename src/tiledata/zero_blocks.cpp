@@ -64,7 +64,7 @@ std::size_t zero_blocks(const std::uint8_t* p, std::size_t n, const KnownZeros& 
     // Most stretches of air end within the written chunk they start in:
     // the blocks that start in q's chunk are read first when it is written,
     // before the marks after it are looked at.
-    if (const std::size_t in_chunk = known.written_chunk_rest(q); in_chunk > 0) {
+    if (const std::size_t in_chunk = known.written_bytes_left_in_chunk(q); in_chunk > 0) {
       const std::size_t m = std::min((in_chunk + kBlock - 1) / kBlock, n - i);
       const std::size_t zero = zero_blocks(q, m);
       i += zero;
@@ -74,7 +74,8 @@ std::size_t zero_blocks(const std::uint8_t* p, std::size_t n, const KnownZeros& 
     // q's chunk was never written: the blocks the marks say are zero are
     // skipped unread; when that is less than a block (the block ends in a
     // written chunk), the block is read.
-    if (const std::size_t clean = known.run_from(q, kBlock * (n - i)).bytes / kBlock; clean > 0) {
+    if (const std::size_t clean = known.chunk_run_at(q, kBlock * (n - i)).bytes / kBlock;
+        clean > 0) {
       i += clean;
       continue;
     }

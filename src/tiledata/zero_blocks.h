@@ -39,7 +39,7 @@ class KnownZeros {
     bool clean = false;
   };
   static constexpr std::size_t kLookahead = 64 * ZeroedBuffer::kChunkSize;
-  Run run_from(const std::uint8_t* p, std::size_t n) const {
+  Run chunk_run_at(const std::uint8_t* p, std::size_t n) const {
     if (n == 0) return {};
     if (!covers(p)) return {n, false};
     const auto at = static_cast<std::size_t>(p - buffer_->data());
@@ -49,7 +49,7 @@ class KnownZeros {
 
   // The bytes from `p` (in the buffer) to the end of its chunk when the
   // chunk is marked; 0 when it is not.
-  std::size_t written_chunk_rest(const std::uint8_t* p) const {
+  std::size_t written_bytes_left_in_chunk(const std::uint8_t* p) const {
     const auto at = static_cast<std::size_t>(p - buffer_->data());
     if (buffer_->clean(at >> ZeroedBuffer::kChunkShift)) return 0;
     return ZeroedBuffer::kChunkSize - (at & (ZeroedBuffer::kChunkSize - 1));
@@ -58,13 +58,6 @@ class KnownZeros {
  private:
   const ZeroedBuffer* buffer_ = nullptr;
 };
-
-// Whether 32 bytes, loaded as four 8-byte words, hold one 4-byte struct
-// eight times (walls, freeze, fills: most of the tiles that are not air).
-inline bool one_struct_eight_times(std::uint64_t a, std::uint64_t b, std::uint64_t c,
-                                   std::uint64_t d) {
-  return a == b && a == c && a == d && (a >> 32) == (a & 0xffffffffu);
-}
 
 // The number of leading all-zero 32-byte blocks among the `n` blocks at `p`
 // (reads at most 32 * n bytes). AVX2 where the CPU has it.
