@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "common/bytes.h"
-#include "common/digest_memo.h"
 #include "common/sha256.h"
 #include "deflate/inflate.h"
+#include "extract/digest_memo.h"
 #include "extract/layer_data.h"
 #include "extract/map_stats.h"
 #include "extract/measure_workspace.h"

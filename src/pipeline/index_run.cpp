@@ -46,8 +46,8 @@
 #include <vector>
 
 #include "common/background.h"
-#include "common/digest_memo.h"
 #include "common/sha256.h"
+#include "extract/digest_memo.h"
 #include "extract/measure_workspace.h"
 #include "index/index_db.h"
 #include "pipeline/byte_budget.h"

@@ -1,4 +1,4 @@
-#include "common/digest_memo.h"
+#include "extract/digest_memo.h"
 
 #include <cstring>
 #include <mutex>
