@@ -29,6 +29,7 @@
 #include "extract/teeworlds_tile_counter.h"
 #include "render/canvas.h"
 #include "render/tile_class.h"
+#include "tests/support/tile_reference.h"
 #include "tiledata/adler32.h"
 #include "tiledata/checked_tiles.h"
 #include "tiledata/zero_blocks.h"
@@ -41,22 +42,8 @@ namespace {
 constexpr std::size_t kHeaderBytes = 15;
 constexpr std::size_t kMaxTiles = std::size_t{1} << 18;
 
-struct Layout {
-  LayerKind kind;
-  std::size_t size, key;
-  int number, flags, reserved;  // -1: the struct has none
-};
-
-// docs/formats/map-items.md, byte by byte.
-constexpr std::array<Layout, 7> kLayouts = {{
-    {LayerKind::game, 4, 0, -1, 1, 3},
-    {LayerKind::front, 4, 0, -1, 1, 3},
-    {LayerKind::tele, 2, 1, 0, -1, -1},
-    {LayerKind::speedup, 6, 2, -1, -1, -1},
-    {LayerKind::switch_layer, 4, 1, 0, 2, -1},
-    {LayerKind::tune, 2, 1, 0, -1, -1},
-    {LayerKind::tiles, 4, 0, -1, 1, 3},
-}};
+using Layout = testing::TileLayout;
+constexpr const auto& kLayouts = testing::kTileLayouts;
 
 void check(bool ok) {
   if (!ok) std::abort();
@@ -85,20 +72,6 @@ std::vector<std::uint8_t> build_tiles(const Layout& l, const std::uint8_t* in, s
   }
   data.resize(std::min(data.size(), kMaxTiles * l.size));
   return data;
-}
-
-teeworlds::TileCounts naive_counts(const Layout& l, const std::uint8_t* data, std::size_t n) {
-  teeworlds::TileCounts c;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint8_t* t = data + i * l.size;
-    const std::uint8_t key = t[l.key];
-    c.keys[key]++;
-    if (key != 0 && l.flags >= 0) c.flags[t[l.flags]]++;
-    if (key != 0 && l.number >= 0) c.numbers[t[l.number]]++;
-    if (l.reserved >= 0 && t[l.reserved] != 0) c.reserved_nonzero++;
-  }
-  c.tiles = static_cast<std::int64_t>(n);
-  return c;
 }
 
 bool same(const teeworlds::TileCounts& a, const teeworlds::TileCounts& b) {
@@ -162,7 +135,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* in, std::size_t size) 
   const Bytes plain(clean);
 
   // The counter, with and without what the buffer knows; the checksum.
-  const teeworlds::TileCounts want = naive_counts(l, clean.data(), n);
+  const teeworlds::TileCounts want = testing::naive_tile_counts(l, clean.data(), n);
   // Not on poisoned data: the counter reads the first block of a stretch of
   // known zeros (TileScan<S, false>), which is zero in every real buffer.
   for (const bool use_known : {true, false}) {

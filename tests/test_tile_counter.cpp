@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "extract/teeworlds_tile_counter.h"
+#include "tests/support/tile_reference.h"
 #include "tests/support/zlib_reference.h"
 #include "tiledata/adler32.h"
 #include "tiledata/zero_blocks.h"
@@ -19,32 +20,11 @@
 namespace mapindex::teeworlds {
 namespace {
 
-struct Layout {
-  LayerKind kind;
-  std::size_t size;
-  std::size_t key;                             // the tile key byte
-  int number = -1, flags = -1, reserved = -1;  // -1: the struct has none
-};
-
-const Layout kLayouts[] = {
-    {LayerKind::tiles, 4, 0, -1, 1, 3},     {LayerKind::game, 4, 0, -1, 1, 3},
-    {LayerKind::front, 4, 0, -1, 1, 3},     {LayerKind::tele, 2, 1, 0, -1, -1},
-    {LayerKind::speedup, 6, 2, -1, -1, -1}, {LayerKind::switch_layer, 4, 1, 0, 2, -1},
-    {LayerKind::tune, 2, 1, 0, -1, -1},
-};
+using Layout = testing::TileLayout;
+constexpr const auto& kLayouts = testing::kTileLayouts;
 
 TileCounts reference(const std::vector<std::uint8_t>& data, const Layout& l, std::size_t n) {
-  TileCounts c;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint8_t* t = data.data() + i * l.size;
-    const std::uint8_t key = t[l.key];
-    c.keys[key]++;
-    if (key != 0 && l.flags >= 0) c.flags[t[l.flags]]++;
-    if (key != 0 && l.number >= 0) c.numbers[t[l.number]]++;
-    if (l.reserved >= 0 && t[l.reserved] != 0) c.reserved_nonzero++;
-  }
-  c.tiles = static_cast<std::int64_t>(n);
-  return c;
+  return testing::naive_tile_counts(l, data.data(), n);
 }
 
 // A layer of n tiles: stretches of air, of one repeated tile and of random
