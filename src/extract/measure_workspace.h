@@ -40,6 +40,14 @@ class MeasureWorkspace {
   // ThumbnailMode::drawn_only).
   render::PngBlocks png;
   tiledata::SharedBuffer& large() const { return *large_; }
+  // Where tile data of `size` bytes is inflated: `tiles`, or over
+  // kSharedBufferAbove the shared buffer, taken into `lease` (waiting for
+  // another workspace to give it back) until the caller drops the lease.
+  tiledata::ZeroedBuffer& tile_buffer(std::int64_t size, tiledata::SharedBuffer::Lease& lease) {
+    if (size <= 0 || static_cast<std::uint64_t>(size) <= tiledata::kSharedBufferAbove) return tiles;
+    lease = large().take();
+    return lease.buffer();
+  }
 
  private:
   std::unique_ptr<tiledata::SharedBuffer> own_large_;

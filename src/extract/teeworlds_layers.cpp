@@ -175,11 +175,7 @@ class LayerMeasurer {
   // Taken after the layer cache was asked and given back before a result is
   // offered to it, so a thread never holds it while it waits on the cache.
   tiledata::ZeroedBuffer& buffer_for(std::int32_t index, tiledata::SharedBuffer::Lease& lease) {
-    const std::int64_t size = df_.data_size(static_cast<std::size_t>(index));
-    if (size <= 0 || static_cast<std::uint64_t>(size) <= tiledata::kSharedBufferAbove)
-      return tiles_;
-    lease = workspace_.large().take();
-    return lease.buffer();
+    return workspace_.tile_buffer(df_.data_size(static_cast<std::size_t>(index)), lease);
   }
 
   void count_tiles(const DecodedLayer& layer, const TilemapLayer& t, LayerStats& ls) {

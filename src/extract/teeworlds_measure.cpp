@@ -268,12 +268,8 @@ void redraw_tile_layers(Bytes file, const MeasureContext& context,
     if (std::find(layer_indices.begin(), layer_indices.end(), layer.index) == layer_indices.end())
       continue;
     const auto index = static_cast<std::size_t>(layer.tilemap->tile_data());
-    // As measuring: data over kSharedBufferAbove goes into the shared buffer.
     tiledata::SharedBuffer::Lease lease;
-    const std::int64_t size = df->data_size(index);
-    if (size > 0 && static_cast<std::uint64_t>(size) > tiledata::kSharedBufferAbove)
-      lease = workspace.large().take();
-    tiledata::ZeroedBuffer& buffer = lease ? lease.buffer() : workspace.tiles;
+    tiledata::ZeroedBuffer& buffer = workspace.tile_buffer(df->data_size(index), lease);
     auto data = df->tile_data(index, buffer);
     const auto tiles = data ? tiledata::check(*data) : std::nullopt;
     if (!tiles) continue;
