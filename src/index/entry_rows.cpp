@@ -182,6 +182,7 @@ std::optional<std::int64_t> IndexDb::Impl::entry_map_id(std::int64_t run_id, con
   if (stats) {
     std::optional<MapPartKeys> computed;
     if (!keys) keys = &computed.emplace(part_keys(*stats, extractor_version));
+    layer_index_deferral.wrote(stats->layers.size());
     return store_map(*statements, parts, run_id, extractor_version,
                      MapIdentity{*e.sha256, e.crc32, e.size}, *stats, *keys);
   }

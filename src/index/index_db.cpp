@@ -119,6 +119,11 @@ std::int64_t IndexDb::begin_run(std::string_view command, std::string_view tool_
       }
       d.sql("UPDATE runs SET status = 'interrupted' WHERE run_id = ?").bind_all(run.run_id).run();
     }
+    // A run killed while map_layers_by_def was away left the index without it.
+    if (!refused && d.schema_version >= kLayerIndexSince) {
+      if (restore_layer_index(*d.statements)) d.parts.clear();
+      d.layer_index_deferral.run_began(map_layers_rows(*d.statements));
+    }
     if (!refused) {
       auto& insert = d.sql(
           "INSERT INTO runs (started_at, status, tool_version, extractor_version, "
@@ -233,6 +238,8 @@ std::int64_t IndexDb::write_entry(std::int64_t run_id, const EntryRecord& entry,
 void IndexDb::commit_batch() {
   auto& d = *impl_;
   try {
+    if (d.in_batch && d.schema_version >= kLayerIndexSince)
+      drop_layer_index_when_due(*d.statements, d.layer_index_deferral);
     d.commit();
   } catch (...) {
     d.resync_after_error();
@@ -275,6 +282,7 @@ void IndexDb::finish_run(std::int64_t run_id, RunStatus status, const RunCounter
                              ": a run finishes complete, interrupted or failed, not running");
   d.begin_batch();
   try {
+    if (d.schema_version >= kLayerIndexSince && restore_layer_index(*d.statements)) d.parts.clear();
     d.write_counters(run_id, counters);
     d.sql("UPDATE runs SET status = ?, finished_at = " + std::string(kNow) + " WHERE run_id = ?")
         .bind_all(to_string(status), run_id)

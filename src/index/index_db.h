@@ -30,6 +30,7 @@
 #include "common/result.h"
 #include "extract/map_stats.h"
 #include "index/entry_record.h"
+#include "index/layer_index.h"
 #include "index/migrations.h"
 #include "index/part_key.h"
 #include "sqlite/database.h"
@@ -119,6 +120,9 @@ struct OpenOptions {
   // batch's source_id() rows are lost with it, so the caller commits them
   // before its entries.
   bool entry_savepoints = true;
+  // A run drops map_layers_by_def once it has written this many map_layers
+  // rows and a quarter of what the table held (layer_index.h; tests lower it).
+  std::uint64_t defer_layer_index_after_rows = LayerIndexDeferral::kDeferAfterRows;
 };
 
 // `mapindex check`: the full verdict on an index file.

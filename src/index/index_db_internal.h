@@ -94,6 +94,8 @@ struct IndexDb::Impl {
   std::vector<std::int64_t> sources_in_batch;  // of new_sources, created in the open batch
   SeenPaths seen_paths;
   bool entry_savepoints = true;  // OpenOptions::entry_savepoints
+  // When this run drops map_layers_by_def (layer_index.h).
+  LayerIndexDeferral layer_index_deferral;
 
   // Rolls back an open batch; stamps the file or removes its stamp.
   ~Impl();

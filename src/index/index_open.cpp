@@ -93,6 +93,7 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
   impl->mode = mode;
   impl->extractor_version = options.extractor_version;
   impl->entry_savepoints = options.entry_savepoints;
+  impl->layer_index_deferral = LayerIndexDeferral(options.defer_layer_index_after_rows);
 
   if (mode == OpenMode::read_write) {
     if (impl->db.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) != SQLITE_OK)

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/hex.h"
+#include "index/layer_index.h"
 #include "index/map_rows_internal.h"
 #include "render/png.h"
 
@@ -200,6 +201,28 @@ std::vector<std::int64_t> ids_of(sqlite::Statement& select) {
   return ids;
 }
 
+}  // namespace
+
+void delete_layer_def_unless_listed(sqlite::StatementCache& st, std::int64_t def) {
+  if (st.get("SELECT EXISTS (SELECT 1 FROM map_layers WHERE layer_def_id = ?)")
+          .bind_all(def)
+          .single_int()
+          .value_or(0))
+    return;
+  const auto own = ids_of(
+      st.get("SELECT d.layer_data_id FROM layer_defs l JOIN layer_data d USING (layer_data_id) "
+             "WHERE l.layer_def_id = ? AND d.sha256 IS NULL")
+          .bind_all(def));
+  st.get("DELETE FROM layer_defs WHERE layer_def_id = ?").bind_all(def).run();
+  for (const auto id : own) {
+    for (const auto table : kLayerDataChildTables)
+      st.get("DELETE FROM " + std::string(table) + " WHERE layer_data_id = ?").bind_all(id).run();
+    st.get("DELETE FROM layer_data WHERE layer_data_id = ?").bind_all(id).run();
+  }
+}
+
+namespace {
+
 // Removes the map's parts and problems before it is written again: its
 // map_layers and map_parts rows, and the shared rows no other map refers to
 // then (a body, a feature set, a layer_defs row; a thumbnail without
@@ -226,23 +249,11 @@ void delete_parts(sqlite::StatementCache& st, PartCache& cache, std::int64_t map
   st.get("DELETE FROM map_parts WHERE map_id = ?").bind_all(map_id).run();
   st.get("DELETE FROM problems WHERE map_id = ?").bind_all(map_id).run();
 
-  for (const auto def : defs) {
-    if (st.get("SELECT EXISTS (SELECT 1 FROM map_layers WHERE layer_def_id = ?)")
-            .bind_all(def)
-            .single_int()
-            .value_or(0))
-      continue;
-    const auto own = ids_of(
-        st.get("SELECT d.layer_data_id FROM layer_defs l JOIN layer_data d USING (layer_data_id) "
-               "WHERE l.layer_def_id = ? AND d.sha256 IS NULL")
-            .bind_all(def));
-    st.get("DELETE FROM layer_defs WHERE layer_def_id = ?").bind_all(def).run();
-    for (const auto id : own) {
-      for (const auto table : kLayerDataChildTables)
-        st.get("DELETE FROM " + std::string(table) + " WHERE layer_data_id = ?").bind_all(id).run();
-      st.get("DELETE FROM layer_data WHERE layer_data_id = ?").bind_all(id).run();
-    }
-  }
+  // Without map_layers_by_def (dropped for the rest of a large run,
+  // layer_index.h) each of these lookups would read all of map_layers: the
+  // rows no map lists any more are removed when the index is made again.
+  if (layer_index_present(st))
+    for (const auto def : defs) delete_layer_def_unless_listed(st, def);
   if (body && !st.get("SELECT EXISTS (SELECT 1 FROM map_parts WHERE body_id = ?)")
                    .bind_all(*body)
                    .single_int()

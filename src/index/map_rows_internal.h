@@ -28,6 +28,10 @@ std::optional<std::int64_t> find_part(sqlite::StatementCache& st, PartCache& cac
 void write_layers(sqlite::StatementCache& st, PartCache& cache, int extractor_version,
                   std::int64_t map_id, const MapStats& stats, const MapPartKeys& keys);
 
+// Deletes the layer_defs row `def` (and the layer_data row it owns, one
+// without a key) unless a map lists it in map_layers.
+void delete_layer_def_unless_listed(sqlite::StatementCache& st, std::int64_t def);
+
 // The map's body: the stored one with its key, or a new one (body_rows.cpp).
 std::int64_t body_id(sqlite::StatementCache& st, PartCache& cache, const MapStats& stats,
                      const MapPartKeys& keys);
