@@ -9,6 +9,7 @@
 
 #include <limits>
 #include <map>
+#include <utility>
 
 #include "index/index_db.h"
 #include "index/layer_index.h"
@@ -110,20 +111,20 @@ void index_history(const std::string& path, std::uint64_t defer_after, bool fini
 
 TEST_SUITE("index") {
   TEST_CASE("index layers by def: dropped once a run wrote the least and a quarter of the table") {
-    LayerIndexDeferral fresh(100);
-    fresh.run_began(0);
-    fresh.wrote(99);
-    CHECK_FALSE(fresh.due());
-    fresh.wrote(1);
-    CHECK(fresh.due());
-    LayerIndexDeferral large(100);
-    large.run_began(1000);
-    large.wrote(249);
-    CHECK_FALSE(large.due());
-    large.wrote(1);
-    CHECK(large.due());
-    large.run_began(1000);  // a new run counts from nothing
-    CHECK_FALSE(large.due());
+    // The least (100 rows here) on an empty table; a quarter of a table
+    // of 1000 rows (250) on a larger one.
+    for (const auto& [rows_at_start, due_at] :
+         {std::pair<std::uint64_t, std::uint64_t>{0, 100}, {1000, 250}}) {
+      CAPTURE(rows_at_start);
+      LayerIndexDeferral deferral(100);
+      deferral.run_began(rows_at_start);
+      deferral.wrote(due_at - 1);
+      CHECK_FALSE(deferral.due());
+      deferral.wrote(1);
+      CHECK(deferral.due());
+      deferral.run_began(rows_at_start);  // a new run counts from nothing
+      CHECK_FALSE(deferral.due());
+    }
   }
 
   TEST_CASE("index layers by def: the statement that makes it again is the schema's") {
