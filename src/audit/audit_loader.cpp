@@ -117,12 +117,6 @@ std::vector<SourceNotRead> sources_not_read(sqlite3* db, std::int64_t run_id,
 }
 
 namespace {
-bool has_table(sqlite3* db, const char* name) {
-  Statement s(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?");
-  s.bind_all(std::string(name));
-  return s.step();
-}
-
 // The SQL expression of a map's status for `game` (maps aliased m). A map
 // measured before schema 4 has no Teeworlds verdict yet: DDNet's stands in.
 std::string status_of_map(Game game) {
@@ -133,8 +127,7 @@ std::string status_of_map(Game game) {
 std::map<std::string, MapPicture> load_pictures(sqlite3* db, const std::set<std::string>& sha256s) {
   std::map<std::string, MapPicture> pictures;
   if (sha256s.empty()) return pictures;
-  Statement view(db, "SELECT 1 FROM sqlite_schema WHERE type = 'view' AND name = 'map_thumbnails'");
-  const bool thumbnails = view.step();
+  const bool thumbnails = sqlite::schema_has(db, "view", "map_thumbnails");
   // One content, one row: the view's name comes from map_names; the PNG is
   // the same for every name.
   Statement s(db, std::string("SELECT m.size, m.game_width, m.game_height, m.num_groups, "
@@ -172,7 +165,7 @@ bool has_game_verdicts(sqlite3* db) {
 }
 
 std::optional<Acceptance> acceptance_of(sqlite3* db, std::int64_t run_id) {
-  if (!has_table(db, "audit_acceptances")) return std::nullopt;
+  if (!sqlite::schema_has(db, "table", "audit_acceptances")) return std::nullopt;
   Statement s(db, "SELECT accepted_at, note FROM audit_acceptances WHERE run_id = ?");
   s.bind_all(run_id);
   if (!s.step()) return std::nullopt;
@@ -181,7 +174,7 @@ std::optional<Acceptance> acceptance_of(sqlite3* db, std::int64_t run_id) {
 
 std::unordered_set<std::string> acknowledged_contents(sqlite3* db) {
   std::unordered_set<std::string> out;
-  if (!has_table(db, "acknowledged_maps")) return out;
+  if (!sqlite::schema_has(db, "table", "acknowledged_maps")) return out;
   Statement s(db, "SELECT sha256 FROM acknowledged_maps");
   while (s.step()) out.insert(s.column_text(0));
   return out;

@@ -30,16 +30,10 @@ std::vector<Row> program_rows() {
   return rows;
 }
 
-bool has_table(sqlite3* db) {
-  sqlite::Statement q(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?");
-  q.bind_all("problem_codes");
-  return q.step() && q.column_int(0) == 1;
-}
-
 }  // namespace
 
 void sync_problem_codes(sqlite3* db, const std::function<void()>& before_writing) {
-  if (!has_table(db)) return;
+  if (!sqlite::schema_has(db, "table", "problem_codes")) return;
   const std::vector<Row> rows = program_rows();
   std::vector<Row> stored;
   {

@@ -8,10 +8,7 @@
 namespace mapindex::index {
 
 bool layer_index_present(sqlite::StatementCache& st) {
-  return st.get("SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?)")
-             .bind_all(kLayerIndexName)
-             .single_int()
-             .value_or(0) != 0;
+  return sqlite::schema_has(st.handle(), "index", kLayerIndexName);
 }
 
 bool restore_layer_index(sqlite::StatementCache& st) {

@@ -241,4 +241,10 @@ Statement& StatementCache::get(std::string_view sql) {
   return it->second;
 }
 
+bool schema_has(sqlite3* db, std::string_view type, std::string_view name) {
+  Statement s(db, "SELECT 1 FROM sqlite_schema WHERE type = ? AND name = ?");
+  s.bind_all(type, name);
+  return s.step();
+}
+
 }  // namespace mapindex::sqlite

@@ -204,6 +204,7 @@ class StatementCache {
   explicit StatementCache(sqlite3* db) : db_(db) {}
   Statement& get(std::string_view sql);
   void clear() { cache_.clear(); }
+  sqlite3* handle() const { return db_; }
 
  private:
   // Looked up by string_view without building a std::string.
@@ -214,5 +215,9 @@ class StatementCache {
   sqlite3* db_;
   std::unordered_map<std::string, Statement, Hash, std::equal_to<>> cache_;
 };
+
+// Whether the connection's main schema holds an object of `type` ("table",
+// "index", "view", "trigger") named `name`.
+bool schema_has(sqlite3* db, std::string_view type, std::string_view name);
 
 }  // namespace mapindex::sqlite
