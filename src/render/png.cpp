@@ -56,6 +56,10 @@ bool encode(const ClassImage& image, std::uint32_t scale, std::vector<std::uint8
   // Run-length deflate: classes come in long runs, and it is several times
   // faster than the default strategy for about the same size.
   png_set_compression_strategy(png, Z_RLE);
+  // Every pixel is a TileClass, so below kNumTileClasses (the palette's
+  // size): libpng's check of each row's indexes, another pass over every
+  // byte, finds nothing.
+  png_set_check_for_invalid_index(png, 0);
   const std::uint32_t w = static_cast<std::uint32_t>(image.width) * scale;
   const std::uint32_t h = static_cast<std::uint32_t>(image.height) * scale;
   png_set_IHDR(png, info, w, h, 8, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,

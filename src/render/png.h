@@ -54,7 +54,8 @@ class PngBlocks {
 };
 
 // Encodes `image`, each pixel as a `scale` x `scale` block (scale >= 1),
-// with `blocks` for libpng's and zlib's memory (one image at a time).
+// with `blocks` for libpng's and zlib's memory (one image at a time). Its
+// pixels must be TileClass values, as a Canvas draws them: not checked.
 // Error "render.size" when the scaled image would be over kMaxPixels,
 // "render.png" when libpng fails.
 Result<std::vector<std::uint8_t>> encode_png(const ClassImage& image, std::int32_t scale,
