@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <utility>
@@ -112,19 +113,67 @@ void index_history(const std::string& path, std::uint64_t defer_after, bool fini
 TEST_SUITE("index") {
   TEST_CASE("index layers by def: dropped once a run wrote the least and a quarter of the table") {
     // The least (100 rows here) on an empty table; a quarter of a table
-    // of 1000 rows (250) on a larger one.
+    // of 1000 rows (250) on a larger one. The table is counted once, when
+    // the run has written the least.
     for (const auto& [rows_at_start, due_at] :
          {std::pair<std::uint64_t, std::uint64_t>{0, 100}, {1000, 250}}) {
       CAPTURE(rows_at_start);
       LayerIndexDeferral deferral(100);
-      deferral.run_began(rows_at_start);
-      deferral.wrote(due_at - 1);
+      deferral.run_began();
+      std::uint64_t written = 0, counts = 0;
+      const auto write = [&](std::uint64_t rows) {
+        deferral.wrote(rows);
+        written += rows;
+        if (deferral.needs_rows()) {
+          deferral.counted(rows_at_start + written);  // the table holds this run's rows too
+          ++counts;
+        }
+      };
+      write(99);
+      CHECK(counts == 0);  // below the least: not counted
+      write(due_at - 100);
       CHECK_FALSE(deferral.due());
-      deferral.wrote(1);
+      write(1);
       CHECK(deferral.due());
-      deferral.run_began(rows_at_start);  // a new run counts from nothing
+      CHECK(counts == 1);
+      deferral.run_began();  // a new run counts from nothing
       CHECK_FALSE(deferral.due());
+      CHECK_FALSE(deferral.needs_rows());
     }
+  }
+
+  TEST_CASE("index layers by def: content written again as stored counts no rows, keeps it") {
+    // As `--reindex` does: maps measured again by the same extractor keep
+    // their rows, so the run writes no map_layers rows and keeps the index,
+    // however many layers those maps have. A new map's rows do count.
+    TempDir dir;
+    const auto path = dir.file("again.sqlite");
+    OpenOptions options;
+    const auto v = version_of(0, 1, "deco");
+    const auto other = version_of(1, 2, "other");
+    options.defer_layer_index_after_rows = std::min(v.layers.size(), other.layers.size());
+    {
+      OpenOptions never = options;
+      never.defer_layer_index_after_rows = kNever;
+      auto db = open_index(path, never);
+      const auto run = db.begin_run("test", "0.0-test");
+      const auto source = db.source_id(run, "/srv/maps", SourceKind::folder);
+      db.write_entry(run, map_entry(source, "m.map", 1), &v);
+      db.finish_run(run, RunStatus::complete, {});
+    }
+    auto db = open_index(path, options);
+    const auto run = db.begin_run("test", "0.0-test");
+    const auto source = db.source_id(run, "/srv/maps", SourceKind::folder);
+    for (int i = 0; i < 3; ++i) {
+      db.write_entry(run, map_entry(source, "copy" + std::to_string(i) + ".map", 1), &v);
+      db.commit_batch();
+      CHECK(has_layer_index(db.handle()));
+    }
+    db.write_entry(run, map_entry(source, "new.map", 2), &other);
+    db.commit_batch();
+    CHECK_FALSE(has_layer_index(db.handle()));  // its rows are the least, and the table's
+    db.finish_run(run, RunStatus::complete, {});
+    CHECK(has_layer_index(db.handle()));
   }
 
   TEST_CASE("index layers by def: the statement that makes it again is the schema's") {

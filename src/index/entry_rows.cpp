@@ -182,9 +182,10 @@ std::optional<std::int64_t> IndexDb::Impl::entry_map_id(std::int64_t run_id, con
   if (stats) {
     std::optional<MapPartKeys> computed;
     if (!keys) keys = &computed.emplace(part_keys(*stats, extractor_version));
-    layer_index_deferral.wrote(stats->layers.size());
-    return store_map(*statements, parts, run_id, extractor_version,
-                     MapIdentity{*e.sha256, e.crc32, e.size}, *stats, *keys);
+    const StoredMapRows stored = store_map(*statements, parts, run_id, extractor_version,
+                                           MapIdentity{*e.sha256, e.crc32, e.size}, *stats, *keys);
+    if (stored.parts_written) layer_index_deferral.wrote(stats->layers.size());
+    return stored.map_id;
   }
   if (const auto stored = find_map(*statements, *e.sha256)) return stored->map_id;
   throw sqlite::IndexError("entry '" + e.entry_path + "': map " + to_hex(*e.sha256) +

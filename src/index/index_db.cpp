@@ -122,7 +122,7 @@ std::int64_t IndexDb::begin_run(std::string_view command, std::string_view tool_
     // A run killed while map_layers_by_def was away left the index without it.
     if (!refused && d.schema_version >= kLayerIndexSince) {
       if (restore_layer_index(*d.statements)) d.parts.clear();
-      d.layer_index_deferral.run_began(map_layers_rows(*d.statements));
+      d.layer_index_deferral.run_began();
     }
     if (!refused) {
       auto& insert = d.sql(

@@ -49,15 +49,13 @@ bool restore_layer_index(sqlite::StatementCache& st) {
   return true;
 }
 
-bool drop_layer_index_when_due(sqlite::StatementCache& st, const LayerIndexDeferral& deferral) {
+bool drop_layer_index_when_due(sqlite::StatementCache& st, LayerIndexDeferral& deferral) {
+  if (deferral.needs_rows())
+    deferral.counted(static_cast<std::uint64_t>(
+        st.get("SELECT count(*) FROM map_layers").single_int().value_or(0)));
   if (!deferral.due() || !layer_index_present(st)) return false;
   st.get("DROP INDEX " + std::string(kLayerIndexName)).run();
   return true;
-}
-
-std::uint64_t map_layers_rows(sqlite::StatementCache& st) {
-  return static_cast<std::uint64_t>(
-      st.get("SELECT count(*) FROM map_layers").single_int().value_or(0));
 }
 
 }  // namespace mapindex::index

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "sqlite/statement.h"
@@ -45,7 +46,9 @@ bool layer_index_present(sqlite::StatementCache& st);
 // caller's transaction. True when it was missing.
 bool restore_layer_index(sqlite::StatementCache& st);
 
-// When a run drops map_layers_by_def: kept by the IndexDb, one per run.
+// When a run drops map_layers_by_def: kept by the IndexDb, one per run. The
+// table is counted once per run, and only by a run that wrote the least: a
+// run that adds a few maps to a large index never counts it.
 class LayerIndexDeferral {
  public:
   static constexpr std::uint64_t kDeferAfterRows = 20000;
@@ -53,27 +56,31 @@ class LayerIndexDeferral {
   explicit LayerIndexDeferral(std::uint64_t defer_after_rows = kDeferAfterRows)
       : defer_after_rows_(defer_after_rows) {}
 
-  // A run begins on an index whose map_layers holds `rows`.
-  void run_began(std::uint64_t rows) {
-    rows_at_start_ = rows;
+  // A run begins: it has written nothing.
+  void run_began() {
     written_ = 0;
+    rows_at_start_.reset();
   }
   // The run wrote `rows` more map_layers rows.
   void wrote(std::uint64_t rows) { written_ += rows; }
+  // Whether due() needs to know how many rows map_layers holds (counted).
+  bool needs_rows() const { return written_ >= defer_after_rows_ && !rows_at_start_; }
+  // map_layers holds `rows` now, this run's rows among them.
+  void counted(std::uint64_t rows) { rows_at_start_ = rows > written_ ? rows - written_ : 0; }
   // The index is to be dropped now (when it is there).
-  bool due() const { return written_ >= defer_after_rows_ && written_ >= rows_at_start_ / 4; }
+  bool due() const {
+    return written_ >= defer_after_rows_ && rows_at_start_ && written_ >= *rows_at_start_ / 4;
+  }
 
  private:
   std::uint64_t defer_after_rows_;
-  std::uint64_t rows_at_start_ = 0;
+  std::optional<std::uint64_t> rows_at_start_;  // set by counted()
   std::uint64_t written_ = 0;
 };
 
 // In the caller's transaction: drops map_layers_by_def when `deferral` says
-// it is due and the index has it. True when it dropped it.
-bool drop_layer_index_when_due(sqlite::StatementCache& st, const LayerIndexDeferral& deferral);
-
-// Rows of map_layers now (for LayerIndexDeferral::run_began).
-std::uint64_t map_layers_rows(sqlite::StatementCache& st);
+// it is due and the index has it, counting the table first when the
+// deferral needs it. True when it dropped it.
+bool drop_layer_index_when_due(sqlite::StatementCache& st, LayerIndexDeferral& deferral);
 
 }  // namespace mapindex::index

@@ -435,21 +435,21 @@ std::optional<StoredMap> find_map(sqlite::StatementCache& statements, const Sha2
   return found;
 }
 
-std::int64_t store_map(sqlite::StatementCache& statements, PartCache& cache, std::int64_t run_id,
-                       int extractor_version, const MapIdentity& identity, const MapStats& stats,
-                       const MapPartKeys& keys) {
+StoredMapRows store_map(sqlite::StatementCache& statements, PartCache& cache, std::int64_t run_id,
+                        int extractor_version, const MapIdentity& identity, const MapStats& stats,
+                        const MapPartKeys& keys) {
   auto& insert = statements.get(insert_map_sql());
   bind_map(insert, run_id, extractor_version, identity, stats);
   if (const auto map_id = insert.insert_unless_conflict()) {
     write_parts(statements, cache, run_id, extractor_version, *map_id, stats, keys);
-    return *map_id;
+    return {*map_id, true};
   }
   // The content is indexed already.
   const auto stored = find_map(statements, identity.sha256);
   if (!stored) throw sqlite::IndexError("storing map " + to_hex(identity.sha256) + ": no map_id");
   if (stored->extractor_version >= extractor_version) {
     add_missing_thumbnail(statements, cache, stored->map_id, stats, keys);
-    return stored->map_id;
+    return {stored->map_id, false};
   }
   auto& upsert = statements.get(upsert_map_sql());
   bind_map(upsert, run_id, extractor_version, identity, stats);
@@ -459,7 +459,7 @@ std::int64_t store_map(sqlite::StatementCache& statements, PartCache& cache, std
   upsert.reset();
   delete_parts(statements, cache, map_id);
   write_parts(statements, cache, run_id, extractor_version, map_id, stats, keys);
-  return map_id;
+  return {map_id, true};
 }
 
 }  // namespace mapindex::index

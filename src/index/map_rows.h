@@ -86,9 +86,15 @@ void insert_problems(sqlite::StatementCache& statements, std::int64_t run_id,
 // and gets the thumbnail in `stats` if it has none (it was indexed with
 // --no-thumbnails); content indexed by an older version is updated in place
 // (keeping map_id and first_run_id), its old parts replaced (those no other
-// map refers to are deleted). Returns the map_id.
-std::int64_t store_map(sqlite::StatementCache& statements, PartCache& cache, std::int64_t run_id,
-                       int extractor_version, const MapIdentity& identity, const MapStats& stats,
-                       const MapPartKeys& keys);
+// map refers to are deleted).
+struct StoredMapRows {
+  std::int64_t map_id = 0;
+  // Whether it wrote the map's parts (a map_layers row per layer among
+  // them): not for content indexed already by this extractor or a newer one.
+  bool parts_written = false;
+};
+StoredMapRows store_map(sqlite::StatementCache& statements, PartCache& cache, std::int64_t run_id,
+                        int extractor_version, const MapIdentity& identity, const MapStats& stats,
+                        const MapPartKeys& keys);
 
 }  // namespace mapindex::index

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "common/background.h"
 #include "index/map_rows.h"
 
 namespace mapindex {
@@ -24,19 +25,35 @@ RunLayerStore::RunLayerStore(const std::string& index_path, int extractor_versio
                              LayerStoreCounters& counters, std::uint64_t memory_bytes)
     : extractor_version_(extractor_version), counters_(counters), memory_limit_(memory_bytes) {
   if (index_path.empty()) return;
+  // A new connection reads the whole schema first: on another thread, while
+  // the run starts.
+  opening_ = start_in_background([this, index_path] { open_index(index_path); }).share();
+  if (!opening_.valid()) open_index(index_path);
+}
+
+RunLayerStore::~RunLayerStore() { wait_for_index(); }
+
+void RunLayerStore::open_index(const std::string& index_path) {
   // Without the index level when the index cannot be read this way (an
   // in-memory database, a file that went away): layers are measured then.
   auto connection = sqlite::open_sqlite_read_only(index_path);
   if (!connection) return;
   index_ = std::move(*connection);
   statements_.emplace(index_.get());
-  look_up_layers_ = look_up_thumbnails_ = true;
+  bool layers = true, thumbnails = true;
   try {
-    look_up_layers_ = index::any_layer_data(*statements_);
-    look_up_thumbnails_ = index::any_keyed_thumbnail(*statements_);
+    layers = index::any_layer_data(*statements_);
+    thumbnails = index::any_keyed_thumbnail(*statements_);
   } catch (const sqlite::IndexError&) {
     // Look up then (the writer reports a damaged index).
   }
+  // Only set: a full store may have set them already (keep, offer_thumbnail).
+  if (layers) look_up_layers_ = true;
+  if (thumbnails) look_up_thumbnails_ = true;
+}
+
+void RunLayerStore::wait_for_index() const {
+  if (opening_.valid()) opening_.wait();
 }
 
 std::shared_ptr<const LayerData> RunLayerStore::find(const LayerDataKey& key) {
@@ -47,6 +64,7 @@ std::shared_ptr<const LayerData> RunLayerStore::find(const LayerDataKey& key) {
       return it->second.data;
     }
   }
+  wait_for_index();
   if (!statements_ || !look_up_layers_) return nullptr;
   std::shared_ptr<const LayerData> stored;
   {
@@ -91,6 +109,7 @@ std::shared_ptr<const std::vector<std::uint8_t>> RunLayerStore::find_thumbnail(c
       return it->second;
     }
   }
+  wait_for_index();
   if (!statements_ || !look_up_thumbnails_) return nullptr;
   std::shared_ptr<const std::vector<std::uint8_t>> stored;
   {

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -32,8 +33,13 @@ class RunLayerStore final : public LayerDataStore {
 
   // `index_path`: the index to read earlier runs' results from (empty: none);
   // they count only when measured by `extractor_version`.
+  // The index is opened on another thread; the first lookup that needs it
+  // waits for it.
   RunLayerStore(const std::string& index_path, int extractor_version, LayerStoreCounters& counters,
                 std::uint64_t memory_bytes = kDefaultMemoryBytes);
+  ~RunLayerStore() override;
+  RunLayerStore(const RunLayerStore&) = delete;
+  RunLayerStore& operator=(const RunLayerStore&) = delete;
 
   std::shared_ptr<const LayerData> find(const LayerDataKey& key) override;
   void offer(const LayerDataKey& key, std::shared_ptr<const LayerData> data) override;
@@ -55,6 +61,11 @@ class RunLayerStore final : public LayerDataStore {
   };
   // Returns false when the store is full (the entry is not kept).
   bool keep(const LayerDataKey& key, Entry entry);
+  // Sets index_, statements_ and the look_up flags (on opening_'s thread).
+  void open_index(const std::string& index_path);
+  // Until it returns, open_index may still be running: index_,
+  // statements_ and the look_up flags are not to be read before.
+  void wait_for_index() const;
 
   int extractor_version_;
   LayerStoreCounters& counters_;
@@ -79,6 +90,10 @@ class RunLayerStore final : public LayerDataStore {
   // the decode time with every layer distinct).
   std::atomic<bool> look_up_layers_{false};
   std::atomic<bool> look_up_thumbnails_{false};
+  // open_index, running (invalid: done in the constructor, or no index).
+  // Should a run's writer commit before it reads the index, the look_up
+  // flags may be set by this run's own rows: lookups then, the same results.
+  std::shared_future<void> opening_;
 };
 
 }  // namespace mapindex
