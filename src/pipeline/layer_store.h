@@ -32,9 +32,9 @@ class RunLayerStore final : public LayerDataStore {
   static constexpr std::uint64_t kDefaultMemoryBytes = 32ull << 20;
 
   // `index_path`: the index to read earlier runs' results from (empty: none);
-  // they count only when measured by `extractor_version`.
-  // The index is opened on another thread; the first lookup that needs it
-  // waits for it.
+  // they count only when measured by `extractor_version`. It is opened on
+  // another thread; the first lookup that needs it waits for it (and the
+  // destructor, for the opening to end).
   RunLayerStore(const std::string& index_path, int extractor_version, LayerStoreCounters& counters,
                 std::uint64_t memory_bytes = kDefaultMemoryBytes);
   ~RunLayerStore() override;
