@@ -269,6 +269,11 @@ TEST_SUITE("datafile") {
     CHECK(known_uuid_name(uuid_from_name(kGroupExName)) == kGroupExName);
     CHECK(known_uuid_name(uuid_from_name("mapitemtype-nonexistent@ddnet.tw")).empty());
     CHECK(uuid_from_name("a") != uuid_from_name("b"));
+    // The ones computed once are the same.
+    CHECK(known_uuid(KnownUuid::automapper_config) == uuid_from_name(kAutomapperConfigName));
+    CHECK(known_uuid(KnownUuid::env_points_bezier) == uuid_from_name(kEnvPointsBezierName));
+    CHECK(known_uuid(KnownUuid::test_item) == uuid_from_name(kTestItemName));
+    CHECK(known_uuid(KnownUuid::group_ex) == uuid_from_name(kGroupExName));
   }
 
   TEST_CASE("datafile: Int32View") {

@@ -320,12 +320,12 @@ TEST_SUITE("pipeline") {
       };
       CHECK(field("entries") == static_cast<unsigned long long>(count));
       CHECK(field("peak_in_flight_entries") >= 1);
-      // The default cap: 16 entries per decode thread (-j 2).
-      CHECK(field("max_in_flight_entries") == 32);
-      CHECK(field("peak_in_flight_entries") <= 32);
+      // The default cap: 64 entries per decode thread (-j 2).
+      CHECK(field("max_in_flight_entries") == 128);
+      CHECK(field("peak_in_flight_entries") <= 128);
       // Contents are tracked for in-run dedup only while their first entry is in flight.
       CHECK(field("peak_run_contents") >= 1);
-      CHECK(field("peak_run_contents") <= 32);
+      CHECK(field("peak_run_contents") <= 128);
       // Each entry is charged its buffer's capacity plus kEntryOverhead (2048):
       // a one-byte entry must not hold a 64 KiB read buffer.
       CHECK(field("peak_in_flight_bytes") <= 1024 * (2048 + 64));
@@ -334,7 +334,7 @@ TEST_SUITE("pipeline") {
 
   TEST_CASE("pipeline e2e: the default memory budget is what --stats-json reports") {
     // docs/guide.md, "Using it": --memory 128 MB (or twice --max-map-size when that is
-    // more and --memory is not given), 16 entries in flight per decode thread,
+    // more and --memory is not given), 64 entries in flight per decode thread,
     // at most 1024; --max-in-flight sets the cap.
     TempDir tmp;
     write_archive(
@@ -359,13 +359,13 @@ TEST_SUITE("pipeline") {
       const auto field = stats_of({"-j", std::to_string(threads)});
       CHECK(field("memory_budget_bytes") == 128 * kMiB);
       CHECK(field("decode_threads") == threads);
-      CHECK(field("max_in_flight_entries") == std::min(16ull * threads, 1024ull));
+      CHECK(field("max_in_flight_entries") == std::min(64ull * threads, 1024ull));
       CHECK(field("peak_in_flight_entries") <= field("max_in_flight_entries"));
     }
     // -j 0: all cores, and the cap follows them.
     const auto all = stats_of({"-j", "0"});
     CHECK(all("decode_threads") == std::max(1u, std::thread::hardware_concurrency()));
-    CHECK(all("max_in_flight_entries") == std::min(16ull * all("decode_threads"), 1024ull));
+    CHECK(all("max_in_flight_entries") == std::min(64ull * all("decode_threads"), 1024ull));
     // A larger --max-map-size raises the default budget to twice it.
     CHECK(stats_of({"--max-map-size", "100"})("memory_budget_bytes") == 200 * kMiB);
     CHECK(stats_of({"--max-map-size", "10"})("memory_budget_bytes") == 128 * kMiB);
@@ -771,7 +771,7 @@ TEST_SUITE("pipeline") {
                             "--max-nesting", "--batch", "--reindex", "--progress", "--quiet"})
       CHECK_MESSAGE(r.out.find(opt) != std::string::npos, opt);
     CHECK(r.out.find("--memory MB (=128)") != std::string::npos);
-    CHECK(r.out.find("16 per decode thread") != std::string::npos);
+    CHECK(r.out.find("64 per decode thread") != std::string::npos);
     CHECK(run_mapindex({"--help"}).out.find("index") != std::string::npos);
     CHECK(run_mapindex({"index"}).exit_code == 2);
     CHECK(run_mapindex({"index", "--no-such-option", "x"}).exit_code == 2);

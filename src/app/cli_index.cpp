@@ -100,7 +100,7 @@ void add_index_options(po::options_description& opts, po::options_description& h
   add_number_option(opts, "max-in-flight", &c.max_in_flight, std::uint64_t{1},
                     std::uint64_t{1} << 20,
                     "most entries in flight between reader and writer, however small (default: "
-                    "16 per decode thread, at most 1024)");
+                    "64 per decode thread, at most 1024)");
   add_number_option(opts, "max-map-size", &c.max_map_mb, 1u, 4096u,
                     "entries larger than this many MB are skipped with a problem row", "MB");
   add_number_option(opts, "max-nesting", &o.max_nesting, 0, 32,

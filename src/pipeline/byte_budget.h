@@ -9,11 +9,16 @@
 // more than max_entries are in flight however small they are: without that,
 // 200,000 one-byte entries ran all ahead of the writer (246 MB).
 //
-// The defaults of `mapindex index` (--memory 128 MB, --max-in-flight 16 per
-// decode thread, at most 1024): a decode thread needs one entry to work on
-// and a few queued behind it to stay fed while the writer and the sequencer
-// catch up; more only hoards memory (the reader ran up to 1 GB ahead of a
-// single decode thread with the old default of 1024 MB).
+// The defaults of `mapindex index` (--memory 128 MB, --max-in-flight 64 per
+// decode thread, at most 1024): the writer takes entries in input order, so
+// one entry that is slow to measure (a map met for the first time, among
+// versions whose layers are known) holds back every entry behind it. Once
+// the cap is reached the reader waits and the decode threads run dry, and
+// threads that run dry spin a while (oneTBB's workers yield before they
+// sleep) on the cores the writer and the slow map need. The cap covers a run
+// of cheap entries behind a slow one; bytes stay bounded by --memory (the
+// reader ran up to 1 GB ahead of a single decode thread with the old default
+// of 1024 MB).
 #pragma once
 
 #include <condition_variable>
@@ -28,7 +33,7 @@ class ByteBudget {
   static constexpr std::uint64_t kEntryOverhead = 2048;
   static constexpr std::uint64_t kDefaultMaxEntries = 1024;
   static constexpr std::uint64_t kDefaultMemoryMb = 128;
-  static constexpr std::uint64_t kDefaultEntriesPerThread = 16;
+  static constexpr std::uint64_t kDefaultEntriesPerThread = 64;
 
   // Entries in flight by default for `decode_threads` decode threads:
   // kDefaultEntriesPerThread each, at most kDefaultMaxEntries.

@@ -501,7 +501,7 @@ std::vector<std::uint8_t> MapBuilder::build(const WriterOptions& options) const 
   }
   for (std::size_t i = 0; i < groups_.size(); ++i) {
     if (!groups_[i].spec.parallax_zoom) continue;
-    const auto type = w.uuid_type(datafile::uuid_from_name(kGroupExName));
+    const auto type = w.uuid_type(datafile::uuid_from_name(datafile::kGroupExName));
     w.add_item(type, static_cast<std::uint16_t>(i), {1, *groups_[i].spec.parallax_zoom});
   }
 

@@ -66,18 +66,32 @@ Uuid uuid_from_name(std::string_view name) {
   return uuid;
 }
 
-std::string_view known_uuid_name(const Uuid& uuid) {
-  struct Known {
-    std::string_view name;
-    Uuid uuid;
-  };
+namespace {
+
+struct Known {
+  std::string_view name;
+  Uuid uuid;
+};
+
+// In KnownUuid's order.
+const std::array<Known, 4>& known_uuids() {
   static const std::array<Known, 4> known = {{
       {kAutomapperConfigName, uuid_from_name(kAutomapperConfigName)},
       {kEnvPointsBezierName, uuid_from_name(kEnvPointsBezierName)},
       {kTestItemName, uuid_from_name(kTestItemName)},
       {kGroupExName, uuid_from_name(kGroupExName)},
   }};
-  for (const auto& k : known)
+  return known;
+}
+
+}  // namespace
+
+const Uuid& known_uuid(KnownUuid which) {
+  return known_uuids()[static_cast<std::size_t>(which)].uuid;
+}
+
+std::string_view known_uuid_name(const Uuid& uuid) {
+  for (const auto& k : known_uuids())
     if (k.uuid == uuid) return k.name;
   return {};
 }

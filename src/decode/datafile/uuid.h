@@ -27,6 +27,11 @@ inline constexpr std::string_view kTestItemName = "mapitemtype-test@ddnet.tw";
 // DDNet's extended group item (parallax zoom), seen in real maps.
 inline constexpr std::string_view kGroupExName = "mapitemtype-group@ddnet.tw";
 
+// The UUID of one of the names above, computed once: a map's decoding asks
+// for them several times, and each uuid_from_name is an MD5 through OpenSSL.
+enum class KnownUuid { automapper_config, env_points_bezier, test_item, group_ex };
+const Uuid& known_uuid(KnownUuid which);
+
 // The known name of a UUID, or "" when it is not one of the names above.
 std::string_view known_uuid_name(const Uuid& uuid);
 

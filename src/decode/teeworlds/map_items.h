@@ -25,9 +25,8 @@ enum ItemTypeId : std::uint16_t {
   kSoundType = 7,
 };
 
-// UUID item type names (DDNet); the automapper, bezier and test names are in
+// DDNet's UUID item type names (the extended group's among them) are in
 // src/decode/datafile/uuid.h.
-inline constexpr const char* kGroupExName = "mapitemtype-group@ddnet.tw";
 
 // Raw layer item types.
 enum RawLayerType : std::int32_t {

@@ -22,7 +22,6 @@ void add(Problems& out, const Error& e, Location location) {
 
 std::string uuid_type_name(const datafile::Uuid& uuid) {
   if (auto known = datafile::known_uuid_name(uuid); !known.empty()) return std::string(known);
-  if (uuid == datafile::uuid_from_name(kGroupExName)) return kGroupExName;
   return uuid.to_string();
 }
 
@@ -138,7 +137,7 @@ void decode_envelope_points(const Datafile& df, TeeworldsMap& map) {
   datafile::Int32View points, bezier;
   if (auto range = df.items_of_type(kEnvPointsType); range.num > 0)
     points = df.item(range.start).data;
-  if (auto range = df.items_of_uuid(datafile::uuid_from_name(datafile::kEnvPointsBezierName));
+  if (auto range = df.items_of_uuid(datafile::known_uuid(datafile::KnownUuid::env_points_bezier));
       range.num > 0) {
     bezier = df.item(range.start).data;
     map.has_bezier_item = true;
@@ -175,7 +174,7 @@ void decode_groups(const Datafile& df, TeeworldsMap& map) {
     }
   }
   map.group_ex.resize(map.groups.size());
-  const auto ex = df.items_of_uuid(datafile::uuid_from_name(kGroupExName));
+  const auto ex = df.items_of_uuid(datafile::known_uuid(datafile::KnownUuid::group_ex));
   for (std::uint32_t i = 0; i < ex.num; ++i) {
     const Item item = df.item(ex.start + i);
     if (item.id >= map.group_ex.size()) continue;
@@ -344,7 +343,7 @@ void check_physics_layer_sizes(TeeworldsMap& map) {
 // Automappers (DDNet).
 void decode_automappers(const Datafile& df, TeeworldsMap& map) {
   Problems& problems = map.problems;
-  if (auto range = df.items_of_uuid(datafile::uuid_from_name(datafile::kAutomapperConfigName));
+  if (auto range = df.items_of_uuid(datafile::known_uuid(datafile::KnownUuid::automapper_config));
       range.num > 0) {
     for (std::uint32_t i = 0; i < range.num; ++i) {
       auto r = decode_automapper(df.item(range.start + i).data);
