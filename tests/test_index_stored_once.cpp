@@ -401,6 +401,34 @@ TEST_SUITE("index") {
     CHECK(count(h, "thumbnail_images") == 1);
   }
 
+  TEST_CASE("index stored once: a key is the SHA-256 of its values' bytes, as indexes hold them") {
+    // Keys written by earlier runs are looked up by later ones: the encoding
+    // must not change. Each value is a tag, 8 bytes least significant first,
+    // and for text and blobs their bytes; built here by hand.
+    std::string bytes;
+    const auto word = [&](char tag, std::uint64_t u) {
+      bytes += tag;
+      for (int i = 0; i < 8; ++i) bytes += static_cast<char>((u >> (8 * i)) & 0xff);
+    };
+    word('t', 5);
+    bytes += "layer";
+    word('i', static_cast<std::uint64_t>(std::int64_t{-2}));
+    bytes += 'n';
+    word('r', 0x3ff8000000000000ull);  // 1.5
+    const std::uint8_t blob[3] = {1, 0, 255};
+    word('b', 3);
+    bytes.append(reinterpret_cast<const char*>(blob), 3);
+    // Past the encoder's first 1024 bytes, so that its buffer grows.
+    const std::string long_text(3000, 'x');
+    word('t', long_text.size());
+    bytes += long_text;
+    KeyEncoder k;
+    k.text("layer").integer(-2).optional_integer(std::optional<int>{}).real(1.5);
+    k.blob(Bytes(blob, 3)).text(long_text);
+    CHECK(k.digest() ==
+          sha256(Bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size())));
+  }
+
   TEST_CASE("index stored once: two maps' keys are equal exactly when their parts' rows would be") {
     const MapStats a = keyed_map();
     const auto ka = part_keys(a, kExtractorVersion);

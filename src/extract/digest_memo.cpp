@@ -1,5 +1,7 @@
 #include "extract/digest_memo.h"
 
+#include <array>
+#include <bit>
 #include <cstring>
 #include <mutex>
 
@@ -7,52 +9,95 @@ namespace mapindex {
 
 std::uint64_t DigestMemo::candidate_key(Bytes bytes) {
   // The size and the last 8 bytes (a zlib stream ends with the Adler-32 of
-  // what it inflates to), mixed.
+  // what it inflates to), mixed: multiplied by an odd constant, so that the
+  // top bits, a key's home slot, depend on all of them.
   std::uint64_t tail = 0;
   std::memcpy(&tail, bytes.data() + bytes.size() - sizeof tail, sizeof tail);
   return (tail ^ bytes.size()) * 0x9e3779b97f4a7c15ull;
 }
 
 std::optional<Sha256> DigestMemo::find(std::uint64_t key, Bytes bytes) {
-  std::vector<Entry> candidates;
+  std::array<std::shared_ptr<const Entry>, kMaxCompared> candidates;
+  std::size_t found = 0;
   {
     std::shared_lock lock(mutex_);
-    auto [first, last] = entries_.equal_range(key);
-    for (; first != last && static_cast<int>(candidates.size()) < kMaxCompared; ++first)
-      if (first->second.bytes->size() == bytes.size()) candidates.push_back(first->second);
+    if (slots_.empty()) return std::nullopt;
+    for (std::size_t s = home(key); slots_[s].entry && found < candidates.size(); s = next(s))
+      if (slots_[s].key == key && slots_[s].size == bytes.size())
+        candidates[found++] = slots_[s].entry;
   }
-  for (const auto& c : candidates)
-    if (std::memcmp(c.bytes->data(), bytes.data(), bytes.size()) == 0) {
-      std::unique_lock lock(mutex_);
-      ++hits_;
-      return c.digest;
+  for (std::size_t i = 0; i < found; ++i)
+    if (std::memcmp(candidates[i]->bytes.data(), bytes.data(), bytes.size()) == 0) {
+      hits_.fetch_add(1, std::memory_order_relaxed);
+      return candidates[i]->digest;
     }
   return std::nullopt;
 }
 
 void DigestMemo::remember(std::uint64_t key, Bytes bytes, const Sha256& digest) {
   if (bytes.size() > max_bytes_ / 4) return;  // would push out too much
-  auto copy = std::make_shared<const std::vector<std::uint8_t>>(bytes.begin(), bytes.end());
+  auto entry = std::make_shared<const Entry>(
+      Entry{std::vector<std::uint8_t>(bytes.begin(), bytes.end()), digest});
   std::unique_lock lock(mutex_);
-  auto [first, last] = entries_.equal_range(key);
   int same_key = 0;
-  for (; first != last; ++first, ++same_key)
-    if (first->second.digest == digest) return;  // another thread remembered it
-  if (same_key >= kMaxCompared) return;          // never compared beyond the first few
-  while (bytes_ + bytes.size() > max_bytes_ && !order_.empty()) {
-    const auto [old_key, old_bytes] = order_.front();
-    order_.pop_front();
-    auto [a, b] = entries_.equal_range(old_key);
-    for (; a != b; ++a)
-      if (a->second.bytes.get() == old_bytes) {
-        bytes_ -= old_bytes->size();
-        entries_.erase(a);
-        break;
-      }
-  }
-  order_.emplace_back(key, copy.get());
+  if (!slots_.empty())
+    for (std::size_t s = home(key); slots_[s].entry; s = next(s)) {
+      if (slots_[s].key != key) continue;
+      if (slots_[s].entry->digest == digest) return;  // another thread remembered it
+      ++same_key;
+    }
+  if (same_key >= kMaxCompared) return;  // never compared beyond the first few
+  while (bytes_ + bytes.size() > max_bytes_ && !order_.empty()) drop_oldest();
+  if ((used_ + 1) * 2 > slots_.size()) grow();
+  order_.emplace_back(key, entry.get());
   bytes_ += bytes.size();
-  entries_.emplace(key, Entry{std::move(copy), digest});
+  insert_slot(Slot{key, bytes.size(), std::move(entry)});
+}
+
+void DigestMemo::drop_oldest() {
+  const auto [key, entry] = order_.front();
+  order_.pop_front();
+  for (std::size_t s = home(key); slots_[s].entry; s = next(s))
+    if (slots_[s].entry.get() == entry) {
+      bytes_ -= slots_[s].size;
+      erase_slot(s);
+      return;
+    }
+}
+
+// Empties `slot` and moves back the slots after it that probing would no
+// longer reach across the gap (deletion without tombstones: every string
+// stays reachable from its home by a run of filled slots).
+void DigestMemo::erase_slot(std::size_t slot) {
+  std::size_t gap = slot;
+  for (std::size_t s = next(gap); slots_[s].entry; s = next(s)) {
+    const std::size_t h = home(slots_[s].key);
+    // Whether h lies cyclically in (gap, s]: then the string at s is still
+    // reached from its home without passing the gap.
+    const bool reached = gap <= s ? (gap < h && h <= s) : (gap < h || h <= s);
+    if (reached) continue;
+    slots_[gap] = std::move(slots_[s]);
+    gap = s;
+  }
+  slots_[gap] = Slot{};
+  --used_;
+}
+
+void DigestMemo::insert_slot(Slot slot) {
+  std::size_t s = home(slot.key);
+  while (slots_[s].entry) s = next(s);
+  slots_[s] = std::move(slot);
+  ++used_;
+}
+
+void DigestMemo::grow() {
+  std::vector<Slot> old = std::move(slots_);
+  const std::size_t size = old.empty() ? 64 : old.size() * 2;
+  slots_.assign(size, Slot{});
+  shift_ = 64 - static_cast<unsigned>(std::countr_zero(size));
+  used_ = 0;
+  for (auto& slot : old)
+    if (slot.entry) insert_slot(std::move(slot));
 }
 
 Sha256 DigestMemo::digest(Bytes bytes) {
@@ -64,10 +109,7 @@ Sha256 DigestMemo::digest(Bytes bytes) {
   return computed;
 }
 
-std::uint64_t DigestMemo::hits() const {
-  std::shared_lock lock(mutex_);
-  return hits_;
-}
+std::uint64_t DigestMemo::hits() const { return hits_.load(std::memory_order_relaxed); }
 
 std::uint64_t DigestMemo::bytes() const {
   std::shared_lock lock(mutex_);

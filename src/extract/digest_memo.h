@@ -7,12 +7,13 @@
 // (the oldest are dropped first).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <optional>
 #include <shared_mutex>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/bytes.h"
@@ -25,6 +26,10 @@ class DigestMemo {
   static constexpr std::uint64_t kDefaultBytes = 32ull << 20;
   // Strings shorter than this are hashed: comparing would not save anything.
   static constexpr std::size_t kMinBytes = 256;
+  // At most this many remembered strings with the same candidate key (their
+  // size and last bytes) are kept and compared: a crafted input cannot make
+  // a lookup cost more than that.
+  static constexpr int kMaxCompared = 4;
 
   explicit DigestMemo(std::uint64_t max_bytes = kDefaultBytes) : max_bytes_(max_bytes) {}
 
@@ -36,24 +41,40 @@ class DigestMemo {
   std::uint64_t bytes() const;  // bytes held
 
  private:
+  // A remembered string. Shared: a lookup compares its bytes after letting
+  // go of the lock, while another thread may drop it.
   struct Entry {
-    std::shared_ptr<const std::vector<std::uint8_t>> bytes;
+    std::vector<std::uint8_t> bytes;
     Sha256 digest;
   };
-  // At most this many remembered strings with the same candidate key are
-  // compared (a crafted input cannot make a lookup cost more than that).
-  static constexpr int kMaxCompared = 4;
+  // The index of the remembered strings: one array, open addressing with
+  // linear probing, at most half full, so that a lookup reads a few adjacent
+  // slots. (A node-based hash table put each lookup's chain among the
+  // strings' bytes, a cache miss per step.) Empty when `entry` is null.
+  struct Slot {
+    std::uint64_t key = 0;
+    std::uint64_t size = 0;
+    std::shared_ptr<const Entry> entry;
+  };
 
   static std::uint64_t candidate_key(Bytes bytes);
+  std::size_t home(std::uint64_t key) const { return static_cast<std::size_t>(key >> shift_); }
+  std::size_t next(std::size_t slot) const { return (slot + 1) & (slots_.size() - 1); }
   std::optional<Sha256> find(std::uint64_t key, Bytes bytes);
   void remember(std::uint64_t key, Bytes bytes, const Sha256& digest);
+  void drop_oldest();
+  void erase_slot(std::size_t slot);
+  void insert_slot(Slot slot);
+  void grow();
 
   const std::uint64_t max_bytes_;
-  mutable std::shared_mutex mutex_;  // guards everything below
-  std::unordered_multimap<std::uint64_t, Entry> entries_;
-  std::deque<std::pair<std::uint64_t, const std::vector<std::uint8_t>*>> order_;  // oldest first
+  mutable std::shared_mutex mutex_;  // guards everything below but hits_
+  std::vector<Slot> slots_;          // a power of two in size, or empty
+  unsigned shift_ = 64;              // 64 - log2(slots_.size()): a key's home is its top bits
+  std::size_t used_ = 0;             // slots that hold a string
+  std::deque<std::pair<std::uint64_t, const Entry*>> order_;  // oldest first
   std::uint64_t bytes_ = 0;
-  std::uint64_t hits_ = 0;
+  std::atomic<std::uint64_t> hits_ = 0;
 };
 
 }  // namespace mapindex

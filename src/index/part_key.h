@@ -8,8 +8,11 @@
 // only looks them up.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,9 +43,10 @@ MapPartKeys part_keys(const MapStats& stats, int extractor_version);
 // same order for rows of one kind, with counts before lists.
 class KeyEncoder {
  public:
-  KeyEncoder() { bytes_.reserve(1024); }
+  KeyEncoder() : bytes_(std::make_unique_for_overwrite<std::uint8_t[]>(1024)), capacity_(1024) {}
   KeyEncoder& null() {
-    bytes_ += 'n';
+    const char tag = 'n';
+    append(&tag, 1);
     return *this;
   }
   KeyEncoder& integer(std::int64_t v) {
@@ -55,21 +59,19 @@ class KeyEncoder {
   }
   KeyEncoder& text(std::string_view v) {  // the original bytes, valid UTF-8 or not
     word('t', v.size());
-    bytes_.append(v);
+    append(v.data(), v.size());
     return *this;
   }
   KeyEncoder& blob(Bytes v) {
     word('b', v.size());
-    bytes_.append(reinterpret_cast<const char*>(v.data()), v.size());
+    append(v.data(), v.size());
     return *this;
   }
   template <class T>
   KeyEncoder& optional_integer(const std::optional<T>& v) {
     return v ? integer(static_cast<std::int64_t>(*v)) : null();
   }
-  Sha256 digest() const {
-    return sha256(Bytes(reinterpret_cast<const std::uint8_t*>(bytes_.data()), bytes_.size()));
-  }
+  Sha256 digest() const { return sha256(Bytes(bytes_.get(), size_)); }
 
  private:
   // The tag, then the value's 8 bytes, least significant first.
@@ -77,9 +79,25 @@ class KeyEncoder {
     char bytes[9];
     bytes[0] = tag;
     for (int i = 0; i < 8; ++i) bytes[i + 1] = static_cast<char>((u >> (8 * i)) & 0xff);
-    bytes_.append(bytes, sizeof bytes);
+    append(bytes, sizeof bytes);
   }
-  std::string bytes_;
+  // A buffer of its own rather than std::string: a map's keys append
+  // thousands of values, and the string's out-of-line append was most of
+  // what encoding them cost.
+  void append(const void* p, std::size_t n) {
+    if (n > capacity_ - size_) grow(n);
+    std::memcpy(bytes_.get() + size_, p, n);
+    size_ += n;
+  }
+  void grow(std::size_t n) {
+    capacity_ = std::max(capacity_ * 2, size_ + n);
+    auto bigger = std::make_unique_for_overwrite<std::uint8_t[]>(capacity_);
+    std::memcpy(bigger.get(), bytes_.get(), size_);
+    bytes_ = std::move(bigger);
+  }
+  std::unique_ptr<std::uint8_t[]> bytes_;  // size_ bytes written, capacity_ allocated
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
 };
 
 }  // namespace mapindex::index
