@@ -10,9 +10,9 @@
 // a buffer that does not fit is freed. The bounds hold as many buffers as
 // are in flight by default at one decode thread (64 entries); smaller
 // bounds freed buffers as they came back, and the reader met fresh pages.
-// More threads have more in flight, but keeping more buffers for them held
-// more memory where entries are large for fewer page faults only where they
-// are small (see benchmarks/RESULTS.md).
+// More threads have more in flight; keeping more buffers for them held more
+// memory where entries are large, and saved fresh pages only where they are
+// small.
 #pragma once
 
 #include <cstddef>
