@@ -65,8 +65,12 @@ TEST_SUITE("digest memo") {
     // Only the first kMaxCompared of one key are kept: those hit the second time.
     CHECK(memo.hits() == static_cast<std::uint64_t>(DigestMemo::kMaxCompared));
     CHECK(memo.bytes() == DigestMemo::kMaxCompared * 1000u);
-    // A string of another size with the same last bytes is not taken for them.
+    // A string of another size with the same candidate key (the key mixes
+    // the size into the last 8 bytes, little-endian: one bit of the first of
+    // them makes up for the size's) is not compared with them: under ASan,
+    // comparing it would read past their ends.
     std::vector<std::uint8_t> longer(1001, 0x5a);
+    longer[1001 - 8] = 0x5a ^ (1000 ^ 1001);
     CHECK(memo.digest(view(longer)) == sha256(view(longer)));
     CHECK(memo.hits() == static_cast<std::uint64_t>(DigestMemo::kMaxCompared));
   }
@@ -104,6 +108,31 @@ TEST_SUITE("digest memo") {
     CHECK(memo.digest(view(big)) == sha256(view(big)));
     CHECK(memo.digest(view(big)) == sha256(view(big)));
     CHECK(memo.bytes() == held);
+  }
+
+  TEST_CASE("digest memo: strings crafted to share a home slot are kept only near it") {
+    // Keys that differ only in their low bits share their top bits, a
+    // string's home at every table size. The key is (tail ^ size) times an
+    // odd constant C: tail_i = (i * C^-1 mod 2^64) ^ size gives key i.
+    constexpr std::uint64_t kC = 0x9e3779b97f4a7c15ull;
+    std::uint64_t inverse = 1;  // Newton's iteration for C^-1 mod 2^64
+    for (int i = 0; i < 6; ++i) inverse *= 2 - kC * inverse;
+    REQUIRE(inverse * kC == 1);
+    constexpr std::size_t kSize = 300;
+    DigestMemo memo;
+    std::vector<std::vector<std::uint8_t>> strings;
+    for (std::uint64_t i = 1; i <= 2000; ++i) {
+      std::vector<std::uint8_t> s(kSize, 0x33);
+      const std::uint64_t tail = (i * inverse) ^ kSize;
+      std::memcpy(s.data() + kSize - 8, &tail, 8);
+      strings.push_back(std::move(s));
+    }
+    for (int round = 0; round < 2; ++round)
+      for (const auto& s : strings) CHECK(memo.digest(view(s)) == sha256(view(s)));
+    // All share one home, so only the first kMaxProbe were kept, and only
+    // those were found again.
+    CHECK(memo.bytes() == DigestMemo::kMaxProbe * kSize);
+    CHECK(memo.hits() == DigestMemo::kMaxProbe);
   }
 
   TEST_CASE("digest memo: threads asking for the same strings at once get their digests") {

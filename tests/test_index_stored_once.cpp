@@ -418,13 +418,17 @@ TEST_SUITE("index") {
     const std::uint8_t blob[3] = {1, 0, 255};
     word('b', 3);
     bytes.append(reinterpret_cast<const char*>(blob), 3);
-    // Past the encoder's first 1024 bytes, so that its buffer grows.
-    const std::string long_text(3000, 'x');
-    word('t', long_text.size());
-    bytes += long_text;
+    // Past the encoder's first 1024 bytes, so that its buffer grows to what
+    // a value needs, then to twice its size; and an empty text.
+    const std::string long_text(3000, 'x'), more_text(500, 'y');
+    for (const std::string* t : {&long_text, &more_text}) {
+      word('t', t->size());
+      bytes += *t;
+    }
+    word('t', 0);
     KeyEncoder k;
     k.text("layer").integer(-2).optional_integer(std::optional<int>{}).real(1.5);
-    k.blob(Bytes(blob, 3)).text(long_text);
+    k.blob(Bytes(blob, 3)).text(long_text).text(more_text).text(std::string_view{});
     CHECK(k.digest() ==
           sha256(Bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size())));
   }

@@ -498,12 +498,12 @@ TEST_SUITE("pipeline") {
         // entries in flight after the first Ctrl-C finish in a few
         // milliseconds; the second Ctrl-C must find them still working, so
         // that run measures every layer (the resumed run uses the cache), it
-        // lets 64 entries be in flight (the default at -j 1 is 16), and the
+        // lets 256 entries be in flight (the default at -j 1 is 64), and the
         // second Ctrl-C comes as soon as the first was handled (a fixed
         // 100 ms after it was too late once measuring kept up with reading).
         std::vector<std::string> args = {"index",     "--db", db.string(), "--progress", "none",
                                          "--threads", "1",    "--batch",   "2"};
-        if (mode == kTwice) args.insert(args.end(), {"--no-layer-cache", "--max-in-flight", "64"});
+        if (mode == kTwice) args.insert(args.end(), {"--no-layer-cache", "--max-in-flight", "256"});
         args.push_back((tmp / "maps").string());
         BackgroundProcess p(mapindex_binary(), args, tmp.path());
         // Wait until some entries are committed, then interrupt.

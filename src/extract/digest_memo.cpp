@@ -22,7 +22,9 @@ std::optional<Sha256> DigestMemo::find(std::uint64_t key, Bytes bytes) {
   {
     std::shared_lock lock(mutex_);
     if (slots_.empty()) return std::nullopt;
-    for (std::size_t s = home(key); slots_[s].entry && found < candidates.size(); s = next(s))
+    std::size_t s = home(key);
+    for (std::size_t step = 0; step < kMaxProbe && slots_[s].entry && found < candidates.size();
+         ++step, s = next(s))
       if (slots_[s].key == key && slots_[s].size == bytes.size())
         candidates[found++] = slots_[s].entry;
   }
@@ -40,18 +42,26 @@ void DigestMemo::remember(std::uint64_t key, Bytes bytes, const Sha256& digest) 
       Entry{std::vector<std::uint8_t>(bytes.begin(), bytes.end()), digest});
   std::unique_lock lock(mutex_);
   int same_key = 0;
-  if (!slots_.empty())
-    for (std::size_t s = home(key); slots_[s].entry; s = next(s)) {
+  if (!slots_.empty()) {
+    std::size_t s = home(key);
+    for (std::size_t step = 0; step < kMaxProbe && slots_[s].entry; ++step, s = next(s)) {
       if (slots_[s].key != key) continue;
       if (slots_[s].entry->digest == digest) return;  // another thread remembered it
       ++same_key;
     }
+  }
   if (same_key >= kMaxCompared) return;  // never compared beyond the first few
   while (bytes_ + bytes.size() > max_bytes_ && !order_.empty()) drop_oldest();
   if ((used_ + 1) * 2 > slots_.size()) grow();
+  // Within kMaxProbe slots of its home, or not at all (dropping strings
+  // only ever moves others nearer their homes).
+  std::size_t s = home(key);
+  for (std::size_t step = 0; slots_[s].entry; ++step, s = next(s))
+    if (step + 1 >= kMaxProbe) return;
   order_.emplace_back(key, entry.get());
   bytes_ += bytes.size();
-  insert_slot(Slot{key, bytes.size(), std::move(entry)});
+  slots_[s] = Slot{key, bytes.size(), std::move(entry)};
+  ++used_;
 }
 
 void DigestMemo::drop_oldest() {
@@ -83,6 +93,9 @@ void DigestMemo::erase_slot(std::size_t slot) {
   --used_;
 }
 
+// For grow(): with no limit on the probe. A string that lands more than
+// kMaxProbe slots from its home is not found by lookups; it is dropped in
+// its turn all the same (drop_oldest searches to the end of the run).
 void DigestMemo::insert_slot(Slot slot) {
   std::size_t s = home(slot.key);
   while (slots_[s].entry) s = next(s);

@@ -27,9 +27,12 @@ class DigestMemo {
   // Strings shorter than this are hashed: comparing would not save anything.
   static constexpr std::size_t kMinBytes = 256;
   // At most this many remembered strings with the same candidate key (their
-  // size and last bytes) are kept and compared: a crafted input cannot make
-  // a lookup cost more than that.
+  // size and last bytes) are kept and compared, and a string is kept only
+  // within kMaxProbe slots of its home slot (a lookup reads no further):
+  // a crafted input cannot make a lookup cost more than that, however many
+  // of its strings it gives the same key or the same home.
   static constexpr int kMaxCompared = 4;
+  static constexpr std::size_t kMaxProbe = 32;
 
   explicit DigestMemo(std::uint64_t max_bytes = kDefaultBytes) : max_bytes_(max_bytes) {}
 
@@ -49,8 +52,8 @@ class DigestMemo {
   };
   // The index of the remembered strings: one array, open addressing with
   // linear probing, at most half full, so that a lookup reads a few adjacent
-  // slots. (A node-based hash table put each lookup's chain among the
-  // strings' bytes, a cache miss per step.) Empty when `entry` is null.
+  // slots rather than following heap nodes scattered among the strings'
+  // bytes. A slot is empty when `entry` is null.
   struct Slot {
     std::uint64_t key = 0;
     std::uint64_t size = 0;
@@ -70,8 +73,8 @@ class DigestMemo {
   const std::uint64_t max_bytes_;
   mutable std::shared_mutex mutex_;  // guards everything below but hits_
   std::vector<Slot> slots_;          // a power of two in size, or empty
-  unsigned shift_ = 64;              // 64 - log2(slots_.size()): a key's home is its top bits
-  std::size_t used_ = 0;             // slots that hold a string
+  unsigned shift_ = 0;    // 64 - log2(slots_.size()), a key's home its top bits; set by grow()
+  std::size_t used_ = 0;  // slots that hold a string
   std::deque<std::pair<std::uint64_t, const Entry*>> order_;  // oldest first
   std::uint64_t bytes_ = 0;
   std::atomic<std::uint64_t> hits_ = 0;

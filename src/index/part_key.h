@@ -44,6 +44,8 @@ MapPartKeys part_keys(const MapStats& stats, int extractor_version);
 class KeyEncoder {
  public:
   KeyEncoder() : bytes_(std::make_unique_for_overwrite<std::uint8_t[]>(1024)), capacity_(1024) {}
+  KeyEncoder(const KeyEncoder&) = delete;
+  KeyEncoder& operator=(const KeyEncoder&) = delete;
   KeyEncoder& null() {
     const char tag = 'n';
     append(&tag, 1);
@@ -81,10 +83,11 @@ class KeyEncoder {
     for (int i = 0; i < 8; ++i) bytes[i + 1] = static_cast<char>((u >> (8 * i)) & 0xff);
     append(bytes, sizeof bytes);
   }
-  // A buffer of its own rather than std::string: a map's keys append
-  // thousands of values, and the string's out-of-line append was most of
-  // what encoding them cost.
+  // A buffer of its own rather than std::string, so that appending a value
+  // is an inline copy of a fixed size where std::string's append is a call:
+  // a map's keys append thousands of values.
   void append(const void* p, std::size_t n) {
+    if (n == 0) return;  // `p` may be null then
     if (n > capacity_ - size_) grow(n);
     std::memcpy(bytes_.get() + size_, p, n);
     size_ += n;

@@ -10,15 +10,17 @@
 // 200,000 one-byte entries ran all ahead of the writer (246 MB).
 //
 // The defaults of `mapindex index` (--memory 128 MB, --max-in-flight 64 per
-// decode thread, at most 1024): the writer takes entries in input order, so
-// one entry that is slow to measure (a map met for the first time, among
-// versions whose layers are known) holds back every entry behind it. Once
-// the cap is reached the reader waits and the decode threads run dry, and
-// threads that run dry spin a while (oneTBB's workers yield before they
-// sleep) on the cores the writer and the slow map need. The cap covers a run
-// of cheap entries behind a slow one; bytes stay bounded by --memory (the
-// reader ran up to 1 GB ahead of a single decode thread with the old default
-// of 1024 MB).
+// decode thread, at most 1024): the cap must keep the serial writer fed.
+// Once it is reached the reader waits until half is free (wait_for_room),
+// and the entries behind come in a burst that must be read, hashed and
+// measured before the writer has used up the rest; the writer also takes
+// entries in input order, so one that is slow to measure (a map met for the
+// first time among versions whose layers are known) holds back every entry
+// behind it. With too small a cap the writer waits, and the decode threads
+// that run dry spin a while (oneTBB's workers yield before they sleep) on
+// the cores the writer needs. Bytes stay bounded by --memory (the reader ran
+// up to 1 GB ahead of a single decode thread with the old default of
+// 1024 MB).
 #pragma once
 
 #include <condition_variable>

@@ -8,8 +8,11 @@
 // The pool is bounded: at most kMaxKept buffers holding at most
 // kMaxKeptBytes in all (beside the `--memory` budget for entries in flight);
 // a buffer that does not fit is freed. The bounds hold as many buffers as
-// are in flight by default up to 4 decode threads (16 entries each); smaller
+// are in flight by default at one decode thread (64 entries); smaller
 // bounds freed buffers as they came back, and the reader met fresh pages.
+// More threads have more in flight; keeping more buffers for them held more
+// memory where entries are large, and saved fresh pages only where they are
+// small.
 #pragma once
 
 #include <cstddef>
