@@ -55,13 +55,10 @@ void DigestMemo::remember(std::uint64_t key, Bytes bytes, const Sha256& digest) 
   if ((used_ + 1) * 2 > slots_.size()) grow();
   // Within kMaxProbe slots of its home, or not at all (dropping strings
   // only ever moves others nearer their homes).
-  std::size_t s = home(key);
-  for (std::size_t step = 0; slots_[s].entry; ++step, s = next(s))
-    if (step + 1 >= kMaxProbe) return;
-  order_.emplace_back(key, entry.get());
+  const Entry* kept = entry.get();
+  if (!place(Slot{key, bytes.size(), std::move(entry)}, kMaxProbe)) return;
+  order_.emplace_back(key, kept);
   bytes_ += bytes.size();
-  slots_[s] = Slot{key, bytes.size(), std::move(entry)};
-  ++used_;
 }
 
 void DigestMemo::drop_oldest() {
@@ -93,14 +90,17 @@ void DigestMemo::erase_slot(std::size_t slot) {
   --used_;
 }
 
-// For grow(): with no limit on the probe. A string that lands more than
-// kMaxProbe slots from its home is not found by lookups; it is dropped in
-// its turn all the same (drop_oldest searches to the end of the run).
-void DigestMemo::insert_slot(Slot slot) {
+// The first empty slot from its home, within `max_probe` slots. grow()
+// gives no limit: a string that lands more than kMaxProbe slots from its
+// home is not found by lookups, and is dropped in its turn all the same
+// (drop_oldest searches to the end of the run).
+bool DigestMemo::place(Slot slot, std::size_t max_probe) {
   std::size_t s = home(slot.key);
-  while (slots_[s].entry) s = next(s);
+  for (std::size_t step = 0; slots_[s].entry; ++step, s = next(s))
+    if (step + 1 >= max_probe) return false;
   slots_[s] = std::move(slot);
   ++used_;
+  return true;
 }
 
 void DigestMemo::grow() {
@@ -110,7 +110,7 @@ void DigestMemo::grow() {
   shift_ = 64 - static_cast<unsigned>(std::countr_zero(size));
   used_ = 0;
   for (auto& slot : old)
-    if (slot.entry) insert_slot(std::move(slot));
+    if (slot.entry) place(std::move(slot), slots_.size());  // always finds room: half full
 }
 
 Sha256 DigestMemo::digest(Bytes bytes) {

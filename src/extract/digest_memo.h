@@ -56,7 +56,7 @@ class DigestMemo {
   // bytes. A slot is empty when `entry` is null.
   struct Slot {
     std::uint64_t key = 0;
-    std::uint64_t size = 0;
+    std::uint64_t size = 0;  // the entry's, kept here so a lookup reads no entry of another size
     std::shared_ptr<const Entry> entry;
   };
 
@@ -67,7 +67,7 @@ class DigestMemo {
   void remember(std::uint64_t key, Bytes bytes, const Sha256& digest);
   void drop_oldest();
   void erase_slot(std::size_t slot);
-  void insert_slot(Slot slot);
+  bool place(Slot slot, std::size_t max_probe);
   void grow();
 
   const std::uint64_t max_bytes_;

@@ -25,9 +25,6 @@ enum ItemTypeId : std::uint16_t {
   kSoundType = 7,
 };
 
-// DDNet's UUID item type names (the extended group's among them) are in
-// src/decode/datafile/uuid.h.
-
 // Raw layer item types.
 enum RawLayerType : std::int32_t {
   kLayerTilemap = 2,
