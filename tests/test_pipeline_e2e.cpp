@@ -772,6 +772,9 @@ TEST_SUITE("pipeline") {
       CHECK_MESSAGE(r.out.find(opt) != std::string::npos, opt);
     CHECK(r.out.find("--memory MB (=128)") != std::string::npos);
     CHECK(r.out.find("64 per decode thread") != std::string::npos);
+    CHECK(r.out.find("--batch N (=2000)") != std::string::npos);
+    CHECK(r.out.find("200 ms at least") != std::string::npos);
+    CHECK(r.out.find("1000 ms at most") != std::string::npos);
     CHECK(run_mapindex({"--help"}).out.find("index") != std::string::npos);
     CHECK(run_mapindex({"index"}).exit_code == 2);
     CHECK(run_mapindex({"index", "--no-such-option", "x"}).exit_code == 2);

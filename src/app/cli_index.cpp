@@ -106,8 +106,10 @@ void add_index_options(po::options_description& opts, po::options_description& h
   add_number_option(opts, "max-nesting", &o.max_nesting, 0, 32,
                     "how deep archives inside archives are followed");
   add_number_option(opts, "batch", &o.batch_size, 1u, 1000000u,
-                    "entries per transaction (a transaction also ends at the first entry written " +
-                        std::to_string(kCommitInterval.count()) + " ms after it began)");
+                    "entries per transaction (a transaction also ends at the first entry written "
+                    "once it is older than a fifth of the run so far, " +
+                        std::to_string(kCommitIntervalMin.count()) + " ms at least and " +
+                        std::to_string(kCommitIntervalMax.count()) + " ms at most)");
   add_game_option(opts, &o.game);
   opts.add_options()("reindex", po::bool_switch(&o.reindex),
                      "decode and measure even content already indexed")(

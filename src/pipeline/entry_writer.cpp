@@ -218,7 +218,8 @@ void EntryWriter::refused(const WorkItem& w, const std::exception& e) {
 
 void EntryWriter::commit_when_due() {
   const auto now = std::chrono::steady_clock::now();
-  if (++uncommitted_ >= options_.batch_size || now - last_commit_ > kCommitInterval) {
+  const auto run_age = std::chrono::duration_cast<std::chrono::milliseconds>(now - made_);
+  if (++uncommitted_ >= options_.batch_size || now - last_commit_ > commit_interval(run_age)) {
     db_.commit_batch();
     batch_.clear();
     uncommitted_ = 0;

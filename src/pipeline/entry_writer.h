@@ -109,7 +109,9 @@ class EntryWriter {
   std::uint32_t uncommitted_ = 0;
   // The entries written since the last commit, as written (see store).
   std::vector<std::pair<WorkPtr, index::EntryRecord>> batch_;
-  std::chrono::steady_clock::time_point last_commit_ = std::chrono::steady_clock::now();
+  // When the run began, for commit_interval.
+  const std::chrono::steady_clock::time_point made_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_commit_ = made_;
   int consecutive_write_failures_ = 0;
   double seconds_ = 0;
 };

@@ -2,6 +2,7 @@
 // the oneTBB flow graph (pipeline/index_run.cpp) into the SQLite index.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -16,11 +17,24 @@
 
 namespace mapindex {
 
-// A batch's transaction also ends at the first entry written once it is this
-// old (`--batch` sets the other bound, a count of entries). Short enough that
-// the checkpoint thread (src/index/checkpointer.h) copies a short run's
-// log while the run goes on, not all of it after the last entry.
-inline constexpr std::chrono::milliseconds kCommitInterval{200};
+// A batch's transaction also ends at the first entry written once it is
+// older than commit_interval(the run's age so far) (`--batch` sets the other
+// bound, a count of entries).
+//
+// Why it grows: a commit writes every page its batch changed to the log, and
+// on a large index each entry changes pages of its own in every index keyed
+// by a hash (maps.sha256, files_by_sha256, file_versions_by_sha256), so the
+// log written per entry, and the checkpoints that copy it, grow with the
+// index unless batches grow too. Why it starts short: a short run's log is
+// then copied by the checkpoint thread (src/index/checkpointer.h) while the
+// run goes on, not all of it after the last entry. A run killed loses at
+// most its open batch.
+inline constexpr std::chrono::milliseconds kCommitIntervalMin{200};
+inline constexpr std::chrono::milliseconds kCommitIntervalMax{1000};
+// A fifth of `run_age`, within [kCommitIntervalMin, kCommitIntervalMax].
+constexpr std::chrono::milliseconds commit_interval(std::chrono::milliseconds run_age) {
+  return std::clamp(run_age / 5, kCommitIntervalMin, kCommitIntervalMax);
+}
 
 struct IndexOptions {
   std::string db_path = "mapindex.sqlite";
@@ -28,13 +42,13 @@ struct IndexOptions {
   unsigned threads = 0;                        // 0: all cores
   std::uint64_t memory_budget = 128ull << 20;  // bytes of entries in flight (--memory)
   // Entries in flight (--max-in-flight); 0: ByteBudget::default_max_entries
-  // of the decode threads (16 each, at most 1024).
+  // of the decode threads (64 each, at most 1024).
   std::uint64_t max_in_flight = 0;
   std::uint64_t max_map_size = 64ull << 20;  // larger entries are skipped with a problem
   std::uint64_t max_data_item_size = 256ull << 20;
   int max_nesting = 4;
-  std::uint32_t batch_size = 500;  // entries per transaction (also ends: kCommitInterval)
-  bool reindex = false;            // decode even content already indexed
+  std::uint32_t batch_size = 2000;  // entries per transaction (also ends: commit_interval)
+  bool reindex = false;             // decode even content already indexed
   // Layer-level content addressing (pipeline/layer_store.h): a tile layer
   // whose data was measured before in this run or (unless reindex) in the
   // index is not inflated again. Off: --no-layer-cache (hidden; for the
