@@ -629,6 +629,8 @@ TEST_SUITE("pipeline") {
                                              "seconds",
                                              "cpu_seconds",
                                              "writer_seconds",
+                                             "batches",
+                                             "peak_batch_bytes",
                                              "peak_in_flight_bytes",
                                              "peak_in_flight_entries",
                                              "max_in_flight_entries",
@@ -775,6 +777,7 @@ TEST_SUITE("pipeline") {
     CHECK(r.out.find("--batch N (=2000)") != std::string::npos);
     CHECK(r.out.find("200 ms at least") != std::string::npos);
     CHECK(r.out.find("1000 ms at most") != std::string::npos);
+    CHECK(r.out.find("64 MiB") != std::string::npos);
     CHECK(run_mapindex({"--help"}).out.find("index") != std::string::npos);
     CHECK(run_mapindex({"index"}).exit_code == 2);
     CHECK(run_mapindex({"index", "--no-such-option", "x"}).exit_code == 2);

@@ -109,7 +109,10 @@ void add_index_options(po::options_description& opts, po::options_description& h
                     "entries per transaction (a transaction also ends at the first entry written "
                     "once it is older than a fifth of the run so far, " +
                         std::to_string(kCommitIntervalMin.count()) + " ms at least and " +
-                        std::to_string(kCommitIntervalMax.count()) + " ms at most)");
+                        std::to_string(kCommitIntervalMax.count()) +
+                        " ms at most, and once the "
+                        "entries it keeps to write again after a rollback hold " +
+                        std::to_string(kBatchMemory >> 20) + " MiB)");
   add_game_option(opts, &o.game);
   opts.add_options()("reindex", po::bool_switch(&o.reindex),
                      "decode and measure even content already indexed")(
@@ -121,7 +124,8 @@ void add_index_options(po::options_description& opts, po::options_description& h
       "quiet,q", po::bool_switch(&c.quiet), "no progress and no summary")(
       "stats-json", po::value(&c.stats_json),
       "also write the run's figures to this file as one JSON object: seconds, cpu_seconds, "
-      "writer_seconds (inside the SQLite writer), peak_in_flight_bytes (most entry bytes "
+      "writer_seconds (inside the SQLite writer), batches and peak_batch_bytes (its "
+      "transactions, and the most bytes it kept for one), peak_in_flight_bytes (most entry bytes "
       "held against --memory), memory_budget_bytes and max_in_flight_entries (the budget "
       "used), counts (used by benchmarks/run.sh)")(
       "audit", po::bool_switch(&c.audit),

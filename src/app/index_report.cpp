@@ -175,6 +175,8 @@ bool write_stats_json(const std::string& path, const IndexOptions& o, const Live
       .field("seconds", s.seconds)
       .field("cpu_seconds", s.cpu_seconds)
       .field("writer_seconds", s.writer_seconds)
+      .field("batches", s.batches)
+      .field("peak_batch_bytes", s.peak_batch_bytes)
       .field("peak_in_flight_bytes", s.peak_in_flight)
       .field("peak_in_flight_entries", s.peak_in_flight_entries)
       .field("max_in_flight_entries", s.max_in_flight)

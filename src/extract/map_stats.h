@@ -229,4 +229,9 @@ struct MapStats {
 // Teeworlds verdict.
 void finalize_status(MapStats& stats);
 
+// The bytes `stats` holds, itself and what its containers and strings have
+// allocated (their capacity), give or take the allocator's own overhead: for
+// a holder of many (the index writer's open batch) to bound them.
+std::uint64_t held_bytes(const MapStats& stats);
+
 }  // namespace mapindex

@@ -1,5 +1,6 @@
 #include "pipeline/entry_writer.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace mapindex::pipeline {
@@ -34,6 +35,17 @@ index::EntryKind entry_kind(const WorkItem& w) {
       return index::EntryKind::map;
   }
   return index::EntryKind::unreadable;
+}
+
+// The bytes an entry of the open batch holds: its record and item, and
+// the statistics measured for it (with its part keys).
+std::uint64_t kept_bytes(const WorkItem& w, const index::EntryRecord& rec, const MapStats* stats) {
+  std::uint64_t bytes = sizeof(WorkItem) + sizeof(index::EntryRecord) + rec.entry_path.capacity() +
+                        w.entry.path.capacity();
+  if (stats) bytes += held_bytes(*stats);
+  if (stats && w.measured->keys)
+    bytes += w.measured->keys->layers.capacity() * sizeof(w.measured->keys->layers[0]);
+  return bytes;
 }
 
 }  // namespace
@@ -186,6 +198,8 @@ void EntryWriter::store(const WorkPtr& item, index::EntryRecord rec) {
   if (w.claimant) contents_.written(w.digest, stats != nullptr);
   counters_.written++;
   consecutive_write_failures_ = 0;
+  batch_bytes_ += kept_bytes(w, rec, stats);
+  peak_batch_bytes_ = std::max(peak_batch_bytes_, batch_bytes_);
   batch_.emplace_back(item, std::move(rec));
 }
 
@@ -197,7 +211,9 @@ void EntryWriter::rewrite_batch() {
       const auto& [w, rec] = batch_[i];
       refused(*w, e);
       counters_.written--;
-      if (stats_of(*w, rec)) written_maps_.erase(*rec.sha256);
+      const MapStats* stats = stats_of(*w, rec);
+      if (stats) written_maps_.erase(*rec.sha256);
+      batch_bytes_ -= kept_bytes(*w, rec, stats);
       batch_.erase(batch_.begin() + static_cast<std::ptrdiff_t>(i));
       return;
     }
@@ -219,9 +235,12 @@ void EntryWriter::refused(const WorkItem& w, const std::exception& e) {
 void EntryWriter::commit_when_due() {
   const auto now = std::chrono::steady_clock::now();
   const auto run_age = std::chrono::duration_cast<std::chrono::milliseconds>(now - made_);
-  if (++uncommitted_ >= options_.batch_size || now - last_commit_ > commit_interval(run_age)) {
+  if (++uncommitted_ >= options_.batch_size || batch_bytes_ >= options_.batch_memory ||
+      now - last_commit_ > commit_interval(run_age)) {
     db_.commit_batch();
     batch_.clear();
+    batch_bytes_ = 0;
+    ++batches_;
     uncommitted_ = 0;
     last_commit_ = now;
   }

@@ -53,6 +53,9 @@ class EntryWriter {
   void record_readings();
 
   double seconds() const { return seconds_; }
+  // Batches of entries committed, and the most bytes kept for one at once.
+  std::uint64_t batches() const { return batches_; }
+  std::uint64_t peak_batch_bytes() const { return peak_batch_bytes_; }
 
  private:
   // The same content as a map written earlier in this run: written as a
@@ -109,6 +112,9 @@ class EntryWriter {
   std::uint32_t uncommitted_ = 0;
   // The entries written since the last commit, as written (see store).
   std::vector<std::pair<WorkPtr, index::EntryRecord>> batch_;
+  // What batch_ holds (kept_bytes), for IndexOptions::batch_memory.
+  std::uint64_t batch_bytes_ = 0, peak_batch_bytes_ = 0;
+  std::uint64_t batches_ = 0;
   // When the run began, for commit_interval.
   const std::chrono::steady_clock::time_point made_ = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point last_commit_ = made_;

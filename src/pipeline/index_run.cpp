@@ -387,6 +387,8 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   summary.peak_in_flight_entries = run.budget.peak_entries();
   summary.peak_run_contents = run.contents.peak_slots();
   summary.writer_seconds = writer.seconds();
+  summary.batches = writer.batches();
+  summary.peak_batch_bytes = writer.peak_batch_bytes();
   summary.zip_members_read = reader.progress().zip_members;
   summary.index_check = db->index_check();
   return summary;

@@ -35,6 +35,10 @@ inline constexpr std::chrono::milliseconds kCommitIntervalMax{1000};
 constexpr std::chrono::milliseconds commit_interval(std::chrono::milliseconds run_age) {
   return std::clamp(run_age / 5, kCommitIntervalMin, kCommitIntervalMax);
 }
+// A batch also ends once the entries the writer keeps for it (to write them
+// again should the index roll it back: their statistics, held_bytes) reach
+// this many bytes, whatever the maps hold.
+inline constexpr std::uint64_t kBatchMemory = 64ull << 20;
 
 struct IndexOptions {
   std::string db_path = "mapindex.sqlite";
@@ -48,7 +52,8 @@ struct IndexOptions {
   std::uint64_t max_data_item_size = 256ull << 20;
   int max_nesting = 4;
   std::uint32_t batch_size = 2000;  // entries per transaction (also ends: commit_interval)
-  bool reindex = false;             // decode even content already indexed
+  std::uint64_t batch_memory = kBatchMemory;  // and once its kept entries hold this many bytes
+  bool reindex = false;                       // decode even content already indexed
   // Layer-level content addressing (pipeline/layer_store.h): a tile layer
   // whose data was measured before in this run or (unless reindex) in the
   // index is not inflated again. Off: --no-layer-cache (hidden; for the
@@ -78,6 +83,8 @@ struct IndexSummary {
   std::uint64_t max_in_flight = 0;           // the cap on entries in flight it used
   std::uint64_t peak_run_contents = 0;       // most contents tracked at once for in-run dedup
   double writer_seconds = 0;                 // time spent inside the writer node
+  std::uint64_t batches = 0;                 // transactions of entries the writer committed
+  std::uint64_t peak_batch_bytes = 0;        // most bytes it kept for an open batch
   std::uint64_t zip_members_read = 0;  // zip members mapindex inflated itself (not libarchive)
   index::IndexCheck index_check = index::IndexCheck::none;  // how open vetted the index
 };
