@@ -53,8 +53,9 @@ class EntryWriter {
   void record_readings();
 
   double seconds() const { return seconds_; }
-  // Batches of entries committed, and the most bytes kept for one at once.
-  std::uint64_t batches() const { return batches_; }
+  // Batches of entries, the open one included (the run's end commits it),
+  // and the most bytes kept for one at once.
+  std::uint64_t batches() const { return batches_ + (uncommitted_ > 0 ? 1 : 0); }
   std::uint64_t peak_batch_bytes() const { return peak_batch_bytes_; }
 
  private:

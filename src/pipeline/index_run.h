@@ -83,7 +83,7 @@ struct IndexSummary {
   std::uint64_t max_in_flight = 0;           // the cap on entries in flight it used
   std::uint64_t peak_run_contents = 0;       // most contents tracked at once for in-run dedup
   double writer_seconds = 0;                 // time spent inside the writer node
-  std::uint64_t batches = 0;                 // transactions of entries the writer committed
+  std::uint64_t batches = 0;                 // the writer's transactions of entries
   std::uint64_t peak_batch_bytes = 0;        // most bytes it kept for an open batch
   std::uint64_t zip_members_read = 0;  // zip members mapindex inflated itself (not libarchive)
   index::IndexCheck index_check = index::IndexCheck::none;  // how open vetted the index
