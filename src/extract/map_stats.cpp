@@ -44,6 +44,18 @@ std::uint64_t bytes_of(const std::optional<std::string>& s) { return s ? s->capa
 
 }  // namespace
 
+std::uint64_t held_bytes(const std::vector<NamedCount>& counts) {
+  std::uint64_t bytes = bytes_of(counts);
+  for (const auto& c : counts) bytes += bytes_of(c.name);
+  return bytes;
+}
+
+std::uint64_t held_bytes(const std::vector<LayerFinding>& findings) {
+  std::uint64_t bytes = bytes_of(findings);
+  for (const auto& f : findings) bytes += bytes_of(f.message);
+  return bytes;
+}
+
 std::uint64_t held_bytes(const MapStats& stats) {
   std::uint64_t bytes =
       sizeof(MapStats) + bytes_of(stats.uuid_types) + bytes_of(stats.settings) +
@@ -56,10 +68,8 @@ std::uint64_t held_bytes(const MapStats& stats) {
   for (const auto& t : stats.ddnet_features) bytes += bytes_of(t);
   for (const auto& g : stats.groups) bytes += bytes_of(g.name);
   for (const auto& l : stats.layers) {
-    bytes += bytes_of(l.name) + bytes_of(l.tile_counts) + bytes_of(l.entities) +
-             bytes_of(l.numbers) + bytes_of(l.data_findings);
-    for (const auto& e : l.entities) bytes += bytes_of(e.name);
-    for (const auto& f : l.data_findings) bytes += bytes_of(f.message);
+    bytes += bytes_of(l.name) + bytes_of(l.tile_counts) + held_bytes(l.entities) +
+             bytes_of(l.numbers) + held_bytes(l.data_findings);
     if (l.spritetile) bytes += bytes_of(l.spritetile->triggers);
   }
   for (const auto& i : stats.images) bytes += bytes_of(i.name) + bytes_of(i.used_by);

@@ -233,5 +233,9 @@ void finalize_status(MapStats& stats);
 // allocated (their capacity), give or take the allocator's own overhead: for
 // a holder of many (the index writer's open batch) to bound them.
 std::uint64_t held_bytes(const MapStats& stats);
+// The same for a layer's counts by name and findings: the vector's elements
+// and their strings (the layer store bounds its LayerData with these too).
+std::uint64_t held_bytes(const std::vector<NamedCount>& counts);
+std::uint64_t held_bytes(const std::vector<LayerFinding>& findings);
 
 }  // namespace mapindex

@@ -10,13 +10,9 @@ namespace {
 
 // What an entry holds, roughly: the node, the result and its vectors' heap.
 std::uint64_t entry_bytes(const LayerData& d) {
-  std::uint64_t bytes = 128 + sizeof(LayerData) + d.tile_counts.capacity() * sizeof(TileCount) +
-                        d.entities.capacity() * sizeof(NamedCount) +
-                        d.numbers.capacity() * sizeof(std::int32_t) +
-                        d.findings.capacity() * sizeof(LayerFinding);
-  for (const auto& e : d.entities) bytes += e.name.capacity();
-  for (const auto& f : d.findings) bytes += f.message.capacity();
-  return bytes;
+  return 128 + sizeof(LayerData) + d.tile_counts.capacity() * sizeof(TileCount) +
+         held_bytes(d.entities) + d.numbers.capacity() * sizeof(std::int32_t) +
+         held_bytes(d.findings);
 }
 
 }  // namespace
