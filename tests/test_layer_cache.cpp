@@ -11,8 +11,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <future>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -54,11 +56,11 @@ class MapStore final : public LayerDataStore {
     ++offers;
     entries.emplace(key, std::move(data));
   }
-  std::shared_ptr<const std::vector<std::uint8_t>> find_thumbnail(const Sha256& key) override {
+  ThumbnailLookup find_thumbnail(const Sha256& key) override {
     auto it = thumbnails.find(key);
-    if (it == thumbnails.end()) return nullptr;
+    if (it == thumbnails.end()) return {};
     ++thumbnail_hits;
-    return it->second;
+    return {it->second, {}};
   }
   void offer_thumbnail(const Sha256& key,
                        std::shared_ptr<const std::vector<std::uint8_t>> png) override {
@@ -246,6 +248,126 @@ TEST_SUITE("layer cache") {
     CHECK(small.memory_bytes() == one);
   }
 
+  TEST_CASE("layer cache: a key being measured is waited for, not measured twice") {
+    const auto map = pool_map("a", {"G0", "D0"});
+    const LayerDataKey key = *measure_teeworlds(map).layers[0].data_key;
+    auto result = std::make_shared<LayerData>();
+    result->non_empty = 7;
+    LiveCounters counters;
+    RunLayerStore store("", kExtractorVersion, counters.layers);
+    REQUIRE(store.find(key) == nullptr);  // this thread claims it
+    CHECK(store.find(key) == nullptr);    // and, asking again, does not wait for itself
+    auto other = std::async(std::launch::async, [&] { return store.find(key); });
+    // The other thread waits while the claim lasts, then has this result.
+    CHECK(other.wait_for(std::chrono::milliseconds(100)) == std::future_status::timeout);
+    store.offer(key, result);
+    REQUIRE(other.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+    CHECK(other.get() == result);
+    CHECK(counters.layers.measured == 1);
+    CHECK(counters.layers.reused_run == 1);
+
+    // A claim given up: the waiting thread gets nothing (it measures the
+    // layer then, unclaimed), and a later claim works as the first.
+    const LayerDataKey key1 = *measure_teeworlds(map).layers[1].data_key;
+    REQUIRE(store.find(key1) == nullptr);
+    auto waiting = std::async(std::launch::async, [&] { return store.find(key1); });
+    CHECK(waiting.wait_for(std::chrono::milliseconds(100)) == std::future_status::timeout);
+    store.give_up(key1);
+    REQUIRE(waiting.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+    CHECK(waiting.get() == nullptr);
+    store.give_up(key1);  // nothing claimed: nothing happens
+    store.offer(key1, result);
+    CHECK(store.find(key1) == result);
+  }
+
+  TEST_CASE("layer cache: measuring gives a claimed key up when the layer data does not read") {
+    struct Recording final : LayerDataStore {
+      std::shared_ptr<const LayerData> find(const LayerDataKey&) override {
+        ++finds;
+        return nullptr;  // claimed
+      }
+      void offer(const LayerDataKey&, std::shared_ptr<const LayerData>) override { ++offers; }
+      void give_up(const LayerDataKey&) noexcept override { ++given_up; }
+      int finds = 0, offers = 0, given_up = 0;
+    };
+    const auto bytes = pool_map("a", {"G0", "D0"});
+    Recording whole;
+    MeasureContext context;
+    context.layer_store = &whole;
+    const MapStats read = measure_teeworlds(bytes, context);
+    CHECK(whole.finds == 2);
+    CHECK(whole.offers == 2);
+    CHECK(whole.given_up == 0);
+    // The last data item (a layer's tiles) with its zlib checksum damaged:
+    // that layer does not read, and its claim is given up, not left behind
+    // for a waiting thread to wait on forever.
+    auto damaged = bytes;
+    damaged.back() ^= 0xff;
+    Recording store;
+    context.layer_store = &store;
+    const MapStats s = measure_teeworlds(damaged, context);
+    CHECK(s.problems.size() > read.problems.size());
+    CHECK(store.finds == 2);
+    CHECK(store.offers == 1);
+    CHECK(store.given_up == 1);
+  }
+
+  // A thumbnail key (any 32 bytes serve the store).
+  Sha256 thumbnail_key_for(std::uint8_t n) {
+    const std::vector<std::uint8_t> bytes{n};
+    return sha256(Bytes(bytes.data(), bytes.size()));
+  }
+
+  TEST_CASE("layer cache: a thumbnail being drawn is waited for, or drawn again") {
+    const Sha256 key = thumbnail_key_for(1);
+    auto png = std::make_shared<const std::vector<std::uint8_t>>(std::vector<std::uint8_t>{1, 2});
+    for (const bool wait : {true, false}) {
+      CAPTURE(wait);
+      LiveCounters counters;
+      std::atomic<bool> cancelled{false};
+      RunLayerStore store("", kExtractorVersion, counters.layers,
+                          RunLayerStore::kDefaultMemoryBytes, &cancelled, wait);
+      auto claimant = store.find_thumbnail(key);
+      REQUIRE(claimant.png == nullptr);
+      REQUIRE_FALSE(claimant.wait);  // the caller's claim
+      auto other = store.find_thumbnail(key);
+      REQUIRE(other.png == nullptr);
+      REQUIRE(other.wait);
+      auto got = std::async(std::launch::async, other.wait);
+      if (wait) {
+        CHECK(got.wait_for(std::chrono::milliseconds(100)) == std::future_status::timeout);
+        store.offer_thumbnail(key, png);
+        REQUIRE(got.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+        CHECK(got.get() == png);
+      } else {
+        // Not there yet: drawn by the caller, without waiting.
+        REQUIRE(got.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+        CHECK(got.get() == nullptr);
+        store.offer_thumbnail(key, png);
+      }
+      CHECK(store.find_thumbnail(key).png == png);
+
+      // A claim dropped (ThumbnailClaim) or a cancelled run ends the wait.
+      const Sha256 key2 = thumbnail_key_for(2);
+      std::optional<ThumbnailClaim> claim;
+      REQUIRE_FALSE(store.find_thumbnail(key2).png);
+      claim.emplace(&store, key2);
+      auto waiting = store.find_thumbnail(key2);
+      REQUIRE(waiting.wait);
+      auto dropped = std::async(std::launch::async, waiting.wait);
+      claim.reset();
+      REQUIRE(dropped.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+      CHECK(dropped.get() == nullptr);
+      const Sha256 key3 = thumbnail_key_for(3);
+      REQUIRE_FALSE(store.find_thumbnail(key3).png);
+      auto stopped = std::async(std::launch::async, store.find_thumbnail(key3).wait);
+      cancelled = true;
+      REQUIRE(stopped.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+      CHECK(stopped.get() == nullptr);
+      store.give_up_thumbnail(key3);
+    }
+  }
+
   TEST_CASE(
       "layer cache e2e: the store looks results up in an index that held some, or once its memory is full") {
     // m1's layers go into `filled` (index_into) before a store opens it.
@@ -267,6 +389,7 @@ TEST_SUITE("layer cache") {
     RunLayerStore store(empty.string(), kExtractorVersion, counters.layers, 1);
     REQUIRE(index_into(empty, {tmp.file("m1.zip")}).exit_code == 0);  // as the writer would
     CHECK(store.find(k0) == nullptr);
+    store.give_up(k0);                               // not measured here
     store.offer(k1, std::make_shared<LayerData>());  // refused: no room
     CHECK(store.find(k1) != nullptr);                // from the index now
     CHECK(store.find(k0) != nullptr);
@@ -849,13 +972,23 @@ TEST_SUITE("layer cache") {
     const auto cached1 = tmp / "cached1.sqlite", cached2 = tmp / "cached2.sqlite",
                plain = tmp / "plain.sqlite";
     const auto input = tmp.file("history.tar");
-    REQUIRE(index_into(cached1, {input}, {"--threads", "1"}).exit_code <= 1);
-    REQUIRE(index_into(cached2, {input}, {"--threads", "2"}).exit_code <= 1);
+    const auto stats1 = tmp / "stats1.json", stats2 = tmp / "stats2.json";
+    REQUIRE(index_into(cached1, {input}, {"--threads", "1", "--stats-json", stats1.string()})
+                .exit_code <= 1);
+    REQUIRE(index_into(cached2, {input}, {"--threads", "2", "--stats-json", stats2.string()})
+                .exit_code <= 1);
     REQUIRE(index_into(plain, {input}, {"--threads", "1", "--no-layer-cache"}).exit_code <= 1);
     const auto reference = index_tables(plain);
     CHECK(reference.at("maps").size() == 24);
     CHECK(first_difference(index_tables(cached1), reference) == "");
     CHECK(first_difference(index_tables(cached2), reference) == "");
+    // Two decode threads measure a layer new to both once, as one thread
+    // does: the second waits for the first's result (RunLayerStore claims),
+    // and a thumbnail is drawn once per distinct one.
+    CHECK(stats_field(stats2, "layers_measured") == stats_field(stats1, "layers_measured"));
+    CHECK(stats_field(stats2, "thumbnails_reused") ==
+          stats_field(stats2, "maps_measured") -
+              sql_int(cached2, "SELECT count(*) FROM thumbnail_images"));
     // The versions share: fewer layer rows than layers, one body per
     // distinct set of a map's body rows as the views show them (a version
     // changes tiles, not images or envelopes), a thumbnail for a version and

@@ -11,8 +11,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "extract/map_stats.h"
@@ -42,19 +44,61 @@ struct LayerData {
 class LayerDataStore {
  public:
   virtual ~LayerDataStore() = default;
-  // The result for `key`, or null when the store does not have it.
+  // The result for `key`, or null when the store does not have it. A null
+  // may leave the key claimed by the caller (RunLayerStore: other threads
+  // asking for it wait for the caller's result instead of measuring it too):
+  // the caller then offers a result for it or gives it up.
   virtual std::shared_ptr<const LayerData> find(const LayerDataKey& key) = 0;
   // A result just measured for `key` (the store may keep it or not).
   virtual void offer(const LayerDataKey& key, std::shared_ptr<const LayerData> data) = 0;
+  // No result will be offered for `key` after find gave null (its data is
+  // unreadable, or measuring it failed). Must not throw.
+  virtual void give_up(const LayerDataKey& /*key*/) noexcept {}
 
   // Thumbnails (PNG bytes) by the key of what they were drawn from
   // (measure.cpp: the drawn layers' keys, the map's size and the render
-  // version). A store without thumbnails has none and keeps none.
-  virtual std::shared_ptr<const std::vector<std::uint8_t>> find_thumbnail(const Sha256& /*key*/) {
-    return nullptr;
-  }
+  // version). A store without thumbnails has none and keeps none. Neither
+  // a PNG nor a wait may leave the key claimed by the caller, who then
+  // offers its PNG or gives it up (ThumbnailClaim).
+  struct ThumbnailLookup {
+    std::shared_ptr<const std::vector<std::uint8_t>> png;
+    // Another thread's claim: gives the PNG it offers (null when it gives
+    // the key up), waiting for it.
+    std::function<std::shared_ptr<const std::vector<std::uint8_t>>()> wait;
+  };
+  virtual ThumbnailLookup find_thumbnail(const Sha256& /*key*/) { return {}; }
   virtual void offer_thumbnail(const Sha256& /*key*/,
                                std::shared_ptr<const std::vector<std::uint8_t>> /*png*/) {}
+  virtual void give_up_thumbnail(const Sha256& /*key*/) noexcept {}
+};
+
+// A thumbnail key that find_thumbnail left claimed (it gave null), held from
+// the drawing to the PNG's offer (which ends the claim: released) or given up
+// when destroyed before: its drawing failed, or the map was dropped.
+class ThumbnailClaim {
+ public:
+  ThumbnailClaim() = default;
+  ThumbnailClaim(LayerDataStore* store, const Sha256& key) : store_(store), key_(key) {}
+  ThumbnailClaim(ThumbnailClaim&& other) noexcept
+      : store_(std::exchange(other.store_, nullptr)), key_(other.key_) {}
+  ThumbnailClaim& operator=(ThumbnailClaim&& other) noexcept {
+    if (this != &other) {
+      give_up();
+      store_ = std::exchange(other.store_, nullptr);
+      key_ = other.key_;
+    }
+    return *this;
+  }
+  ~ThumbnailClaim() { give_up(); }
+  void released() { store_ = nullptr; }
+
+ private:
+  void give_up() noexcept {
+    if (store_) store_->give_up_thumbnail(key_);
+    store_ = nullptr;
+  }
+  LayerDataStore* store_ = nullptr;
+  Sha256 key_{};
 };
 
 }  // namespace mapindex

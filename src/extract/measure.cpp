@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "decode/spritetile/level.h"
@@ -106,11 +107,17 @@ class ThumbnailSink final : public TileLayerSink {
   bool already_drawn(const DrawnLayers& drawn) override {
     key_ = thumbnail_key(drawn);
     drawn_layers_ = drawn.layer_indices;
-    if (key_ && store_) known_ = store_->find_thumbnail(*key_);
-    return known_ != nullptr;
+    if (key_ && store_) {
+      auto lookup = store_->find_thumbnail(*key_);
+      known_ = std::move(lookup.png);
+      pending_ = std::move(lookup.wait);
+      if (!known_ && !pending_) claim_ = ThumbnailClaim(store_, *key_);
+    }
+    drawing_ = !known_ && !pending_;
+    return !drawing_;
   }
   void on_tile_layer(const render::TileLayerView& layer) override {
-    if (!known_) drawer_.on_tile_layer(layer);  // with the thumbnail known, nothing to draw
+    if (drawing_) drawer_.on_tile_layer(layer);  // with the thumbnail known, nothing to draw
     if (options_.on_tile_layer) options_.on_tile_layer(layer);
   }
 
@@ -118,6 +125,9 @@ class ThumbnailSink final : public TileLayerSink {
   // drawn layer read, else the one drawn from the layers that did read (keyed
   // only when that is all of them).
   void finish(Bytes file, const MeasureContext& context, Measurement& m) {
+    // Another thread's thumbnail of the same layers: waited for only now,
+    // while this map was measured it was encoded.
+    if (pending_) known_ = std::exchange(pending_, nullptr)();
     const std::vector<std::int32_t> read = read_layers(m.stats, drawn_layers_);
     const bool all_read = read.size() == drawn_layers_.size();
     if (known_ && all_read) {
@@ -126,10 +136,16 @@ class ThumbnailSink final : public TileLayerSink {
       return;
     }
     // A drawn layer did not read here (e.g. over the inflate budget) but the
-    // stored thumbnail shows it: draw the layers that read, and only them.
-    if (known_) redraw_tile_layers(file, context, read, drawer_);
-    if (auto image = drawer_.image())
-      m.thumbnail = DrawnThumbnail{std::move(*image), all_read ? key_ : std::nullopt};
+    // stored thumbnail shows it, or the thread drawing it gave it up: draw
+    // the layers that read, and only them.
+    if (!drawing_) redraw_tile_layers(file, context, read, drawer_);
+    if (auto image = drawer_.image()) {
+      m.thumbnail = DrawnThumbnail{std::move(*image), std::nullopt, {}};
+      if (all_read) {
+        m.thumbnail->key = key_;
+        m.thumbnail->claim = std::move(claim_);
+      }
+    }
   }
 
  private:
@@ -139,6 +155,9 @@ class ThumbnailSink final : public TileLayerSink {
   std::optional<Sha256> key_;
   std::vector<std::int32_t> drawn_layers_;  // what already_drawn was offered
   std::shared_ptr<const std::vector<std::uint8_t>> known_;
+  std::function<std::shared_ptr<const std::vector<std::uint8_t>>()> pending_;  // see finish
+  bool drawing_ = true;   // neither known_ nor pending_ when the layers came
+  ThumbnailClaim claim_;  // key_ claimed (known_ null): moved into the drawn thumbnail
 };
 
 // Gives every tile layer to ContentOptions::on_tile_layer (no thumbnail).
@@ -215,9 +234,11 @@ void finish_thumbnail(Measurement& m, LayerDataStore* store, render::PngBlocks& 
   m.stats.thumbnail_png = std::move(png.value());
   if (!drawn.key) return;
   m.stats.thumbnail_key = drawn.key;
-  if (store)
+  if (store) {
     store->offer_thumbnail(
         *drawn.key, std::make_shared<const std::vector<std::uint8_t>>(m.stats.thumbnail_png));
+    drawn.claim.released();
+  }
 }
 
 }  // namespace mapindex

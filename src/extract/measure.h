@@ -10,6 +10,7 @@
 
 #include "common/bytes.h"
 #include "common/sha256.h"
+#include "extract/layer_data.h"
 #include "extract/map_stats.h"
 #include "extract/teeworlds_measure.h"
 #include "render/png.h"
@@ -42,6 +43,8 @@ struct DrawnThumbnail {
   // What it was drawn from (MapStats::thumbnail_key), when every layer it
   // shows was read: the PNG is then offered to the layer store under it.
   std::optional<Sha256> key;
+  // The key as claimed in the layer store, until the PNG is offered.
+  ThumbnailClaim claim;
 };
 
 struct Measurement {

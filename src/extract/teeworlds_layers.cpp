@@ -182,8 +182,22 @@ class LayerMeasurer {
     const std::int32_t index = t.tile_data();
     const std::optional<LayerDataKey> key = data_key(layer, t);
     LayerDataStore* store = options_.layer_store;
+    // A find that gave null may leave the key claimed by this thread: a
+    // result is offered for it below, or (the data unreadable, or an
+    // exception) given up, so that threads waiting for it measure it then.
+    struct Claim {
+      LayerDataStore* store = nullptr;
+      const LayerDataKey* key = nullptr;
+      ~Claim() {
+        if (store) store->give_up(*key);
+      }
+    } claim;
     if (key && store) {
-      if (auto known = store->find(*key)) {
+      auto known = store->find(*key);
+      if (!known) {
+        claim.store = store;
+        claim.key = &*key;
+      } else {
         // Inflated anyway for a caller that needs the tiles; otherwise only
         // counted against the inflate budget, as inflating would have.
         const bool inflate = (inflate_always_ >> index_of(layer.type)) & 1u;
@@ -235,6 +249,7 @@ class LayerMeasurer {
     if (key) {
       ls.data_key = key;
       if (store) store->offer(*key, std::move(measured));
+      claim.store = nullptr;
     }
   }
 

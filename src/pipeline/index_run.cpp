@@ -132,7 +132,8 @@ struct RunState {
     // asks for everything to be measured again.
     if (run_options.layer_cache)
       layer_store.emplace(run_options.reindex ? std::string() : run_options.db_path,
-                          kExtractorVersion, run_counters.layers);
+                          kExtractorVersion, run_counters.layers,
+                          RunLayerStore::kDefaultMemoryBytes, &node_failed, decode_threads > 1);
   }
   LayerDataStore* store() { return layer_store ? &*layer_store : nullptr; }
   // Whether the reader should stop waiting and reading: a stop was asked,

@@ -1,5 +1,7 @@
 #include "pipeline/layer_store.h"
 
+#include <chrono>
+#include <thread>
 #include <utility>
 
 #include "common/background.h"
@@ -18,8 +20,13 @@ std::uint64_t entry_bytes(const LayerData& d) {
 }  // namespace
 
 RunLayerStore::RunLayerStore(const std::string& index_path, int extractor_version,
-                             LayerStoreCounters& counters, std::uint64_t memory_bytes)
-    : extractor_version_(extractor_version), counters_(counters), memory_limit_(memory_bytes) {
+                             LayerStoreCounters& counters, std::uint64_t memory_bytes,
+                             const std::atomic<bool>* cancelled, bool wait_for_claims)
+    : extractor_version_(extractor_version),
+      counters_(counters),
+      memory_limit_(memory_bytes),
+      cancelled_(cancelled),
+      wait_for_claims_(wait_for_claims) {
   if (index_path.empty()) return;
   // A new connection reads the whole schema first: on another thread, while
   // the run starts.
@@ -60,6 +67,36 @@ std::shared_ptr<const LayerData> RunLayerStore::find(const LayerDataKey& key) {
       return it->second.data;
     }
   }
+  std::shared_future<std::shared_ptr<const LayerData>> other;  // another thread's claim
+  {
+    auto fresh = std::make_shared<Claim<LayerData>>();  // before the lock: a claim is never empty
+    std::unique_lock lock(mutex_);
+    if (auto it = entries_.find(key); it != entries_.end()) {  // kept meanwhile
+      (it->second.from_index ? counters_.reused_index : counters_.reused_run)++;
+      return it->second.data;
+    }
+    auto [it, claimed] = claims_.try_emplace(key, std::move(fresh));
+    // A thread that asks again for a key it holds does not wait for itself.
+    if (!claimed && it->second->owner == std::this_thread::get_id()) return nullptr;
+    if (!claimed) other = it->second->result;
+  }
+  if (other.valid()) {
+    // Null when the claimant gave the key up: measured here then (unclaimed).
+    std::shared_ptr<const LayerData> data = other.get();
+    if (data) counters_.reused_run++;
+    return data;
+  }
+  try {
+    std::shared_ptr<const LayerData> stored = find_in_index(key);
+    if (stored) settle(key, stored);
+    return stored;  // null: the caller measures it, then offers it or gives it up
+  } catch (...) {
+    settle(key, nullptr);
+    throw;
+  }
+}
+
+std::shared_ptr<const LayerData> RunLayerStore::find_in_index(const LayerDataKey& key) {
   wait_for_index();
   if (!statements_ || !look_up_layers_) return nullptr;
   std::shared_ptr<const LayerData> stored;
@@ -82,7 +119,23 @@ std::shared_ptr<const LayerData> RunLayerStore::find(const LayerDataKey& key) {
 
 void RunLayerStore::offer(const LayerDataKey& key, std::shared_ptr<const LayerData> data) {
   counters_.measured++;
-  keep(key, Entry{std::move(data), false});
+  keep(key, Entry{data, false});
+  settle(key, data);
+}
+
+void RunLayerStore::give_up(const LayerDataKey& key) noexcept { settle(key, nullptr); }
+
+void RunLayerStore::settle(const LayerDataKey& key,
+                           const std::shared_ptr<const LayerData>& data) noexcept {
+  std::shared_ptr<Claim<LayerData>> claim;
+  {
+    std::unique_lock lock(mutex_);
+    auto it = claims_.find(key);
+    if (it == claims_.end()) return;  // not claimed (measured after a give-up)
+    claim = std::move(it->second);
+    claims_.erase(it);
+  }
+  claim->promise.set_value(data);
 }
 
 bool RunLayerStore::keep(const LayerDataKey& key, Entry entry) {
@@ -97,42 +150,95 @@ bool RunLayerStore::keep(const LayerDataKey& key, Entry entry) {
   return true;
 }
 
-std::shared_ptr<const std::vector<std::uint8_t>> RunLayerStore::find_thumbnail(const Sha256& key) {
+LayerDataStore::ThumbnailLookup RunLayerStore::find_thumbnail(const Sha256& key) {
   {
     std::shared_lock lock(thumbnail_mutex_);
     if (auto it = thumbnails_.find(key); it != thumbnails_.end()) {
       counters_.thumbnails_reused++;
-      return it->second;
+      return {it->second, {}};
     }
   }
+  std::shared_future<std::shared_ptr<const Png>> other;  // another thread's claim
+  {
+    auto fresh = std::make_shared<Claim<Png>>();  // before the lock: a claim is never empty
+    std::unique_lock lock(thumbnail_mutex_);
+    if (auto it = thumbnails_.find(key); it != thumbnails_.end()) {
+      counters_.thumbnails_reused++;
+      return {it->second, {}};
+    }
+    auto [it, claimed] = thumbnail_claims_.try_emplace(key, std::move(fresh));
+    if (!claimed) other = it->second->result;
+  }
+  if (other.valid())
+    return {nullptr, [this, other]() -> std::shared_ptr<const Png> {
+              if (!wait_for_claims_) {
+                if (other.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+                  return nullptr;  // drawn by the caller
+              }
+              while (other.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready)
+                if (cancelled_ && cancelled_->load()) return nullptr;  // drawn by the caller
+              std::shared_ptr<const Png> png = other.get();  // null: given up (drawn then)
+              if (png) counters_.thumbnails_reused++;
+              return png;
+            }};
+  try {
+    return {find_thumbnail_in_index(key), {}};  // null: the caller's (ThumbnailClaim)
+  } catch (...) {
+    settle_thumbnail(key, nullptr);
+    throw;
+  }
+}
+
+std::shared_ptr<const RunLayerStore::Png> RunLayerStore::find_thumbnail_in_index(
+    const Sha256& key) {
   wait_for_index();
   if (!statements_ || !look_up_thumbnails_) return nullptr;
-  std::shared_ptr<const std::vector<std::uint8_t>> stored;
+  std::shared_ptr<const Png> stored;
   {
     std::lock_guard lock(index_mutex_);
     try {
       if (auto png = index::find_thumbnail(*statements_, key))
-        stored = std::make_shared<const std::vector<std::uint8_t>>(std::move(*png));
+        stored = std::make_shared<const Png>(std::move(*png));
     } catch (const sqlite::IndexError&) {
       return nullptr;  // as find: drawn then
     }
   }
   if (!stored) return nullptr;
   counters_.thumbnails_reused++;
-  offer_thumbnail(key, stored);
+  offer_thumbnail(key, stored);  // kept, and the claim settled
   return stored;
 }
 
 void RunLayerStore::offer_thumbnail(const Sha256& key,
                                     std::shared_ptr<const std::vector<std::uint8_t>> png) {
   const std::uint64_t bytes = 128 + png->capacity();
-  std::unique_lock lock(thumbnail_mutex_);
-  if (thumbnail_memory_ + bytes > kThumbnailMemoryBytes) {
-    look_up_thumbnails_ = true;
-    return;
+  {
+    std::unique_lock lock(thumbnail_mutex_);
+    if (thumbnail_memory_ + bytes > kThumbnailMemoryBytes) {
+      look_up_thumbnails_ = true;
+    } else if (thumbnails_.emplace(key, png).second) {
+      // Two threads that drew the same new key: the first thumbnail is kept.
+      thumbnail_memory_ += bytes;
+    }
   }
-  // Two threads that drew the same new key: the first thumbnail is kept.
-  if (thumbnails_.emplace(key, std::move(png)).second) thumbnail_memory_ += bytes;
+  settle_thumbnail(key, png);
+}
+
+void RunLayerStore::give_up_thumbnail(const Sha256& key) noexcept {
+  settle_thumbnail(key, nullptr);
+}
+
+void RunLayerStore::settle_thumbnail(const Sha256& key,
+                                     const std::shared_ptr<const Png>& png) noexcept {
+  std::shared_ptr<Claim<Png>> claim;
+  {
+    std::unique_lock lock(thumbnail_mutex_);
+    auto it = thumbnail_claims_.find(key);
+    if (it == thumbnail_claims_.end()) return;  // not claimed (drawn after a give-up)
+    claim = std::move(it->second);
+    thumbnail_claims_.erase(it);
+  }
+  claim->promise.set_value(png);
 }
 
 std::uint64_t RunLayerStore::memory_bytes() const {

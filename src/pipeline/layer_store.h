@@ -13,6 +13,7 @@
 #include <optional>
 #include <shared_mutex>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -36,20 +37,42 @@ class RunLayerStore final : public LayerDataStore {
   // another thread; the first lookup that needs it waits for it (and the
   // destructor, for the opening to end).
   RunLayerStore(const std::string& index_path, int extractor_version, LayerStoreCounters& counters,
-                std::uint64_t memory_bytes = kDefaultMemoryBytes);
+                std::uint64_t memory_bytes = kDefaultMemoryBytes,
+                const std::atomic<bool>* cancelled = nullptr, bool wait_for_claims = true);
   ~RunLayerStore() override;
   RunLayerStore(const RunLayerStore&) = delete;
   RunLayerStore& operator=(const RunLayerStore&) = delete;
 
+  // A key no level has is claimed by the caller until it offers a result or
+  // gives it up; meanwhile a find of that key on another thread waits for
+  // it (versions of a map come one after the other in an archive, and a
+  // new layer of one was otherwise inflated by every decode thread that
+  // met it at once). Deadlock-free: the claimant's measuring of the layer
+  // waits on nothing a waiter holds (a claim is given back before the
+  // claimant asks for another key).
   std::shared_ptr<const LayerData> find(const LayerDataKey& key) override;
   void offer(const LayerDataKey& key, std::shared_ptr<const LayerData> data) override;
+  void give_up(const LayerDataKey& key) noexcept override;
 
   // Thumbnails by key (measure.cpp): those drawn in this run, kept in memory
   // up to kThumbnailMemoryBytes (the first offered for a key is kept), and
   // those the index holds (thumbnails.layers_key).
-  std::shared_ptr<const std::vector<std::uint8_t>> find_thumbnail(const Sha256& key) override;
+  // A key neither level has is claimed as find's are. The claimant's PNG is
+  // offered by the thumbnail node after its measuring: a find on another
+  // thread gives a wait for it, which the caller calls once it has measured
+  // its map (ThumbnailSink::finish), and which stops waiting once
+  // `cancelled` (the constructor's) is set: a cancelled graph may never
+  // encode it. Deadlock-free as an entry's wait for the claimant of its
+  // content (RunContents) is: only a measuring thread waits, and a claimant's
+  // encoding waits on nothing. Without `wait_for_claims` (the
+  // constructor's), the wait gives null unless the PNG is there already: with
+  // one decode thread, whose measuring is the run's longest path while the
+  // encoding has a core beside it, drawing again costs the run less than
+  // waiting.
+  ThumbnailLookup find_thumbnail(const Sha256& key) override;
   void offer_thumbnail(const Sha256& key,
                        std::shared_ptr<const std::vector<std::uint8_t>> png) override;
+  void give_up_thumbnail(const Sha256& key) noexcept override;
   static constexpr std::uint64_t kThumbnailMemoryBytes = 8ull << 20;
 
   std::uint64_t memory_bytes() const;  // estimate of what the entries hold
@@ -59,8 +82,24 @@ class RunLayerStore final : public LayerDataStore {
     std::shared_ptr<const LayerData> data;
     bool from_index = false;
   };
+  // The index level of find (null: not there, or no index).
+  std::shared_ptr<const LayerData> find_in_index(const LayerDataKey& key);
   // Returns false when the store is full (the entry is not kept).
   bool keep(const LayerDataKey& key, Entry entry);
+  // Ends the claim on `key` (if any): its waiters get `data` (null: they
+  // measure it themselves).
+  void settle(const LayerDataKey& key, const std::shared_ptr<const LayerData>& data) noexcept;
+  template <typename T>
+  struct Claim {
+    std::promise<std::shared_ptr<const T>> promise;
+    std::shared_future<std::shared_ptr<const T>> result = promise.get_future().share();
+    // The claiming thread (layers: the claim ends before its find's caller
+    // returns; a thumbnail's passes on to the thread that encodes it).
+    std::thread::id owner = std::this_thread::get_id();
+  };
+  using Png = std::vector<std::uint8_t>;
+  std::shared_ptr<const Png> find_thumbnail_in_index(const Sha256& key);
+  void settle_thumbnail(const Sha256& key, const std::shared_ptr<const Png>& png) noexcept;
   // Sets index_, statements_ and the look_up flags (on opening_'s thread).
   void open_index(const std::string& index_path);
   // Until it returns, open_index may still be running: index_,
@@ -71,14 +110,20 @@ class RunLayerStore final : public LayerDataStore {
   LayerStoreCounters& counters_;
   std::uint64_t memory_limit_;
 
-  mutable std::shared_mutex mutex_;  // guards entries_ and memory_
+  mutable std::shared_mutex mutex_;  // guards entries_, memory_ and claims_
   std::unordered_map<LayerDataKey, Entry, LayerDataKeyHash> entries_;
   std::uint64_t memory_ = 0;
+  // Keys being measured (or looked up in the index) by the thread that
+  // claimed them; at most one per decode thread.
+  std::unordered_map<LayerDataKey, std::shared_ptr<Claim<LayerData>>, LayerDataKeyHash> claims_;
 
-  mutable std::shared_mutex thumbnail_mutex_;  // guards thumbnails_ and thumbnail_memory_
+  mutable std::shared_mutex thumbnail_mutex_;  // guards the three below
   std::unordered_map<Sha256, std::shared_ptr<const std::vector<std::uint8_t>>, Sha256Hash>
       thumbnails_;
   std::uint64_t thumbnail_memory_ = 0;
+  std::unordered_map<Sha256, std::shared_ptr<Claim<Png>>, Sha256Hash> thumbnail_claims_;
+  const std::atomic<bool>* cancelled_;
+  const bool wait_for_claims_;
 
   std::mutex index_mutex_;  // guards the connection and its statements
   sqlite::Connection index_;
