@@ -17,6 +17,22 @@ std::uint64_t entry_bytes(const LayerData& d) {
          held_bytes(d.findings);
 }
 
+// Ends the claim on `key` in `claims` (guarded by `mutex`), if there is one
+// (none: measured or drawn after a give-up): its waiters get `value`.
+template <typename Claims, typename T>
+void settle_claim(std::shared_mutex& mutex, Claims& claims, const typename Claims::key_type& key,
+                  const std::shared_ptr<const T>& value) noexcept {
+  typename Claims::mapped_type claim;
+  {
+    std::unique_lock lock(mutex);
+    auto it = claims.find(key);
+    if (it == claims.end()) return;
+    claim = std::move(it->second);
+    claims.erase(it);
+  }
+  claim->promise.set_value(value);
+}
+
 }  // namespace
 
 RunLayerStore::RunLayerStore(const std::string& index_path, int extractor_version,
@@ -127,15 +143,7 @@ void RunLayerStore::give_up(const LayerDataKey& key) noexcept { settle(key, null
 
 void RunLayerStore::settle(const LayerDataKey& key,
                            const std::shared_ptr<const LayerData>& data) noexcept {
-  std::shared_ptr<Claim<LayerData>> claim;
-  {
-    std::unique_lock lock(mutex_);
-    auto it = claims_.find(key);
-    if (it == claims_.end()) return;  // not claimed (measured after a give-up)
-    claim = std::move(it->second);
-    claims_.erase(it);
-  }
-  claim->promise.set_value(data);
+  settle_claim(mutex_, claims_, key, data);
 }
 
 bool RunLayerStore::keep(const LayerDataKey& key, Entry entry) {
@@ -230,15 +238,7 @@ void RunLayerStore::give_up_thumbnail(const Sha256& key) noexcept {
 
 void RunLayerStore::settle_thumbnail(const Sha256& key,
                                      const std::shared_ptr<const Png>& png) noexcept {
-  std::shared_ptr<Claim<Png>> claim;
-  {
-    std::unique_lock lock(thumbnail_mutex_);
-    auto it = thumbnail_claims_.find(key);
-    if (it == thumbnail_claims_.end()) return;  // not claimed (drawn after a give-up)
-    claim = std::move(it->second);
-    thumbnail_claims_.erase(it);
-  }
-  claim->promise.set_value(png);
+  settle_claim(thumbnail_mutex_, thumbnail_claims_, key, png);
 }
 
 std::uint64_t RunLayerStore::memory_bytes() const {
