@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <future>
 #include <system_error>
 #include <type_traits>
@@ -24,6 +25,16 @@ std::future<std::invoke_result_t<std::decay_t<F>>> start_in_background(F&& f) {
   } catch (const std::system_error&) {
     return {};
   }
+}
+
+// Waits until `result` is ready (true) or `stop` (may be null) is set
+// (false), looking at `stop` every 20 ms: for a wait on work that a cancelled
+// run may never finish.
+template <class T>
+bool wait_unless_stopped(const std::shared_future<T>& result, const std::atomic<bool>* stop) {
+  while (result.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready)
+    if (stop && stop->load()) return false;
+  return true;
 }
 
 namespace testing {

@@ -57,9 +57,9 @@ class LayerDataStore {
 
   // Thumbnails (PNG bytes) by the key of what they were drawn from
   // (measure.cpp: the drawn layers' keys, the map's size and the render
-  // version). A store without thumbnails has none and keeps none. Neither
-  // a PNG nor a wait may leave the key claimed by the caller, who then
-  // offers its PNG or gives it up (ThumbnailClaim).
+  // version). A store without thumbnails has none and keeps none. A lookup
+  // with neither a PNG nor a wait may leave the key claimed by the caller,
+  // who then offers its PNG or gives it up (ThumbnailClaim).
   struct ThumbnailLookup {
     std::shared_ptr<const std::vector<std::uint8_t>> png;
     // Another thread's claim: gives the PNG it offers (null when it gives

@@ -42,7 +42,7 @@ index::EntryKind entry_kind(const WorkItem& w) {
 std::uint64_t kept_bytes(const WorkItem& w, const index::EntryRecord& rec, const MapStats* stats) {
   std::uint64_t bytes = sizeof(WorkItem) + sizeof(index::EntryRecord) + rec.entry_path.capacity() +
                         w.entry.path.capacity();
-  if (stats) bytes += held_bytes(*stats);
+  if (stats) bytes += w.measured->stats_bytes;  // held_bytes(*stats), taken when measured
   if (stats && w.measured->keys)
     bytes += w.measured->keys->layers.capacity() * sizeof(w.measured->keys->layers[0]);
   return bytes;

@@ -179,12 +179,10 @@ LayerDataStore::ThumbnailLookup RunLayerStore::find_thumbnail(const Sha256& key)
   }
   if (other.valid())
     return {nullptr, [this, other]() -> std::shared_ptr<const Png> {
-              if (!wait_for_claims_) {
-                if (other.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
-                  return nullptr;  // drawn by the caller
-              }
-              while (other.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready)
-                if (cancelled_ && cancelled_->load()) return nullptr;  // drawn by the caller
+              const bool ready = wait_for_claims_ ? wait_unless_stopped(other, cancelled_)
+                                                  : other.wait_for(std::chrono::seconds(0)) ==
+                                                        std::future_status::ready;
+              if (!ready) return nullptr;                    // drawn by the caller
               std::shared_ptr<const Png> png = other.get();  // null: given up (drawn then)
               if (png) counters_.thumbnails_reused++;
               return png;

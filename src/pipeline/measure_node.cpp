@@ -1,18 +1,21 @@
 #include "pipeline/measure_node.h"
 
-#include <chrono>
 #include <exception>
 #include <memory>
 #include <string>
 
+#include "common/background.h"
 #include "extract/measure.h"
 
 namespace mapindex::pipeline {
 namespace {
 
-// Takes the part keys of a measured map (before its result is shared).
+// Takes the part keys of a measured map and the bytes its statistics hold
+// (before its result is shared): work the writer, the run's one serial
+// stage, would otherwise do.
 void take_part_keys(Measured& m) {
   if (m.failure || m.measurement.kind != ContentKind::map) return;
+  m.stats_bytes = held_bytes(m.measurement.stats);
   try {
     m.keys = index::part_keys(m.measurement.stats, kExtractorVersion);
   } catch (const std::exception&) {
@@ -36,14 +39,12 @@ void measure_entry(WorkItem& w, const KnownMaps& known, RunContents& contents,
     w.entry.bytes.reset();
     // The claimant fulfils its claim in the thumbnail node, which a failed
     // (cancelled) graph may never run for it: then stop waiting.
-    while (claim.result.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
-      if (failed.load()) {
-        auto stopped = std::make_shared<Measured>();
-        stopped->failure =
-            Problem{Code::internal, "not measured: the run failed first", Location::file()};
-        w.measured = std::move(stopped);
-        return;
-      }
+    if (!wait_unless_stopped(claim.result, &failed)) {
+      auto stopped = std::make_shared<Measured>();
+      stopped->failure =
+          Problem{Code::internal, "not measured: the run failed first", Location::file()};
+      w.measured = std::move(stopped);
+      return;
     }
     w.measured = claim.result.get();
     return;

@@ -30,6 +30,9 @@ struct Measured {
   // A map's part keys (src/index/part_key.h), taken on the thread that
   // measured it: the writer only looks them up (none: it takes them itself).
   std::optional<index::MapPartKeys> keys;
+  // held_bytes of measurement.stats, taken with the keys: for the writer's
+  // bound on what its open batch keeps (IndexOptions::batch_memory).
+  std::uint64_t stats_bytes = 0;
 };
 using MeasuredPtr = std::shared_ptr<const Measured>;
 
