@@ -230,6 +230,76 @@ TEST_SUITE("index") {
     CHECK(query_int(migrated.handle(), last_table) > query_int(migrated.handle(), first_view));
   }
 
+  // A run makes a new index's schema on a thread while it reads its first
+  // entries (OpenOptions::create_in_background): the twin of making it at open.
+  TEST_CASE("index: a new index made in the background equals one made at open") {
+    TempDir dir;
+    OpenOptions background;
+    background.create_in_background = true;
+    auto at_open = open_index(dir.file("at-open.sqlite"));
+    auto made = open_index(dir.file("background.sqlite"), background);
+    CHECK(made.created());
+    CHECK(made.known_maps().empty());  // asks nothing while the schema is being made
+    CHECK_FALSE(made.await_open());
+    for (const char* sql :
+         {"SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_schema "
+          "ORDER BY type, name",
+          "PRAGMA user_version", "PRAGMA application_id", "PRAGMA journal_mode",
+          "PRAGMA synchronous", "PRAGMA foreign_keys", "PRAGMA cache_size",
+          "SELECT layer_kind || tile || name FROM tile_names ORDER BY 1",
+          "SELECT code FROM problem_codes ORDER BY 1"}) {
+      CAPTURE(sql);
+      const auto expected = query_rows(at_open.handle(), sql);
+      CHECK_FALSE(expected.empty());
+      CHECK(query_rows(made.handle(), sql) == expected);
+    }
+    // Both take a run alike; opened again, neither is new.
+    for (auto* db : {&at_open, &made}) {
+      db->finish_run(db->begin_run("index test", "test"), RunStatus::complete, {});
+      CHECK(query_int(db->handle(), "SELECT count(*) FROM runs WHERE status = 'complete'") == 1);
+    }
+    CHECK_FALSE(open_index(dir.file("background.sqlite"), background).created());
+
+    // Closed before anything waited for it, the new index is made whole.
+    { auto closed_at_once = open_index(dir.file("closed.sqlite"), background); }
+    CHECK(query_int(open_index(dir.file("closed.sqlite")).handle(), "PRAGMA user_version") ==
+          latest_schema_version());
+  }
+
+  TEST_CASE("index: a new index that cannot be made in the background fails as open would") {
+    TempDir dir;
+    const auto path = dir.file("held.sqlite");
+    // Another connection holds the empty file's write lock.
+    Connection other;
+    REQUIRE(other.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) == SQLITE_OK);
+    exec_sql(other.get(), "BEGIN IMMEDIATE");
+    OpenOptions at_open;
+    at_open.busy_timeout_ms = 20;
+    auto refused = IndexDb::open(path, OpenMode::read_write, at_open);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == Code::index_locked);
+
+    OpenOptions background = at_open;
+    background.create_in_background = true;
+    auto opened = IndexDb::open(path, OpenMode::read_write, background);
+    REQUIRE(opened.ok());  // the refusal comes with the first use
+    const auto error = opened->await_open();
+    REQUIRE(error);
+    CHECK(error->code == refused.error().code);
+    CHECK(error->message == refused.error().message);
+    for (int attempt = 0; attempt < 2; ++attempt) {  // every write is refused alike
+      try {
+        (void)opened->begin_run("index test", "test");
+        FAIL("a run must not start on an index whose schema was not made");
+      } catch (const IndexError& e) {
+        CHECK(e.code() == Code::index_locked);
+        CHECK(std::string(e.what()) == refused.error().message);
+      }
+    }
+    exec_sql(other.get(), "ROLLBACK");
+    CHECK(query_int(other.get(), "SELECT count(*) FROM sqlite_schema") == 0);
+  }
+
   TEST_CASE("index: an empty file gets a snapshot only when it is the snapshot of the migrations") {
     TempDir dir;
     const Migrations migrations = {{1, "001_a.sql",

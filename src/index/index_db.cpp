@@ -20,6 +20,7 @@ constexpr std::string_view kNow = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 }  // namespace
 
 IndexDb::Impl::~Impl() {
+  if (prepared.valid()) prepared.wait();  // it uses `db`
   if (db && in_batch) sqlite3_exec(db.get(), "ROLLBACK", nullptr, nullptr, nullptr);
   checkpointer.reset();
   statements.reset();  // finalize before closing
@@ -39,6 +40,16 @@ IndexDb::Impl::~Impl() {
 }
 
 void IndexDb::Impl::await_check() {
+  throw_if_unprepared();
+  await_vetting();
+}
+
+void IndexDb::Impl::throw_if_unprepared() const {
+  if (const auto* refused = await_prepared(); refused && *refused)
+    throw sqlite::IndexError((*refused)->message, (*refused)->code, path);
+}
+
+void IndexDb::Impl::await_vetting() {
   if (check.valid()) {
     auto verdict = check.get();
     checked = verdict.how;
@@ -52,6 +63,7 @@ void IndexDb::Impl::begin_batch() {
   await_check();
   stamp_on_close = false;  // until a run finishes again
   sql("BEGIN IMMEDIATE").run();
+  wrote = true;
   in_batch = true;
 }
 
@@ -96,14 +108,26 @@ IndexDb::IndexDb(IndexDb&&) noexcept = default;
 IndexDb& IndexDb::operator=(IndexDb&&) noexcept = default;
 IndexDb::~IndexDb() = default;
 
-int IndexDb::schema_version() const { return impl_->schema_version; }
-sqlite3* IndexDb::handle() const { return impl_->db.get(); }
+int IndexDb::schema_version() const {
+  impl_->await_prepared();
+  return impl_->schema_version;
+}
+sqlite3* IndexDb::handle() const {
+  impl_->await_prepared();
+  return impl_->db.get();
+}
+bool IndexDb::created() const { return impl_->checked == IndexCheck::created; }
+std::optional<Error> IndexDb::await_open() const {
+  const auto* refused = impl_->await_prepared();
+  return refused ? *refused : std::nullopt;
+}
 std::size_t IndexDb::pending_entries() const { return impl_->pending; }
 
 std::int64_t IndexDb::begin_run(std::string_view command, std::string_view tool_version) {
   auto& d = *impl_;
   d.require_writable("begin_run");
   d.commit();
+  d.throw_if_unprepared();  // as it is: not as a lock met by this run
   const auto rollback = [&d] {
     sqlite3_exec(d.db.get(), "ROLLBACK", nullptr, nullptr, nullptr);
     d.in_batch = false;
@@ -180,6 +204,7 @@ std::int64_t IndexDb::source_id(std::int64_t run_id, std::string_view path, Sour
 std::unordered_map<Sha256, KnownMap, Sha256Hash> IndexDb::known_maps() {
   auto& d = *impl_;
   std::unordered_map<Sha256, KnownMap, Sha256Hash> known;
+  if (d.checked == IndexCheck::created && !d.wrote) return known;  // new and empty
   auto& select = d.sql(
       "SELECT sha256, map_id, status, coalesce(teeworlds_status, status) FROM maps "
       "WHERE extractor_version >= ?");

@@ -112,6 +112,13 @@ struct OpenOptions {
   // priority while the caller writes (checkpointer.h); otherwise SQLite's
   // automatic checkpoints, inside the commits.
   bool checkpoint_in_background = false;
+  // read_write, on a new (empty) file: its schema is made, and the file
+  // switched to WAL, on a thread of its own while the caller goes on
+  // (reading its inputs). Every use of the connection waits for it first
+  // (the first write, handle(), schema_version(), await_open()); a failure
+  // is kept for await_open() and thrown by the first write, as IndexError
+  // with the code open would have returned. Otherwise open makes it.
+  bool create_in_background = false;
   // Each write_entry in a savepoint of its own: an entry whose write fails
   // leaves no rows and the batch goes on. Off: no savepoint (SQLite copies
   // every page an entry is the first in its savepoint to change), and an
@@ -166,8 +173,17 @@ class IndexDb {
 
   // sha256 -> the maps measured by this extractor version (or a newer one):
   // content the pipeline need not decode again, with its status so a re-run
-  // still counts rejected maps.
+  // still counts rejected maps. None, without asking the file, on an index
+  // this open created, until something is written.
   std::unordered_map<Sha256, KnownMap, Sha256Hash> known_maps();
+
+  // This open created the index (the file was new or empty): it holds no
+  // maps and no layers yet. Does not wait for OpenOptions::create_in_background.
+  bool created() const;
+
+  // Waits for what open left to a thread (OpenOptions::create_in_background):
+  // the Error that open would have returned had it made the schema itself.
+  std::optional<Error> await_open() const;
 
   // Writes one entry seen by `run_id` in the current batch: its files row,
   // content version and sighting, its entry problems, and for a map either

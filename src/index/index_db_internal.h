@@ -71,6 +71,10 @@ struct IndexDb::Impl {
   // The damage check running in the background (OpenOptions::
   // check_in_background), and its verdict once taken.
   std::future<Vetting> check;
+  // A new index's schema and settings being made on a thread of its own
+  // (OpenOptions::create_in_background; prepare_new), and what refused it.
+  // Nothing else uses `db` until it is ready (await_prepared).
+  std::shared_future<std::optional<Error>> prepared;
   std::optional<Error> damage;
   IndexCheck checked = IndexCheck::none;
   // A run finished (complete or interrupted) on a vetted index, and nothing
@@ -81,6 +85,7 @@ struct IndexDb::Impl {
   std::uint64_t stamp_max_bytes = 0;
   std::int64_t data_version_at_open = -1;
   bool in_batch = false;
+  bool wrote = false;  // a batch was begun since open
   std::size_t pending = 0;
   // OpenOptions::checkpoint_in_background (stopped before the stamp, whose
   // checkpoint must be the only one).
@@ -124,13 +129,24 @@ struct IndexDb::Impl {
   std::optional<Error> vet(const OpenOptions& options, int version, int latest);
   std::optional<Error> switch_to_wal();
   std::optional<Error> migrate_and_configure(const OpenOptions& options);
+  // switch_to_wal and migrate_and_configure for a new file, with the Error
+  // open would return when either throws.
+  std::optional<Error> prepare_new(const OpenOptions& options);
+  // Waits until `prepared` is done (at once when it was never started);
+  // returns what refused the index.
+  const std::optional<Error>* await_prepared() const;
+  // Throws IndexError with what refused the new index, if anything did.
+  void throw_if_unprepared() const;
 
   // Runs and batches (index_db.cpp).
   // The background check's verdict (OpenOptions::check_in_background),
   // waited for: throws IndexError (index.damaged) with its findings when it
   // found damage. Every write asks first (begin_batch); a read that meets
   // damage asks for the better message.
+  // A new index being prepared is waited for first (throws IndexError with
+  // what refused it), then await_vetting.
   void await_check();
+  void await_vetting();
   void begin_batch();
   void commit();
   // The whole batch undone (OpenOptions::entry_savepoints off), with what

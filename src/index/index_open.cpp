@@ -81,6 +81,14 @@ Result<int> schema_version_of(sqlite3* db, const std::string& path) {
   return version;
 }
 
+// What open returns when opening throws.
+Error refusal(sqlite3* db, const std::string& path, const sqlite::IndexError& e) {
+  if (e.code() == Code::index_locked) return busy_error(db, path, e.what());
+  if (e.code() == Code::index_damaged) return sqlite::damaged_error(path, e.what());
+  return Error{e.code() == Code::index_sql ? Code::index_open : e.code(),
+               "cannot open index '" + path + "': " + e.what()};
+}
+
 }  // namespace
 
 std::int64_t data_version(sqlite3* db) {
@@ -109,18 +117,17 @@ Result<IndexDb> IndexDb::open(const std::string& path, OpenMode mode, OpenOption
   if (!version) return version.error();
   const int latest = options.migrations.empty() ? 0 : options.migrations.back().version;
 
+  // Made first: a new index's schema may be made on another thread from
+  // open_for_writing on.
+  impl->statements = std::make_unique<sqlite::StatementCache>(impl->db.get());
   try {
     const auto refused = mode == OpenMode::read_write
                              ? impl->open_for_writing(options, *version, latest)
                              : impl->open_for_reading(*version, latest);
     if (refused) return *refused;
   } catch (const sqlite::IndexError& e) {
-    if (e.code() == Code::index_locked) return busy_error(impl->db.get(), path, e.what());
-    if (e.code() == Code::index_damaged) return sqlite::damaged_error(path, e.what());
-    return Error{e.code() == Code::index_sql ? Code::index_open : e.code(),
-                 "cannot open index '" + path + "': " + e.what()};
+    return refusal(impl->db.get(), path, e);
   }
-  impl->statements = std::make_unique<sqlite::StatementCache>(impl->db.get());
   return IndexDb(std::move(impl));
 }
 
@@ -138,9 +145,32 @@ std::optional<Error> IndexDb::Impl::open_for_writing(const OpenOptions& options,
     if (auto refused = vet(options, version, latest)) return refused;
   } else {
     checked = IndexCheck::created;
+    if (options.create_in_background) {
+      // `this` outlives the thread: ~Impl waits for it.
+      auto preparing = start_in_background([this, options] { return prepare_new(options); });
+      if (preparing.valid()) {
+        prepared = preparing.share();
+        return std::nullopt;
+      }
+    }
   }
   if (auto refused = switch_to_wal()) return refused;
   return migrate_and_configure(options);
+}
+
+std::optional<Error> IndexDb::Impl::prepare_new(const OpenOptions& options) {
+  try {
+    if (auto refused = switch_to_wal()) return refused;
+    return migrate_and_configure(options);
+  } catch (const sqlite::IndexError& e) {
+    return refusal(db.get(), path, e);
+  } catch (const std::exception& e) {
+    return Error{Code::index_open, "cannot open index '" + path + "': " + e.what()};
+  }
+}
+
+const std::optional<Error>* IndexDb::Impl::await_prepared() const {
+  return prepared.valid() ? &prepared.get() : nullptr;
 }
 
 std::optional<Error> IndexDb::Impl::vet(const OpenOptions& options, int version, int latest) {
@@ -209,8 +239,9 @@ std::optional<Error> IndexDb::Impl::migrate_and_configure(const OpenOptions& opt
   // Statement and savepoint journals in memory: on disk they halve the
   // writer's speed.
   sqlite::exec_sql(db.get(), "PRAGMA temp_store = MEMORY");
-  sync_tile_names(db.get(), builtin_tile_names(), [this] { await_check(); });
-  sync_problem_codes(db.get(), [this] { await_check(); });
+  // Not await_check: on a new index this runs as its preparation.
+  sync_tile_names(db.get(), builtin_tile_names(), [this] { await_vetting(); });
+  sync_problem_codes(db.get(), [this] { await_vetting(); });
   if (options.checkpoint_in_background) checkpointer = Checkpointer::start(db.get(), path);
   return std::nullopt;
 }

@@ -86,6 +86,9 @@ Result<index::IndexDb> open_for_run(const IndexOptions& options) {
   open_options.check_in_background = true;
   open_options.checkpoint_in_background = true;
   open_options.entry_savepoints = false;  // the writer writes a rolled back batch again
+  // A new index's schema (tens of milliseconds) is made while the first
+  // entries are read and measured; the writer waits for it.
+  open_options.create_in_background = true;
   auto db = index::IndexDb::open(options.db_path, index::OpenMode::read_write, open_options);
   if (openssl_ready.valid()) openssl_ready.wait();
   return db;
@@ -129,9 +132,9 @@ struct RunState {
         measure_workspaces([this] { return std::make_unique<MeasureWorkspace>(large_tiles); }),
         png_blocks([] { return std::make_unique<render::PngBlocks>(); }) {
     // Earlier runs' layer results: read from the index unless --reindex
-    // asks for everything to be measured again.
+    // asks for everything to be measured again, or the index is new.
     if (run_options.layer_cache)
-      layer_store.emplace(run_options.reindex ? std::string() : run_options.db_path,
+      layer_store.emplace(run_options.reindex || db.created() ? std::string() : run_options.db_path,
                           kExtractorVersion, run_counters.layers,
                           RunLayerStore::kDefaultMemoryBytes, &node_failed, decode_threads > 1);
   }
@@ -376,6 +379,9 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   std::string failure;
   Code failure_code = Code::index_failed;
   run_graph(run, reader, writer, failure, failure_code);
+  // A new index whose schema could not be made: as open reports it (the
+  // writer's first write failed on it and stopped the run).
+  if (auto refused = db->await_open()) return *refused;
 
   summary.interrupted = options.stop && options.stop->requested();
   auto run_id = finish_run(*db, run, writer, summary.interrupted, failure, failure_code);
