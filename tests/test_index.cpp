@@ -15,6 +15,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "common/background.h"
 #include "extract/teeworlds_tile_names.h"
 #include "index/index_db.h"
 #include "index/migrations.h"
@@ -264,6 +265,14 @@ TEST_SUITE("index") {
     { auto closed_at_once = open_index(dir.file("closed.sqlite"), background); }
     CHECK(query_int(open_index(dir.file("closed.sqlite")).handle(), "PRAGMA user_version") ==
           latest_schema_version());
+    // Without a thread to be had, open makes it itself.
+    {
+      const mapindex::testing::RefuseThreadStarts no_threads;
+      auto inline_made = open_index(dir.file("inline.sqlite"), background);
+      CHECK(inline_made.created());
+      CHECK_FALSE(inline_made.await_open());
+      CHECK(query_int(inline_made.handle(), "PRAGMA user_version") == latest_schema_version());
+    }
   }
 
   TEST_CASE("index: a new index that cannot be made in the background fails as open would") {

@@ -139,13 +139,15 @@ struct IndexDb::Impl {
   void throw_if_unprepared() const;
 
   // Runs and batches (index_db.cpp).
+  // What open left to other threads, waited for: a new index's preparation
+  // (throw_if_unprepared), then the background check's verdict
+  // (await_vetting). Every write asks first (begin_batch); a read that meets
+  // damage asks for the better message.
+  void await_check();
   // The background check's verdict (OpenOptions::check_in_background),
   // waited for: throws IndexError (index.damaged) with its findings when it
-  // found damage. Every write asks first (begin_batch); a read that meets
-  // damage asks for the better message.
-  // A new index being prepared is waited for first (throws IndexError with
-  // what refused it), then await_vetting.
-  void await_check();
+  // found damage. Alone only where the preparation itself asks (it writes
+  // the tile names and problem codes).
   void await_vetting();
   void begin_batch();
   void commit();
