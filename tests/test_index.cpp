@@ -240,7 +240,7 @@ TEST_SUITE("index") {
     auto at_open = open_index(dir.file("at-open.sqlite"));
     auto made = open_index(dir.file("background.sqlite"), background);
     CHECK(made.created());
-    CHECK(made.known_maps().empty());  // asks nothing while the schema is being made
+    CHECK(made.known_maps().empty());  // waits for the schema, then asks it
     CHECK_FALSE(made.await_open());
     for (const char* sql :
          {"SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_schema "

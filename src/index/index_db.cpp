@@ -45,8 +45,8 @@ void IndexDb::Impl::await_check() {
 }
 
 void IndexDb::Impl::throw_if_unprepared() const {
-  if (const auto* refused = await_prepared(); refused && *refused)
-    throw sqlite::IndexError((*refused)->message, (*refused)->code, path);
+  if (const auto refused = await_prepared())
+    throw sqlite::IndexError(refused->message, refused->code, path);
 }
 
 void IndexDb::Impl::await_vetting() {
@@ -63,7 +63,6 @@ void IndexDb::Impl::begin_batch() {
   await_check();
   stamp_on_close = false;  // until a run finishes again
   sql("BEGIN IMMEDIATE").run();
-  wrote = true;
   in_batch = true;
 }
 
@@ -117,10 +116,7 @@ sqlite3* IndexDb::handle() const {
   return impl_->db.get();
 }
 bool IndexDb::created() const { return impl_->checked == IndexCheck::created; }
-std::optional<Error> IndexDb::await_open() const {
-  const auto* refused = impl_->await_prepared();
-  return refused ? *refused : std::nullopt;
-}
+std::optional<Error> IndexDb::await_open() const { return impl_->await_prepared(); }
 std::size_t IndexDb::pending_entries() const { return impl_->pending; }
 
 std::int64_t IndexDb::begin_run(std::string_view command, std::string_view tool_version) {
@@ -204,7 +200,7 @@ std::int64_t IndexDb::source_id(std::int64_t run_id, std::string_view path, Sour
 std::unordered_map<Sha256, KnownMap, Sha256Hash> IndexDb::known_maps() {
   auto& d = *impl_;
   std::unordered_map<Sha256, KnownMap, Sha256Hash> known;
-  if (d.checked == IndexCheck::created && !d.wrote) return known;  // new and empty
+  d.throw_if_unprepared();
   auto& select = d.sql(
       "SELECT sha256, map_id, status, coalesce(teeworlds_status, status) FROM maps "
       "WHERE extractor_version >= ?");

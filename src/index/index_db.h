@@ -115,7 +115,8 @@ struct OpenOptions {
   // read_write, on a new (empty) file: its schema is made, and the file
   // switched to WAL, on a thread of its own while the caller goes on
   // (reading its inputs). Every use of the connection waits for it first
-  // (the first write, handle(), schema_version(), await_open()); a failure
+  // (the first write, known_maps(), handle(), schema_version(),
+  // await_open()); a failure
   // is kept for await_open() and thrown by the first write, as IndexError
   // with the code open would have returned. Otherwise open makes it.
   bool create_in_background = false;
@@ -173,12 +174,12 @@ class IndexDb {
 
   // sha256 -> the maps measured by this extractor version (or a newer one):
   // content the pipeline need not decode again, with its status so a re-run
-  // still counts rejected maps. None, without asking the file, on an index
-  // this open created, until something is written.
+  // still counts rejected maps.
   std::unordered_map<Sha256, KnownMap, Sha256Hash> known_maps();
 
-  // This open created the index (the file was new or empty): it holds no
-  // maps and no layers yet. Does not wait for OpenOptions::create_in_background.
+  // This open created the index (the file was new or empty): it held no
+  // maps and no layers, so a run need not ask it for either. Does not wait
+  // for OpenOptions::create_in_background.
   bool created() const;
 
   // Waits for what open left to a thread (OpenOptions::create_in_background):

@@ -85,7 +85,6 @@ struct IndexDb::Impl {
   std::uint64_t stamp_max_bytes = 0;
   std::int64_t data_version_at_open = -1;
   bool in_batch = false;
-  bool wrote = false;  // a batch was begun since open
   std::size_t pending = 0;
   // OpenOptions::checkpoint_in_background (stopped before the stamp, whose
   // checkpoint must be the only one).
@@ -134,7 +133,7 @@ struct IndexDb::Impl {
   std::optional<Error> prepare_new(const OpenOptions& options);
   // Waits until `prepared` is done (at once when it was never started);
   // returns what refused the index.
-  const std::optional<Error>* await_prepared() const;
+  std::optional<Error> await_prepared() const;
   // Throws IndexError with what refused the new index, if anything did.
   void throw_if_unprepared() const;
 

@@ -169,8 +169,8 @@ std::optional<Error> IndexDb::Impl::prepare_new(const OpenOptions& options) {
   }
 }
 
-const std::optional<Error>* IndexDb::Impl::await_prepared() const {
-  return prepared.valid() ? &prepared.get() : nullptr;
+std::optional<Error> IndexDb::Impl::await_prepared() const {
+  return prepared.valid() ? prepared.get() : std::nullopt;
 }
 
 std::optional<Error> IndexDb::Impl::vet(const OpenOptions& options, int version, int latest) {

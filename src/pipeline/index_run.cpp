@@ -125,7 +125,8 @@ struct RunState {
            unsigned decode_threads, std::uint64_t max_in_flight)
       : options(run_options),
         counters(run_counters),
-        known(db.known_maps()),
+        // A new index knows nothing (and may still be getting its schema).
+        known(db.created() ? KnownMaps{} : db.known_maps()),
         budget(run_options.memory_budget, run_options.max_map_size + ByteBudget::kEntryOverhead,
                max_in_flight),
         threads(decode_threads),
