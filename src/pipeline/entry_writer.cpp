@@ -37,13 +37,15 @@ index::EntryKind entry_kind(const WorkItem& w) {
   return index::EntryKind::unreadable;
 }
 
-// The bytes an entry of the open batch holds: its record and item, and
-// the statistics measured for it (with its part keys).
-std::uint64_t kept_bytes(const WorkItem& w, const index::EntryRecord& rec, const MapStats* stats) {
+// The bytes an entry of the open batch holds: its record and item, and,
+// when it is written with the statistics measured for it (`with_stats`),
+// those and their part keys.
+std::uint64_t kept_bytes(const WorkItem& w, const index::EntryRecord& rec, bool with_stats) {
   std::uint64_t bytes = sizeof(WorkItem) + sizeof(index::EntryRecord) + rec.entry_path.capacity() +
                         w.entry.path.capacity();
-  if (stats) bytes += w.measured->stats_bytes;  // held_bytes(*stats), taken when measured
-  if (stats && w.measured->keys)
+  if (!with_stats) return bytes;
+  bytes += w.measured->stats_bytes;  // held_bytes of the statistics, taken when measured
+  if (w.measured->keys)
     bytes += w.measured->keys->layers.capacity() * sizeof(w.measured->keys->layers[0]);
   return bytes;
 }
@@ -198,7 +200,7 @@ void EntryWriter::store(const WorkPtr& item, index::EntryRecord rec) {
   if (w.claimant) contents_.written(w.digest, stats != nullptr);
   counters_.written++;
   consecutive_write_failures_ = 0;
-  batch_bytes_ += kept_bytes(w, rec, stats);
+  batch_bytes_ += kept_bytes(w, rec, stats != nullptr);
   peak_batch_bytes_ = std::max(peak_batch_bytes_, batch_bytes_);
   batch_.emplace_back(item, std::move(rec));
 }
@@ -213,7 +215,7 @@ void EntryWriter::rewrite_batch() {
       counters_.written--;
       const MapStats* stats = stats_of(*w, rec);
       if (stats) written_maps_.erase(*rec.sha256);
-      batch_bytes_ -= kept_bytes(*w, rec, stats);
+      batch_bytes_ -= kept_bytes(*w, rec, stats != nullptr);
       batch_.erase(batch_.begin() + static_cast<std::ptrdiff_t>(i));
       return;
     }

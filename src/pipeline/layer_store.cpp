@@ -1,6 +1,7 @@
 #include "pipeline/layer_store.h"
 
 #include <chrono>
+#include <optional>
 #include <thread>
 #include <utility>
 
@@ -31,6 +32,33 @@ void settle_claim(std::shared_mutex& mutex, Claims& claims, const typename Claim
     claims.erase(it);
   }
   claim->promise.set_value(value);
+}
+
+// What one look at a level found for a key: the value it keeps, or the claim
+// on the key (another thread's, or new and the caller's own).
+template <typename Kept, typename Claims>
+struct Sighting {
+  std::optional<typename Kept::mapped_type> kept;
+  typename Claims::mapped_type claim;  // set when nothing is kept
+  bool claimed = false;                // the claim is new: the caller's
+};
+
+// Looks `key` up in `kept` (guarded by `mutex`, shared); when it is not
+// there, claims it in `claims` unless another thread has (the same mutex,
+// exclusive, looking again first: it may have been kept meanwhile).
+template <typename Kept, typename Claims>
+Sighting<Kept, Claims> kept_or_claim(std::shared_mutex& mutex, const Kept& kept, Claims& claims,
+                                     const typename Kept::key_type& key) {
+  {
+    std::shared_lock lock(mutex);
+    if (auto it = kept.find(key); it != kept.end()) return {it->second, nullptr, false};
+  }
+  // Made before the lock: a claim in `claims` is never empty.
+  auto fresh = std::make_shared<typename Claims::mapped_type::element_type>();
+  std::unique_lock lock(mutex);
+  if (auto it = kept.find(key); it != kept.end()) return {it->second, nullptr, false};
+  auto [it, claimed] = claims.try_emplace(key, std::move(fresh));
+  return {std::nullopt, it->second, claimed};
 }
 
 }  // namespace
@@ -76,29 +104,16 @@ void RunLayerStore::wait_for_index() const {
 }
 
 std::shared_ptr<const LayerData> RunLayerStore::find(const LayerDataKey& key) {
-  {
-    std::shared_lock lock(mutex_);
-    if (auto it = entries_.find(key); it != entries_.end()) {
-      (it->second.from_index ? counters_.reused_index : counters_.reused_run)++;
-      return it->second.data;
-    }
+  const auto seen = kept_or_claim(mutex_, entries_, claims_, key);
+  if (seen.kept) {
+    (seen.kept->from_index ? counters_.reused_index : counters_.reused_run)++;
+    return seen.kept->data;
   }
-  std::shared_future<std::shared_ptr<const LayerData>> other;  // another thread's claim
-  {
-    auto fresh = std::make_shared<Claim<LayerData>>();  // before the lock: a claim is never empty
-    std::unique_lock lock(mutex_);
-    if (auto it = entries_.find(key); it != entries_.end()) {  // kept meanwhile
-      (it->second.from_index ? counters_.reused_index : counters_.reused_run)++;
-      return it->second.data;
-    }
-    auto [it, claimed] = claims_.try_emplace(key, std::move(fresh));
+  if (!seen.claimed) {
     // A thread that asks again for a key it holds does not wait for itself.
-    if (!claimed && it->second->owner == std::this_thread::get_id()) return nullptr;
-    if (!claimed) other = it->second->result;
-  }
-  if (other.valid()) {
+    if (seen.claim->owner == std::this_thread::get_id()) return nullptr;
     // Null when the claimant gave the key up: measured here then (unclaimed).
-    std::shared_ptr<const LayerData> data = other.get();
+    std::shared_ptr<const LayerData> data = seen.claim->result.get();
     if (data) counters_.reused_run++;
     return data;
   }
@@ -159,26 +174,13 @@ bool RunLayerStore::keep(const LayerDataKey& key, Entry entry) {
 }
 
 LayerDataStore::ThumbnailLookup RunLayerStore::find_thumbnail(const Sha256& key) {
-  {
-    std::shared_lock lock(thumbnail_mutex_);
-    if (auto it = thumbnails_.find(key); it != thumbnails_.end()) {
-      counters_.thumbnails_reused++;
-      return {it->second, {}};
-    }
+  const auto seen = kept_or_claim(thumbnail_mutex_, thumbnails_, thumbnail_claims_, key);
+  if (seen.kept) {
+    counters_.thumbnails_reused++;
+    return {*seen.kept, {}};
   }
-  std::shared_future<std::shared_ptr<const Png>> other;  // another thread's claim
-  {
-    auto fresh = std::make_shared<Claim<Png>>();  // before the lock: a claim is never empty
-    std::unique_lock lock(thumbnail_mutex_);
-    if (auto it = thumbnails_.find(key); it != thumbnails_.end()) {
-      counters_.thumbnails_reused++;
-      return {it->second, {}};
-    }
-    auto [it, claimed] = thumbnail_claims_.try_emplace(key, std::move(fresh));
-    if (!claimed) other = it->second->result;
-  }
-  if (other.valid())
-    return {nullptr, [this, other]() -> std::shared_ptr<const Png> {
+  if (!seen.claimed)
+    return {nullptr, [this, other = seen.claim->result]() -> std::shared_ptr<const Png> {
               const bool ready = wait_for_claims_ ? wait_unless_stopped(other, cancelled_)
                                                   : other.wait_for(std::chrono::seconds(0)) ==
                                                         std::future_status::ready;
