@@ -10,6 +10,7 @@ packages=(
   zlib1g-dev libarchive-dev libtbb-dev libsqlite3-dev
   libboost-program-options-dev doctest-dev libssl-dev
   libdeflate-dev liblzf-dev libpng-dev
+  libjemalloc-dev        # the mapindex program's allocator (CMakeLists.txt, MAPINDEX_JEMALLOC)
   sqlite3 zip libarchive-tools p7zip-full xz-utils zstd
   python3
   clang libclang-rt-dev  # the fuzz targets: clang with libFuzzer, ASan and UBSan runtimes

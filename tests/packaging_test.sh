@@ -187,7 +187,10 @@ elif [ "$mode" = deb ]; then
     exit 1
   }
   depends=$(dpkg-deb -f "$deb" Depends)
-  for lib in libarchive libsqlite3 libtbb libdeflate; do
+  libs=(libarchive libsqlite3 libtbb libdeflate)
+  # jemalloc, when the binary runs with it (CMakeLists.txt, MAPINDEX_JEMALLOC).
+  "$binary" --version | grep -q '^allocator: jemalloc ' && libs+=(libjemalloc)
+  for lib in "${libs[@]}"; do
     grep -qE "(^|, )$lib[^ ,]* " <<<"$depends" || fail "Depends does not name $lib: $depends"
   done
   contents=$(dpkg-deb -c "$deb" | awk '{print $6}')

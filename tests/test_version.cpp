@@ -66,6 +66,16 @@ TEST_SUITE("cli") {
     const std::string libpng = line_starting(r.out, "libpng ");
     CHECK(contains(libpng, PNG_LIBPNG_VER_STRING));
     CHECK(contains(libpng, std::string("running ") + png_get_libpng_ver(nullptr)));
+    // The allocator, by the shared object malloc resolves to: jemalloc's
+    // when the build links it (CMakeLists.txt, MAPINDEX_JEMALLOC).
+    const std::string allocator = line_starting(r.out, "allocator: ");
+#if MAPINDEX_BINARY_LINKS_JEMALLOC
+    CHECK(allocator.rfind("allocator: jemalloc ", 0) == 0);
+    CHECK(contains(allocator, "(libjemalloc.so"));
+#else
+    CHECK(allocator.size() > std::string("allocator: ").size());
+    CHECK_FALSE(contains(allocator, "jemalloc"));
+#endif
     // -V is the same.
     CHECK(run_process(mapindex_binary(), {"-V"}).out == r.out);
   }

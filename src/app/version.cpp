@@ -1,6 +1,7 @@
 #include "app/version.h"
 
 #include <archive.h>
+#include <dlfcn.h>
 #include <libdeflate.h>
 #include <lzf.h>
 #include <openssl/crypto.h>
@@ -10,6 +11,8 @@
 
 #include <oneapi/tbb/version.h>
 #include <boost/version.hpp>
+#include <cstdlib>
+#include <filesystem>
 
 #include "index/migrations.h"
 
@@ -35,6 +38,25 @@ std::vector<LibraryVersion> library_versions() {
   };
 }
 
+std::string running_allocator() {
+  // Which shared object the process's malloc resolves to: jemalloc's when
+  // the program links it (CMakeLists.txt, MAPINDEX_JEMALLOC) or it is
+  // preloaded, the C library's otherwise (a sanitizer's under one).
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&std::malloc), &info) == 0 || info.dli_fname == nullptr)
+    return "unknown";
+  const std::string object = std::filesystem::path(info.dli_fname).filename().string();
+  if (object.find("jemalloc") == std::string::npos) return object;
+  using Mallctl = int (*)(const char*, void*, std::size_t*, void*, std::size_t);
+  const auto mallctl = reinterpret_cast<Mallctl>(dlsym(RTLD_DEFAULT, "mallctl"));
+  const char* version = nullptr;
+  std::size_t size = sizeof(version);
+  if (mallctl == nullptr || mallctl("version", &version, &size, nullptr, 0) != 0 ||
+      version == nullptr)
+    return "jemalloc (" + object + ")";
+  return "jemalloc " + std::string(version) + " (" + object + ")";
+}
+
 void print_version(std::ostream& out) {
   out << "mapindex " << tool_version() << "\n";
   out << "index schema version " << index_schema_version() << "\n";
@@ -45,6 +67,7 @@ void print_version(std::ostream& out) {
     if (!lib.running.empty()) out << ", running " << lib.running;
     out << "\n";
   }
+  out << "allocator: " << running_allocator() << "\n";
 }
 
 }  // namespace mapindex

@@ -25,8 +25,13 @@ struct LibraryVersion {
 };
 std::vector<LibraryVersion> library_versions();
 
-// `mapindex --version`: the release, the schema version, and one line per
-// library ("name built X, running Y"), like `sqlite3 --version`.
+// The allocator malloc resolves to in this process, named by its shared
+// object: "jemalloc VERSION (libjemalloc.so.2)", or e.g. "libc.so.6".
+std::string running_allocator();
+
+// `mapindex --version`: the release, the schema version, one line per
+// library ("name built X, running Y"), like `sqlite3 --version`, and the
+// allocator.
 void print_version(std::ostream& out);
 
 }  // namespace mapindex
