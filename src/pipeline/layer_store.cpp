@@ -104,10 +104,10 @@ void RunLayerStore::wait_for_index() const {
 }
 
 std::shared_ptr<const LayerData> RunLayerStore::find(const LayerDataKey& key) {
-  const auto seen = kept_or_claim(mutex_, entries_, claims_, key);
+  auto seen = kept_or_claim(mutex_, entries_, claims_, key);
   if (seen.kept) {
     (seen.kept->from_index ? counters_.reused_index : counters_.reused_run)++;
-    return seen.kept->data;
+    return std::move(seen.kept->data);
   }
   if (!seen.claimed) {
     // A thread that asks again for a key it holds does not wait for itself.
@@ -174,10 +174,10 @@ bool RunLayerStore::keep(const LayerDataKey& key, Entry entry) {
 }
 
 LayerDataStore::ThumbnailLookup RunLayerStore::find_thumbnail(const Sha256& key) {
-  const auto seen = kept_or_claim(thumbnail_mutex_, thumbnails_, thumbnail_claims_, key);
+  auto seen = kept_or_claim(thumbnail_mutex_, thumbnails_, thumbnail_claims_, key);
   if (seen.kept) {
     counters_.thumbnails_reused++;
-    return {*seen.kept, {}};
+    return {std::move(*seen.kept), {}};
   }
   if (!seen.claimed)
     return {nullptr, [this, other = seen.claim->result]() -> std::shared_ptr<const Png> {
