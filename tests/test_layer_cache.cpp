@@ -788,6 +788,82 @@ TEST_SUITE("layer cache") {
   }
 
   TEST_CASE(
+      "layer cache: a map whose thumbnail another map is encoding takes its image, not drawing") {
+    // With one decode thread the store does not wait for a claimant's PNG
+    // (wait_for_claims false): b, measured while a's drawn thumbnail waits to
+    // be encoded, takes a's image instead of inflating and drawing G0 again.
+    const auto a = pool_map("a", {"G0", "D0"});
+    const auto b = pool_map("b", {"D2", "G0", "D1"});
+    const ContentOptions deferred{.thumbnail = ThumbnailMode::drawn_only};
+    const Measurement at_once = measure_content(a, {}, {.thumbnail = ThumbnailMode::encoded});
+    REQUIRE_FALSE(at_once.stats.thumbnail_png.empty());
+    REQUIRE(at_once.stats.thumbnail_key);
+    const Sha256 key = *at_once.stats.thumbnail_key;
+    for (const bool a_encoded_first : {true, false}) {
+      CAPTURE(a_encoded_first);
+      LiveCounters counters;
+      std::atomic<bool> cancelled{false};
+      RunLayerStore store("", kExtractorVersion, counters.layers,
+                          RunLayerStore::kDefaultMemoryBytes, &cancelled, false);
+      MeasureContext o;
+      o.layer_store = &store;
+      std::vector<LayerKind> inflated;
+      ContentOptions watched = deferred;
+      watched.on_tile_layer = [&](const render::TileLayerView& v) { inflated.push_back(v.kind); };
+      Measurement ma = measure_content(a, o, deferred);
+      REQUIRE(ma.thumbnail);
+      Measurement mb = measure_content(b, o, watched);
+      REQUIRE(mb.thumbnail);
+      CHECK(mb.thumbnail->borrowed);
+      CHECK(mb.thumbnail->image == ma.thumbnail->image);  // the one image, shared
+      CHECK(std::count(inflated.begin(), inflated.end(), LayerKind::game) == 0);
+      if (a_encoded_first) {
+        finish_thumbnail(ma, &store);
+        finish_thumbnail(mb, &store);  // takes a's PNG
+        CHECK(counters.layers.thumbnails_reused == 1);
+      } else {
+        finish_thumbnail(mb, &store);  // a's claim still open: encodes, does not offer
+        CHECK_FALSE(store.find_thumbnail(key).png);
+        finish_thumbnail(ma, &store);
+        CHECK(counters.layers.thumbnails_reused == 0);
+      }
+      CHECK(ma.stats.thumbnail_png == at_once.stats.thumbnail_png);
+      CHECK(mb.stats.thumbnail_png == at_once.stats.thumbnail_png);
+      CHECK(mb.stats.thumbnail_key == at_once.stats.thumbnail_key);
+      CHECK(store.find_thumbnail(key).png);  // a's, offered under its claim
+    }
+    // A claim given up takes its image with it: b claims the key and draws.
+    LiveCounters counters;
+    std::atomic<bool> cancelled{false};
+    RunLayerStore store("", kExtractorVersion, counters.layers, RunLayerStore::kDefaultMemoryBytes,
+                        &cancelled, false);
+    MeasureContext o;
+    o.layer_store = &store;
+    Measurement ma = measure_content(a, o, deferred);
+    REQUIRE(ma.thumbnail);
+    const auto image = ma.thumbnail->image;
+    ma.thumbnail.reset();                          // a dropped before encoding: its claim given up
+    CHECK_FALSE(store.find_thumbnail(key).drawn);  // no claim now: this call's own
+    store.give_up_thumbnail(key);
+    Measurement mb = measure_content(b, o, deferred);
+    REQUIRE(mb.thumbnail);
+    CHECK_FALSE(mb.thumbnail->borrowed);
+    CHECK(mb.thumbnail->image != image);
+    CHECK(mb.thumbnail->image->pixels == image->pixels);
+    // The store keeps an image only while its key is claimed.
+    const Sha256 other = thumbnail_key_for(9);
+    store.offer_drawn_thumbnail(other, image);       // no claim yet: not kept
+    REQUIRE_FALSE(store.find_thumbnail(other).png);  // claimed now
+    auto second = store.find_thumbnail(other);
+    REQUIRE(second.drawn);
+    CHECK(second.drawn() == nullptr);
+    store.offer_drawn_thumbnail(other, image);
+    CHECK(second.drawn() == image);
+    store.give_up_thumbnail(other);
+    CHECK(second.drawn() == nullptr);
+  }
+
+  TEST_CASE(
       "layer cache: a stored thumbnail for the key of a map is what the map shows, and only for it") {
     // A planted thumbnail under a's key shows for a: the store is trusted
     // like the layer results, so what it holds under a key is what shows.

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "extract/map_stats.h"
+#include "render/canvas.h"
 
 namespace mapindex {
 
@@ -65,10 +66,19 @@ class LayerDataStore {
     // Another thread's claim: gives the PNG it offers (null when it gives
     // the key up), waiting for it.
     std::function<std::shared_ptr<const std::vector<std::uint8_t>>()> wait;
+    // Another thread's claim: the image it drew under the key and offered
+    // before encoding it (offer_drawn_thumbnail), when it has and has not
+    // yet offered the PNG or given the key up; null otherwise. Never waits.
+    std::function<std::shared_ptr<const render::ClassImage>()> drawn;
   };
   virtual ThumbnailLookup find_thumbnail(const Sha256& /*key*/) { return {}; }
   virtual void offer_thumbnail(const Sha256& /*key*/,
                                std::shared_ptr<const std::vector<std::uint8_t>> /*png*/) {}
+  // The claimant's image, drawn under `key` and not yet encoded: a thread
+  // that finds the claim and may not wait for the PNG encodes this image
+  // instead of drawing the map's layers again. Kept until the claim ends.
+  virtual void offer_drawn_thumbnail(const Sha256& /*key*/,
+                                     std::shared_ptr<const render::ClassImage> /*image*/) {}
   virtual void give_up_thumbnail(const Sha256& /*key*/) noexcept {}
 };
 
@@ -91,6 +101,7 @@ class ThumbnailClaim {
   }
   ~ThumbnailClaim() { give_up(); }
   void released() { store_ = nullptr; }
+  bool held() const { return store_ != nullptr; }
 
  private:
   void give_up() noexcept {

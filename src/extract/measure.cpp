@@ -111,6 +111,7 @@ class ThumbnailSink final : public TileLayerSink {
       auto lookup = store_->find_thumbnail(*key_);
       known_ = std::move(lookup.png);
       pending_ = std::move(lookup.wait);
+      drawn_lookup_ = std::move(lookup.drawn);
       if (!known_ && !pending_) claim_ = ThumbnailClaim(store_, *key_);
     }
     drawing_ = !known_ && !pending_;
@@ -135,15 +136,27 @@ class ThumbnailSink final : public TileLayerSink {
       m.stats.thumbnail_key = key_;
       return;
     }
+    // Its PNG not there yet (a caller that may not wait), but the image it
+    // encodes is: the same image, left to finish_thumbnail like a drawn one
+    // (which takes the PNG if it has come by then), not drawn again.
+    if (!known_ && all_read && drawn_lookup_) {
+      if (auto image = std::exchange(drawn_lookup_, nullptr)()) {
+        m.thumbnail = DrawnThumbnail{std::move(image), key_, {}, true};
+        return;
+      }
+    }
     // A drawn layer did not read here (e.g. over the inflate budget) but the
     // stored thumbnail shows it, or the thread drawing it gave it up: draw
     // the layers that read, and only them.
     if (!drawing_) redraw_tile_layers(file, context, read, drawer_);
     if (auto image = drawer_.image()) {
-      m.thumbnail = DrawnThumbnail{std::move(*image), std::nullopt, {}};
+      auto shared = std::make_shared<const render::ClassImage>(std::move(*image));
+      m.thumbnail = DrawnThumbnail{shared, std::nullopt, {}};
       if (all_read) {
         m.thumbnail->key = key_;
         m.thumbnail->claim = std::move(claim_);
+        if (key_ && store_ && m.thumbnail->claim.held())
+          store_->offer_drawn_thumbnail(*key_, std::move(shared));
       }
     }
   }
@@ -156,6 +169,7 @@ class ThumbnailSink final : public TileLayerSink {
   std::vector<std::int32_t> drawn_layers_;  // what already_drawn was offered
   std::shared_ptr<const std::vector<std::uint8_t>> known_;
   std::function<std::shared_ptr<const std::vector<std::uint8_t>>()> pending_;  // see finish
+  std::function<std::shared_ptr<const render::ClassImage>()> drawn_lookup_;    // see finish
   bool drawing_ = true;   // neither known_ nor pending_ when the layers came
   ThumbnailClaim claim_;  // key_ claimed (known_ null): moved into the drawn thumbnail
 };
@@ -209,7 +223,9 @@ Measurement measure_content(Bytes file, const MeasureContext& context,
     if (st.is_level) {
       m.kind = ContentKind::map;
       m.stats = std::move(st.stats);
-      if (image) m.thumbnail = DrawnThumbnail{std::move(*image), std::nullopt};
+      if (image)
+        m.thumbnail = DrawnThumbnail{
+            std::make_shared<const render::ClassImage>(std::move(*image)), std::nullopt, {}};
       finish_unless_deferred(m, context, options);
     } else {
       m.not_map_reason = st.not_level_reason;
@@ -229,12 +245,25 @@ void finish_thumbnail(Measurement& m, LayerDataStore* store, render::PngBlocks& 
   if (!m.thumbnail) return;
   DrawnThumbnail drawn = std::move(*m.thumbnail);
   m.thumbnail.reset();
-  auto png = render::encode_png(drawn.image, 1, blocks);
+  // Another map's image, taken while its PNG was being made: its PNG when
+  // it has come, else encoded here (never waiting: the encoding of the
+  // other may be queued behind this one). Offered only under this call's
+  // own claim (the other gave the key up).
+  if (drawn.borrowed && drawn.key && store) {
+    auto lookup = store->find_thumbnail(*drawn.key);
+    if (lookup.png) {
+      m.stats.thumbnail_png = *lookup.png;
+      m.stats.thumbnail_key = drawn.key;
+      return;
+    }
+    if (!lookup.wait) drawn.claim = ThumbnailClaim(store, *drawn.key);
+  }
+  auto png = render::encode_png(*drawn.image, 1, blocks);
   if (!png) return;
   m.stats.thumbnail_png = std::move(png.value());
   if (!drawn.key) return;
   m.stats.thumbnail_key = drawn.key;
-  if (store) {
+  if (store && (!drawn.borrowed || drawn.claim.held())) {
     store->offer_thumbnail(
         *drawn.key, std::make_shared<const std::vector<std::uint8_t>>(m.stats.thumbnail_png));
     drawn.claim.released();

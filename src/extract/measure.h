@@ -39,12 +39,17 @@ struct ContentOptions {
 
 // A thumbnail drawn but not yet encoded (ThumbnailMode::drawn_only).
 struct DrawnThumbnail {
-  render::ClassImage image;
+  // Shared with the layer store while the key is claimed (another map with
+  // the same drawn layers may encode it rather than draw it again).
+  std::shared_ptr<const render::ClassImage> image;
   // What it was drawn from (MapStats::thumbnail_key), when every layer it
   // shows was read: the PNG is then offered to the layer store under it.
   std::optional<Sha256> key;
   // The key as claimed in the layer store, until the PNG is offered.
   ThumbnailClaim claim;
+  // The image of another map's claim on the key (LayerDataStore::
+  // ThumbnailLookup::drawn): its PNG is taken if it has come by the encoding.
+  bool borrowed = false;
 };
 
 struct Measurement {

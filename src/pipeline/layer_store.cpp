@@ -180,7 +180,8 @@ LayerDataStore::ThumbnailLookup RunLayerStore::find_thumbnail(const Sha256& key)
     return {std::move(*seen.kept), {}};
   }
   if (!seen.claimed)
-    return {nullptr, [this, other = seen.claim->result]() -> std::shared_ptr<const Png> {
+    return {nullptr,
+            [this, other = seen.claim->result]() -> std::shared_ptr<const Png> {
               const bool ready = wait_for_claims_ ? wait_unless_stopped(other, cancelled_)
                                                   : other.wait_for(std::chrono::seconds(0)) ==
                                                         std::future_status::ready;
@@ -188,6 +189,11 @@ LayerDataStore::ThumbnailLookup RunLayerStore::find_thumbnail(const Sha256& key)
               std::shared_ptr<const Png> png = other.get();  // null: given up (drawn then)
               if (png) counters_.thumbnails_reused++;
               return png;
+            },
+            [this, key]() -> std::shared_ptr<const render::ClassImage> {
+              std::shared_lock lock(thumbnail_mutex_);
+              auto it = drawn_thumbnails_.find(key);
+              return it == drawn_thumbnails_.end() ? nullptr : it->second;
             }};
   try {
     return {find_thumbnail_in_index(key), {}};  // null: the caller's (ThumbnailClaim)
@@ -236,8 +242,23 @@ void RunLayerStore::give_up_thumbnail(const Sha256& key) noexcept {
   settle_thumbnail(key, nullptr);
 }
 
+void RunLayerStore::offer_drawn_thumbnail(const Sha256& key,
+                                          std::shared_ptr<const render::ClassImage> image) {
+  std::unique_lock lock(thumbnail_mutex_);
+  // Only under a claim: its end drops the image (settle_thumbnail).
+  if (thumbnail_claims_.count(key)) drawn_thumbnails_.insert_or_assign(key, std::move(image));
+}
+
 void RunLayerStore::settle_thumbnail(const Sha256& key,
                                      const std::shared_ptr<const Png>& png) noexcept {
+  std::shared_ptr<const render::ClassImage> drawn;  // freed outside the lock
+  {
+    std::unique_lock lock(thumbnail_mutex_);
+    if (auto it = drawn_thumbnails_.find(key); it != drawn_thumbnails_.end()) {
+      drawn = std::move(it->second);
+      drawn_thumbnails_.erase(it);
+    }
+  }
   settle_claim(thumbnail_mutex_, thumbnail_claims_, key, png);
 }
 

@@ -67,12 +67,18 @@ class RunLayerStore final : public LayerDataStore {
   // encoding waits on nothing. Without `wait_for_claims` (the
   // constructor's), the wait gives null unless the PNG is there already: with
   // one decode thread, whose measuring is the run's longest path while the
-  // encoding has a core beside it, drawing again costs the run less than
-  // waiting.
+  // encoding has a core beside it, waiting costs the run more than taking
+  // the claimant's drawn image (ThumbnailLookup::drawn; encoded again only
+  // should its PNG still not be there when this map's thumbnail is encoded),
+  // or, without one, drawing again.
   ThumbnailLookup find_thumbnail(const Sha256& key) override;
   void offer_thumbnail(const Sha256& key,
                        std::shared_ptr<const std::vector<std::uint8_t>> png) override;
   void give_up_thumbnail(const Sha256& key) noexcept override;
+  // Kept while `key` is claimed (one image per claim, so at most one per
+  // map being measured or encoded); dropped when the claim ends.
+  void offer_drawn_thumbnail(const Sha256& key,
+                             std::shared_ptr<const render::ClassImage> image) override;
   static constexpr std::uint64_t kThumbnailMemoryBytes = 8ull << 20;
 
   std::uint64_t memory_bytes() const;  // estimate of what the entries hold
@@ -117,11 +123,14 @@ class RunLayerStore final : public LayerDataStore {
   // claimed them; at most one per decode thread.
   std::unordered_map<LayerDataKey, std::shared_ptr<Claim<LayerData>>, LayerDataKeyHash> claims_;
 
-  mutable std::shared_mutex thumbnail_mutex_;  // guards the three below
+  mutable std::shared_mutex thumbnail_mutex_;  // guards the four below
   std::unordered_map<Sha256, std::shared_ptr<const std::vector<std::uint8_t>>, Sha256Hash>
       thumbnails_;
   std::uint64_t thumbnail_memory_ = 0;
   std::unordered_map<Sha256, std::shared_ptr<Claim<Png>>, Sha256Hash> thumbnail_claims_;
+  // The claimants' drawn images (offer_drawn_thumbnail), until their claims end.
+  std::unordered_map<Sha256, std::shared_ptr<const render::ClassImage>, Sha256Hash>
+      drawn_thumbnails_;
   const std::atomic<bool>* cancelled_;
   const bool wait_for_claims_;
 
