@@ -318,15 +318,26 @@ TEST_SUITE("layer cache") {
     return sha256(Bytes(bytes.data(), bytes.size()));
   }
 
+  // A run's layer store and what it reports to; `wait`: whether a thread
+  // that meets another's claimed thumbnail waits for its PNG (as with two
+  // or more decode threads) or not (one).
+  struct ThumbnailStore {
+    explicit ThumbnailStore(bool wait)
+        : store("", kExtractorVersion, counters.layers, RunLayerStore::kDefaultMemoryBytes,
+                &cancelled, wait) {}
+    LiveCounters counters;
+    std::atomic<bool> cancelled{false};
+    RunLayerStore store;
+  };
+
   TEST_CASE("layer cache: a thumbnail being drawn is waited for, or drawn again") {
     const Sha256 key = thumbnail_key_for(1);
     auto png = std::make_shared<const std::vector<std::uint8_t>>(std::vector<std::uint8_t>{1, 2});
     for (const bool wait : {true, false}) {
       CAPTURE(wait);
-      LiveCounters counters;
-      std::atomic<bool> cancelled{false};
-      RunLayerStore store("", kExtractorVersion, counters.layers,
-                          RunLayerStore::kDefaultMemoryBytes, &cancelled, wait);
+      ThumbnailStore s(wait);
+      RunLayerStore& store = s.store;
+      std::atomic<bool>& cancelled = s.cancelled;
       auto claimant = store.find_thumbnail(key);
       REQUIRE(claimant.png == nullptr);
       REQUIRE_FALSE(claimant.wait);  // the caller's claim
@@ -801,10 +812,8 @@ TEST_SUITE("layer cache") {
     const Sha256 key = *at_once.stats.thumbnail_key;
     for (const bool a_encoded_first : {true, false}) {
       CAPTURE(a_encoded_first);
-      LiveCounters counters;
-      std::atomic<bool> cancelled{false};
-      RunLayerStore store("", kExtractorVersion, counters.layers,
-                          RunLayerStore::kDefaultMemoryBytes, &cancelled, false);
+      ThumbnailStore s(false);
+      RunLayerStore& store = s.store;
       MeasureContext o;
       o.layer_store = &store;
       std::vector<LayerKind> inflated;
@@ -820,12 +829,12 @@ TEST_SUITE("layer cache") {
       if (a_encoded_first) {
         finish_thumbnail(ma, &store);
         finish_thumbnail(mb, &store);  // takes a's PNG
-        CHECK(counters.layers.thumbnails_reused == 1);
+        CHECK(s.counters.layers.thumbnails_reused == 1);
       } else {
         finish_thumbnail(mb, &store);  // a's claim still open: encodes, does not offer
         CHECK_FALSE(store.find_thumbnail(key).png);
         finish_thumbnail(ma, &store);
-        CHECK(counters.layers.thumbnails_reused == 0);
+        CHECK(s.counters.layers.thumbnails_reused == 0);
       }
       CHECK(ma.stats.thumbnail_png == at_once.stats.thumbnail_png);
       CHECK(mb.stats.thumbnail_png == at_once.stats.thumbnail_png);
@@ -833,10 +842,8 @@ TEST_SUITE("layer cache") {
       CHECK(store.find_thumbnail(key).png);  // a's, offered under its claim
     }
     // A claim given up takes its image with it: b claims the key and draws.
-    LiveCounters counters;
-    std::atomic<bool> cancelled{false};
-    RunLayerStore store("", kExtractorVersion, counters.layers, RunLayerStore::kDefaultMemoryBytes,
-                        &cancelled, false);
+    ThumbnailStore s(false);
+    RunLayerStore& store = s.store;
     MeasureContext o;
     o.layer_store = &store;
     Measurement ma = measure_content(a, o, deferred);
