@@ -13,6 +13,7 @@ packages=(
   libjemalloc-dev        # the mapindex program's allocator (CMakeLists.txt, MAPINDEX_JEMALLOC)
   sqlite3 zip libarchive-tools p7zip-full xz-utils zstd
   python3
+  python3-pandas         # docs/guide.md's pandas example, run by tests/test_readme.cpp
   clang libclang-rt-dev  # the fuzz targets: clang with libFuzzer, ASan and UBSan runtimes
   clang-format           # the format test (.clang-format)
   help2man               # the man pages (cmake --install), made from the --help texts
