@@ -190,10 +190,12 @@ LayerDataStore::ThumbnailLookup RunLayerStore::find_thumbnail(const Sha256& key)
               if (png) counters_.thumbnails_reused++;
               return png;
             },
-            [this, key]() -> std::shared_ptr<const render::ClassImage> {
+            [this, claim = seen.claim]() -> std::shared_ptr<const render::ClassImage> {
+              // A settled claim (PNG offered, or given up) gives none.
+              if (claim->result.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+                return nullptr;
               std::shared_lock lock(thumbnail_mutex_);
-              auto it = drawn_thumbnails_.find(key);
-              return it == drawn_thumbnails_.end() ? nullptr : it->second;
+              return claim->drawn;
             }};
   try {
     return {find_thumbnail_in_index(key), {}};  // null: the caller's (ThumbnailClaim)
@@ -244,21 +246,14 @@ void RunLayerStore::give_up_thumbnail(const Sha256& key) noexcept {
 
 void RunLayerStore::offer_drawn_thumbnail(const Sha256& key,
                                           std::shared_ptr<const render::ClassImage> image) {
+  if (wait_for_claims_) return;
   std::unique_lock lock(thumbnail_mutex_);
-  // Only under a claim: its end drops the image (settle_thumbnail).
-  if (thumbnail_claims_.count(key)) drawn_thumbnails_.insert_or_assign(key, std::move(image));
+  if (auto it = thumbnail_claims_.find(key); it != thumbnail_claims_.end())
+    it->second->drawn = std::move(image);
 }
 
 void RunLayerStore::settle_thumbnail(const Sha256& key,
                                      const std::shared_ptr<const Png>& png) noexcept {
-  std::shared_ptr<const render::ClassImage> drawn;  // freed outside the lock
-  {
-    std::unique_lock lock(thumbnail_mutex_);
-    if (auto it = drawn_thumbnails_.find(key); it != drawn_thumbnails_.end()) {
-      drawn = std::move(it->second);
-      drawn_thumbnails_.erase(it);
-    }
-  }
   settle_claim(thumbnail_mutex_, thumbnail_claims_, key, png);
 }
 

@@ -75,8 +75,8 @@ class RunLayerStore final : public LayerDataStore {
   void offer_thumbnail(const Sha256& key,
                        std::shared_ptr<const std::vector<std::uint8_t>> png) override;
   void give_up_thumbnail(const Sha256& key) noexcept override;
-  // Kept while `key` is claimed (one image per claim, so at most one per
-  // map being measured or encoded); dropped when the claim ends.
+  // Kept in the open claim on `key` (none: not kept), and only when the
+  // store does not wait for claims: a thread that waits takes the PNG.
   void offer_drawn_thumbnail(const Sha256& key,
                              std::shared_ptr<const render::ClassImage> image) override;
   static constexpr std::uint64_t kThumbnailMemoryBytes = 8ull << 20;
@@ -104,6 +104,12 @@ class RunLayerStore final : public LayerDataStore {
     std::thread::id owner = std::this_thread::get_id();
   };
   using Png = std::vector<std::uint8_t>;
+  // A thumbnail's claim also holds the claimant's drawn image
+  // (offer_drawn_thumbnail; guarded by thumbnail_mutex_): it goes with the
+  // claim, and ThumbnailLookup::drawn gives it only while the claim is open.
+  struct ThumbnailClaimState : Claim<Png> {
+    std::shared_ptr<const render::ClassImage> drawn;
+  };
   std::shared_ptr<const Png> find_thumbnail_in_index(const Sha256& key);
   void settle_thumbnail(const Sha256& key, const std::shared_ptr<const Png>& png) noexcept;
   // Sets index_, statements_ and the look_up flags (on opening_'s thread).
@@ -123,14 +129,11 @@ class RunLayerStore final : public LayerDataStore {
   // claimed them; at most one per decode thread.
   std::unordered_map<LayerDataKey, std::shared_ptr<Claim<LayerData>>, LayerDataKeyHash> claims_;
 
-  mutable std::shared_mutex thumbnail_mutex_;  // guards the four below
+  mutable std::shared_mutex thumbnail_mutex_;  // guards the three below
   std::unordered_map<Sha256, std::shared_ptr<const std::vector<std::uint8_t>>, Sha256Hash>
       thumbnails_;
   std::uint64_t thumbnail_memory_ = 0;
-  std::unordered_map<Sha256, std::shared_ptr<Claim<Png>>, Sha256Hash> thumbnail_claims_;
-  // The claimants' drawn images (offer_drawn_thumbnail), until their claims end.
-  std::unordered_map<Sha256, std::shared_ptr<const render::ClassImage>, Sha256Hash>
-      drawn_thumbnails_;
+  std::unordered_map<Sha256, std::shared_ptr<ThumbnailClaimState>, Sha256Hash> thumbnail_claims_;
   const std::atomic<bool>* cancelled_;
   const bool wait_for_claims_;
 
