@@ -190,12 +190,12 @@ LayerDataStore::ThumbnailLookup RunLayerStore::find_thumbnail(const Sha256& key)
               if (png) counters_.thumbnails_reused++;
               return png;
             },
-            [this, claim = seen.claim]() -> std::shared_ptr<const render::ClassImage> {
-              // A settled claim (PNG offered, or given up) gives none.
-              if (claim->result.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
-                return nullptr;
+            [this, key, claim = seen.claim]() -> std::shared_ptr<const render::ClassImage> {
+              // Only while the claim is open: settling it (PNG offered, or
+              // given up) takes it out of the map under this lock.
               std::shared_lock lock(thumbnail_mutex_);
-              return claim->drawn;
+              const auto it = thumbnail_claims_.find(key);
+              return it != thumbnail_claims_.end() && it->second == claim ? claim->drawn : nullptr;
             }};
   try {
     return {find_thumbnail_in_index(key), {}};  // null: the caller's (ThumbnailClaim)
