@@ -11,8 +11,9 @@
 # (benchmarks/floor.cpp: read + SHA-256 of entries and tile layers + inflate)
 # and `mapindex index` with its default options on each, and prints a
 # markdown table of medians plus every performance target (the archive
-# history's included) with its ratio and PASS/MISS, then the bounds on how
-# work grows (mapindex-bench-bounds, on the corpus). The inputs are removed
+# history's included) with its ratio and PASS/MISS, each program's spread
+# over the rounds (how noisy the machine was), then the bounds on how work
+# grows (mapindex-bench-bounds, on the corpus). The inputs are removed
 # afterwards (unless --keep).
 #
 #   benchmarks/run.sh [--quick] [--runs N] [--small SIZE] [--copies SIZE|0]
@@ -343,6 +344,13 @@ median() {
     awk '{ a[NR] = $1 } END { if (NR == 0) print ""; else if (NR % 2) print a[(NR + 1) / 2];
                               else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
+# spread INPUT LABEL THREADS: the slowest run's CPU time over the fastest's
+# (empty with fewer than two runs).
+spread() {
+  awk -F'\t' -v i="$1" -v l="$2" -v j="$3" '$1 == i && $2 == l && $3 == j && $6 > 0 {
+      if (n++ == 0 || $6 < lo) lo = $6; if ($6 > hi) hi = $6 }
+    END { if (n > 1) print hi / lo }' "$RESULTS"
+}
 fmt() { awk -v v="$1" -v f="$2" 'BEGIN { if (v == "") print "-"; else printf f "\n", v }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print ""; else print a / b }'; }
 
@@ -485,6 +493,19 @@ print_report() {
         "$(ratio "$large" "$(median synth-small.tar index $j 7)")" "<=" 1.1 %.2fx
     done
   fi
+  echo
+  echo "Noise: each program's CPU time over the $RUNS rounds, slowest / fastest. Every round does"
+  echo "the same work, so a wide spread means other load shared the cores during this run; a ratio"
+  echo "nearer its limit than that spread may land on the other side of it in another run."
+  echo
+  echo "| input | floor | index -j 1 | index -j 2 |"
+  echo "|---|---:|---:|---:|"
+  for input in $(echo $INPUTS $HISTORY_INPUTS | tr ' ' '\n' | awk '!seen[$0]++'); do
+    floor_label=floor-libdeflate
+    case " $HISTORY_INPUTS " in *" $input "*) floor_label=floor-none ;; esac
+    echo "| $input | $(fmt "$(spread "$input" "$floor_label" 1)" %.2fx)" \
+      "| $(fmt "$(spread "$input" index 1)" %.2fx) | $(fmt "$(spread "$input" index 2)" %.2fx) |"
+  done
 }
 
 report=$(print_report)
