@@ -494,9 +494,14 @@ print_report() {
     done
   fi
   echo
-  echo "Noise: each program's CPU time over the $RUNS rounds, slowest / fastest. Every round does"
-  echo "the same work, so a wide spread means other load shared the cores during this run; a ratio"
-  echo "nearer its limit than that spread may land on the other side of it in another run."
+  if [ "$RUNS" -lt 2 ]; then
+    echo "Noise: not measured (one round; --runs 2 or more prints each program's spread)."
+    return
+  fi
+  echo "Noise: each program's CPU time over the $RUNS rounds, slowest / fastest. The floor does the"
+  echo "same work on one thread every round, so its spread is other load on the machine; mapindex's"
+  echo "also varies with how its threads met. A ratio nearer its limit than these spreads may land"
+  echo "on the other side of it in another run."
   echo
   echo "| input | floor | index -j 1 | index -j 2 |"
   echo "|---|---:|---:|---:|"
