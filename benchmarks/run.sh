@@ -335,22 +335,27 @@ if [ -n "$HISTORY_INPUTS" ]; then
 fi
 
 # --- report ---------------------------------------------------------------------
-# median INPUT LABEL THREADS COLUMN (columns: 5 wall, 6 cpu, 7 maxrss_kb, 8 entries,
-# 9 bytes, 10 writer_s, 11 peak in flight, 12 layers measured, 13 layers reused,
-# 14 inflate_s of floor-once)
-median() {
+# values INPUT LABEL THREADS COLUMN: one program's figures over the rounds, sorted
+# (columns: 5 wall, 6 cpu, 7 maxrss_kb, 8 entries, 9 bytes, 10 writer_s, 11 peak in
+# flight, 12 layers measured, 13 layers reused, 14 inflate_s of floor-once)
+values() {
   awk -F'\t' -v i="$1" -v l="$2" -v j="$3" -v c="$4" \
-    '$1 == i && $2 == l && $3 == j && $c != "" { print $c }' "$RESULTS" | sort -g |
+    '$1 == i && $2 == l && $3 == j && $c != "" { print $c }' "$RESULTS" | sort -g
+}
+# median INPUT LABEL THREADS COLUMN
+median() {
+  values "$@" |
     awk '{ a[NR] = $1 } END { if (NR == 0) print ""; else if (NR % 2) print a[(NR + 1) / 2];
                               else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
 # spread INPUT LABEL THREADS: the slowest run's CPU time over the fastest's
 # (empty with fewer than two runs).
 spread() {
-  awk -F'\t' -v i="$1" -v l="$2" -v j="$3" '$1 == i && $2 == l && $3 == j && $6 > 0 {
-      if (n++ == 0 || $6 < lo) lo = $6; if ($6 > hi) hi = $6 }
-    END { if (n > 1) print hi / lo }' "$RESULTS"
+  values "$1" "$2" "$3" 6 |
+    awk 'NR == 1 { lo = $1 } { hi = $1 } END { if (NR > 1 && lo > 0) print hi / lo }'
 }
+# Every input measured, each once, in the order run.
+all_inputs() { echo $INPUTS $HISTORY_INPUTS | tr ' ' '\n' | awk '!seen[$0]++'; }
 fmt() { awk -v v="$1" -v f="$2" 'BEGIN { if (v == "") print "-"; else printf f "\n", v }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print ""; else print a / b }'; }
 
@@ -376,7 +381,7 @@ print_report() {
   echo
   echo "| input | program | threads | wall s | CPU s | maps/s | MB/s | peak RSS MiB | writer % of wall | in flight MiB | layers reused |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-  for input in $(echo $INPUTS $HISTORY_INPUTS | tr ' ' '\n' | awk '!seen[$0]++'); do
+  for input in $(all_inputs); do
     awk -F'\t' -v i="$input" '$1 == i { print $2 "\t" $3 }' "$RESULTS" | awk '!seen[$0]++' |
     while IFS=$'\t' read -r label threads; do
       wall=$(median "$input" "$label" "$threads" 5)
@@ -505,7 +510,7 @@ print_report() {
   echo
   echo "| input | floor | index -j 1 | index -j 2 |"
   echo "|---|---:|---:|---:|"
-  for input in $(echo $INPUTS $HISTORY_INPUTS | tr ' ' '\n' | awk '!seen[$0]++'); do
+  for input in $(all_inputs); do
     floor_label=floor-libdeflate
     case " $HISTORY_INPUTS " in *" $input "*) floor_label=floor-none ;; esac
     echo "| $input | $(fmt "$(spread "$input" "$floor_label" 1)" %.2fx)" \
