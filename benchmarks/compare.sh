@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# benchmarks/compare.sh: is one build of mapindex (or one set of options)
+# faster than another on this machine, and by how much?
+#
+# Runs each variant's `mapindex index` over one input into a fresh index,
+# the variants one after the other in every round (in reverse order every
+# other round), and prints for each its median wall time, CPU time (user +
+# system) and peak RSS, and its wall time over the first variant's (the
+# baseline's) in the same round: the geometric mean of those ratios and a 95%
+# interval for it (Student's t over the rounds' log-ratios). When the interval leaves out 1.00, the difference is more
+# than the machine's noise.
+#
+# Why rounds: on a shared machine, other load moves every time by more than
+# the differences worth measuring (benchmarks/RESULTS.md). The variants of one
+# round meet about the same load, so their ratio moves far less than either
+# time.
+#
+#   benchmarks/compare.sh [--rounds N] [--threads J] INPUT LABEL=COMMAND...
+#
+# COMMAND: a mapindex binary and its subcommand, with any other options,
+# optionally behind `env NAME=VALUE`; each run is
+#   COMMAND --db NEW.sqlite -j J --progress none -q INPUT
+# e.g.
+#   benchmarks/compare.sh corpus.tar "base=build-bench/mapindex index" \
+#       "small=build-bench/mapindex index --memory 64" \
+#       "other=env MALLOC_CONF=thp:always /tmp/other/mapindex index"
+#
+# Settings: --rounds N (default 20), --threads J (default 2), TIMER= the
+# mapindex-bench-time program (default build-bench's: benchmarks/run.sh
+# builds it).
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TIMER=${TIMER:-$REPO/build-bench/benchmarks/mapindex-bench-time}
+ROUNDS=20
+THREADS=2
+
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) ROUNDS=$2; shift ;;
+    --threads) THREADS=$2; shift ;;
+    -h|--help) usage 0 ;;
+    -*) echo "compare.sh: unknown option $1" >&2; usage 2 ;;
+    *) break ;;
+  esac
+  shift
+done
+[ $# -ge 3 ] || { echo "compare.sh: give an input and at least two LABEL=COMMAND" >&2; usage 2; }
+INPUT=$1
+shift
+[ -r "$INPUT" ] || { echo "compare.sh: cannot read the input $INPUT" >&2; exit 2; }
+[ -x "$TIMER" ] || { echo "compare.sh: $TIMER is missing (run benchmarks/run.sh once, or set TIMER=)" >&2; exit 2; }
+case $ROUNDS in '' | *[!0-9]* | 0 | 1) echo "compare.sh: --rounds must be 2 or more" >&2; exit 2 ;; esac
+labels=() commands=()
+for v in "$@"; do
+  case $v in
+    *=*) labels+=("${v%%=*}"); commands+=("${v#*=}") ;;
+    *) echo "compare.sh: '$v' is not LABEL=COMMAND" >&2; exit 2 ;;
+  esac
+done
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/mapindex-compare.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+RESULTS=$WORK/results.tsv  # round, label, wall, cpu, peak RSS KiB
+
+for round in $(seq 1 "$ROUNDS"); do
+  order=$(seq 0 $((${#labels[@]} - 1)))
+  [ $((round % 2)) = 0 ] && order=$(echo "$order" | tac)
+  for i in $order; do
+    rm -f "$WORK"/db.sqlite* "$WORK/time.txt"
+    status=0
+    # shellcheck disable=SC2086 # COMMAND: words
+    "$TIMER" --out "$WORK/time.txt" -- ${commands[$i]} --db "$WORK/db.sqlite" -j "$THREADS" \
+      --progress none -q "$INPUT" >/dev/null 2>"$WORK/stderr.txt" || status=$?
+    # 1: finished with rejected maps (the corpus has some); anything else is a failure.
+    if [ "$status" -gt 1 ]; then
+      echo "compare.sh: ${labels[$i]} failed ($status): ${commands[$i]}" >&2
+      tail -5 "$WORK/stderr.txt" >&2
+      exit 1
+    fi
+    awk -v r="$round" -v l="${labels[$i]}" '{
+        for (f = 1; f <= NF; f++) { split($f, kv, "="); v[kv[1]] = kv[2] }
+        printf "%s\t%s\t%s\t%.6f\t%s\n", r, l, v["wall"], v["user"] + v["sys"], v["maxrss_kb"] }' \
+      "$WORK/time.txt" >>"$RESULTS"
+  done
+  echo "[compare $(date +%H:%M:%S)] round $round/$ROUNDS" >&2
+done
+
+echo "Input: $INPUT; -j $THREADS; $ROUNDS rounds; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "| variant | median wall s | median CPU s | median peak RSS MiB | wall / ${labels[0]}'s, same round: geometric mean [95% interval] |"
+echo "|---|---:|---:|---:|---|"
+for label in "${labels[@]}"; do
+  awk -F'\t' -v l="$label" -v base="${labels[0]}" '
+    function median(a, n,   i, j, t) {  # sorts a[1..n]
+      for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j > 0 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    function t975(df) {  # Student t, 97.5th percentile: the 95% interval of a mean of df + 1 values
+      if (df <= 30) {
+        split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 " \
+              "2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 " \
+              "2.052 2.048 2.045 2.042", t, " ")
+        return t[df] + 0
+      }
+      return 1.96 + 2.5 / df  # within 0.002 of the true value from 30 on
+    }
+    $2 == base { b[$1] = $3 }
+    $2 == l { n++; w[n] = $3; c[n] = $4; m[n] = $5 / 1024; wr[$1] = $3 }
+    END {
+      for (r in wr) { k++; x = log(wr[r] / b[r]); s += x; ss += x * x }
+      mean = s / k; sd = k > 1 ? sqrt((ss - k * mean * mean) / (k - 1)) : 0
+      half = t975(k - 1) * sd / sqrt(k)
+      if (l == base) cmp = "(baseline)"
+      else {
+        verdict = exp(mean + half) < 1 ? "faster" : exp(mean - half) > 1 ? "slower" : "within the noise"
+        cmp = sprintf("%.3fx [%.3f-%.3f]: %s", exp(mean), exp(mean - half), exp(mean + half), verdict)
+      }
+      printf "| %s | %.3f | %.3f | %.0f | %s |\n", l, median(w, n), median(c, n), median(m, n), cmp
+    }' "$RESULTS"
+done
