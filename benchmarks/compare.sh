@@ -101,8 +101,8 @@ for label in "${labels[@]}"; do
       if (df <= 30) {
         split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 " \
               "2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 " \
-              "2.052 2.048 2.045 2.042", t, " ")
-        return t[df] + 0
+              "2.052 2.048 2.045 2.042", q, " ")
+        return q[df] + 0
       }
       return 1.96 + 2.5 / df  # within 0.002 of the true value from 30 on
     }
@@ -110,7 +110,9 @@ for label in "${labels[@]}"; do
     $2 == l { n++; w[n] = $3; c[n] = $4; m[n] = $5 / 1024; wr[$1] = $3 }
     END {
       for (r in wr) { k++; x = log(wr[r] / b[r]); s += x; ss += x * x }
-      mean = s / k; sd = k > 1 ? sqrt((ss - k * mean * mean) / (k - 1)) : 0
+      mean = s / k
+      var = k > 1 ? (ss - k * mean * mean) / (k - 1) : 0
+      sd = var > 0 ? sqrt(var) : 0  # rounding can leave equal ratios a tiny negative variance
       half = t975(k - 1) * sd / sqrt(k)
       if (l == base) cmp = "(baseline)"
       else {

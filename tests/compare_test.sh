@@ -9,6 +9,7 @@
 #   base   1
 #   same   1                   (ratio 1 every round)
 #   double 2 e^(+0.01) in odd rounds, 2 e^(-0.01) in even rounds
+#   exact  2.3, over loads of its own (below)
 # Its CPU time is half the wall time, its peak RSS 100 MiB.
 #
 # Expected, with 4 rounds:
@@ -20,6 +21,9 @@
 #           = 0.018372; 2 e^(-+0.018372) = 1.964 and 2.037: "2.000x
 #           [1.964-2.037]: slower"; walls 3.030, 3.960, 2.020, 2.970 ->
 #           median (2.970 + 3.030) / 2 = 3.000 s, CPU 1.500 s
+#   exact (7 rounds against "base7", both over loads 0.3 + 0.1 r s):
+#           walls 2.3 * 0.4 .. 2.3 * 1.0 -> median 1.610 s, CPU 0.805 s;
+#           every ratio 2.3: "2.300x [2.300-2.300]: slower"
 # and the order of the runs: base same double, then double same base.
 #   tests/compare_test.sh
 set -uo pipefail
@@ -47,8 +51,8 @@ if [ "$variant" = broken ]; then
   exit 2
 fi
 awk -v r="$n" -v v="$variant" -v out="$out" 'BEGIN {
-  load = 1 + 0.5 * (r % 3)
-  f = v == "double" ? 2 * exp(r % 2 ? 0.01 : -0.01) : 1
+  load = v == "base7" || v == "exact" ? 0.3 + 0.1 * r : 1 + 0.5 * (r % 3)
+  f = v == "double" ? 2 * exp(r % 2 ? 0.01 : -0.01) : v == "exact" ? 2.3 : 1
   printf "wall=%.9f user=%.9f sys=0 maxrss_kb=102400 status=0\n", load * f, load * f / 2 >> out
 }'
 EOF
@@ -69,6 +73,15 @@ row() { echo "$output" | grep "^| $1 |" || fail "no row for $1"; }
 expected_order="base same double double same base base same double double same base"
 [ "$(tr '\n' ' ' <"$work/order" | sed 's/ $//')" = "$expected_order" ] ||
   fail "order: $(tr '\n' ' ' <"$work/order")"
+
+# The same ratio in every round (2.3, over loads of 0.3 + 0.1 r s that the
+# baseline "base7" has too): its interval is that ratio, not NaN from a
+# variance that rounding left below zero.
+rm -f "$work"/calls.* "$work/order"
+output=$(TIMER=$work/timer bash "$source_dir/benchmarks/compare.sh" --rounds 7 "$work/input.tar" \
+  "base7=true base7" "exact=true exact" 2>/dev/null)
+[ "$(row exact)" = "| exact | 1.610 | 0.805 | 100 | 2.300x [2.300-2.300]: slower |" ] ||
+  fail "exact row: $(row exact)"
 
 # A variant that fails stops the comparison, naming it and showing its error.
 rm -f "$work"/calls.* "$work/order"
