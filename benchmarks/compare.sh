@@ -31,11 +31,12 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=benchmarks/common.sh source-path=SCRIPTDIR/..
+. "$REPO/benchmarks/common.sh"
 TIMER=${TIMER:-$REPO/build-bench/benchmarks/mapindex-bench-time}
 ROUNDS=20
 THREADS=2
 
-usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) ROUNDS=$2; shift ;;
@@ -73,16 +74,13 @@ for round in $(seq 1 "$ROUNDS"); do
     # shellcheck disable=SC2086 # COMMAND: words
     "$TIMER" --out "$WORK/time.txt" -- ${commands[$i]} --db "$WORK/db.sqlite" -j "$THREADS" \
       --progress none -q "$INPUT" >/dev/null 2>"$WORK/stderr.txt" || status=$?
-    # 1: finished with rejected maps (the corpus has some); anything else is a failure.
-    if [ "$status" -gt 1 ]; then
+    if ! index_finished "$status"; then
       echo "compare.sh: ${labels[$i]} failed ($status): ${commands[$i]}" >&2
       tail -5 "$WORK/stderr.txt" >&2
       exit 1
     fi
-    awk -v r="$round" -v l="${labels[$i]}" '{
-        for (f = 1; f <= NF; f++) { split($f, kv, "="); v[kv[1]] = kv[2] }
-        printf "%s\t%s\t%s\t%.6f\t%s\n", r, l, v["wall"], v["user"] + v["sys"], v["maxrss_kb"] }' \
-      "$WORK/time.txt" >>"$RESULTS"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$round" "${labels[$i]}" "$(kv wall "$WORK/time.txt")" \
+      "$(cpu_of "$WORK/time.txt")" "$(kv maxrss_kb "$WORK/time.txt")" >>"$RESULTS"
   done
   echo "[compare $(date +%H:%M:%S)] round $round/$ROUNDS" >&2
 done
@@ -91,12 +89,10 @@ echo "Input: $INPUT; -j $THREADS; $ROUNDS rounds; load average at the end: $(cut
 echo
 echo "| variant | median wall s | median CPU s | median peak RSS MiB | wall / ${labels[0]}'s, same round: geometric mean [95% interval] |"
 echo "|---|---:|---:|---:|---|"
+# column LABEL N: one variant's figures in column N of the results, one a line.
+column() { awk -F'\t' -v l="$1" -v c="$2" '$2 == l { print $c }' "$RESULTS"; }
 for label in "${labels[@]}"; do
-  awk -F'\t' -v l="$label" -v base="${labels[0]}" '
-    function median(a, n,   i, j, t) {  # sorts a[1..n]
-      for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j > 0 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-    }
+  cmp=$(awk -F'\t' -v l="$label" -v base="${labels[0]}" '
     function t975(df) {  # Student t, 97.5th percentile: the 95% interval of a mean of df + 1 values
       if (df <= 30) {
         split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 " \
@@ -107,18 +103,18 @@ for label in "${labels[@]}"; do
       return 1.96 + 2.5 / df  # within 0.002 of the true value from 30 on
     }
     $2 == base { b[$1] = $3 }
-    $2 == l { n++; w[n] = $3; c[n] = $4; m[n] = $5 / 1024; wr[$1] = $3 }
+    $2 == l { w[$1] = $3 }
     END {
-      for (r in wr) { k++; x = log(wr[r] / b[r]); s += x; ss += x * x }
+      if (l == base) { print "(baseline)"; exit }
+      for (r in w) { k++; x = log(w[r] / b[r]); s += x; ss += x * x }
       mean = s / k
       var = k > 1 ? (ss - k * mean * mean) / (k - 1) : 0
       sd = var > 0 ? sqrt(var) : 0  # rounding can leave equal ratios a tiny negative variance
       half = t975(k - 1) * sd / sqrt(k)
-      if (l == base) cmp = "(baseline)"
-      else {
-        verdict = exp(mean + half) < 1 ? "faster" : exp(mean - half) > 1 ? "slower" : "within the noise"
-        cmp = sprintf("%.3fx [%.3f-%.3f]: %s", exp(mean), exp(mean - half), exp(mean + half), verdict)
-      }
-      printf "| %s | %.3f | %.3f | %.0f | %s |\n", l, median(w, n), median(c, n), median(m, n), cmp
-    }' "$RESULTS"
+      verdict = exp(mean + half) < 1 ? "faster" : exp(mean - half) > 1 ? "slower" : "within the noise"
+      printf "%.3fx [%.3f-%.3f]: %s\n", exp(mean), exp(mean - half), exp(mean + half), verdict
+    }' "$RESULTS")
+  printf '| %s | %.3f | %.3f | %.0f | %s |\n' "$label" "$(column "$label" 3 | median_of)" \
+    "$(column "$label" 4 | median_of)" \
+    "$(awk -v k="$(column "$label" 5 | median_of)" 'BEGIN { print k / 1024 }')" "$cmp"
 done

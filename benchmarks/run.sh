@@ -40,6 +40,8 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=benchmarks/common.sh source-path=SCRIPTDIR/..
+. "$REPO/benchmarks/common.sh"
 RUNS=${RUNS:-3}
 SYNTH_SMALL=${SYNTH_SMALL:-200M}
 SYNTH_COPIES=${SYNTH_COPIES:-1G}
@@ -59,7 +61,6 @@ KEEP=0
 BUILD=1
 OUT=""
 
-usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) RUNS=1; SYNTH_SMALL=20M; SYNTH_COPIES=0; SYNTH_LARGE=0; SYNTH_DISTINCT=16
@@ -114,6 +115,7 @@ if [ -z "$WORK_DIR" ]; then
 else
   mkdir -p "$WORK_DIR"
 fi
+# shellcheck disable=SC2317 # run by the trap below
 cleanup() { if [ "$KEEP" = 0 ]; then rm -rf "$WORK_DIR"; else log "kept $WORK_DIR"; fi; }
 trap cleanup EXIT
 RESULTS=$WORK_DIR/results.tsv
@@ -171,7 +173,6 @@ if [ -n "$HISTORY_INPUTS" ]; then
 fi
 
 # --- measuring ------------------------------------------------------------------
-kv() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" "$2" | tail -1; }
 js() { grep -o "\"$1\":[^,}]*" "$2" | tail -1 | cut -d: -f2; }
 
 # record INPUT LABEL THREADS ROUND TIMEFILE ENTRIES BYTES WRITER_S PEAK_INFLIGHT
@@ -179,7 +180,7 @@ js() { grep -o "\"$1\":[^,}]*" "$2" | tail -1 | cut -d: -f2; }
 record() {
   local t=$5
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" \
-    "$(kv wall "$t")" "$(awk -v u="$(kv user "$t")" -v s="$(kv sys "$t")" 'BEGIN { print u + s }')" \
+    "$(kv wall "$t")" "$(cpu_of "$t")" \
     "$(kv maxrss_kb "$t")" "$6" "$7" "$8" "$9" "${10:-}" "${11:-}" "${12:-}" >>"$RESULTS"
 }
 
@@ -204,8 +205,7 @@ index() {
   # shellcheck disable=SC2086 # INDEX_OPTIONS: words
   "$TIMER" --out "$t" -- "$MAPINDEX" index --db "$5" -j "$3" --progress none -q $INDEX_OPTIONS \
     --stats-json "$s" ${6:+"$6"} "$WORK_DIR/$1" || status=$?
-  # 1: finished with rejected maps (the corpus has some); anything else is a failure.
-  if [ "$status" -gt 1 ]; then echo "run.sh: mapindex index failed ($status) on $1" >&2; exit 1; fi
+  index_finished "$status" || { echo "run.sh: mapindex index failed ($status) on $1" >&2; exit 1; }
   record "$1" "$2" "$3" "$4" "$t" "$(( $(js maps_indexed "$s") + $(js maps_known "$s") ))" \
     "$(js bytes "$s")" "$(js writer_seconds "$s")" "$(js peak_in_flight_bytes "$s")" \
     "$(js layers_measured "$s")" "$(( $(js layers_reused_run "$s") + $(js layers_reused_index "$s") ))"
@@ -343,11 +343,7 @@ values() {
     '$1 == i && $2 == l && $3 == j && $c != "" { print $c }' "$RESULTS" | sort -g
 }
 # median INPUT LABEL THREADS COLUMN
-median() {
-  values "$@" |
-    awk '{ a[NR] = $1 } END { if (NR == 0) print ""; else if (NR % 2) print a[(NR + 1) / 2];
-                              else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
-}
+median() { values "$@" | median_of; }
 # spread INPUT LABEL THREADS: the slowest run's CPU time over the fastest's
 # (empty with fewer than two runs).
 spread() {
@@ -355,6 +351,7 @@ spread() {
     awk 'NR == 1 { lo = $1 } { hi = $1 } END { if (NR > 1 && lo > 0) print hi / lo }'
 }
 # Every input measured, each once, in the order run.
+# shellcheck disable=SC2086 # the lists of inputs: words
 all_inputs() { echo $INPUTS $HISTORY_INPUTS | tr ' ' '\n' | awk '!seen[$0]++'; }
 fmt() { awk -v v="$1" -v f="$2" 'BEGIN { if (v == "") print "-"; else printf f "\n", v }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print ""; else print a / b }'; }
