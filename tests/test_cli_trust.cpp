@@ -10,7 +10,6 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -117,21 +116,10 @@ mapindex::index::OpenOptions check_in_background() {
   return options;
 }
 
-// The stamp a finished run leaves on an index (index_stamp.h), or "".
-std::string stamp_of(const fs::path& db) {
-  char value[128];
-  const auto n = getxattr(db.c_str(), mapindex::index::kStampAttribute, value, sizeof value);
-  return n > 0 ? std::string(value, static_cast<std::size_t>(n)) : std::string();
-}
-
-// Whether files in `dir` keep user extended attributes (the stamp); where
-// they do not, every run checks and the stamp tests have nothing to test:
-// they say so and stop.
+// Whether `dir` keeps the stamp; where it does not, the stamp tests say so
+// and stop.
 bool keeps_stamps(const fs::path& dir) {
-  const auto probe = dir / "xattr-probe";
-  write_file(probe, std::vector<std::uint8_t>{1});
-  const bool kept = setxattr(probe.c_str(), "user.mapindex.probe", "1", 1, 0) == 0;
-  fs::remove(probe);
+  const bool kept = keeps_user_xattrs(dir);
   if (!kept) MESSAGE("skipped: " << dir << " keeps no user extended attributes");
   return kept;
 }
@@ -160,7 +148,7 @@ bool stamp_matches_file_only(const fs::path& db) {
   std::snprintf(
       expected, sizeof expected, "1 %zu %08lx", bytes.size(),
       crc32(0, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size())));
-  return stamp_of(db) == expected;
+  return index_stamp(db) == expected;
 }
 
 // `mapindex index` over `inputs` with --stats-json: its exit status, stderr
@@ -472,7 +460,7 @@ TEST_SUITE("cli") {
       "damage in place included, and it is") {
     IndexedFolder f(6);
     if (!keeps_stamps(f.db.parent_path())) return;
-    const auto stamp = stamp_of(f.db);
+    const auto stamp = index_stamp(f.db);
     REQUIRE_MESSAGE(!stamp.empty(), "no stamp on " << f.db
                                                    << " (does its file system keep user "
                                                       "extended attributes?)");
@@ -483,8 +471,8 @@ TEST_SUITE("cli") {
     auto run = index_vetted(f.db, f.maps);
     CHECK_MESSAGE(run.exit_code == 0, run.err);
     CHECK(run.index_check == "unchanged");
-    CHECK(!stamp_of(f.db).empty());
-    CHECK(stamp_of(f.db) != stamp);  // the run's row changed the file
+    CHECK(!index_stamp(f.db).empty());
+    CHECK(index_stamp(f.db) != stamp);  // the run's row changed the file
     CHECK(stamp_matches(f.db));
 
     // Changed by another program (a row, the same size): checked, sound.
@@ -498,15 +486,15 @@ TEST_SUITE("cli") {
 
     // Damaged in place, the stamp kept, in a table a re-run does not read:
     // refused before anything is written.
-    REQUIRE(!stamp_of(f.db).empty());
+    REQUIRE(!index_stamp(f.db).empty());
     const auto runs_before = sql_int(f.db, "SELECT count(*) FROM runs");
     damage_pages(f.db, {"layer_data_tiles"});
-    REQUIRE(!stamp_of(f.db).empty());
+    REQUIRE(!index_stamp(f.db).empty());
     run = index_vetted(f.db, f.maps);
     CHECK(run.exit_code == 3);
     CHECK_MESSAGE(contains(run.err, "index '" + f.db.string() + "' is damaged ("), run.err);
     CHECK(sql_int(f.db, "SELECT count(*) FROM runs") == runs_before);
-    CHECK(stamp_of(f.db).empty());  // the refused run removed it
+    CHECK(index_stamp(f.db).empty());  // the refused run removed it
   }
 
   TEST_CASE(
@@ -514,7 +502,7 @@ TEST_SUITE("cli") {
       "a commit during the run leaves no stamp") {
     IndexedFolder f(3);
     if (!keeps_stamps(f.db.parent_path())) return;
-    REQUIRE(!stamp_of(f.db).empty());
+    REQUIRE(!index_stamp(f.db).empty());
     sqlite3* other = nullptr;
     REQUIRE(sqlite3_open(f.db.c_str(), &other) == SQLITE_OK);
     REQUIRE(sqlite3_exec(other, "UPDATE runs SET command = 'x' WHERE run_id = 1", nullptr, nullptr,
@@ -527,7 +515,7 @@ TEST_SUITE("cli") {
     CHECK(run.index_check == "quick_check");
     // The run moved the log into the file (the other connection was idle)
     // and stamped what it checked and wrote.
-    CHECK(!stamp_of(f.db).empty());
+    CHECK(!index_stamp(f.db).empty());
     run = index_vetted(f.db, f.maps);
     CHECK(run.index_check == "unchanged");
     sqlite3_close(other);
@@ -543,7 +531,7 @@ TEST_SUITE("cli") {
       commit_elsewhere(f.db, "UPDATE runs SET command = 'y' WHERE run_id = 1");
       db->finish_run(run_id, RunStatus::complete, {});
     }
-    CHECK(stamp_of(f.db).empty());
+    CHECK(index_stamp(f.db).empty());
   }
 
   TEST_CASE(
@@ -555,7 +543,7 @@ TEST_SUITE("cli") {
     using namespace mapindex::sqlite;
     IndexedFolder f(2);
     if (!keeps_stamps(f.db.parent_path())) return;
-    REQUIRE(!stamp_of(f.db).empty());
+    REQUIRE(!index_stamp(f.db).empty());
     struct stat st {};
     REQUIRE(stat(f.db.c_str(), &st) == 0);
     const auto locks_held = [&] {
@@ -589,7 +577,7 @@ TEST_SUITE("cli") {
     using namespace mapindex::sqlite;
     IndexedFolder f(2);
     if (!keeps_stamps(f.db.parent_path())) return;
-    REQUIRE(!stamp_of(f.db).empty());
+    REQUIRE(!index_stamp(f.db).empty());
     const auto finish = [&](std::optional<RunStatus> status, OpenOptions options = {}) {
       auto db = IndexDb::open(f.db.string(), OpenMode::read_write, options);
       REQUIRE_MESSAGE(db.ok(), (db.ok() ? "" : db.error().message));
@@ -597,13 +585,13 @@ TEST_SUITE("cli") {
       return db->index_check();
     };
     CHECK(finish(RunStatus::failed) == IndexCheck::unchanged);
-    CHECK(stamp_of(f.db).empty());
+    CHECK(index_stamp(f.db).empty());
     CHECK(finish(RunStatus::complete) == IndexCheck::quick_check);
     CHECK(stamp_matches(f.db));
     CHECK(finish(RunStatus::interrupted) == IndexCheck::unchanged);
     CHECK(stamp_matches(f.db));
     CHECK(finish(std::nullopt) == IndexCheck::unchanged);  // opened, no run
-    CHECK(stamp_of(f.db).empty());
+    CHECK(index_stamp(f.db).empty());
     (void)finish(RunStatus::complete);
     REQUIRE(stamp_matches(f.db));
     {  // A run after a finished one, itself never finished: no stamp.
@@ -612,14 +600,14 @@ TEST_SUITE("cli") {
       db->finish_run(db->begin_run("index test", "test"), RunStatus::complete, {});
       (void)db->begin_run("index test", "test");
     }
-    CHECK(stamp_of(f.db).empty());
+    CHECK(index_stamp(f.db).empty());
     (void)finish(RunStatus::complete);
     REQUIRE(stamp_matches(f.db));
     // Over the size limit the file is not checked, so not stamped either.
     OpenOptions big;
     big.quick_check_max_bytes = 0;
     CHECK(finish(RunStatus::complete, big) == IndexCheck::too_large);
-    CHECK(stamp_of(f.db).empty());
+    CHECK(index_stamp(f.db).empty());
     // A new index is vetted (nothing to check).
     const auto fresh = f.tmp / "fresh.sqlite";
     {

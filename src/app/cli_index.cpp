@@ -228,13 +228,16 @@ int run_index_command(const IndexCommandOptions& c, ProgressMode mode) {
   const IndexOptions& o = c.run;
   install_interrupt_handlers();
   LiveCounters counters;
+  std::optional<RunFindings> found;
   Result<IndexSummary> result = [&] {
     ProgressReporter reporter(counters, mode, stderr);
     set_interrupt_counters(&counters);
     struct ClearCounters {
       ~ClearCounters() { set_interrupt_counters(nullptr); }
     } clear_counters;
-    return run_index(o, counters);
+    return run_index(o, counters, [&](sqlite3* index, std::int64_t run_id) {
+      found = read_run_findings(index, run_id, o.game);
+    });
   }();
   if (!result) {
     std::cerr << "mapindex index: " << result.error().message << "\n";
@@ -242,7 +245,6 @@ int run_index_command(const IndexCommandOptions& c, ProgressMode mode) {
   }
   // With --audit-format json or html, standard output holds only the report.
   const bool json_only = c.audit && (c.audit_format == "json" || c.audit_format == "html");
-  const auto found = read_run_findings(o.db_path, result->run_id, o.game);
   if (!c.quiet && !json_only) print_summary(o, counters, *result, found);
   std::fflush(stdout);
   print_input_errors(o, counters, *result, found);

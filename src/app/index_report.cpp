@@ -42,14 +42,11 @@ std::string shell_quoted(const std::string& word) {
 
 }  // namespace
 
-std::optional<RunFindings> read_run_findings(const std::string& db_path, std::int64_t run_id,
-                                             Game game) {
-  auto db = sqlite::open_sqlite_read_only(db_path);
-  if (!db) return std::nullopt;
+std::optional<RunFindings> read_run_findings(sqlite3* index, std::int64_t run_id, Game game) {
   RunFindings found;
   try {
     sqlite::Statement rejected(
-        db->get(),
+        index,
         std::string("SELECT s.kind, e.source, e.entry_path, e.codes FROM run_entries e "
                     "JOIN sources s ON s.source_id = e.source_id WHERE e.run_id = ? AND e.") +
             (game == Game::ddnet ? "status" : "teeworlds_status") +
@@ -63,7 +60,7 @@ std::optional<RunFindings> read_run_findings(const std::string& db_path, std::in
                                 codes.substr(0, codes.find(','))});
     }
     sqlite::Statement inputs(
-        db->get(),
+        index,
         "SELECT s.kind, s.path, f.entry_path, p.code, p.severity, p.message "
         "FROM file_sightings h JOIN files f ON f.file_id = h.file_id "
         "JOIN sources s ON s.source_id = f.source_id JOIN problems p ON p.file_id = f.file_id "

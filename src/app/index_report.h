@@ -36,10 +36,10 @@ struct RunFindings {
   std::vector<InputError> input_errors;
 };
 
-// Read from the index after the run; nullopt when it cannot be read (the
-// summary then goes without the lists).
-std::optional<RunFindings> read_run_findings(const std::string& db_path, std::int64_t run_id,
-                                             Game game);
+// Read from the index after the run (through the run's own connection:
+// RunReadBack); nullopt when it cannot be read (the summary then goes
+// without the lists).
+std::optional<RunFindings> read_run_findings(sqlite3* index, std::int64_t run_id, Game game);
 
 // One line on standard error per error that concerns an input as a whole,
 // and one when the run found no map: a cron job's log says what went wrong

@@ -356,7 +356,8 @@ Result<std::int64_t> finish_run(index::IndexDb& db, RunState& run, EntryWriter& 
 
 }  // namespace
 
-Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counters) {
+Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counters,
+                               const RunReadBack& read_back) {
   const auto wall_start = std::chrono::steady_clock::now();
   const double cpu_start = cpu_seconds();
   auto db = open_for_run(options);
@@ -399,6 +400,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   summary.peak_batch_bytes = writer.peak_batch_bytes();
   summary.zip_members_read = reader.progress().zip_members;
   summary.index_check = db->index_check();
+  if (read_back) read_back(db->handle(), summary.run_id);
   return summary;
 }
 

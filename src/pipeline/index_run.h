@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -89,9 +90,17 @@ struct IndexSummary {
   index::IndexCheck index_check = index::IndexCheck::none;  // how open vetted the index
 };
 
+// Reads what a run wrote, through the index's own connection (read queries
+// only), once the run's end is written and before the index is closed: a
+// caller's report then does not open the index again, which costs a new
+// connection's reading of the whole schema (a few milliseconds of every run).
+using RunReadBack = std::function<void(sqlite3* index, std::int64_t run_id)>;
+
 // Runs the whole index job. Errors opening the index (newer schema, not a
 // database, ...) come back as Error; problems with inputs and maps are rows in
-// the index and counts in `counters`.
-Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counters);
+// the index and counts in `counters`. `read_back`, when set, is called once
+// the run's end is written (not when the run fails).
+Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counters,
+                               const RunReadBack& read_back = {});
 
 }  // namespace mapindex

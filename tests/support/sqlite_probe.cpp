@@ -1,13 +1,16 @@
 #include "tests/support/sqlite_probe.h"
 
 #include <sqlite3.h>
+#include <sys/xattr.h>
 
 #include <algorithm>
 #include <iterator>
 #include <set>
 #include <stdexcept>
 
+#include "index/index_stamp.h"
 #include "sqlite/statement.h"
+#include "tests/support/archive_builder.h"
 
 namespace mapindex::testing {
 
@@ -83,6 +86,20 @@ std::string first_difference(const IndexTables& a, const IndexTables& b) {
   }
   if (a.size() != b.size()) return "the right has more tables";
   return "";
+}
+
+std::string index_stamp(const std::filesystem::path& db) {
+  char value[128];
+  const auto n = getxattr(db.c_str(), index::kStampAttribute, value, sizeof value);
+  return n > 0 ? std::string(value, static_cast<std::size_t>(n)) : std::string();
+}
+
+bool keeps_user_xattrs(const std::filesystem::path& dir) {
+  const auto probe = dir / "xattr-probe";
+  write_file(probe, std::vector<std::uint8_t>{1});
+  const bool kept = setxattr(probe.c_str(), "user.mapindex.probe", "1", 1, 0) == 0;
+  std::filesystem::remove(probe);
+  return kept;
 }
 
 }  // namespace mapindex::testing

@@ -18,6 +18,14 @@ std::vector<Row> sql_rows(const std::filesystem::path& db, const std::string& sq
 std::string sql_value(const std::filesystem::path& db, const std::string& sql);
 std::int64_t sql_int(const std::filesystem::path& db, const std::string& sql);
 
+// The stamp a finished run leaves on an index (index/index_stamp.h), or ""
+// when it has none.
+std::string index_stamp(const std::filesystem::path& db);
+// Whether files in `dir` keep user extended attributes (the stamp): where
+// they do not, every run checks its index and a stamp test has nothing to
+// test.
+bool keeps_user_xattrs(const std::filesystem::path& dir);
+
 // Every table and view a query can see, each as sorted rows, without what
 // legitimately differs between two runs over the same input: the run's
 // timestamps, its command line and process id.
