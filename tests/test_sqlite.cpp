@@ -13,6 +13,7 @@
 #include "app/commands.h"
 #include "sqlite/database.h"
 #include "sqlite/statement.h"
+#include "tests/support/archive_builder.h"
 #include "tests/test_index_helpers.h"
 
 using namespace mapindex;
@@ -180,6 +181,41 @@ TEST_SUITE("sqlite") {
     CHECK(status == kExitIndex);
     CHECK_MESSAGE(contains(err, "mapindex test: index '" + failure->file() + "': "), err);
     CHECK_MESSAGE(contains(err, "database or disk is full"), err);
+  }
+
+  TEST_CASE("sqlite: open_sqlite_read_only reads the schema first, or only the header when asked") {
+    mapindex::testing::TempDir tmp;
+    const std::string path = tmp.file("db.sqlite");
+    {
+      Connection db;
+      REQUIRE(db.open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) == SQLITE_OK);
+      exec_sql(db.get(), "PRAGMA page_size = 4096; CREATE TABLE t (a); INSERT INTO t VALUES (1)");
+    }
+    // A whole file opens either way.
+    CHECK(open_sqlite_read_only(path).ok());
+    CHECK(open_sqlite_read_only(path, kBusyTimeoutMs, FirstRead::header).ok());
+    // Page 1 past its 100-byte header is the schema's table: overwritten,
+    // the schema cannot be read, but the header still can.
+    {
+      std::FILE* f = std::fopen(path.c_str(), "r+b");
+      REQUIRE(f);
+      const std::vector<unsigned char> junk(4096 - 100, 0xA5);
+      REQUIRE(std::fseek(f, 100, SEEK_SET) == 0);
+      REQUIRE(std::fwrite(junk.data(), 1, junk.size(), f) == junk.size());
+      std::fclose(f);
+    }
+    const auto schema = open_sqlite_read_only(path);
+    REQUIRE_FALSE(schema.ok());
+    CHECK(schema.error().code == Code::index_damaged);
+    CHECK(open_sqlite_read_only(path, kBusyTimeoutMs, FirstRead::header).ok());
+    // Not SQLite at all: refused either way, with the same code.
+    const std::string text = tmp.file("notes.txt");
+    mapindex::testing::write_file(text, std::vector<std::uint8_t>(4096, 'x'));
+    for (const auto first : {FirstRead::schema, FirstRead::header}) {
+      const auto opened = open_sqlite_read_only(text, kBusyTimeoutMs, first);
+      REQUIRE_FALSE(opened.ok());
+      CHECK(opened.error().code == Code::index_not_sqlite);
+    }
   }
 
   TEST_CASE(

@@ -49,7 +49,9 @@ std::optional<Error> quick_check(sqlite3* db, const std::string& path) {
 // The background check, on a connection of its own: the stamp compared,
 // and quick_check when it does not match.
 Vetting vet_file(const std::string& path, int busy_timeout_ms) {
-  auto connection = sqlite::open_sqlite_read_only(path, busy_timeout_ms);
+  // The header only: comparing the stamp needs no schema (quick_check reads
+  // it when the stamp does not match).
+  auto connection = sqlite::open_sqlite_read_only(path, busy_timeout_ms, sqlite::FirstRead::header);
   if (!connection) return {IndexCheck::quick_check, connection.error()};
   try {
     if (matches_stamp(connection->get(), path)) return {IndexCheck::unchanged, std::nullopt};

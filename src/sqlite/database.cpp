@@ -122,7 +122,8 @@ Error open_error(sqlite3* db, const std::string& path) {
           "': " + (db ? sqlite3_errmsg(db) : std::string("out of memory"))};
 }
 
-Result<Connection> open_sqlite_read_only(const std::string& path, int busy_timeout_ms) {
+Result<Connection> open_sqlite_read_only(const std::string& path, int busy_timeout_ms,
+                                         FirstRead first) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     return Error{Code::index_open, "index '" + path + "' does not exist"};
@@ -131,8 +132,12 @@ Result<Connection> open_sqlite_read_only(const std::string& path, int busy_timeo
     int rc = db.open(name, flags);
     if (rc == SQLITE_OK) {
       sqlite3_busy_timeout(db.get(), busy_timeout_ms);
-      // The first read: the header, and for a WAL database its -shm.
-      rc = sqlite3_exec(db.get(), "SELECT count(*) FROM sqlite_schema", nullptr, nullptr, nullptr);
+      // The first read: the header, and for a WAL database its -shm; then
+      // the schema, unless only the header is asked for.
+      rc = sqlite3_exec(db.get(),
+                        first == FirstRead::schema ? "SELECT count(*) FROM sqlite_schema"
+                                                   : "PRAGMA schema_version",
+                        nullptr, nullptr, nullptr);
     }
     return rc;
   };

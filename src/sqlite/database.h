@@ -109,13 +109,21 @@ Error open_error(sqlite3* db, const std::string& path);
 // write `path`-shm next to a WAL database even to read it.
 bool writable_here(const std::string& path);
 
+// What open_sqlite_read_only reads first, to find out what the file is.
+enum class FirstRead {
+  schema,  // the whole schema (what any query needs first): damage there shows at once
+  header,  // the header only: a connection that may need no schema (a new
+           // connection parses all of it, a few milliseconds of CPU)
+};
+
 // Opens an SQLite file for reading only (any database, no schema check) and
-// reads its schema once. A file on read-only media (the file or its folder
-// not writable, so SQLite cannot create the WAL's -shm next to it) is opened
-// immutable instead (file:...?immutable=1): nothing can be writing it there.
-// Errors: index.open (no such file), index.not_sqlite, index.damaged,
-// index.io, index.locked.
+// reads its schema once, or only its header (`first`). A file on read-only
+// media (the file or its folder not writable, so SQLite cannot create the
+// WAL's -shm next to it) is opened immutable instead (file:...?immutable=1):
+// nothing can be writing it there. Errors: index.open (no such file),
+// index.not_sqlite, index.damaged, index.io, index.locked.
 Result<Connection> open_sqlite_read_only(const std::string& path,
-                                         int busy_timeout_ms = kBusyTimeoutMs);
+                                         int busy_timeout_ms = kBusyTimeoutMs,
+                                         FirstRead first = FirstRead::schema);
 
 }  // namespace mapindex::sqlite
