@@ -394,10 +394,13 @@ TEST_SUITE("layer cache") {
     REQUIRE(from_filled.find(k0) != nullptr);
     CHECK(counters.layers.reused_index == 1);
 
-    // An empty index: what it holds later, this run's writer wrote from
-    // results the store kept in memory. Not looked up until memory refuses one.
+    // An index empty when the store opens it (at its first lookup): what it
+    // holds later, this run's writer wrote from results the store kept in
+    // memory. Not looked up until memory refuses one.
     REQUIRE(index::IndexDb::open(empty.string(), index::OpenMode::read_write));  // the schema only
     RunLayerStore store(empty.string(), kExtractorVersion, counters.layers, 1);
+    CHECK(store.find(k0) == nullptr);  // opens the index
+    store.give_up(k0);
     REQUIRE(index_into(empty, {tmp.file("m1.zip")}).exit_code == 0);  // as the writer would
     CHECK(store.find(k0) == nullptr);
     store.give_up(k0);                               // not measured here

@@ -70,15 +70,10 @@ RunLayerStore::RunLayerStore(const std::string& index_path, int extractor_versio
       counters_(counters),
       memory_limit_(memory_bytes),
       cancelled_(cancelled),
-      wait_for_claims_(wait_for_claims) {
-  if (index_path.empty()) return;
-  // A new connection reads the whole schema first: on another thread, while
-  // the run starts.
-  opening_ = start_in_background([this, index_path] { open_index(index_path); }).share();
-  if (!opening_.valid()) open_index(index_path);
-}
+      wait_for_claims_(wait_for_claims),
+      index_path_(index_path) {}
 
-RunLayerStore::~RunLayerStore() { wait_for_index(); }
+RunLayerStore::~RunLayerStore() = default;
 
 void RunLayerStore::open_index(const std::string& index_path) {
   // Without the index level when the index cannot be read this way (an
@@ -99,8 +94,8 @@ void RunLayerStore::open_index(const std::string& index_path) {
   if (thumbnails) look_up_thumbnails_ = true;
 }
 
-void RunLayerStore::wait_for_index() const {
-  if (opening_.valid()) opening_.wait();
+void RunLayerStore::open_index_once() {
+  if (!index_path_.empty()) std::call_once(opening_, [this] { open_index(index_path_); });
 }
 
 std::shared_ptr<const LayerData> RunLayerStore::find(const LayerDataKey& key) {
@@ -128,7 +123,7 @@ std::shared_ptr<const LayerData> RunLayerStore::find(const LayerDataKey& key) {
 }
 
 std::shared_ptr<const LayerData> RunLayerStore::find_in_index(const LayerDataKey& key) {
-  wait_for_index();
+  open_index_once();
   if (!statements_ || !look_up_layers_) return nullptr;
   std::shared_ptr<const LayerData> stored;
   {
@@ -207,7 +202,7 @@ LayerDataStore::ThumbnailLookup RunLayerStore::find_thumbnail(const Sha256& key)
 
 std::shared_ptr<const RunLayerStore::Png> RunLayerStore::find_thumbnail_in_index(
     const Sha256& key) {
-  wait_for_index();
+  open_index_once();
   if (!statements_ || !look_up_thumbnails_) return nullptr;
   std::shared_ptr<const Png> stored;
   {

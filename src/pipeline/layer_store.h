@@ -33,9 +33,8 @@ class RunLayerStore final : public LayerDataStore {
   static constexpr std::uint64_t kDefaultMemoryBytes = 32ull << 20;
 
   // `index_path`: the index to read earlier runs' results from (empty: none);
-  // they count only when measured by `extractor_version`. It is opened on
-  // another thread; the first lookup that needs it waits for it (and the
-  // destructor, for the opening to end).
+  // they count only when measured by `extractor_version`. The first lookup
+  // that needs it opens it; the others wait for that.
   RunLayerStore(const std::string& index_path, int extractor_version, LayerStoreCounters& counters,
                 std::uint64_t memory_bytes = kDefaultMemoryBytes,
                 const std::atomic<bool>* cancelled = nullptr, bool wait_for_claims = true);
@@ -112,11 +111,13 @@ class RunLayerStore final : public LayerDataStore {
   };
   std::shared_ptr<const Png> find_thumbnail_in_index(const Sha256& key);
   void settle_thumbnail(const Sha256& key, const std::shared_ptr<const Png>& png) noexcept;
-  // Sets index_, statements_ and the look_up flags (on opening_'s thread).
+  // Sets index_, statements_ and the look_up flags.
   void open_index(const std::string& index_path);
-  // Until it returns, open_index may still be running: index_,
-  // statements_ and the look_up flags are not to be read before.
-  void wait_for_index() const;
+  // The index opened (open_index) by the first lookup; the others wait for
+  // it. index_, statements_ and the look_up flags are not to be read before
+  // it has returned. A run that looks nothing up (every entry known before)
+  // never pays for the connection's reading of the whole schema.
+  void open_index_once();
 
   int extractor_version_;
   LayerStoreCounters& counters_;
@@ -147,10 +148,11 @@ class RunLayerStore final : public LayerDataStore {
   // the decode time with every layer distinct).
   std::atomic<bool> look_up_layers_{false};
   std::atomic<bool> look_up_thumbnails_{false};
-  // open_index, running (invalid: done in the constructor, or no index).
-  // Should a run's writer commit before it reads the index, the look_up
-  // flags may be set by this run's own rows: lookups then, the same results.
-  std::shared_future<void> opening_;
+  // The index's path (empty: none) and its opening, once. Should a run's
+  // writer commit before the index is read, the look_up flags may be set by
+  // this run's own rows: lookups then, the same results.
+  const std::string index_path_;
+  std::once_flag opening_;
 };
 
 }  // namespace mapindex
