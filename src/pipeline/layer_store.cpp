@@ -75,10 +75,10 @@ RunLayerStore::RunLayerStore(const std::string& index_path, int extractor_versio
 
 RunLayerStore::~RunLayerStore() = default;
 
-void RunLayerStore::open_index(const std::string& index_path) {
+void RunLayerStore::open_index() {
   // Without the index level when the index cannot be read this way (an
   // in-memory database, a file that went away): layers are measured then.
-  auto connection = sqlite::open_sqlite_read_only(index_path);
+  auto connection = sqlite::open_sqlite_read_only(index_path_);
   if (!connection) return;
   index_ = std::move(*connection);
   statements_.emplace(index_.get());
@@ -95,7 +95,7 @@ void RunLayerStore::open_index(const std::string& index_path) {
 }
 
 void RunLayerStore::open_index_once() {
-  if (!index_path_.empty()) std::call_once(opening_, [this] { open_index(index_path_); });
+  if (!index_path_.empty()) std::call_once(opening_, [this] { open_index(); });
 }
 
 std::shared_ptr<const LayerData> RunLayerStore::find(const LayerDataKey& key) {

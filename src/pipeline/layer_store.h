@@ -111,8 +111,8 @@ class RunLayerStore final : public LayerDataStore {
   };
   std::shared_ptr<const Png> find_thumbnail_in_index(const Sha256& key);
   void settle_thumbnail(const Sha256& key, const std::shared_ptr<const Png>& png) noexcept;
-  // Sets index_, statements_ and the look_up flags.
-  void open_index(const std::string& index_path);
+  // Opens index_path_: sets index_, statements_ and the look_up flags.
+  void open_index();
   // The index opened (open_index) by the first lookup; the others wait for
   // it. index_, statements_ and the look_up flags are not to be read before
   // it has returned. A run that looks nothing up (every entry known before)
