@@ -248,6 +248,24 @@ TEST_SUITE("index") {
     CHECK(eventually([&] { return holds_pages(path, before, pages); }));
   }
 
+  TEST_CASE("index checkpointer: finish_run ends the thread; later commits are SQLite's to copy") {
+    // The twin of the first test: the same commit, after the run's end. The
+    // close's checkpoint copies the log next; a thread's copy then would be
+    // cut short by it, its syncs wasted.
+    TempDir dir;
+    const auto path = dir.file("finished.sqlite");
+    auto db = open_with_checkpointer(path);
+    db.finish_run(db.begin_run("index test", "test"), RunStatus::complete, {});
+    const auto before = file_size(path);
+    commit_pages(db.handle(), Checkpointer::kWakePages * 2);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    CHECK_FALSE(holds_pages(path, before, Checkpointer::kWakePages));
+    // SQLite's own checkpoint is back: at 1000 pages, in the commit.
+    const auto at = file_size(path);
+    commit_pages(db.handle(), 1100);
+    CHECK(holds_pages(path, at, 1100));
+  }
+
   TEST_CASE("index checkpointer: the copy is the thread's, not the writer's") {
     TempDir dir;
     const auto path = dir.file("thread.sqlite");

@@ -301,6 +301,11 @@ void IndexDb::finish_run(std::int64_t run_id, RunStatus status, const RunCounter
   if (status == RunStatus::running)
     throw sqlite::IndexError("run " + std::to_string(run_id) +
                              ": a run finishes complete, interrupted or failed, not running");
+  // The run's last commits: the checkpoint when the index closes (the
+  // stamp's, or SQLite's) copies the log next. The thread's, woken by them,
+  // would be cut short by it, its syncs wasted, and the close would first
+  // wait for the thread to notice.
+  d.checkpointer.reset();
   d.begin_batch();
   try {
     if (d.schema_version >= kLayerIndexSince && restore_layer_index(*d.statements)) d.parts.clear();

@@ -109,8 +109,9 @@ struct OpenOptions {
   // it meets damage first. Otherwise open checks.
   bool check_in_background = false;
   // read_write: the log's checkpoints run on a thread of their own at idle
-  // priority while the caller writes (checkpointer.h); otherwise SQLite's
-  // automatic checkpoints, inside the commits.
+  // priority while the caller writes (checkpointer.h), until finish_run;
+  // otherwise, and from then on, SQLite's automatic checkpoints, inside the
+  // commits.
   bool checkpoint_in_background = false;
   // read_write, on a new (empty) file: its schema is made, and the file
   // switched to WAL, on a thread of its own while the caller goes on
