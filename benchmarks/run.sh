@@ -427,7 +427,7 @@ print_report() {
   echo "tile layer, 1 thread; floor-none = read + SHA-256; inflate-once = libdeflate inflating each"
   echo "distinct tile layer once, its inflate time alone; the archive history's targets last)."
   echo "Measured: the ratio of the medians, which decides. Each round: the same ratio within each"
-  echo "round (its two programs ran one after the other), lowest-highest over the rounds:"
+  echo "round (its two programs ran in that round, close in time), lowest-highest over the rounds:"
   echo
   echo "| target | input | measured | each round | target | result |"
   echo "|---|---|---:|---:|---:|:---:|"
