@@ -13,7 +13,7 @@ std::unique_ptr<Checkpointer> Checkpointer::start(sqlite3* writer, const std::st
   sqlite3_busy_timeout(own.get(), sqlite::kBusyTimeoutMs);
   // Reads the header, so that the connection knows the log; not the schema
   // (a SELECT from sqlite_schema would parse all of it at every run's start).
-  if (sqlite3_exec(own.get(), "PRAGMA schema_version", nullptr, nullptr, nullptr) != SQLITE_OK)
+  if (sqlite3_exec(own.get(), sqlite::kReadHeaderSql, nullptr, nullptr, nullptr) != SQLITE_OK)
     return nullptr;
   try {
     return std::unique_ptr<Checkpointer>(new Checkpointer(writer, std::move(own)));

@@ -8,8 +8,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "sqlite/database.h"
 #include "sqlite/statement.h"
 
 namespace mapindex::index {
@@ -77,7 +79,8 @@ std::optional<FileDigest> digest_in_read_transaction(sqlite3* db, const std::str
   if (sqlite3_get_autocommit(db) == 0) return std::nullopt;  // inside someone's transaction
   // Reading the header starts the read transaction; the schema is not
   // needed (a connection that has not read it yet would parse all of it).
-  if (sqlite3_exec(db, "BEGIN; PRAGMA schema_version", nullptr, nullptr, nullptr) != SQLITE_OK) {
+  static const std::string begin = std::string("BEGIN; ") + sqlite::kReadHeaderSql;
+  if (sqlite3_exec(db, begin.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) {
     sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
     return std::nullopt;
   }

@@ -134,10 +134,10 @@ Result<Connection> open_sqlite_read_only(const std::string& path, int busy_timeo
       sqlite3_busy_timeout(db.get(), busy_timeout_ms);
       // The first read: the header, and for a WAL database its -shm; then
       // the schema, unless only the header is asked for.
-      rc = sqlite3_exec(db.get(),
-                        first == FirstRead::schema ? "SELECT count(*) FROM sqlite_schema"
-                                                   : "PRAGMA schema_version",
-                        nullptr, nullptr, nullptr);
+      rc = sqlite3_exec(
+          db.get(),
+          first == FirstRead::schema ? "SELECT count(*) FROM sqlite_schema" : kReadHeaderSql,
+          nullptr, nullptr, nullptr);
     }
     return rc;
   };

@@ -109,6 +109,11 @@ Error open_error(sqlite3* db, const std::string& path);
 // write `path`-shm next to a WAL database even to read it.
 bool writable_here(const std::string& path);
 
+// SQL whose only read is the database header (and for a WAL database its
+// -shm): it starts a read transaction, or tells an SQLite file from another,
+// without the schema, which a new connection would otherwise parse whole.
+inline constexpr const char* kReadHeaderSql = "PRAGMA schema_version";
+
 // What open_sqlite_read_only reads first, to find out what the file is.
 enum class FirstRead {
   schema,  // the whole schema (what any query needs first): damage there shows at once
