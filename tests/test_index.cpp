@@ -1116,6 +1116,57 @@ TEST_SUITE("index") {
     CHECK(query_int(db.handle(), "SELECT count(*) FROM layers") == 6);
   }
 
+  TEST_CASE("index: a known map's id from known_maps writes what a lookup by sha256 writes") {
+    TempDir dir;
+    auto db = open_index(dir.file("known_id.sqlite"));
+    index_one_map(db, 7);
+    const auto known = db.known_maps();
+    REQUIRE(known.count(digest_of(7)) == 1);
+    const auto map_id = known.at(digest_of(7)).map_id;
+
+    const auto run = db.begin_run("test", "0.0-test");
+    const auto looked_up = db.source_id(run, "/srv/looked-up", index::SourceKind::folder);
+    const auto given = db.source_id(run, "/srv/given", index::SourceKind::folder);
+    db.write_entry(run, map_entry(looked_up, "k.map", 7), nullptr);
+    auto with_id = map_entry(given, "k.map", 7);
+    with_id.known_map_id = map_id;
+    db.write_entry(run, with_id, nullptr);
+    // The path already in the index takes the path of a file seen as it is.
+    auto again =
+        map_entry(db.source_id(run, "/srv/maps", index::SourceKind::folder), "maps/a.map", 7);
+    again.known_map_id = map_id;
+    db.write_entry(run, again, nullptr);
+
+    // An id with statistics, or for an entry that is not a map, is refused
+    // before anything is written.
+    const auto stats = race_map();
+    auto with_stats = map_entry(given, "s.map", 8);
+    with_stats.known_map_id = map_id;
+    CHECK_THROWS_AS(db.write_entry(run, with_stats, &stats), IndexError);
+    EntryRecord text;
+    text.source_id = given;
+    text.entry_path = "x.txt";
+    text.known_map_id = map_id;
+    CHECK_THROWS_AS(db.write_entry(run, text, nullptr), IndexError);
+    db.finish_run(run, index::RunStatus::complete, {});
+
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM maps") == 1);
+    CHECK(query_rows(db.handle(),
+                     "SELECT s.path || ':' || f.entry_path || ':' || (f.map_id = " +
+                         std::to_string(map_id) +
+                         ") || ':' || (v.map_id = " + std::to_string(map_id) +
+                         ") || ':' || f.last_run_id FROM files f "
+                         "JOIN sources s USING (source_id) "
+                         "JOIN file_versions v ON v.file_id = f.file_id ORDER BY s.path") ==
+          std::vector<std::string>{"/srv/given:k.map:1:1:" + std::to_string(run),
+                                   "/srv/looked-up:k.map:1:1:" + std::to_string(run),
+                                   "/srv/maps:maps/a.map:1:1:" + std::to_string(run)});
+    CHECK(query_int(db.handle(), "SELECT count(*) FROM file_sightings WHERE run_id = " +
+                                     std::to_string(run)) == 3);
+    CHECK(query_int(db.handle(),
+                    "SELECT count(*) FROM files WHERE entry_path IN ('s.map', 'x.txt')") == 0);
+  }
+
   TEST_CASE("index: a map with an unknown sha256 and no statistics is refused, leaving no rows") {
     TempDir dir;
     auto db = open_index(dir.file("unknown.sqlite"));

@@ -49,6 +49,11 @@ struct EntryRecord {
   std::optional<Sha256> sha256;  // the content's; none when not read (oversize, unreadable)
   std::uint32_t crc32 = 0;       // ignored without sha256
   Problems problems;             // entry problems (unreadable, oversize, ...), stored with the file
+  // A map whose content the run found in this index (IndexDb::known_maps):
+  // its maps.map_id, so that the writer need not look it up by sha256 (the
+  // costliest of the lookups a known entry took). 0: looked up. Rows of maps
+  // are never deleted, so an id known_maps gave stays valid for the run.
+  std::int64_t known_map_id = 0;
 };
 
 struct RunCounters {

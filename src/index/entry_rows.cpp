@@ -122,18 +122,26 @@ std::int64_t insert_new_file(sqlite::StatementCache& st, std::int64_t run_id, co
 // last_run_id, one row rewritten and no index entry; anything else goes
 // through the upsert, which rewrites every column and the entries of the
 // files_by_* indexes (four times the cost). Returns the file_id.
+//
+// The file seen as it is: found by its key and every column, then updated by
+// its rowid. One UPDATE ... RETURNING does the same but costs more than the
+// two: SQLite gathers a RETURNING statement's rows in a table of their own
+// before it returns any (measured: see the benchmark results).
 std::int64_t upsert_file(sqlite::StatementCache& st, std::int64_t run_id, const FileRow& f) {
   auto& file_seen = st.get(
-      "UPDATE files SET last_run_id = :run_id WHERE source_id = :source_id "
+      "SELECT file_id FROM files WHERE source_id = :source_id "
       "AND entry_path = :entry_path AND occurrence = :occurrence "
       "AND entry_path_raw IS :entry_path_raw AND kind = :kind AND size = :size "
-      "AND sha256 IS :sha256 AND crc32 IS :crc32 AND map_id IS :map_id RETURNING file_id");
-  file_seen.bind_named(named(":run_id", run_id), named(":source_id", f.source_id),
-                       named(":entry_path", f.entry_path), named(":occurrence", f.occurrence),
+      "AND sha256 IS :sha256 AND crc32 IS :crc32 AND map_id IS :map_id");
+  file_seen.bind_named(named(":source_id", f.source_id), named(":entry_path", f.entry_path),
+                       named(":occurrence", f.occurrence),
                        named(":entry_path_raw", f.entry_path_raw), named(":kind", f.kind),
                        named(":size", f.size), named(":sha256", f.sha256), named(":crc32", f.crc32),
                        named(":map_id", f.map_id));
-  if (const auto seen_id = file_seen.single_int()) return *seen_id;
+  if (const auto seen_id = file_seen.single_int()) {
+    st.get("UPDATE files SET last_run_id = ? WHERE file_id = ?").bind_all(run_id, *seen_id).run();
+    return *seen_id;
+  }
   static const std::string upsert_sql =
       std::string(kInsertFileRow) +
       " ON CONFLICT (source_id, entry_path, occurrence) DO UPDATE SET "
@@ -173,6 +181,9 @@ void check_entry(const EntryRecord& entry, const MapStats* stats) {
   if (stats && entry.kind != EntryKind::map)
     throw sqlite::IndexError(where() + ": statistics given for an entry of kind " +
                              std::string(to_string(entry.kind)));
+  if (entry.known_map_id && (stats || entry.kind != EntryKind::map))
+    throw sqlite::IndexError(where() + ": a known map id (" + std::to_string(entry.known_map_id) +
+                             ") given with statistics or for an entry that is not a map");
 }
 
 std::optional<std::int64_t> IndexDb::Impl::entry_map_id(std::int64_t run_id, const EntryRecord& e,
@@ -187,6 +198,7 @@ std::optional<std::int64_t> IndexDb::Impl::entry_map_id(std::int64_t run_id, con
     if (stored.parts_written) layer_index_deferral.wrote(stats->layers.size());
     return stored.map_id;
   }
+  if (e.known_map_id) return e.known_map_id;
   if (const auto stored = find_map(*statements, *e.sha256)) return stored->map_id;
   throw sqlite::IndexError("entry '" + e.entry_path + "': map " + to_hex(*e.sha256) +
                            " is not in the index, so its statistics are needed");

@@ -192,8 +192,9 @@ class IndexDb {
   // `stats` (the maps row and all child rows, replacing those of an older
   // extractor version; kept as they are when already measured by this one)
   // or, when stats is null, a reference to the already indexed map with the
-  // entry's sha256. `keys`: part_keys(*stats) computed ahead (by the thread
-  // that measured the map); null: computed here. Returns the file_id.
+  // entry's sha256 (entry.known_map_id when known_maps gave it). `keys`:
+  // part_keys(*stats) computed ahead (by the thread that measured the map);
+  // null: computed here. Returns the file_id.
   std::int64_t write_entry(std::int64_t run_id, const EntryRecord& entry, const MapStats* stats,
                            const MapPartKeys* keys = nullptr);
 
