@@ -450,6 +450,14 @@ TEST_SUITE("pipeline") {
           std::vector<Row>{{"0", "5"}});
     CHECK(sql_int(db, "SELECT count(*) FROM files WHERE last_run_id = 2") == 5);
     CHECK(sql_int(db, "SELECT count(*) FROM maps") == 5);
+    // The re-run wrote each known entry with the map the index holds for its
+    // content (the writer takes the id the run read from the index).
+    CHECK(sql_int(db,
+                  "SELECT count(*) FROM file_sightings h "
+                  "JOIN files f ON f.file_id = h.file_id "
+                  "JOIN file_versions v ON v.version_id = h.version_id "
+                  "JOIN maps m ON m.map_id = f.map_id AND m.map_id = v.map_id "
+                  "WHERE h.run_id = 2 AND m.sha256 = f.sha256 AND m.sha256 = v.sha256") == 5);
     fs::remove(tmp / "maps" / "m0.map");
     write_file(tmp / "maps" / "m1.map", small_map(42));  // changed content
     CHECK(index(db, {(tmp / "maps").string()}).exit_code == 0);
