@@ -1131,7 +1131,7 @@ TEST_SUITE("index") {
     auto with_id = map_entry(given, "k.map", 7);
     with_id.known_map_id = map_id;
     db.write_entry(run, with_id, nullptr);
-    // The path already in the index takes the path of a file seen as it is.
+    // A path the index already holds, unchanged: written as a file seen as it is.
     auto again =
         map_entry(db.source_id(run, "/srv/maps", index::SourceKind::folder), "maps/a.map", 7);
     again.known_map_id = map_id;

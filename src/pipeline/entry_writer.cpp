@@ -140,8 +140,9 @@ index::EntryRecord EntryWriter::record(const WorkItem& w) const {
     case read::ReadOutcome::file:
       rec.sha256 = w.digest.sha256;
       rec.crc32 = w.digest.crc32;
-      // 0 for content first written in this run (recognise_written_in_run).
-      if (w.known && rec.kind == index::EntryKind::map) rec.known_map_id = w.known->map_id;
+      // Known content is a map (entry_kind); its id is 0 when the content was
+      // first written in this run (recognise_written_in_run).
+      if (w.known) rec.known_map_id = w.known->map_id;
       if (!w.known && w.measured->failure) rec.problems.push_back(*w.measured->failure);
       break;
   }
