@@ -4,9 +4,10 @@
 // and may seek) and as a stream (a pipe holding the whole input, read as a
 // FIFO is: 7-Zip held in memory, everything else streamed). Every entry is
 // drained; nested archives are followed to max_nesting, which also streams
-// the inner ones from the outer entry's data. The regular file is read twice,
-// with zip members inflated by mapindex (ZipMembers) and by libarchive: the
-// two readings must give the same entries, bytes and errors.
+// the inner ones from the outer entry's data. The regular file is read twice:
+// with zip members inflated by mapindex (ZipMembers) and tar members' data
+// read by it (TarMembers), and with libarchive reading all of it: the two
+// readings must give the same entries, bytes and errors.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -37,11 +38,12 @@ bool write_all(int fd, const std::uint8_t* data, std::size_t size) {
   return true;
 }
 
-std::vector<Entry> drain(const std::string& input, bool zip_members = true) {
+std::vector<Entry> drain(const std::string& input, bool own_readers = true) {
   ReadOptions options;
   options.max_entry_size = kMaxEntrySize;
   options.max_nesting = 2;
-  options.zip_members = zip_members;
+  options.zip_members = own_readers;
+  options.tar_members = own_readers;
   SourceReader reader({input}, options);
   std::vector<Entry> entries;
   while (auto entry = reader.next()) {
@@ -57,7 +59,8 @@ std::vector<Entry> drain(const std::string& input, bool zip_members = true) {
     entries.push_back(std::move(*entry));
   }
   if (reader.progress().entries != entries.size()) std::abort();
-  if (!zip_members && reader.progress().zip_members != 0) std::abort();
+  if (!own_readers && (reader.progress().zip_members != 0 || reader.progress().tar_members != 0))
+    std::abort();
   return entries;
 }
 

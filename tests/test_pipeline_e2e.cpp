@@ -659,7 +659,8 @@ TEST_SUITE("pipeline") {
                                              "rejected",
                                              "not_maps",
                                              "unreadable",
-                                             "zip_members_read"});
+                                             "zip_members_read",
+                                             "tar_members_read"});
       CHECK(json.rfind("{\"run_id\":", 0) == 0);
       CHECK(json.find("\"interrupted\":false,") != std::string::npos);
       CHECK(json.find("\"index_check\":\"created\",") != std::string::npos);  // a new index
@@ -670,6 +671,7 @@ TEST_SUITE("pipeline") {
       CHECK(field("maps_measured") == 1);  // the map is decoded once (the text is no map)
       // Its five members (folders have no data) inflated by mapindex, not libarchive.
       CHECK(field("zip_members_read") == 5);
+      CHECK(field("tar_members_read") == 0);  // no tar
       CHECK(field("maps_indexed") == 1);
       CHECK(field("maps_same_in_run") == 2);
       CHECK(sql_rows(db, "SELECT maps_indexed, maps_known FROM runs") ==
@@ -679,6 +681,16 @@ TEST_SUITE("pipeline") {
                             "'") == 3);
     }
     CHECK(files_table(tmp / "db1.sqlite") == files_table(tmp / "db2.sqlite"));
+    // The same members in a tar file: their data read by mapindex (pread),
+    // not through libarchive.
+    write_archive(tmp / "three.tar", ArchiveFormat::tar, members);
+    const auto r =
+        run_mapindex({"index", "--db", (tmp / "tar.sqlite").string(), "--progress", "none",
+                      "--stats-json", (tmp / "tar.json").string(), (tmp / "three.tar").string()});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    const std::string json = read_text_file(tmp / "tar.json");
+    CHECK(json.find("\"zip_members_read\":0,\"tar_members_read\":5}") != std::string::npos);
+    CHECK(sql_int(tmp / "tar.sqlite", "SELECT count(*) FROM maps") == 1);
   }
 
   TEST_CASE(

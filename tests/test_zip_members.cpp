@@ -60,24 +60,6 @@ std::vector<Entry> read_zip(const fs::path& zip, bool zip_members,
   return read_all({zip.string()}, options, progress);
 }
 
-// The first difference between two readings, or "" if none.
-std::string difference(const std::vector<Entry>& a, const std::vector<Entry>& b) {
-  if (a.size() != b.size())
-    return std::to_string(a.size()) + " entries against " + std::to_string(b.size());
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const Entry &x = a[i], &y = b[i];
-    const std::string at = "entry " + std::to_string(i) + " (" + x.path + "): ";
-    if (x.path != y.path) return at + "path " + y.path;
-    if (x.kind != y.kind) return at + "kind";
-    if (x.size != y.size) return at + "size";
-    if (x.bytes != y.bytes) return at + "bytes";
-    if (x.error.code != y.error.code) return at + "code: " + y.error.to_string();
-    if (x.error.message != y.error.message)
-      return at + "message: " + x.error.message + " | " + y.error.message;
-  }
-  return "";
-}
-
 // The offset of the end of central directory record of a zip with no comment.
 std::size_t end_record(const std::vector<std::uint8_t>& zip) {
   REQUIRE(zip.size() >= 22);
@@ -144,7 +126,7 @@ TEST_SUITE("read") {
       ReadProgress fast{}, plain{};
       const auto a = read_zip(zip, true, &fast);
       const auto b = read_zip(zip, false, &plain);
-      CHECK(difference(a, b) == "");
+      CHECK(reading_difference(a, b) == "");
       // Every file's data but the inner zip's (streamed to libarchive as an
       // archive) was read here; none with the option off.
       CHECK(fast.zip_members == kSampleDataMembers);
@@ -293,7 +275,7 @@ TEST_SUITE("read") {
       ReadProgress fast{};
       const auto a = read_zip(path, true, &fast);
       CHECK(fast.zip_members == 0);
-      CHECK(difference(a, read_zip(path, false)) == "");
+      CHECK(reading_difference(a, read_zip(path, false)) == "");
     }
     // The end record at the first byte of the last 16 KiB: libarchive's
     // search stops before it (and reads the file as a stream); one byte
@@ -304,7 +286,7 @@ TEST_SUITE("read") {
       const auto bytes = with_comment(zip, std::vector<std::uint8_t>(comment, 'c'));
       write_file(path, bytes);
       CHECK((ZipMembers::open(path, bytes.size()) == nullptr) == (comment == 16384 - 22));
-      CHECK(difference(read_zip(path, true), read_zip(path, false)) == "");
+      CHECK(reading_difference(read_zip(path, true), read_zip(path, false)) == "");
     }
     // A short comment is fine.
     const fs::path path = dir / "comment.zip";
@@ -340,7 +322,7 @@ TEST_SUITE("read") {
       ReadProgress fast{};
       const auto a = read_zip(path, true, &fast);
       CHECK(fast.zip_members == 0);
-      CHECK(difference(a, read_zip(path, false)) == "");
+      CHECK(reading_difference(a, read_zip(path, false)) == "");
     }
     // The gzip-compressed zip's member is the first zip's.
     const fs::path path = dir / "filtered.zip";
@@ -374,7 +356,7 @@ TEST_SUITE("read") {
           ReadProgress fast{};
           const auto a = read_zip(path, true, &fast);
           const auto b = read_zip(path, false);
-          const std::string d = difference(b, a);
+          const std::string d = reading_difference(b, a);
           ++cases;
           if (!d.empty() && differences++ == 0)
             first = "byte " + std::to_string(at) + " ^ " + std::to_string(flip) + ": " + d;

@@ -195,6 +195,7 @@ bool write_stats_json(const std::string& path, const IndexOptions& o, const Live
       .field("not_maps", c.not_maps.load())
       .field("unreadable", c.unreadable.load())
       .field("zip_members_read", s.zip_members_read)
+      .field("tar_members_read", s.tar_members_read)
       .end_object();
   return static_cast<bool>(out.flush());
 }

@@ -399,6 +399,7 @@ Result<IndexSummary> run_index(const IndexOptions& options, LiveCounters& counte
   summary.batches = writer.batches();
   summary.peak_batch_bytes = writer.peak_batch_bytes();
   summary.zip_members_read = reader.progress().zip_members;
+  summary.tar_members_read = reader.progress().tar_members;
   summary.index_check = db->index_check();
   if (read_back) read_back(db->handle(), summary.run_id);
   return summary;

@@ -87,6 +87,7 @@ struct IndexSummary {
   std::uint64_t batches = 0;                 // the writer's transactions of entries
   std::uint64_t peak_batch_bytes = 0;        // most bytes it kept for an open batch
   std::uint64_t zip_members_read = 0;  // zip members mapindex inflated itself (not libarchive)
+  std::uint64_t tar_members_read = 0;  // tar members whose data mapindex read itself (pread)
   index::IndexCheck index_check = index::IndexCheck::none;  // how open vetted the index
 };
 

@@ -264,7 +264,40 @@ std::optional<Entry> ArchiveStack::step() {
   const std::optional<std::uint64_t> declared = declared_size(header);
   if (archive_entry_is_data_encrypted(header))
     return error_entry(Code::read_encrypted, path, "the entry is encrypted", declared.value_or(0));
+  if (auto entry = tar_member(k, header, path, declared)) return entry;
   return read_entry(k, path, declared, member);
+}
+
+// The current entry of level k, a regular file whose data TarMembers read
+// (tar_members.h); nullopt when libarchive is to read it. Only a tar file
+// libarchive reads as it is (no filter such as gzip before its tar reader):
+// its position in the file is then where the entry's data starts.
+std::optional<Entry> ArchiveStack::tar_member(std::size_t k, archive_entry* header,
+                                              const std::string& path,
+                                              std::optional<std::uint64_t> declared) {
+  Level& level = *levels_[k];
+  archive* a = level.archive.get();
+  if (!options_.tar_members || !level.file || !level.file_size ||
+      (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) != ARCHIVE_FORMAT_TAR ||
+      archive_filter_count(a) != 1 || !declared || *declared > options_.max_entry_size ||
+      archive_entry_sparse_count(header) > 0)
+    return std::nullopt;
+  if (!level.tar_opened) {
+    level.tar_opened = true;
+    level.tar = TarMembers::open(*level.file, *level.file_size);
+  }
+  const la_int64_t at = archive_filter_bytes(a, 0);
+  std::vector<std::uint8_t> bytes;
+  if (!level.tar || at < 0 ||
+      !level.tar->read(static_cast<std::uint64_t>(at), *declared, pool(), bytes))
+    return std::nullopt;
+  // libarchive moves past the data without reading it (a seek in the file).
+  if (archive_read_data_skip(a) != ARCHIVE_OK) {
+    pool().give(bytes);
+    return fail_level(k, path, archive_errno(a), archive_reason(a), true);
+  }
+  meter_.count_tar_member();
+  return file_entry(path, std::move(bytes));
 }
 
 // The member of a zip file that libarchive's header `header` is, if

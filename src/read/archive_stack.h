@@ -19,6 +19,7 @@
 #include "read/libarchive_reader.h"
 #include "read/read_meter.h"
 #include "read/stream_feeder.h"
+#include "read/tar_members.h"
 #include "read/zip_members.h"
 
 struct archive_entry;
@@ -42,6 +43,10 @@ struct Level {
   // (zip_members.h); null when it does not vouch for the file.
   std::unique_ptr<ZipMembers> zip;
   bool zip_opened = false;  // `zip` was looked for
+  // A tar file read as it is: its members' data is read by pread
+  // (tar_members.h); null when it could not be opened.
+  std::unique_ptr<TarMembers> tar;
+  bool tar_opened = false;  // `tar` was opened
   ArchiveHandle archive;    // declared last: freed before what it reads from
 
   std::string join(const std::string& name) const {
@@ -98,6 +103,8 @@ class ArchiveStack : public EntryFactory {
   std::optional<Entry> end_of_level(std::size_t k);
   std::optional<Entry> not_regular(Level& level, archive_entry* header, const std::string& path);
   const ZipMember* zip_member(Level& level, archive_entry* header);
+  std::optional<Entry> tar_member(std::size_t k, archive_entry* header, const std::string& path,
+                                  std::optional<std::uint64_t> declared);
   std::optional<Entry> read_entry(std::size_t k, const std::string& path,
                                   std::optional<std::uint64_t> declared, const ZipMember* member);
   Entry plain_from_stream(Level& level, const std::string& path);

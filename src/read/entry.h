@@ -20,6 +20,9 @@ struct ReadOptions {
   // them (zip_members.h); false: libarchive reads every member (tests
   // compare the two).
   bool zip_members = true;
+  // Plain tar files' members read with pread by TarMembers where it vouches
+  // for them (tar_members.h); false: libarchive reads every member.
+  bool tar_members = true;
 };
 
 // What reading an entry gave (the index's kind of an entry, map or not,
@@ -76,6 +79,7 @@ struct ReadProgress {
   std::uint64_t input_bytes_done = 0;   // bytes of the inputs consumed so far
   std::uint64_t entries = 0;            // entries returned by next() so far
   std::uint64_t zip_members = 0;        // of them, zip members read by ZipMembers (zip_members.h)
+  std::uint64_t tar_members = 0;        // and tar members read by TarMembers (tar_members.h)
 };
 
 }  // namespace mapindex::read

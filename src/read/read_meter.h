@@ -40,10 +40,13 @@ class ReadMeter {
   void count_entry() { entries_.fetch_add(1); }
   // A zip member whose data ZipMembers read (not libarchive).
   void count_zip_member() { zip_members_.fetch_add(1); }
+  // A tar member whose data TarMembers read (not libarchive).
+  void count_tar_member() { tar_members_.fetch_add(1); }
   std::uint64_t entries() const { return entries_.load(); }
 
   ReadProgress snapshot() const {
-    return ReadProgress{total_.load(), done_.load(), entries_.load(), zip_members_.load()};
+    return ReadProgress{total_.load(), done_.load(), entries_.load(), zip_members_.load(),
+                        tar_members_.load()};
   }
 
  private:
@@ -52,6 +55,7 @@ class ReadMeter {
   std::atomic<std::uint64_t> entries_{0};
   std::atomic<std::uint64_t> stream_bytes_{0};
   std::atomic<std::uint64_t> zip_members_{0};
+  std::atomic<std::uint64_t> tar_members_{0};
   std::uint64_t files_done_ = 0;  // bytes of the files the reader has moved past
   std::uint64_t file_size_ = 0;   // the file it is on
 };

@@ -73,6 +73,8 @@ std::unique_ptr<archive, WriteFree> new_writer(ArchiveFormat format,
     case ArchiveFormat::tar_xz:
     case ArchiveFormat::tar_zst:
     case ArchiveFormat::tar_bz2: check(w, archive_write_set_format_pax_restricted(w), "tar"); break;
+    case ArchiveFormat::tar_gnu: check(w, archive_write_set_format_gnutar(w), "gnutar"); break;
+    case ArchiveFormat::tar_v7: check(w, archive_write_set_format_v7tar(w), "v7tar"); break;
   }
   switch (format) {
     case ArchiveFormat::tar_gz: check(w, archive_write_add_filter_gzip(w), "gzip"); break;
@@ -153,7 +155,9 @@ la_ssize_t append_callback(archive*, void* client, const void* buffer, size_t le
 std::string_view extension(ArchiveFormat format) {
   switch (format) {
     case ArchiveFormat::zip: return ".zip";
-    case ArchiveFormat::tar: return ".tar";
+    case ArchiveFormat::tar:
+    case ArchiveFormat::tar_gnu:
+    case ArchiveFormat::tar_v7: return ".tar";
     case ArchiveFormat::tar_gz: return ".tar.gz";
     case ArchiveFormat::tar_xz: return ".tar.xz";
     case ArchiveFormat::tar_zst: return ".tar.zst";

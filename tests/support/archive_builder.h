@@ -14,7 +14,10 @@
 
 namespace mapindex::testing {
 
-enum class ArchiveFormat { zip, tar, tar_gz, tar_xz, tar_zst, tar_bz2, seven_zip };
+// tar: POSIX pax (ustar headers, a pax header where they cannot hold a
+// name); tar_gnu: GNU tar (long names in 'L' headers); tar_v7: the old
+// format with no magic.
+enum class ArchiveFormat { zip, tar, tar_gz, tar_xz, tar_zst, tar_bz2, seven_zip, tar_gnu, tar_v7 };
 
 std::string_view extension(ArchiveFormat format);  // ".zip", ".tar.gz", ".7z", ...
 

@@ -19,4 +19,22 @@ std::vector<read::Entry> read_all(std::vector<std::string> inputs, read::ReadOpt
   return out;
 }
 
+std::string reading_difference(const std::vector<read::Entry>& a,
+                               const std::vector<read::Entry>& b) {
+  if (a.size() != b.size())
+    return std::to_string(a.size()) + " entries against " + std::to_string(b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const read::Entry &x = a[i], &y = b[i];
+    const std::string at = "entry " + std::to_string(i) + " (" + x.path + "): ";
+    if (x.path != y.path) return at + "path " + y.path;
+    if (x.kind != y.kind) return at + "kind";
+    if (x.size != y.size) return at + "size";
+    if (x.bytes != y.bytes) return at + "bytes";
+    if (x.error.code != y.error.code) return at + "code: " + y.error.to_string();
+    if (x.error.message != y.error.message)
+      return at + "message: " + x.error.message + " | " + y.error.message;
+  }
+  return "";
+}
+
 }  // namespace mapindex::testing

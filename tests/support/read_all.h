@@ -14,4 +14,9 @@ namespace mapindex::testing {
 std::vector<read::Entry> read_all(std::vector<std::string> inputs, read::ReadOptions options = {},
                                   read::ReadProgress* progress = nullptr);
 
+// The first difference between two readings of the same inputs (paths,
+// kinds, sizes, bytes, error codes and messages), or "" if none.
+std::string reading_difference(const std::vector<read::Entry>& a,
+                               const std::vector<read::Entry>& b);
+
 }  // namespace mapindex::testing
