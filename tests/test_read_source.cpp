@@ -885,6 +885,37 @@ TEST_SUITE("read") {
     CHECK(pool.kept() == 0);
   }
 
+  TEST_CASE("read: entry buffers to overwrite keep their old bytes, zeroed only where they grow") {
+    using mapindex::read::EntryBuffers;
+    EntryBuffers pool;
+    const auto give = [&](std::size_t capacity, std::size_t size, std::uint8_t value) {
+      std::vector<std::uint8_t> v;
+      v.reserve(capacity);
+      v.resize(size, value);
+      pool.give(v);
+    };
+    give(100000, 60000, 7);
+    // Smaller than what it held: the first bytes it held, none zeroed.
+    auto a = pool.take_to_overwrite(50000);
+    CHECK(a.size() == 50000);
+    CHECK(a.capacity() >= 100000);
+    CHECK(std::count(a.begin(), a.end(), 7) == 50000);
+    CHECK(pool.kept() == 0);
+    pool.give(a);
+    // Larger: its bytes, then zeros where it grew.
+    auto b = pool.take_to_overwrite(80000);
+    CHECK(b.size() == 80000);
+    CHECK(std::count(b.begin(), b.begin() + 50000, 7) == 50000);
+    CHECK(std::count(b.begin() + 50000, b.end(), 0) == 30000);
+    pool.give(b);
+    // take() still gives it empty.
+    CHECK(pool.take(1000, 1 << 20).empty());
+    // Nothing kept fits: a new buffer, zeroed.
+    auto c = pool.take_to_overwrite(200000);
+    CHECK(c.size() == 200000);
+    CHECK(std::count(c.begin(), c.end(), 0) == 200000);
+  }
+
   TEST_CASE("read: entry bytes go back to their pool when done; a copy or a release does not") {
     using mapindex::read::EntryBuffers;
     using mapindex::read::EntryBytes;

@@ -7,29 +7,38 @@
 
 namespace mapindex::read {
 
-std::vector<std::uint8_t> EntryBuffers::take(std::size_t size, std::size_t new_at_most) {
+std::vector<std::uint8_t> EntryBuffers::kept_with_room(std::size_t size) {
   std::vector<std::uint8_t> out;
-  {
-    std::lock_guard lock(mutex_);
-    std::size_t best = kept_.size();
-    for (std::size_t i = 0; i < kept_.size(); ++i)
-      if (kept_[i].capacity() >= size &&
-          (best == kept_.size() || kept_[i].capacity() < kept_[best].capacity()))
-        best = i;
-    if (best < kept_.size()) {
-      out = std::move(kept_[best]);
-      kept_[best] = std::move(kept_.back());
-      kept_.pop_back();
-      kept_bytes_ -= out.capacity();
-    }
+  std::lock_guard lock(mutex_);
+  std::size_t best = kept_.size();
+  for (std::size_t i = 0; i < kept_.size(); ++i)
+    if (kept_[i].capacity() >= size &&
+        (best == kept_.size() || kept_[i].capacity() < kept_[best].capacity()))
+      best = i;
+  if (best < kept_.size()) {
+    out = std::move(kept_[best]);
+    kept_[best] = std::move(kept_.back());
+    kept_.pop_back();
+    kept_bytes_ -= out.capacity();
   }
+  return out;
+}
+
+std::vector<std::uint8_t> EntryBuffers::take(std::size_t size, std::size_t new_at_most) {
+  std::vector<std::uint8_t> out = kept_with_room(size);
+  out.clear();
   if (out.capacity() < size) out.reserve(std::min(size, new_at_most));
+  return out;
+}
+
+std::vector<std::uint8_t> EntryBuffers::take_to_overwrite(std::size_t size) {
+  std::vector<std::uint8_t> out = kept_with_room(size);
+  out.resize(size);
   return out;
 }
 
 void EntryBuffers::give(std::vector<std::uint8_t>& bytes) {
   std::vector<std::uint8_t> freed;  // freed outside the lock
-  bytes.clear();
   {
     std::lock_guard lock(mutex_);
     const std::size_t capacity = bytes.capacity();

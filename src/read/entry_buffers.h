@@ -31,8 +31,15 @@ class EntryBuffers {
   // smallest kept one with room for them, else a new one with room for
   // min(size, new_at_most) (a hostile header gets no more than that).
   std::vector<std::uint8_t> take(std::size_t size, std::size_t new_at_most);
-  // Keeps `bytes` (emptied) for a later take() if that stays within the
-  // limits; frees it otherwise. Leaves `bytes` empty with no capacity.
+  // A buffer of exactly `size` bytes (a size known to be real) for a caller
+  // that writes every one of them before it is read: a kept one still holds
+  // an earlier entry's bytes up to its old size (only what it grows by is
+  // zeroed), so that its pages are not written twice. Found as take() finds
+  // one.
+  std::vector<std::uint8_t> take_to_overwrite(std::size_t size);
+  // Keeps `bytes` (its bytes too, for take_to_overwrite) for a later take if
+  // that stays within the limits; frees it otherwise. Leaves `bytes` empty
+  // with no capacity.
   void give(std::vector<std::uint8_t>& bytes);
 
   // Kept buffers and their capacity in all (for tests and stats).
@@ -42,6 +49,10 @@ class EntryBuffers {
   void clear();
 
  private:
+  // The smallest kept buffer with room for `size` bytes (taken from the
+  // pool), else an empty one.
+  std::vector<std::uint8_t> kept_with_room(std::size_t size);
+
   mutable std::mutex mutex_;
   std::vector<std::vector<std::uint8_t>> kept_;
   std::size_t kept_bytes_ = 0;

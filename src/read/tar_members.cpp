@@ -83,9 +83,7 @@ bool TarMembers::read(std::uint64_t offset, std::uint64_t size, EntryBuffers& po
       sniff_archive(Bytes(head.data() + kBlock, prefix)) != ArchiveMagic::none)
     return false;
   try {
-    auto buffer = take_entry_buffer(pool, static_cast<std::size_t>(size) + 1);
-    out = std::move(buffer.bytes);
-    out.resize(static_cast<std::size_t>(size));
+    out = pool.take_to_overwrite(static_cast<std::size_t>(size));
   } catch (const std::bad_alloc&) {
     pool.give(out);
     return false;

@@ -267,9 +267,7 @@ bool ZipMembers::read_checked(const ZipMember& m, EntryBuffers& pool,
   if (starts_an_archive(m, data)) return false;
 
   const std::size_t size = static_cast<std::size_t>(m.size);
-  auto buffer_out = take_entry_buffer(pool, size + 1);
-  out = std::move(buffer_out.bytes);
-  out.resize(size);
+  out = pool.take_to_overwrite(size);  // all of it written below, or given back
   if (m.method == kStored) {
     std::copy_n(data, size, out.data());
   } else {
