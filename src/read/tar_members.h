@@ -1,5 +1,7 @@
-// The data of a plain tar file's members, read with one pread straight into
-// the entry's buffer instead of through libarchive.
+// The data of a plain tar file's members, read with pread straight into the
+// entry's buffer instead of through libarchive: the header block and the
+// data's first bytes in one read (to check the one and sniff the other),
+// the rest in a second.
 //
 // Why: libarchive reads a tar file 64 KiB at a time into a buffer of its
 // own, and archive_read_data copies each entry's data from there into ours:
