@@ -66,7 +66,8 @@ std::vector<ArchiveMember> sample_members(bool long_name) {
   return m;
 }
 
-// The bytes of the header block of a one-file tar and its data's offset.
+// A tar of one member ("x.map": a ustar header, then its data at offset
+// kBlock) and that member's data.
 struct OneFile {
   std::vector<std::uint8_t> tar;
   std::vector<std::uint8_t> data;

@@ -277,6 +277,8 @@ std::optional<Entry> ArchiveStack::tar_member(std::size_t k, archive_entry* head
                                               std::optional<std::uint64_t> declared) {
   Level& level = *levels_[k];
   archive* a = level.archive.get();
+  // A tar by libarchive's word, not by is_tar() (which also answers for an
+  // archive whose format is not known yet).
   if (!options_.tar_members || !level.file || !level.file_size ||
       (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) != ARCHIVE_FORMAT_TAR ||
       archive_filter_count(a) != 1 || !declared || *declared > options_.max_entry_size ||
