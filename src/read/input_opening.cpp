@@ -7,15 +7,10 @@
 #include <vector>
 
 #include "read/byte_source.h"
+#include "read/file_client.h"
 #include "read/folder_walker.h"
 
 namespace mapindex::read {
-namespace {
-
-constexpr std::size_t kFileBlockSize = 64 * 1024;
-
-}  // namespace
-
 ArchiveMagic sniff_file(const std::filesystem::path& path) {
   std::vector<std::uint8_t> prefix;
   {
@@ -33,7 +28,7 @@ FileOpening open_regular_file(const std::filesystem::path& path, std::uint64_t s
   // libarchive calls an empty stream an empty archive; an empty file is a file.
   if (size == 0) return opening;
   ArchiveHandle archive = new_archive_reader();
-  int r = archive_read_open_filename(archive.get(), path.c_str(), kFileBlockSize);
+  int r = open_file_client(archive.get(), path);
   if (r >= ARCHIVE_WARN) {
     opening.how = FileOpening::How::archive;
     opening.archive = std::move(archive);

@@ -6,7 +6,9 @@
 // Why: libarchive reads a tar file 64 KiB at a time into a buffer of its
 // own, and archive_read_data copies each entry's data from there into ours:
 // every byte crosses memory twice on the reader thread, which is serial.
-// Here the kernel copies it once, into the entry's buffer.
+// Here the kernel copies it once, into the entry's buffer, and the file
+// client (read/file_client.h) keeps libarchive from reading it as well, in
+// the block it reads after each skip for the next header.
 //
 // How, without a second tar reader to trust: libarchive still reads every
 // header (names, types, sizes, pax and GNU extensions, errors) and decides
