@@ -7,7 +7,10 @@
 // the inner ones from the outer entry's data. The regular file is read twice:
 // with zip members inflated by mapindex (ZipMembers) and tar members' data
 // read by it (TarMembers), and with libarchive reading all of it: the two
-// readings must give the same entries, bytes and errors.
+// readings must give the same entries, bytes and errors. And libarchive
+// reads it through its own file reader and through mapindex's
+// (read/file_client.h), reading, skipping or reading part of each entry:
+// everything it says must be the same.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "read/source_reader.h"
+#include "tests/support/file_client_trace.h"
 
 using namespace mapindex;
 using namespace mapindex::read;
@@ -73,6 +77,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!write_all(mem, data, size)) std::abort();
   const std::string file = "/proc/self/fd/" + std::to_string(mem);
   if (drain(file) != drain(file, false)) std::abort();
+  if (!testing::file_client_difference(file, kMaxEntrySize).empty()) std::abort();
   ::close(mem);
 
   // As a stream: the whole input fits in the pipe, so no writer thread.

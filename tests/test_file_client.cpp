@@ -6,7 +6,6 @@
 #include "read/file_client.h"
 
 #include <archive.h>
-#include <archive_entry.h>
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -18,6 +17,7 @@
 
 #include "read/libarchive_reader.h"
 #include "tests/support/archive_builder.h"
+#include "tests/support/file_client_trace.h"
 
 namespace {
 
@@ -28,83 +28,8 @@ using mapindex::read::new_archive_reader;
 using mapindex::read::open_file_client;
 using namespace mapindex::testing;
 
-// What a reader does with each entry's data.
-enum class Data { read, skip, part };
-
 std::string text(const std::vector<std::uint8_t>& bytes) {
   return std::string(bytes.begin(), bytes.end());
-}
-
-std::string error_of(archive* a) {
-  const char* s = archive_error_string(a);
-  return std::to_string(archive_errno(a)) + " " + (s ? s : "(none)");
-}
-
-// Everything libarchive says while reading `path` to its end: each call's
-// result and error, each header's fields and its position in the file, and
-// the bytes it gives (all of them, or the first 100 with Data::part).
-std::vector<std::string> trace(const fs::path& path, bool client, Data data,
-                               FileClientCounts* counts = nullptr) {
-  std::vector<std::string> log;
-  auto a = new_archive_reader();
-  const int opened = client ? open_file_client(a.get(), path, counts)
-                            : archive_read_open_filename(a.get(), path.c_str(), kFileClientBlock);
-  log.push_back("open " + std::to_string(opened));
-  if (opened < ARCHIVE_WARN) {
-    log.push_back(error_of(a.get()));
-    return log;
-  }
-  for (int n = 0; n < 10000; ++n) {
-    archive_entry* header = nullptr;
-    const int r = archive_read_next_header(a.get(), &header);
-    log.push_back("header " + std::to_string(r));
-    if (r != ARCHIVE_OK) log.push_back(error_of(a.get()));
-    if (r < ARCHIVE_WARN || r == ARCHIVE_EOF) break;
-    const char* name = archive_entry_pathname(header);
-    log.push_back(std::string(name ? name : "(no name)") + " size " +
-                  std::to_string(archive_entry_size(header)) + " type " +
-                  std::to_string(archive_entry_filetype(header)) + " at " +
-                  std::to_string(archive_filter_bytes(a.get(), 0)));
-    if (data == Data::skip) {
-      const int s = archive_read_data_skip(a.get());
-      log.push_back("skip " + std::to_string(s));
-      if (s != ARCHIVE_OK) log.push_back(error_of(a.get()));
-      continue;
-    }
-    std::string bytes;
-    char buffer[4096];
-    for (;;) {
-      const std::size_t want =
-          data == Data::part ? std::min<std::size_t>(100 - bytes.size(), 37) : sizeof buffer;
-      if (want == 0) break;
-      const la_ssize_t got = archive_read_data(a.get(), buffer, want);
-      if (got <= 0) {
-        log.push_back("data " + std::to_string(got));
-        if (got < 0) log.push_back(error_of(a.get()));
-        break;
-      }
-      bytes.append(buffer, static_cast<std::size_t>(got));
-    }
-    log.push_back(bytes);
-  }
-  return log;
-}
-
-// The first difference between the two readers' traces of `path`, in any
-// of the three ways of reading, or "".
-std::string difference(const fs::path& path) {
-  for (const Data data : {Data::read, Data::skip, Data::part}) {
-    const auto theirs = trace(path, false, data);
-    const auto ours = trace(path, true, data);
-    for (std::size_t i = 0; i < std::max(theirs.size(), ours.size()); ++i) {
-      const std::string t = i < theirs.size() ? theirs[i] : "(end)";
-      const std::string o = i < ours.size() ? ours[i] : "(end)";
-      if (t != o)
-        return "way " + std::to_string(static_cast<int>(data)) + ", line " + std::to_string(i) +
-               ": libarchive '" + t.substr(0, 200) + "', client '" + o.substr(0, 200) + "'";
-    }
-  }
-  return "";
 }
 
 // Members of each kind, and names longer than the short block after a skip
@@ -144,9 +69,9 @@ TEST_SUITE("read") {
       const fs::path path = dir / (std::string(kind.name) + std::string(extension(kind.format)));
       const auto m = members(kind.long_names);
       write_archive(path, kind.format, m);
-      CHECK(difference(path) == "");
+      CHECK(file_client_difference(path) == "");
       // The trace is of the members written: their count and their bytes.
-      const auto t = trace(path, true, Data::read);
+      const auto t = file_client_trace(path, true, TraceData::read);
       CHECK(std::count(t.begin(), t.end(), text(m[0].bytes)) == 1);
       CHECK(std::count(t.begin(), t.end(), text(m[6].bytes)) == 1);
       REQUIRE(t.size() >= 2);
@@ -155,15 +80,16 @@ TEST_SUITE("read") {
     }
     // A file that is no archive, one that is missing, one that cannot be read.
     write_file(dir / "plain.txt", to_bytes("not an archive at all"));
-    CHECK(difference(dir / "plain.txt") == "");
-    CHECK(trace(dir / "plain.txt", true, Data::read).size() == 2);  // open failed, and why
-    CHECK(difference(dir / "missing.tar") == "");
-    const auto missing = trace(dir / "missing.tar", true, Data::read);
+    CHECK(file_client_difference(dir / "plain.txt") == "");
+    CHECK(file_client_trace(dir / "plain.txt", true, TraceData::read).size() ==
+          2);  // open failed, and why
+    CHECK(file_client_difference(dir / "missing.tar") == "");
+    const auto missing = file_client_trace(dir / "missing.tar", true, TraceData::read);
     REQUIRE(missing.size() == 2);
     CHECK(missing[1] ==
           std::to_string(ENOENT) + " Failed to open '" + (dir / "missing.tar").string() + "'");
     fs::create_directory(dir / "folder.tar");
-    CHECK(difference(dir / "folder.tar") == "");
+    CHECK(file_client_difference(dir / "folder.tar") == "");
   }
 
   TEST_CASE("read file client: after a skip it reads the next header, not the next member's data") {
@@ -176,14 +102,14 @@ TEST_SUITE("read") {
       data += m.back().bytes.size();
     }
     write_archive(path, ArchiveFormat::tar, m);
-    CHECK(difference(path) == "");
+    CHECK(file_client_difference(path) == "");
     FileClientCounts opening, skipping, reading;
     {
       auto a = new_archive_reader();
       REQUIRE(open_file_client(a.get(), path, &opening) == ARCHIVE_OK);
     }
-    trace(path, true, Data::skip, &skipping);
-    trace(path, true, Data::read, &reading);
+    file_client_trace(path, true, TraceData::skip, &skipping);
+    file_client_trace(path, true, TraceData::read, &reading);
     // Skipping every member, the client read what the opening reads (the
     // formats' bids), then each member's headers in one short read (a
     // 64 KiB read after each skip would take most of the next member).
@@ -208,7 +134,7 @@ TEST_SUITE("read") {
       std::string first;
       const auto compare = [&](const std::vector<std::uint8_t>& b, const std::string& what) {
         write_file(path, b);
-        const std::string d = difference(path);
+        const std::string d = file_client_difference(path);
         ++cases;
         if (!d.empty() && differences++ == 0) first = what + ": " + d;
       };
