@@ -13,9 +13,9 @@
 // an archive are the ones libarchive's reading would give: the twin tests
 // (tests/test_zip_members.cpp) compare the two on real and damaged zips.
 //
-// What libarchive's seekable zip reader (3.6.2; a zip file opened with
-// archive_read_open_filename) does, checked against it, and this class
-// relies on:
+// What libarchive's seekable zip reader (3.6.2; a zip file opened with a
+// seek callback, as read/file_client.h gives) does, checked against it, and
+// this class relies on:
 // - it looks for the end of central directory record from the end of the
 //   file backwards, in the last 16 KiB only, starting 22 bytes before the
 //   end and stopping before that window's first byte; it takes the first
