@@ -8,16 +8,18 @@
 // members that block is mostly the next member's data, which TarMembers
 // then reads again, straight into the entry's buffer. So most of such an
 // archive crossed memory twice on the serial reader thread. Here the first
-// read after a skip takes kAfterSkipBlock bytes, enough for a member's
-// headers (a pax or GNU extension header, its data and the member's own
-// header), and every other read a whole kBlock: data libarchive reads
-// itself still comes in large blocks, and a header longer than the short
-// block only takes one more read.
+// read after a skip takes kFileClientAfterSkipBlock bytes, enough for a
+// member's headers (a pax or GNU extension header, its data and the
+// member's own header), and every other read a whole kFileClientBlock: data
+// libarchive reads itself still comes in large blocks, and a header longer
+// than the short block only takes one more read. Zip files gain the same
+// way: ZipMembers reads the members' data, libarchive skips it.
 //
 // Everything else is what libarchive's own reader does for a regular file:
 // read() and lseek() on one descriptor, skips and seeks (zip's central
-// directory) by lseek, and its error messages, so the reading and its
-// errors are libarchive's (tests/test_tar_members.cpp compares them with
+// directory) by lseek, a skip past the end of the file refused, and its
+// error messages, so the reading and its errors are libarchive's
+// (tests/test_file_client.cpp and the archive fuzz target compare them with
 // archive_read_open_filename's).
 #pragma once
 

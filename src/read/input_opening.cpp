@@ -11,6 +11,7 @@
 #include "read/folder_walker.h"
 
 namespace mapindex::read {
+
 ArchiveMagic sniff_file(const std::filesystem::path& path) {
   std::vector<std::uint8_t> prefix;
   {
