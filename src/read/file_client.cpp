@@ -9,15 +9,18 @@
 #include <memory>
 #include <string>
 
+#include "read/byte_source.h"
+
 namespace mapindex::read {
 namespace {
 
 // The client's state. Allocated by open_file_client, owned by libarchive
-// from archive_read_set_callback_data on, freed by client_close (which
-// libarchive calls once: when the open fails, or when the reader closes).
+// from archive_read_set_callback_data on, freed (and its file closed) by
+// client_close, which libarchive calls once: when the open fails, or when
+// the reader closes.
 struct FileClient {
   std::string path;
-  int fd = -1;
+  Fd file;
   std::int64_t size = 0;               // at open: skips stop there
   bool use_lseek = false;              // a regular file, until a skip is refused
   bool after_skip = false;             // the next read is the first since a skip
@@ -27,13 +30,13 @@ struct FileClient {
 
 int client_open(archive* a, void* data) {
   auto* c = static_cast<FileClient*>(data);
-  c->fd = ::open(c->path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (c->fd < 0) {
+  c->file.fd = ::open(c->path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (c->file.fd < 0) {
     archive_set_error(a, errno, "Failed to open '%s'", c->path.c_str());
     return ARCHIVE_FATAL;
   }
   struct stat st {};
-  if (::fstat(c->fd, &st) != 0) {
+  if (::fstat(c->file.fd, &st) != 0) {
     archive_set_error(a, errno, "Can't stat '%s'", c->path.c_str());
     return ARCHIVE_FATAL;
   }
@@ -50,7 +53,7 @@ la_ssize_t client_read(archive* a, void* data, const void** out) {
   c->after_skip = false;
   *out = c->buffer.get();
   for (;;) {
-    ssize_t n = ::read(c->fd, c->buffer.get(), want);
+    ssize_t n = ::read(c->file.fd, c->buffer.get(), want);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       archive_set_error(a, errno, "Error reading '%s'", c->path.c_str());
@@ -68,11 +71,11 @@ la_ssize_t client_read(archive* a, void* data, const void** out) {
 la_int64_t client_skip(archive* a, void* data, la_int64_t request) {
   auto* c = static_cast<FileClient*>(data);
   if (!c->use_lseek) return 0;
-  const off_t before = ::lseek(c->fd, 0, SEEK_CUR);
+  const off_t before = ::lseek(c->file.fd, 0, SEEK_CUR);
   if (before >= 0) {
     if (before >= c->size || request > c->size - before) {
       errno = ESPIPE;
-    } else if (const off_t after = ::lseek(c->fd, request, SEEK_CUR); after >= 0) {
+    } else if (const off_t after = ::lseek(c->file.fd, request, SEEK_CUR); after >= 0) {
       c->after_skip = true;
       return after - before;
     }
@@ -86,16 +89,14 @@ la_int64_t client_skip(archive* a, void* data, la_int64_t request) {
 la_int64_t client_seek(archive* a, void* data, la_int64_t offset, int whence) {
   auto* c = static_cast<FileClient*>(data);
   c->after_skip = false;
-  off_t at = ::lseek(c->fd, offset, whence);
+  off_t at = ::lseek(c->file.fd, offset, whence);
   if (at >= 0) return at;
   archive_set_error(a, errno, "Error seeking in '%s'", c->path.c_str());
   return ARCHIVE_FATAL;
 }
 
 int client_close(archive*, void* data) {
-  auto* c = static_cast<FileClient*>(data);
-  if (c->fd >= 0) ::close(c->fd);
-  delete c;
+  delete static_cast<FileClient*>(data);
   return ARCHIVE_OK;
 }
 
