@@ -84,10 +84,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t i = 0; i < df->num_data(); ++i) {
     if (df->version() == 4) {
       const auto stored = df->stored_data(i);
-      const std::int64_t size = df->data_size(i);
+      const std::int64_t inflated_size = df->data_size(i);
       // Up to 1 MiB: larger outputs add time per input, not paths.
-      if (stored && size >= 0 && size <= (1 << 20))
-        check_like_zlib(*stored, static_cast<std::size_t>(size), zeroed, workspace);
+      if (stored && inflated_size >= 0 && inflated_size <= (1 << 20))
+        check_like_zlib(*stored, static_cast<std::size_t>(inflated_size), zeroed, workspace);
     }
     (void)df->data_stored_size(i);
     const auto declared = df->data_size(i);

@@ -226,7 +226,7 @@ void write_deflate_seeds(const fs::path& dir) {
 // ops building air of several lengths, walls of one struct, mixed tiles.
 void write_tile_scan_seeds(const fs::path& dir) {
   for (std::uint8_t kind = 0; kind < 7; ++kind)
-    for (const std::uint8_t flags : {0, 2, 7}) {
+    for (const std::uint8_t flags : {std::uint8_t{0}, std::uint8_t{2}, std::uint8_t{7}}) {
       Blob b = {kind, 99, 0, 0, 200, 64, flags, 0x55, 0, 0, 0, 0, 0, 0, 0x80};
       const Blob ops = {0x07, 0x45, 0x8f, 1,  0,    0,    0,  0,  0,    0xc3, 1,    2,  3,
                         4,    5,    6,    7,  8,    9,    10, 11, 12,   13,   14,   15, 16,
