@@ -92,6 +92,49 @@ status=$?
 grep -q "bad failed (2)" "$work/stderr" || fail "a failing variant is not named: $(cat "$work/stderr")"
 grep -q "broken: cannot do that" "$work/stderr" || fail "the variant's error is not shown"
 
+# --rerun: before the rounds each variant makes its own index (a stand-in
+# that writes "made by VARIANT" at --db); every timed run then starts from a
+# fresh copy of its own variant's index. The stand-in timer logs what the
+# copy held and writes into it, as a re-run does, so a copy reused or taken
+# from the other variant shows in the log.
+cat >"$work/fakeindex" <<'EOF2'
+#!/usr/bin/env bash
+variant=$1
+shift
+while [ $# -gt 0 ]; do
+  [ "$1" = --db ] && { echo "made by $variant" >"$2"; exit 0; }
+  shift
+done
+exit 2
+EOF2
+chmod +x "$work/fakeindex"
+cat >"$work/retimer" <<'EOF2'
+#!/usr/bin/env bash
+out=$2
+variant=$5
+dir=$(dirname "$0")
+db=
+for ((i = 6; i <= $#; i++)); do [ "${!i}" = --db ] && { j=$((i + 1)); db=${!j}; }; done
+echo "$variant: $(tr '\n' ' ' <"$db")" >>"$dir/seen"
+echo "run" >>"$db"
+echo "wall=1 user=0.5 sys=0 maxrss_kb=102400 status=0" >>"$out"
+EOF2
+chmod +x "$work/retimer"
+rm -f "$work/seen"
+output=$(TIMER=$work/retimer bash "$source_dir/benchmarks/compare.sh" --rerun --rounds 3 \
+  "$work/input.tar" "first=$work/fakeindex first" "second=$work/fakeindex second" 2>"$work/stderr")
+status=$?
+[ "$status" = 0 ] || fail "--rerun exited $status: $(cat "$work/stderr")"
+expected_seen="first: made by first |second: made by second |second: made by second |"
+expected_seen+="first: made by first |first: made by first |second: made by second |"
+[ "$(tr '\n' '|' <"$work/seen")" = "$expected_seen" ] || fail "--rerun copies: $(cat "$work/seen")"
+echo "$output" | grep -q "re-runs at -j 2" || fail "--rerun does not say it timed re-runs"
+# A variant whose command makes no index is refused, named.
+TIMER=$work/retimer bash "$source_dir/benchmarks/compare.sh" --rerun --rounds 2 "$work/input.tar" \
+  "first=$work/fakeindex first" "none=true none" >/dev/null 2>"$work/stderr"
+[ $? = 1 ] || fail "--rerun with a variant that made no index: not exit 1"
+grep -q "none made no index" "$work/stderr" || fail "--rerun: the variant without an index is not named"
+
 # Wrong use is refused before anything runs.
 TIMER=$work/timer bash "$source_dir/benchmarks/compare.sh" "$work/input.tar" "base=true base" \
   >/dev/null 2>&1
