@@ -19,7 +19,16 @@
 #
 #   benchmarks/run.sh [--quick] [--runs N] [--small SIZE] [--copies SIZE|0]
 #                     [--large SIZE|0] [--distinct-size SIZE] [--history-size SIZE]
-#                     [--work DIR] [--keep] [--no-build] [--out FILE]
+#                     [--work DIR] [--keep] [--no-build] [--out FILE] [--baseline BIN]
+#
+# --baseline BIN: also runs BIN, the `mapindex` of an earlier build (e.g. the
+# last commit before a change), beside the built one in every round on the
+# corpus and the 30-200 MB inputs (fresh runs at -j 1 and 2, re-runs into an
+# index of its own), and prints the existing targets' "no regression over
+# 5%": the built one's wall time over BIN's in the same round (the median
+# over the rounds), and peak RSS over BIN's. Build BIN with e.g.
+#   git worktree add /tmp/before REV && cmake -S /tmp/before -B /tmp/before/build \
+#     -DCMAKE_BUILD_TYPE=Release && cmake --build /tmp/before/build --target mapindex
 #
 # Settings (flags win over the environment):
 #   RUNS=3            runs per figure (the table shows the median)
@@ -61,6 +70,7 @@ ZLIB_INPUTS=${ZLIB_INPUTS:-}
 KEEP=0
 BUILD=1
 OUT=""
+BASELINE=""
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -76,6 +86,7 @@ while [ $# -gt 0 ]; do
     --keep) KEEP=1 ;;
     --no-build) BUILD=0 ;;
     --out) OUT=$2; shift ;;
+    --baseline) BASELINE=$2; shift ;;
     -h|--help) usage 0 ;;
     *) echo "run.sh: unknown argument $1" >&2; usage 2 ;;
   esac
@@ -109,6 +120,11 @@ BOUNDS=$BUILD_DIR/benchmarks/mapindex-bench-bounds
 for p in "$MAPINDEX" "$FLOOR" "$SYNTH" "$PACK" "$TIMER" "$BOUNDS"; do
   [ -x "$p" ] || { echo "run.sh: $p is missing (build first or drop --no-build)" >&2; exit 1; }
 done
+if [ -n "$BASELINE" ]; then
+  [ -x "$BASELINE" ] || { echo "run.sh: --baseline $BASELINE is not an executable" >&2; exit 2; }
+  "$BASELINE" --version >/dev/null 2>&1 ||
+    { echo "run.sh: --baseline $BASELINE: \`--version\` fails: not a mapindex program?" >&2; exit 2; }
+fi
 
 # --- work folder -----------------------------------------------------------------
 if [ -z "$WORK_DIR" ]; then
@@ -198,13 +214,14 @@ floor() {
     "$(kv inflate_seconds "$o")"
 }
 
-# index INPUT LABEL THREADS ROUND DB [EXTRA_OPTION]: default options but -j.
+# index INPUT LABEL THREADS ROUND DB [EXTRA_OPTION]: default options but -j;
+# the program is INDEXER if set (--baseline's), else the built one.
 index() {
   local t=$WORK_DIR/time.txt s=$WORK_DIR/stats.json status=0
   : >"$t"
   rm -f "$s"
   # shellcheck disable=SC2086 # INDEX_OPTIONS: words
-  "$TIMER" --out "$t" -- "$MAPINDEX" index --db "$5" -j "$3" --progress none -q $INDEX_OPTIONS \
+  "$TIMER" --out "$t" -- "${INDEXER:-$MAPINDEX}" index --db "$5" -j "$3" --progress none -q $INDEX_OPTIONS \
     --stats-json "$s" ${6:+"$6"} "$WORK_DIR/$1" || status=$?
   index_finished "$status" || { echo "run.sh: mapindex index failed ($status) on $1" >&2; exit 1; }
   record "$1" "$2" "$3" "$4" "$t" "$(( $(js maps_indexed "$s") + $(js maps_known "$s") ))" \
@@ -232,6 +249,18 @@ fingerprint() {
   } | sha256sum | cut -c1-16
 }
 
+# --baseline's runs: baseline_index INPUT THREADS ROUND into a fresh index of
+# its own (b-jN, kept for its re-runs), baseline_reruns INPUT ROUND at -j 1
+# and 2 into its -j 2 index, as the built program's re-runs go into its own.
+baseline_index() {
+  rm -f "$WORK_DIR/b-j$2.sqlite"*
+  INDEXER=$BASELINE index "$1" base-index "$2" "$3" "$WORK_DIR/b-j$2.sqlite"
+}
+baseline_reruns() {
+  INDEXER=$BASELINE index "$1" base-rerun 1 "$2" "$WORK_DIR/b-j2.sqlite"
+  INDEXER=$BASELINE index "$1" base-rerun 2 "$2" "$WORK_DIR/b-j2.sqlite"
+}
+
 # Warm the page cache once, so no program pays for the first read from disk.
 for i in $INPUTS; do cat "$WORK_DIR/$i" >/dev/null; done
 
@@ -247,7 +276,10 @@ for round in $(seq 1 "$RUNS"); do
     case " $ZLIB_INPUTS " in *" $input "*) floor "$input" zlib "$round" ;; esac
     for j in 1 2; do
       rm -f "$WORK_DIR/j$j.sqlite"*
+      # With --baseline, its run beside this one, first in every other round.
+      [ -n "$BASELINE" ] && [ $((round % 2)) = 0 ] && baseline_index "$input" "$j" "$round"
       index "$input" index "$j" "$round" "$WORK_DIR/j$j.sqlite"
+      [ -n "$BASELINE" ] && [ $((round % 2)) = 1 ] && baseline_index "$input" "$j" "$round"
       # The thumbnails' cost: the same run without them.
       rm -f "$WORK_DIR/nothumbs.sqlite"*
       index "$input" no-thumbnails "$j" "$round" "$WORK_DIR/nothumbs.sqlite" --no-thumbnails
@@ -258,8 +290,10 @@ for round in $(seq 1 "$RUNS"); do
       index "$input" index "$(nproc)" "$round" "$WORK_DIR/jn.sqlite"
     fi
     # The nightly case: the same inputs again, every map already known.
+    [ -n "$BASELINE" ] && [ $((round % 2)) = 0 ] && baseline_reruns "$input" "$round"
     index "$input" rerun 1 "$round" "$WORK_DIR/j2.sqlite"
     index "$input" rerun 2 "$round" "$WORK_DIR/j2.sqlite"
+    [ -n "$BASELINE" ] && [ $((round % 2)) = 1 ] && baseline_reruns "$input" "$round"
     if [ "$round" = 1 ]; then
       printf '%s\t%s\t%s\n' "$input" "$(fingerprint "$WORK_DIR/j1.sqlite")" \
         "$(fingerprint "$WORK_DIR/j2.sqlite")" >>"$IDENTICAL"
@@ -381,6 +415,17 @@ rounds() {
     }' "$RESULTS"
 }
 
+# paired INPUT COLUMN NUM_LABEL NUM_THREADS DEN_LABEL DEN_THREADS: the median over the rounds
+# of the two programs' COLUMN ratio within each round (--baseline's comparisons).
+paired() {
+  awk -F'\t' -v i="$1" -v c="$2" -v nl="$3" -v nj="$4" -v dl="$5" -v dj="$6" '
+    $1 != i { next }
+    $2 == nl && $3 == nj { num[$4] = $c }
+    $2 == dl && $3 == dj { den[$4] = $c }
+    END { for (r in num) if (num[r] != "" && den[r] > 0) print num[r] / den[r] }' "$RESULTS" |
+    sort -g | median_of
+}
+
 input_size() { du -m "$WORK_DIR/$1" | cut -f1; }
 # The build type the measured binaries were built with: the build folder's own (with --no-build
 # and BUILD_DIR=build that is RelWithDebInfo, not BUILD_TYPE's Release).
@@ -391,6 +436,8 @@ print_report() {
     "$("$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$BUILD_DIR/CMakeCache.txt")" --version | head -1); $(built_as); $(date -u '+%Y-%m-%d %H:%M UTC');" \
     "load average before: $LOAD_BEFORE, after: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "Runs per figure: $RUNS (median). Synthetic: $(cat "$WORK_DIR/synth-small.txt")"
+  [ -n "$BASELINE" ] && echo "Baseline (--baseline): $BASELINE, $("$BASELINE" --version | head -1)," \
+    "schema $("$BASELINE" --version | sed -n 's/^index schema version //p')"
   echo "All distinct: $(cat "$WORK_DIR/synth-distinct.txt")"
   echo "History: $(cat "$WORK_DIR/synth-history.txt")"
   [ -f "$WORK_DIR/synth-copies.txt" ] && echo "Copies: $(cat "$WORK_DIR/synth-copies.txt")"
@@ -500,6 +547,31 @@ print_report() {
     [ -n "$zl" ] && info "zlib floor / libdeflate floor" "$input" \
       "$(ratio "$zl" "$(median "$input" floor-libdeflate 1 5)")" %.2fx
   done
+  if [ -n "$BASELINE" ]; then
+    # The existing targets' "no regression over 5%" against --baseline's program.
+    for input in $INPUTS; do
+      case $input in
+        corpus.*) threads="1 2" ;;
+        synth-distinct.tar) threads=1 ;;
+        *) threads="" ;;
+      esac
+      for j in $threads; do
+        check "no regression: index wall / --baseline's, same round (-j $j)" "$input" \
+          "$(paired "$input" 5 index "$j" base-index "$j")" "<=" 1.05 %.3fx \
+          "$(rounds "$input" 5 index "$j" base-index "$j")"
+      done
+      for j in 1 2; do
+        check "no regression: re-run wall / --baseline's, same round (-j $j)" "$input" \
+          "$(paired "$input" 5 rerun "$j" base-rerun "$j")" "<=" 1.05 %.3fx \
+          "$(rounds "$input" 5 rerun "$j" base-rerun "$j")"
+      done
+      for j in 1 2; do
+        check "no regression: peak RSS, index / --baseline's (-j $j)" "$input" \
+          "$(ratio "$(median "$input" index "$j" 7)" "$(median "$input" base-index "$j" 7)")" \
+          "<=" 1.05 %.2fx
+      done
+    done
+  fi
   for input in $HISTORY_INPUTS; do
     sha=$(median "$input" floor-none 1 5)
     check "copies, 2 threads: index wall / read + SHA-256" "$input" \
