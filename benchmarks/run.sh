@@ -390,41 +390,28 @@ spread() {
 all_inputs() { echo $INPUTS $HISTORY_INPUTS | tr ' ' '\n' | awk '!seen[$0]++'; }
 fmt() { awk -v v="$1" -v f="$2" 'BEGIN { if (v == "") print "-"; else printf f "\n", v }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print ""; else print a / b }'; }
-# rounds INPUT COLUMN NUM_LABEL NUM_THREADS DEN_LABEL DEN_THREADS: the ratio of the two programs'
-# COLUMN (5 wall, 6 CPU) within each round, lowest-highest over the rounds (empty with fewer than
-# two). DEN_LABEL "once" is floor-none's wall plus floor-once's inflate time (the history's
-# denominator). The targets are decided on the medians; this shows how far one round's pair of
-# runs could land from them.
-rounds() {
-  [ "$RUNS" -ge 2 ] || return 0
+# round_ratios INPUT COLUMN NUM_LABEL NUM_THREADS DEN_LABEL DEN_THREADS: the ratio of the two
+# programs' COLUMN (5 wall, 6 CPU) within each round, one a line. DEN_LABEL "once" is floor-none's
+# wall plus floor-once's inflate time (the history's denominator).
+round_ratios() {
   awk -F'\t' -v i="$1" -v c="$2" -v nl="$3" -v nj="$4" -v dl="$5" -v dj="$6" '
     $1 != i { next }
     $2 == nl && $3 == nj { num[$4] = $c }
     dl == "once" && $2 == "floor-none" { den[$4] += $5 }
     dl == "once" && $2 == "floor-once" { den[$4] += $14 }
     dl != "once" && $2 == dl && $3 == dj { den[$4] = $c }
-    END {
-      n = 0
-      for (r in num) if (num[r] != "" && den[r] > 0) {
-        x = num[r] / den[r]
-        if (n == 0 || x < lo) lo = x
-        if (n == 0 || x > hi) hi = x
-        n++
-      }
-      if (n > 1) printf "%.2f-%.2f\n", lo, hi
-    }' "$RESULTS"
+    END { for (r in num) if (num[r] != "" && den[r] > 0) print num[r] / den[r] }' "$RESULTS"
 }
-
-# paired INPUT COLUMN NUM_LABEL NUM_THREADS DEN_LABEL DEN_THREADS: the median over the rounds
-# of the two programs' COLUMN ratio within each round (--baseline's comparisons).
-paired() {
-  awk -F'\t' -v i="$1" -v c="$2" -v nl="$3" -v nj="$4" -v dl="$5" -v dj="$6" '
-    $1 != i { next }
-    $2 == nl && $3 == nj { num[$4] = $c }
-    $2 == dl && $3 == dj { den[$4] = $c }
-    END { for (r in num) if (num[r] != "" && den[r] > 0) print num[r] / den[r] }' "$RESULTS" |
-    sort -g | median_of
+# rounds ARGS (as round_ratios): lowest-highest over the rounds (empty with fewer than two). The
+# targets are decided on the medians; this shows how far one round's pair of runs could land
+# from them.
+rounds() {
+  [ "$RUNS" -ge 2 ] || return 0
+  round_ratios "$@" | sort -g |
+    awk 'NR == 1 { lo = $1 } { hi = $1 } END { if (NR > 1) printf "%.2f-%.2f\n", lo, hi }'
 }
+# paired ARGS (as round_ratios): the median over the rounds (--baseline's comparisons).
+paired() { round_ratios "$@" | median_of; }
 
 input_size() { du -m "$WORK_DIR/$1" | cut -f1; }
 # The build type the measured binaries were built with: the build folder's own (with --no-build
