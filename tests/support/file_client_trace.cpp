@@ -70,10 +70,12 @@ std::vector<std::string> file_client_trace(const std::filesystem::path& path, bo
   return log;
 }
 
-std::string file_client_difference(const std::filesystem::path& path, std::uint64_t max_bytes) {
+std::string file_client_difference(const std::filesystem::path& path, std::uint64_t max_bytes,
+                                   std::vector<std::string>* client_read) {
   for (const TraceData data : {TraceData::read, TraceData::skip, TraceData::part}) {
     const auto theirs = file_client_trace(path, false, data, nullptr, max_bytes);
     const auto ours = file_client_trace(path, true, data, nullptr, max_bytes);
+    if (client_read && data == TraceData::read) *client_read = ours;
     for (std::size_t i = 0; i < std::max(theirs.size(), ours.size()); ++i) {
       const std::string t = i < theirs.size() ? theirs[i] : "(end)";
       const std::string o = i < ours.size() ? ours[i] : "(end)";

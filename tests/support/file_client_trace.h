@@ -28,9 +28,11 @@ std::vector<std::string> file_client_trace(
     std::uint64_t max_bytes = std::numeric_limits<std::uint64_t>::max());
 
 // The first difference between the two readers' traces of `path`, read
-// each of the three ways, or "".
+// each of the three ways, or "". With `client_read`, also the client's trace
+// of reading every entry whole (TraceData::read), which it made on the way.
 std::string file_client_difference(
     const std::filesystem::path& path,
-    std::uint64_t max_bytes = std::numeric_limits<std::uint64_t>::max());
+    std::uint64_t max_bytes = std::numeric_limits<std::uint64_t>::max(),
+    std::vector<std::string>* client_read = nullptr);
 
 }  // namespace mapindex::testing
