@@ -37,17 +37,33 @@ TEST_SUITE("digest memo") {
       for (int copy = 0; copy < 5; ++copy) strings.push_back(random_bytes(rng, n));
     DigestMemo memo;
     std::uint64_t expected_hits = 0;
-    for (int round = 0; round < 3; ++round) {
+    for (int round = 0; round < 4; ++round) {
       std::shuffle(strings.begin(), strings.end(), rng);
       for (const auto& s : strings) {
         CHECK(memo.digest(view(s)) == sha256(view(s)));
-        // Remembered from the first round on; short strings are always hashed.
-        if (round > 0 && s.size() >= DigestMemo::kMinBytes) ++expected_hits;
+        // Noted in the first round, remembered in the second, found from
+        // the third on; short strings are always hashed.
+        if (round > 1 && s.size() >= DigestMemo::kMinBytes) ++expected_hits;
       }
+      // Nothing is copied in the first round.
+      if (round == 0) CHECK(memo.bytes() == 0);
     }
     CHECK(expected_hits == 3 * 5 * 2);
     CHECK(memo.hits() == expected_hits);
     CHECK(memo.bytes() == 5 * (DigestMemo::kMinBytes + 4096 + 100000));
+  }
+
+  TEST_CASE("digest memo: strings that never repeat are not copied") {
+    // As in a run of maps whose layers all differ: each string is hashed,
+    // and only its key is noted.
+    std::mt19937_64 rng(5);
+    DigestMemo memo;
+    for (int i = 0; i < 500; ++i) {
+      const auto s = random_bytes(rng, 1000 + static_cast<std::size_t>(rng() % 3000));
+      CHECK(memo.digest(view(s)) == sha256(view(s)));
+    }
+    CHECK(memo.bytes() == 0);
+    CHECK(memo.hits() == 0);
   }
 
   TEST_CASE("digest memo: strings with the same size and last bytes are told apart") {
@@ -62,7 +78,9 @@ TEST_SUITE("digest memo") {
     DigestMemo memo;
     for (int round = 0; round < 2; ++round)
       for (const auto& s : strings) CHECK(memo.digest(view(s)) == sha256(view(s)));
-    // Only the first kMaxCompared of one key are kept: those hit the second time.
+    // The first notes the key; each later one with that key counts as its
+    // second sighting, and only the first kMaxCompared of those are kept:
+    // those hit the second time.
     CHECK(memo.hits() == static_cast<std::uint64_t>(DigestMemo::kMaxCompared));
     CHECK(memo.bytes() == DigestMemo::kMaxCompared * 1000u);
     // A string of another size with the same candidate key (the key mixes
@@ -83,7 +101,9 @@ TEST_SUITE("digest memo") {
     for (int i = 0; i < 1000; ++i) strings.push_back(random_bytes(rng, kSize));
     DigestMemo memo(kBudget);
     for (std::size_t i = 0; i < strings.size(); ++i) {
-      CHECK(memo.digest(view(strings[i])) == sha256(view(strings[i])));
+      // Asked twice: the second asking remembers it.
+      for (int twice = 0; twice < 2; ++twice)
+        CHECK(memo.digest(view(strings[i])) == sha256(view(strings[i])));
       CHECK(memo.bytes() <= kBudget);
       // Every 10th step, the 32 most recent are all still found (each
       // lookup hits), and one 64 strings back, dropped since, is not:
@@ -98,7 +118,8 @@ TEST_SUITE("digest memo") {
         const auto& old = strings[i - 64];
         CHECK(memo.digest(view(old)) == sha256(view(old)));
         CHECK(memo.hits() == before + 32);
-        // Asking for it remembered it again, in place of the oldest.
+        // The memo is full: asking for it either remembered it again, in
+        // place of the oldest (its key still noted), or not.
         CHECK(memo.bytes() == kBudget);
       }
     }
@@ -127,8 +148,12 @@ TEST_SUITE("digest memo") {
       std::memcpy(s.data() + kSize - 8, &tail, 8);
       strings.push_back(std::move(s));
     }
-    for (int round = 0; round < 2; ++round)
-      for (const auto& s : strings) CHECK(memo.digest(view(s)) == sha256(view(s)));
+    // Each asked twice in a row, so that the second asking remembers it (the
+    // keys share their top bits, so each replaces the last one's note).
+    for (const auto& s : strings)
+      for (int twice = 0; twice < 2; ++twice) CHECK(memo.digest(view(s)) == sha256(view(s)));
+    CHECK(memo.hits() == 0);
+    for (const auto& s : strings) CHECK(memo.digest(view(s)) == sha256(view(s)));
     // All share one home, so only the first kMaxProbe were kept, and only
     // those were found again.
     CHECK(memo.bytes() == DigestMemo::kMaxProbe * kSize);

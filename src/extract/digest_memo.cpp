@@ -36,8 +36,23 @@ std::optional<Sha256> DigestMemo::find(std::uint64_t key, Bytes bytes) {
   return std::nullopt;
 }
 
+// Whether a string with candidate key `key` was hashed before and its note
+// is still in the table (a later key with the same top bits replaces it: the
+// string then needs another sighting to be kept); notes the key when not.
+// Another string with the same key counts as a sighting: that costs a copy,
+// never a wrong digest.
+bool DigestMemo::sighted_before(std::uint64_t key) {
+  std::unique_lock lock(mutex_);
+  if (sightings_.empty()) sightings_.assign(std::size_t{1} << kSightingBits, 0);
+  std::uint64_t& slot = sightings_[static_cast<std::size_t>(key >> (64 - kSightingBits))];
+  if (slot == key) return true;
+  slot = key;
+  return false;
+}
+
 void DigestMemo::remember(std::uint64_t key, Bytes bytes, const Sha256& digest) {
   if (bytes.size() > max_bytes_ / 4) return;  // would push out too much
+  if (!sighted_before(key)) return;
   auto entry = std::make_shared<const Entry>(
       Entry{std::vector<std::uint8_t>(bytes.begin(), bytes.end()), digest});
   std::unique_lock lock(mutex_);

@@ -4,7 +4,9 @@
 // index hashes a tile layer's stored data to key its results; a new version
 // of a map repeats most of its data, and comparing bytes costs a fraction of
 // hashing them. Thread-safe. Holds copies of the bytes, at most `max_bytes`
-// (the oldest are dropped first).
+// (the oldest are dropped first), from a string's second sighting on: the
+// first is noted by its candidate key alone (8 bytes in a table of 512 KiB),
+// so that a run whose strings never repeat holds no copies of them.
 #pragma once
 
 #include <atomic>
@@ -33,11 +35,15 @@ class DigestMemo {
   // of its strings it gives the same key or the same home.
   static constexpr int kMaxCompared = 4;
   static constexpr std::size_t kMaxProbe = 32;
+  // Candidate keys of strings hashed once and not kept, in a table indexed
+  // by a key's top bits (a later key with the same top bits takes the place).
+  static constexpr unsigned kSightingBits = 16;
 
   explicit DigestMemo(std::uint64_t max_bytes = kDefaultBytes) : max_bytes_(max_bytes) {}
 
   // sha256(bytes): from a string remembered with the same bytes, else
-  // computed and remembered.
+  // computed, and remembered when a string with its candidate key was
+  // hashed before.
   Sha256 digest(Bytes bytes);
 
   std::uint64_t hits() const;   // digests taken from a remembered string
@@ -69,6 +75,7 @@ class DigestMemo {
   void erase_slot(std::size_t slot);
   bool place(Slot slot, std::size_t max_probe);
   void grow();
+  bool sighted_before(std::uint64_t key);
 
   const std::uint64_t max_bytes_;
   mutable std::shared_mutex mutex_;  // guards everything below but hits_
@@ -77,6 +84,7 @@ class DigestMemo {
   std::size_t used_ = 0;  // slots that hold a string
   std::deque<std::pair<std::uint64_t, const Entry*>> order_;  // oldest first
   std::uint64_t bytes_ = 0;
+  std::vector<std::uint64_t> sightings_;  // empty until the first string is hashed
   std::atomic<std::uint64_t> hits_ = 0;
 };
 
