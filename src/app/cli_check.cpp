@@ -41,7 +41,12 @@ int explain_positional(const std::vector<std::string>& files) {
     return kExitUsage;
   }
   std::string words;
-  for (const auto& file : files) words += " " + shell_word(file);
+  for (const auto& file : files) {
+    // Appended in two steps: `" " + shell_word(file)` makes GCC 12 at -O3
+    // warn of a memcpy overlap that cannot happen (-Wrestrict).
+    words += ' ';
+    words += shell_word(file);
+  }
   std::cerr << "mapindex check: check verifies an index (--db FILE) and takes no FILE; to check "
             << (files.size() == 1 ? "a map" : "maps") << ", run: mapindex inspect" << words << "\n";
   return kExitUsage;
