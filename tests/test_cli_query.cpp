@@ -121,6 +121,43 @@ TEST_SUITE("cli") {
     CHECK_FALSE(closest_match("x", commands));
   }
 
+  TEST_CASE("cli: shell_word quotes a word only when it must, in single or double quotes") {
+    // The forms, written out by hand.
+    CHECK(shell_word("maps/Gores_2.map") == "maps/Gores_2.map");
+    CHECK(shell_word("a@b%c,d=e:f+g") == "a@b%c,d=e:f+g");
+    CHECK(shell_word("a b") == "'a b'");
+    CHECK(shell_word("") == "''");
+    CHECK(shell_word("it's") == "'it'\\''s'");
+    CHECK(shell_word("SELECT 'x'", true) == "\"SELECT 'x'\"");
+    CHECK(shell_word("a b", true) == "\"a b\"");
+    CHECK(shell_word("$HOME", true) == "'$HOME'");
+  }
+
+  TEST_CASE("cli e2e: shell_word gives each word back through /bin/sh, either way it quotes") {
+    const std::vector<std::string> words = {"plain.map",
+                                            "a b",
+                                            "",
+                                            "it's",
+                                            "$HOME",
+                                            "`id`",
+                                            "a\\b",
+                                            "say \"hi\"",
+                                            "wow!",
+                                            "SELECT * FROM maps WHERE name = 'x' AND n > 2",
+                                            "tab\there",
+                                            "*.map",
+                                            "a;b|c&d",
+                                            "~user",
+                                            "#not a comment"};
+    for (const bool double_quotes : {false, true})
+      for (const auto& word : words) {
+        const auto r =
+            run_process("/bin/sh", {"-c", "printf %s " + shell_word(word, double_quotes)});
+        CHECK(r.exit_code == 0);
+        CHECK_MESSAGE(r.out == word, shell_word(word, double_quotes));
+      }
+  }
+
   TEST_CASE("cli e2e: a mistyped command prints one line with a suggestion and exits 2") {
     auto r = run_mapindex({"indx", "maps/"});
     CHECK(r.exit_code == 2);

@@ -13,18 +13,6 @@ namespace mapindex {
 namespace po = boost::program_options;
 namespace {
 
-// `word` as one shell word: as is when it holds only characters no shell
-// treats specially, else in single quotes.
-std::string shell_word(const std::string& word) {
-  const bool plain = !word.empty() && word.find_first_not_of(
-                                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                          "0123456789_-./:+,=@%") == std::string::npos;
-  if (plain) return word;
-  std::string quoted = "'";
-  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
 bool is_sqlite_file(const std::string& path) {
   char magic[16] = {};
   std::ifstream in(path, std::ios::binary);

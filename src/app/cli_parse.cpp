@@ -101,6 +101,29 @@ std::optional<std::string> closest_match(std::string_view typed,
   return best;
 }
 
+std::string shell_word(std::string_view word, bool double_quotes) {
+  const bool plain = !word.empty() && word.find_first_not_of(
+                                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789_-./:+,=@%") == std::string_view::npos;
+  if (plain) return std::string(word);
+  std::string out;
+  if (double_quotes && word.find_first_of("$`\\\"!") == std::string_view::npos) {
+    out += '"';
+    out += word;
+    out += '"';
+    return out;
+  }
+  out += '\'';
+  for (const char c : word) {
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
+  }
+  out += '\'';
+  return out;
+}
+
 std::string range_text(std::int64_t min, std::int64_t max) {
   if (max == std::numeric_limits<std::int64_t>::max()) return std::to_string(min) + " or more";
   return std::to_string(min) + ".." + std::to_string(max);

@@ -43,6 +43,13 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::optional<std::string> closest_match(std::string_view typed,
                                          const std::vector<std::string>& candidates);
 
+// `word` as one word of a POSIX shell command line, for commands printed for
+// the user to run: as it is when it holds only characters no shell treats
+// specially, else in single quotes (a single quote in it written '\''). With
+// `double_quotes`, a word with none of $ ` \ " ! goes in double quotes
+// instead: SQL, with its single quotes, reads better so.
+std::string shell_word(std::string_view word, bool double_quotes = false);
+
 // "0..256", or "1 or more" when `max` is the largest int64.
 std::string range_text(std::int64_t min, std::int64_t max);
 

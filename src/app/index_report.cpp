@@ -1,12 +1,12 @@
 #include "app/index_report.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
+#include "app/cli_parse.h"
 #include "common/json_writer.h"
 #include "common/problem_codes.h"
 #include "sqlite/database.h"
@@ -23,21 +23,6 @@ std::string entry_location(std::string_view source_kind, const std::string& sour
   if (source_kind == "folder") return (std::filesystem::path(source) / entry_path).string();
   if (source_kind == "file") return source;
   return source + "::" + entry_path;
-}
-
-// A word of a command line as a POSIX shell reads it back: as it is when
-// plain, in double quotes when nothing in it is special there (SQL with its
-// single quotes), else in single quotes.
-std::string shell_quoted(const std::string& word) {
-  const auto plain = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' ||
-           c == '/' || c == ':' || c == '+' || c == ',' || c == '=';
-  };
-  if (!word.empty() && std::all_of(word.begin(), word.end(), plain)) return word;
-  if (word.find_first_of("$`\\\"!") == std::string::npos) return "\"" + word + "\"";
-  std::string out = "'";
-  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 }  // namespace
@@ -156,8 +141,8 @@ void print_summary(const IndexOptions& o, const LiveCounters& c, const IndexSumm
         "SELECT source, entry_path, " + column +
         ", codes, first_problem FROM run_entries WHERE run_id = " + std::to_string(s.run_id) +
         " AND " + column + " IN (" + statuses + ")";
-    std::printf("  entries:  mapindex query --db %s %s\n", shell_quoted(o.db_path).c_str(),
-                shell_quoted(sql).c_str());
+    std::printf("  entries:  mapindex query --db %s %s\n", shell_word(o.db_path, true).c_str(),
+                shell_word(sql, true).c_str());
     std::printf("  a code:   mapindex explain CODE\n");
   }
 }
